@@ -1,0 +1,61 @@
+"""The agent interface: an object that picks an action for a rules-core state.
+
+Agents search on the rules cores (``tictacgo.games``), never on an env. An
+agent is built for one game module and one ``numpy.random.Generator``::
+
+    agent = RandomAgent(littlego, rng=np.random.default_rng(0))
+    action = agent.act(state)       # an int legal in ``state``
+
+``reset()`` is called at the start of each game (agents with a tree or a
+clock drop it there); ``seed(rng)`` swaps the generator.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+import numpy as np
+
+
+class Agent:
+    """Base class: subclasses implement ``act``."""
+
+    name = "agent"
+
+    def __init__(self, game: ModuleType, rng: np.random.Generator | None = None):
+        self.game = game
+        self.rng = rng if rng is not None else np.random.default_rng()
+
+    def act(self, state) -> int:
+        """The action to play in ``state`` (the game must not be over)."""
+        raise NotImplementedError
+
+    def reset(self) -> None:
+        """Forget anything kept from the previous game."""
+
+    def seed(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+
+    def __call__(self, state) -> int:
+        return self.act(state)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(game={getattr(self.game, 'NAME', self.game)!r})"
+
+
+def placements(game: ModuleType, state) -> list[int]:
+    """Legal actions other than PASS."""
+    pa = game.pass_action(state)
+    return [a for a in game.legal_actions(state) if a != pa]
+
+
+class FunctionAgent(Agent):
+    """Wraps a callable ``fn(state) -> action`` as an agent."""
+
+    def __init__(self, game: ModuleType, fn, rng: np.random.Generator | None = None):
+        super().__init__(game, rng)
+        self.fn = fn
+        self.name = getattr(fn, "__name__", "function")
+
+    def act(self, state) -> int:
+        return self.fn(state)

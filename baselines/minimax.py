@@ -1,0 +1,135 @@
+"""Minimax with alpha-beta pruning and a transposition table (negamax form).
+
+``MinimaxAgent(game)`` with no depth searches to the end of the game: exact
+for Tic-Tac-Toe (perfect play; the game's value is a draw). With ``depth`` and
+an ``evaluate`` function it is a depth-limited search with iterative deepening
+(and an optional time budget), for Little-Go.
+
+Values are from the mover's view in [-1, 1]. Each ply away from the position
+shrinks a value by ``SHRINK`` so that, among winning moves, the quickest win
+scores highest and, among losing ones, the slowest loss: a value then
+depends only on the position, so the transposition table stays sound.
+Ties between equally good root moves are broken with the agent's generator.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from types import ModuleType
+
+import numpy as np
+
+from tictacgo.baselines.base import Agent
+
+SHRINK = 0.99
+EXACT, LOWER, UPPER = 0, 1, 2
+
+
+def terminal_value(game: ModuleType, state) -> float:
+    """The game result from the view of the player to move in ``state``."""
+    return game.returns(state)[game.current_player(state) - 1]
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+class MinimaxAgent(Agent):
+    """Negamax alpha-beta with a transposition table.
+
+    Args:
+        game: a rules module from ``tictacgo.games``.
+        depth: plies to search; None searches to the end (exact).
+        evaluate: ``f(state) -> float`` in (-1, 1) from the mover's view, used
+            at the depth limit; required when ``depth`` is given.
+        time_limit: seconds per move for iterative deepening (None: no limit).
+        rng: tie-breaking generator.
+    """
+
+    name = "minimax"
+
+    def __init__(self, game: ModuleType, depth: int | None = None,
+                 evaluate: Callable | None = None, time_limit: float | None = None,
+                 rng: np.random.Generator | None = None):
+        super().__init__(game, rng)
+        if depth is not None and (not isinstance(depth, int) or depth < 1):
+            raise ValueError(f"depth must be a positive int or None, got {depth!r}")
+        if depth is not None and evaluate is None:
+            raise ValueError("a depth-limited search needs an evaluate function")
+        if time_limit is not None and time_limit <= 0:
+            raise ValueError(f"time_limit must be positive seconds, got {time_limit!r}")
+        self.depth = depth
+        self.evaluate = evaluate
+        self.time_limit = time_limit
+        # Exact values are kept across moves and games: they never go stale.
+        self._table: dict = {}
+        self._deadline = float("inf")
+        self.nodes = 0
+
+    def reset(self) -> None:
+        if self.depth is not None:
+            self._table.clear()
+
+    def _search(self, state, depth: float, alpha: float, beta: float) -> float:
+        game = self.game
+        if game.is_terminal(state):
+            return terminal_value(game, state)
+        if depth <= 0:
+            return self.evaluate(state)
+        self.nodes += 1
+        if self.nodes & 1023 == 0 and time.perf_counter() > self._deadline:
+            raise _OutOfTime
+        entry = self._table.get(state)
+        if entry is not None and entry[0] >= depth:
+            _, flag, value = entry
+            if flag == EXACT:
+                return value
+            if flag == LOWER and value >= beta:
+                return value
+            if flag == UPPER and value <= alpha:
+                return value
+        alpha0 = alpha
+        best = -2.0
+        for a in game.legal_actions(state):
+            child = game.play(state, a)
+            # v = -SHRINK * c, so v > alpha  <=>  c < -alpha / SHRINK.
+            v = -SHRINK * self._search(child, depth - 1, -beta / SHRINK, -alpha / SHRINK)
+            if v > best:
+                best = v
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        break
+        flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
+        self._table[state] = (depth, flag, best)
+        return best
+
+    def action_values(self, state, depth: float | None = None) -> dict[int, float]:
+        """Each legal action's value for the mover, searched to ``depth`` (default: the agent's)."""
+        d = (self.depth if depth is None else depth) or float("inf")
+        values = {}
+        for a in self.game.legal_actions(state):
+            child = self.game.play(state, a)
+            values[a] = -SHRINK * self._search(child, d - 1, -2.0, 2.0)
+        return values
+
+    def act(self, state) -> int:
+        if self.game.is_terminal(state):
+            raise ValueError("act() called on a finished game")
+        self._deadline = (time.perf_counter() + self.time_limit) if self.time_limit else float("inf")
+        if self.depth is None:
+            values = self.action_values(state)
+        else:
+            values = None
+            for d in range(1, self.depth + 1):  # iterative deepening
+                try:
+                    values = self.action_values(state, d)
+                except _OutOfTime:
+                    break
+            if values is None:  # not even depth 1 finished: any legal action
+                acts = self.game.legal_actions(state)
+                return acts[int(self.rng.integers(len(acts)))]
+        best = max(values.values())
+        ties = [a for a, v in values.items() if v >= best - 1e-12]
+        return ties[int(self.rng.integers(len(ties)))]

@@ -1,0 +1,133 @@
+"""Agents by name: one registry for the envs' ``opponent=``, the arena and the CLI.
+
+A spec is a name with optional ``key=value`` parameters after a colon,
+separated by commas: ``"random"``, ``"minimax"``, ``"alphabeta:depth=2"``.
+Values are parsed as int, float, bool (true/false) or left as strings.
+
+    agent = make_agent("minimax", "tictactoe", rng=np.random.default_rng(0))
+
+``register_agent`` adds a factory ``f(game_module, rng, **params) -> Agent``.
+An unknown name or a bad parameter raises ValueError listing what exists.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import ModuleType
+
+import numpy as np
+
+from tictacgo.baselines.base import Agent, FunctionAgent
+from tictacgo.games import get_game
+
+
+@dataclass(frozen=True)
+class AgentEntry:
+    name: str
+    factory: Callable
+    games: tuple[str, ...]
+    description: str
+
+
+_REGISTRY: dict[str, AgentEntry] = {}
+
+
+def register_agent(name: str, factory: Callable, games: tuple[str, ...] = ("tictactoe", "littlego"),
+                   description: str = "") -> None:
+    """Make ``factory(game, rng, **params)`` available as ``name``."""
+    _REGISTRY[name] = AgentEntry(name, factory, tuple(games), description)
+
+
+def available_agents(game: str | None = None) -> list[str]:
+    """Registered names, those that play ``game`` if given."""
+    if game is None:
+        return sorted(_REGISTRY)
+    g = get_game(game).NAME
+    return sorted(k for k, e in _REGISTRY.items() if g in e.games)
+
+
+def describe_agents(game: str | None = None) -> str:
+    return "\n".join(f"{n:14s} {_REGISTRY[n].description}" for n in available_agents(game))
+
+
+def _parse_value(text: str):
+    low = text.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    if low in ("none", "null"):
+        return None
+    for cast in (int, float):
+        try:
+            return cast(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_spec(spec: str) -> tuple[str, dict]:
+    """``"mcts:sims=400,c=1.4"`` -> ``("mcts", {"sims": 400, "c": 1.4})``."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError(f"an agent spec is a non-empty string like 'random' or 'mcts:sims=400', got {spec!r}")
+    name, _, rest = spec.strip().partition(":")
+    params = {}
+    for part in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, value = part.partition("=")
+        if not eq or not key.strip():
+            raise ValueError(f"agent parameter {part!r} in {spec!r} is not of the form key=value")
+        params[key.strip()] = _parse_value(value.strip())
+    return name.strip().lower(), params
+
+
+def make_agent(spec, game: str | ModuleType, rng: np.random.Generator | None = None) -> Agent:
+    """An agent from a spec string, an Agent (returned as is) or a callable ``f(state) -> action``.
+
+    Args:
+        spec: e.g. ``"random"``, ``"minimax"``, ``"alphabeta:depth=2"``.
+        game: a game name or rules module.
+        rng: the agent's generator (a fresh unseeded one if None).
+    """
+    module = get_game(game) if isinstance(game, str) else game
+    if isinstance(spec, Agent):
+        return spec
+    if callable(spec) and not isinstance(spec, str):
+        return FunctionAgent(module, spec, rng)
+    name, params = parse_spec(spec)
+    entry = _REGISTRY.get(name)
+    if entry is None:
+        raise ValueError(f"unknown agent {name!r}; available for {module.NAME}: "
+                         f"{', '.join(available_agents(module.NAME))}")
+    if module.NAME not in entry.games:
+        raise ValueError(f"agent {name!r} does not play {module.NAME}; it plays {', '.join(entry.games)}. "
+                         f"Available for {module.NAME}: {', '.join(available_agents(module.NAME))}")
+    sig = inspect.signature(entry.factory)
+    accepts_any = any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values())
+    allowed = [p for p in sig.parameters if p not in ("game", "rng")]
+    unknown = [k for k in params if k not in allowed]
+    if unknown and not accepts_any:
+        raise ValueError(f"agent {name!r} has no parameter {', '.join(map(repr, unknown))}; "
+                         f"its parameters are: {', '.join(allowed) or '(none)'}")
+    try:
+        return entry.factory(module, rng=rng if rng is not None else np.random.default_rng(), **params)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"bad parameters for agent {name!r}: {e}") from e
+
+
+def _random(game, rng):
+    from tictacgo.baselines.random_agent import RandomAgent
+    return RandomAgent(game, rng)
+
+
+def _minimax(game, rng, depth: int | None = None, time: float | None = None):
+    from tictacgo.baselines.minimax import MinimaxAgent
+    if game.NAME == "tictactoe" or depth is None and game.NAME != "littlego":
+        return MinimaxAgent(game, depth=depth, time_limit=time, rng=rng)
+    from tictacgo.baselines.evaluation import stone_difference
+    return MinimaxAgent(game, depth=depth or 2, evaluate=stone_difference, time_limit=time, rng=rng)
+
+
+register_agent("random", _random, description="uniformly random legal placement (passes only when none)")
+register_agent("minimax", _minimax,
+               description="alpha-beta with a transposition table; exact for Tic-Tac-Toe, "
+                           "depth-limited (depth=, time=) for Little-Go")

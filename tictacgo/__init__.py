@@ -1,0 +1,26 @@
+"""tictacgo: Tic-Tac-Toe and Little-Go as reinforcement-learning environments.
+
+Importing the package registers the Gymnasium ids ``TicTacToe-v0`` and
+``LittleGo-v0``; ``gymnasium.make("tictacgo:LittleGo-v0")`` works without a
+prior import. PettingZoo AEC envs: ``tictacgo.envs.tictactoe_v0`` and
+``tictacgo.envs.littlego_v0``. Rules cores: ``tictacgo.games``. Agents:
+``tictacgo.baselines``.
+"""
+
+from tictacgo.games import GameOverError, IllegalActionError, littlego, tictactoe
+
+__version__ = "0.1.0"
+
+
+def _register_envs() -> None:
+    from gymnasium.envs.registration import register, registry
+
+    for env_id, entry in (("TicTacToe-v0", "tictacgo.envs.gym_tictactoe:TicTacToeEnv"),
+                          ("LittleGo-v0", "tictacgo.envs.gym_littlego:LittleGoEnv")):
+        if env_id not in registry:
+            register(id=env_id, entry_point=entry)
+
+
+_register_envs()
+
+__all__ = ["__version__", "littlego", "tictactoe", "GameOverError", "IllegalActionError"]

@@ -1,0 +1,31 @@
+"""Pure rules cores: one module per game, immutable states, no Gymnasium.
+
+Every game module offers the same small interface, so search agents are
+written once for all games:
+
+``initial_state()``, ``num_actions(state)``, ``pass_action(state)`` (None if none),
+``current_player(state)`` (1 or 2),
+``legal_bits(state)`` (an int bitmask), ``legal_actions(state)`` (list of ints),
+``legal_mask(state)`` (int8 array), ``illegal_reason(state, a)``,
+``play(state, a) -> state`` (raises ``IllegalActionError``), ``forfeit(state)``,
+``is_terminal(state)``, ``winner(state)`` (None / 0 draw / 1 / 2),
+``returns(state)`` ((first player's, second player's)), ``to_board(state)``
+(n x n int8, 0 empty / 1 first player / 2 second player), ``render_ascii(state)``.
+"""
+
+from tictacgo.games import littlego, tictactoe
+from tictacgo.games.errors import GameOverError, IllegalActionError
+
+GAMES = {"tictactoe": tictactoe, "littlego": littlego}
+
+
+def get_game(name: str):
+    """The rules module for a game name ("tictactoe" or "littlego")."""
+    key = str(name).lower().replace("-", "").replace("_", "")
+    aliases = {"tictactoe": "tictactoe", "ttt": "tictactoe", "littlego": "littlego", "go": "littlego"}
+    if key not in aliases:
+        raise ValueError(f"unknown game {name!r}; expected one of {sorted(GAMES)}")
+    return GAMES[aliases[key]]
+
+
+__all__ = ["littlego", "tictactoe", "GAMES", "get_game", "GameOverError", "IllegalActionError"]

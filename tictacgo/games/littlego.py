@@ -1,0 +1,449 @@
+"""Little-Go: the 5x5 Go of the CSCI-561 homework, as a pure rules core.
+
+The rules are those of ``docs/littlego.md`` (the course host's behaviour,
+quirks included) and are checked against 300 games recorded from that host:
+
+* Board ``n x n`` (default 5). Point ``(i, j)`` is action ``i * n + j``;
+  action ``n * n`` is PASS. Black (1) moves first, White (2) second.
+* A placement is legal on an empty point if the new stone's group has a
+  liberty at once, or gets one after every liberty-less opponent group is
+  removed (otherwise: suicide). Simple ko, one step of memory: a placement is
+  refused when the opponent's last action captured something and the board
+  after the placement equals the board before the opponent's last action.
+  No superko. After a pass no ko applies.
+* Every action counts, passes included; the game ends after action
+  ``max_actions`` (``n * n - 1``), or on a pass that follows a pass, or on a
+  pass as the very first action (the host's quirk: White then wins 0 : komi).
+* Score: Black stones on the board; White stones plus komi (``n / 2``).
+
+State is an immutable ``GoState`` (a NamedTuple of Python ints used as
+bitboards: bit ``i * n + j`` is point ``(i, j)``). All functions are pure:
+``play`` returns a new state and never touches its argument.
+
+Version history: v0, the first release.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import NamedTuple
+
+import numpy as np
+
+from tictacgo.games.errors import GameOverError, IllegalActionError, check_action_type
+
+BLACK = 1
+WHITE = 2
+EMPTY = 0
+
+NAME = "littlego"
+
+# Why a game ended; ``GoState.end`` holds one of these (None while live).
+END_MAX_ACTIONS = "max_actions"
+END_DOUBLE_PASS = "double_pass"
+END_PASS_ON_EMPTY_START = "pass_on_empty_start"
+END_ILLEGAL = "illegal"
+
+# Why a placement is refused (the ``reason`` of IllegalActionError).
+OCCUPIED = "occupied"
+SUICIDE = "suicide"
+KO = "ko"
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """Board constants for one size: masks for shift-based flood fill."""
+
+    n: int
+    komi: float
+    max_actions: int
+    full: int
+    not_first_col: int
+    not_last_col: int
+    point_bits: tuple[int, ...]
+    neighbour_bits: tuple[int, ...]
+
+    @property
+    def num_points(self) -> int:
+        return self.n * self.n
+
+    @property
+    def pass_action(self) -> int:
+        return self.n * self.n
+
+    @property
+    def num_actions(self) -> int:
+        return self.n * self.n + 1
+
+    def neighbours(self, bits: int) -> int:
+        """Points orthogonally next to any point of ``bits`` (may include ``bits``)."""
+        n = self.n
+        return (((bits << 1) & self.not_first_col) | ((bits >> 1) & self.not_last_col)
+                | ((bits << n) & self.full) | (bits >> n))
+
+    def flood(self, seed: int, within: int) -> int:
+        """The union of the groups of ``within`` that touch ``seed`` (seed must be in within)."""
+        group = seed
+        while True:
+            grown = (group | self.neighbours(group)) & within
+            if grown == group:
+                return group
+            group = grown
+
+
+@lru_cache(maxsize=None)
+def geometry(n: int = 5, komi: float | None = None, max_actions: int | None = None) -> Geometry:
+    """The (cached, immutable) geometry of an ``n x n`` board.
+
+    Args:
+        n: board size, 2..19.
+        komi: added to White's score; defaults to ``n / 2``.
+        max_actions: actions (passes included) before the game ends;
+            defaults to ``n * n - 1``.
+    """
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+        raise TypeError(f"board size must be an int, got {n!r} ({type(n).__name__})")
+    n = int(n)
+    if not 2 <= n <= 19:
+        raise ValueError(f"board size must be between 2 and 19, got {n}")
+    if komi is None:
+        komi = n / 2
+    if isinstance(komi, bool) or not isinstance(komi, (int, float, np.integer, np.floating)):
+        raise TypeError(f"komi must be a number, got {komi!r}")
+    if max_actions is None:
+        max_actions = n * n - 1
+    if isinstance(max_actions, bool) or not isinstance(max_actions, (int, np.integer)) or max_actions < 1:
+        raise ValueError(f"max_actions must be a positive int, got {max_actions!r}")
+    full = (1 << (n * n)) - 1
+    first_col = sum(1 << (i * n) for i in range(n))
+    last_col = first_col << (n - 1)
+    points = tuple(1 << p for p in range(n * n))
+    geo = Geometry(n, float(komi), int(max_actions), full, full & ~first_col,
+                   full & ~last_col, points, ())
+    object.__setattr__(geo, "neighbour_bits", tuple(geo.neighbours(b) for b in points))
+    return geo
+
+
+class GoState(NamedTuple):
+    """One Little-Go position. Treat as immutable; build with ``initial_state``."""
+
+    geo: Geometry
+    black: int
+    white: int
+    to_move: int            # BLACK or WHITE
+    t: int                  # actions played so far, passes included
+    prev_black: int         # the board before the opponent's last action
+    prev_white: int
+    ko_armed: bool          # the opponent's last action captured stones
+    last_pass: bool         # the opponent's last action was a pass
+    captured: int           # stones the last action removed
+    last_action: int        # -1 before the first action
+    end: str | None = None  # why the game ended; None while it goes on
+    loser: int = 0          # the colour that lost by an illegal action
+
+
+def initial_state(n: int = 5, komi: float | None = None,
+                  max_actions: int | None = None) -> GoState:
+    """The empty board, Black to move."""
+    geo = geometry(n, komi, max_actions)
+    return GoState(geo, 0, 0, BLACK, 0, 0, 0, False, False, 0, -1)
+
+
+def num_actions(state: GoState) -> int:
+    return state.geo.num_actions
+
+
+def pass_action(state: GoState) -> int:
+    """The PASS action, ``n * n``."""
+    return state.geo.pass_action
+
+
+def current_player(state: GoState) -> int:
+    """The colour to move: 1 Black, 2 White."""
+    return state.to_move
+
+
+def is_terminal(state: GoState) -> bool:
+    return state.end is not None
+
+
+def _own_opp(state: GoState) -> tuple[int, int]:
+    if state.to_move == BLACK:
+        return state.black, state.white
+    return state.white, state.black
+
+
+def _prev_own_opp(state: GoState) -> tuple[int, int]:
+    if state.to_move == BLACK:
+        return state.prev_black, state.prev_white
+    return state.prev_white, state.prev_black
+
+
+def _place(state: GoState, p: int) -> tuple[int, int, int] | str:
+    """Try a placement at point ``p``: (own, opp, captured bits) or a refusal reason."""
+    geo = state.geo
+    own, opp = _own_opp(state)
+    stone = geo.point_bits[p]
+    if (own | opp) & stone:
+        return OCCUPIED
+    own2 = own | stone
+    empty = geo.full & ~(own2 | opp)
+    # Only opponent groups next to the new stone can have lost their last
+    # liberty: every group on a reachable board has a liberty (see from_boards).
+    touching = opp & geo.neighbour_bits[p]
+    dead = 0
+    if touching:
+        groups = geo.flood(touching, opp)
+        alive = geo.flood(groups & geo.neighbours(empty), groups) if groups & geo.neighbours(empty) else 0
+        dead = groups & ~alive
+    if geo.neighbour_bits[p] & empty:
+        return own2, opp & ~dead, dead
+    group = geo.flood(stone, own2)
+    liberties = geo.neighbours(group) & empty
+    if liberties:
+        return own2, opp & ~dead, dead
+    # The host's order: no liberty at once, so captures must give one (else
+    # suicide), and only this kind of move can be a ko recapture.
+    if not dead or not geo.neighbours(group) & dead:
+        return SUICIDE
+    opp2 = opp & ~dead
+    if state.ko_armed:
+        prev_own, prev_opp = _prev_own_opp(state)
+        if own2 == prev_own and opp2 == prev_opp:
+            return KO
+    return own2, opp2, dead
+
+
+def legal_bits(state: GoState) -> int:
+    """Legal actions as a bitmask (bit ``n*n`` is PASS); 0 once the game is over."""
+    if state.end is not None:
+        return 0
+    geo = state.geo
+    own, opp = _own_opp(state)
+    empty = geo.full & ~(own | opp)
+    # An empty point with an empty neighbour is always legal.
+    legal = empty & geo.neighbours(empty)
+    rest = empty & ~legal
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        p = low.bit_length() - 1
+        if not isinstance(_place(state, p), str):
+            legal |= low
+    return legal | (1 << geo.num_points)
+
+
+def legal_actions(state: GoState) -> list[int]:
+    """Legal actions in increasing order (PASS, ``n*n``, last); [] once over."""
+    bits = legal_bits(state)
+    out = []
+    while bits:
+        low = bits & -bits
+        out.append(low.bit_length() - 1)
+        bits ^= low
+    return out
+
+
+def legal_mask(state: GoState) -> np.ndarray:
+    """An int8 vector of ``n*n + 1`` entries, 1 where the action is legal."""
+    bits = legal_bits(state)
+    size = state.geo.num_actions
+    return np.array([(bits >> a) & 1 for a in range(size)], dtype=np.int8)
+
+
+def illegal_reason(state: GoState, action: int) -> str | None:
+    """Why ``action`` is illegal here (occupied, suicide, ko), or None if legal.
+
+    Raises:
+        TypeError / ValueError: the action is not an int in ``[0, n*n]``.
+        GameOverError: the game is over.
+    """
+    a = check_action_type(action, state.geo.num_actions)
+    if state.end is not None:
+        raise GameOverError(f"the game is over ({state.end}); no action can be played")
+    if a == state.geo.pass_action:
+        return None
+    result = _place(state, a)
+    return result if isinstance(result, str) else None
+
+
+def play(state: GoState, action: int) -> GoState:
+    """The state after ``action``.
+
+    Raises:
+        TypeError: the action is not an integer.
+        ValueError: the action is outside ``[0, n*n]``.
+        IllegalActionError: occupied point, suicide or ko (the state is untouched).
+        GameOverError: the game is already over.
+    """
+    geo = state.geo
+    a = check_action_type(action, geo.num_actions)
+    if state.end is not None:
+        raise GameOverError(f"the game is over ({state.end}); no action can be played")
+    t = state.t + 1
+    if a == geo.pass_action:
+        end = None
+        if t >= geo.max_actions:
+            end = END_MAX_ACTIONS
+        elif state.t == 0:
+            end = END_PASS_ON_EMPTY_START
+        elif state.last_pass:
+            end = END_DOUBLE_PASS
+        return GoState(geo, state.black, state.white, 3 - state.to_move, t,
+                       state.black, state.white, False, True, 0, a, end)
+    result = _place(state, a)
+    if isinstance(result, str):
+        i, j = divmod(a, geo.n)
+        raise IllegalActionError(
+            f"action {a} (row {i}, column {j}) is illegal for "
+            f"{'Black' if state.to_move == BLACK else 'White'}: {result}", reason=result)
+    own, opp, dead = result
+    black, white = (own, opp) if state.to_move == BLACK else (opp, own)
+    end = END_MAX_ACTIONS if t >= geo.max_actions else None
+    return GoState(geo, black, white, 3 - state.to_move, t, state.black, state.white,
+                   dead != 0, False, dead.bit_count(), a, end)
+
+
+def forfeit(state: GoState) -> GoState:
+    """The state where the player to move has lost by an illegal action."""
+    if state.end is not None:
+        raise GameOverError(f"the game is over ({state.end}); no action can be played")
+    return state._replace(end=END_ILLEGAL, loser=state.to_move)
+
+
+def scores(state: GoState) -> tuple[float, float]:
+    """(Black's score, White's score): stones on the board, komi added to White."""
+    return float(state.black.bit_count()), state.white.bit_count() + state.geo.komi
+
+
+def winner(state: GoState) -> int | None:
+    """1 or 2 for the winner, 0 for a draw, None while the game goes on."""
+    if state.end is None:
+        return None
+    if state.end == END_ILLEGAL:
+        return 3 - state.loser
+    b, w = scores(state)
+    return BLACK if b > w else WHITE if w > b else 0
+
+
+def returns(state: GoState) -> tuple[float, float]:
+    """(Black's return, White's return): +1 win, -1 loss, 0 draw or game not over."""
+    w = winner(state)
+    if not w:
+        return 0.0, 0.0
+    return (1.0, -1.0) if w == BLACK else (-1.0, 1.0)
+
+
+def _bits_to_board(geo: Geometry, black: int, white: int) -> np.ndarray:
+    n = geo.n
+    cells = [BLACK if (black >> p) & 1 else WHITE if (white >> p) & 1 else EMPTY
+             for p in range(n * n)]
+    return np.array(cells, dtype=np.int8).reshape(n, n)
+
+
+def to_board(state: GoState) -> np.ndarray:
+    """The board as an ``n x n`` int8 array: 0 empty, 1 Black, 2 White."""
+    return _bits_to_board(state.geo, state.black, state.white)
+
+
+def previous_board(state: GoState) -> np.ndarray:
+    """The board before the opponent's last action (the course's 'previous board')."""
+    return _bits_to_board(state.geo, state.prev_black, state.prev_white)
+
+
+def _board_to_bits(board, n: int, what: str) -> tuple[int, int]:
+    arr = np.asarray(board)
+    if arr.shape != (n, n):
+        raise ValueError(f"{what} must be {n}x{n}, got shape {arr.shape}")
+    if not np.isin(arr, (0, 1, 2)).all():
+        raise ValueError(f"{what} may hold only 0, 1 and 2, got {sorted(set(arr.ravel().tolist()))}")
+    flat = arr.ravel()
+    black = sum(1 << p for p in range(n * n) if flat[p] == BLACK)
+    white = sum(1 << p for p in range(n * n) if flat[p] == WHITE)
+    return black, white
+
+
+def from_boards(board, to_move: int, previous=None, t: int | None = None,
+                komi: float | None = None, max_actions: int | None = None) -> GoState:
+    """A state rebuilt from the course's view: current board, previous board, colour.
+
+    The ko information is read as the host keeps it: the opponent's last action
+    captured stones exactly when some of the mover's stones on ``previous``
+    are gone from ``board``; an unchanged board means the opponent passed.
+
+    Args:
+        board: ``n x n`` array-like of 0/1/2, the current board.
+        to_move: 1 (Black) or 2 (White).
+        previous: the board before the opponent's last action; defaults to ``board``.
+        t: actions already played; defaults to the stone count (no passes).
+    Raises:
+        ValueError: bad shapes or values, a group without liberties, or a
+            previous board that no single action of the opponent turns into ``board``.
+    """
+    arr = np.asarray(board)
+    if arr.ndim != 2 or arr.shape[0] != arr.shape[1]:
+        raise ValueError(f"board must be a square 2-D array, got shape {arr.shape}")
+    n = arr.shape[0]
+    if to_move not in (BLACK, WHITE):
+        raise ValueError(f"to_move must be 1 (Black) or 2 (White), got {to_move!r}")
+    geo = geometry(n, komi, max_actions)
+    black, white = _board_to_bits(arr, n, "board")
+    if previous is None:
+        pb, pw = black, white
+    else:
+        pb, pw = _board_to_bits(previous, n, "previous board")
+    empty = geo.full & ~(black | white)
+    for colour, stones in ((BLACK, black), (WHITE, white)):
+        alive = geo.flood(stones & geo.neighbours(empty), stones)
+        if stones & ~alive:
+            raise ValueError(f"board has a {'Black' if colour == BLACK else 'White'} group "
+                             "without liberties; no legal game reaches it")
+    own_prev, opp_prev = (pb, pw) if to_move == BLACK else (pw, pb)
+    own, opp = (black, white) if to_move == BLACK else (white, black)
+    last_pass = (pb, pw) == (black, white)
+    if not last_pass:
+        added = opp & ~opp_prev
+        if added.bit_count() != 1 or opp_prev & ~opp or own & ~own_prev:
+            raise ValueError("the previous board is not one opponent action away from the board")
+    captured = (own_prev & ~own).bit_count()
+    if t is None:
+        t = (black | white).bit_count()
+    if not isinstance(t, (int, np.integer)) or t < 0:
+        raise ValueError(f"t must be a non-negative int, got {t!r}")
+    last_action = -1 if t == 0 else geo.pass_action if last_pass else ((opp & ~opp_prev).bit_length() - 1)
+    return GoState(geo, black, white, to_move, int(t), pb, pw, captured > 0,
+                   last_pass and t > 0, captured, last_action)
+
+
+def from_ascii(text: str, to_move: int = BLACK, previous: str | None = None, **kw) -> GoState:
+    """A state from an ASCII board: ``X`` or ``B`` Black, ``O`` or ``W`` White, ``.`` empty.
+
+    Rows are lines; spaces are ignored. Handy for tests and examples.
+    """
+    def parse(s: str) -> list[list[int]]:
+        table = {"X": BLACK, "B": BLACK, "O": WHITE, "W": WHITE, ".": EMPTY, "+": EMPTY,
+                 "0": EMPTY, "1": BLACK, "2": WHITE}
+        rows = [line.replace(" ", "") for line in s.strip().splitlines() if line.strip()]
+        try:
+            return [[table[c] for c in row] for row in rows]
+        except KeyError as e:
+            raise ValueError(f"unknown board character {e.args[0]!r}; use X/B, O/W or .") from None
+    prev = parse(previous) if previous is not None else None
+    return from_boards(parse(text), to_move, prev, **kw)
+
+
+def render_ascii(state: GoState) -> str:
+    """A readable board with coordinates (rows and columns 0..n-1)."""
+    n = state.geo.n
+    board = to_board(state)
+    sym = {EMPTY: ".", BLACK: "X", WHITE: "O"}
+    lines = ["   " + " ".join(str(j) for j in range(n))]
+    for i in range(n):
+        lines.append(f"{i:2d} " + " ".join(sym[int(v)] for v in board[i]))
+    b, w = scores(state)
+    status = (f"over ({state.end})" if state.end else
+              f"{'Black (X)' if state.to_move == BLACK else 'White (O)'} to move")
+    lines.append(f"action {state.t}/{state.geo.max_actions}, {status}; "
+                 f"score X {b:g} : O {w:g}")
+    return "\n".join(lines)

@@ -1,0 +1,214 @@
+"""Tic-Tac-Toe as a pure rules core.
+
+Cells are numbered 0..8 row-major (the seeds number them 1..9)::
+
+    0 | 1 | 2
+    3 | 4 | 5
+    6 | 7 | 8
+
+X (1) moves first, O (2) second. Three in a row wins; a full board without
+one is a draw. The state is an immutable ``TTTState`` with one 9-bit int per
+player. The interface matches ``tictacgo.games.littlego`` (``initial_state``,
+``legal_actions``, ``legal_mask``, ``play``, ``is_terminal``, ``returns``,
+``current_player``, ``to_board``), so search agents are written once for both.
+
+Version history: v0, the first release.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from tictacgo.games.errors import GameOverError, IllegalActionError, check_action_type
+
+X = 1
+O = 2  # noqa: E741 -- the piece's name
+EMPTY = 0
+
+NAME = "tictactoe"
+NUM_ACTIONS = 9
+FULL = 0b111111111
+LINES = tuple(sum(1 << c for c in line) for line in (
+    (0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)))
+
+END_WIN = "win"
+END_DRAW = "draw"
+END_ILLEGAL = "illegal"
+OCCUPIED = "occupied"
+
+
+class TTTState(NamedTuple):
+    """One Tic-Tac-Toe position. Treat as immutable; build with ``initial_state``."""
+
+    x: int
+    o: int
+    to_move: int            # X or O
+    end: str | None = None  # "win", "draw", "illegal"; None while live
+    winner: int = 0         # X or O once won (or won by the opponent's illegal move)
+    last_action: int = -1
+
+    @property
+    def t(self) -> int:
+        """Moves played so far."""
+        return (self.x | self.o).bit_count()
+
+
+def initial_state() -> TTTState:
+    """The empty board, X to move."""
+    return TTTState(0, 0, X)
+
+
+def num_actions(state: TTTState | None = None) -> int:
+    return NUM_ACTIONS
+
+
+def pass_action(state: TTTState) -> None:
+    """Tic-Tac-Toe has no pass: None."""
+    return None
+
+
+def current_player(state: TTTState) -> int:
+    """The player to move: 1 X, 2 O."""
+    return state.to_move
+
+
+def is_terminal(state: TTTState) -> bool:
+    return state.end is not None
+
+
+def has_line(bits: int) -> bool:
+    """Whether the cells in ``bits`` hold three in a row."""
+    for line in LINES:
+        if bits & line == line:
+            return True
+    return False
+
+
+def legal_bits(state: TTTState) -> int:
+    """Legal actions as a 9-bit mask; 0 once the game is over."""
+    if state.end is not None:
+        return 0
+    return FULL & ~(state.x | state.o)
+
+
+def legal_actions(state: TTTState) -> list[int]:
+    """The empty cells in increasing order; [] once the game is over."""
+    bits = legal_bits(state)
+    return [c for c in range(9) if (bits >> c) & 1]
+
+
+def legal_mask(state: TTTState) -> np.ndarray:
+    """An int8 vector of 9 entries, 1 where the cell is a legal move."""
+    bits = legal_bits(state)
+    return np.array([(bits >> c) & 1 for c in range(9)], dtype=np.int8)
+
+
+def illegal_reason(state: TTTState, action: int) -> str | None:
+    """"occupied" if the cell is taken, None if the move is legal."""
+    a = check_action_type(action, NUM_ACTIONS)
+    if state.end is not None:
+        raise GameOverError(f"the game is over ({state.end}); no move can be played")
+    return OCCUPIED if ((state.x | state.o) >> a) & 1 else None
+
+
+def play(state: TTTState, action: int) -> TTTState:
+    """The state after the mover marks cell ``action``.
+
+    Raises:
+        TypeError / ValueError: not an int in 0..8.
+        IllegalActionError: the cell is taken (the state is untouched).
+        GameOverError: the game is over.
+    """
+    a = check_action_type(action, NUM_ACTIONS)
+    if state.end is not None:
+        raise GameOverError(f"the game is over ({state.end}); no move can be played")
+    bit = 1 << a
+    if (state.x | state.o) & bit:
+        raise IllegalActionError(f"cell {a} is already taken", reason=OCCUPIED)
+    if state.to_move == X:
+        x, o = state.x | bit, state.o
+        mine = x
+    else:
+        x, o = state.x, state.o | bit
+        mine = o
+    if has_line(mine):
+        return TTTState(x, o, 3 - state.to_move, END_WIN, state.to_move, a)
+    if (x | o) == FULL:
+        return TTTState(x, o, 3 - state.to_move, END_DRAW, 0, a)
+    return TTTState(x, o, 3 - state.to_move, None, 0, a)
+
+
+def forfeit(state: TTTState) -> TTTState:
+    """The state where the player to move has lost by an illegal move."""
+    if state.end is not None:
+        raise GameOverError(f"the game is over ({state.end}); no move can be played")
+    return state._replace(end=END_ILLEGAL, winner=3 - state.to_move)
+
+
+def winner(state: TTTState) -> int | None:
+    """1 or 2 for the winner, 0 for a draw, None while the game goes on."""
+    if state.end is None:
+        return None
+    return state.winner
+
+
+def returns(state: TTTState) -> tuple[float, float]:
+    """(X's return, O's return): +1 win, -1 loss, 0 draw or game not over."""
+    w = winner(state)
+    if not w:
+        return 0.0, 0.0
+    return (1.0, -1.0) if w == X else (-1.0, 1.0)
+
+
+def to_board(state: TTTState) -> np.ndarray:
+    """The board as a 3x3 int8 array: 0 empty, 1 X, 2 O."""
+    cells = [X if (state.x >> c) & 1 else O if (state.o >> c) & 1 else EMPTY for c in range(9)]
+    return np.array(cells, dtype=np.int8).reshape(3, 3)
+
+
+def from_board(board, to_move: int | None = None) -> TTTState:
+    """A state from a 3x3 array-like of 0/1/2 (or an ASCII string of X, O, .).
+
+    ``to_move`` defaults to whoever's turn the counts imply. A board with a
+    line already on it comes back as a finished game.
+    """
+    if isinstance(board, str):
+        table = {"X": X, "O": O, ".": EMPTY, "-": EMPTY}
+        cells = [c for c in board if not c.isspace() and c != "|"]
+        try:
+            board = [table[c] for c in cells]
+        except KeyError as e:
+            raise ValueError(f"unknown board character {e.args[0]!r}; use X, O or .") from None
+    arr = np.asarray(board).ravel()
+    if arr.size != 9 or not np.isin(arr, (0, 1, 2)).all():
+        raise ValueError(f"a Tic-Tac-Toe board is 9 cells of 0/1/2, got {board!r}")
+    x = sum(1 << c for c in range(9) if arr[c] == X)
+    o = sum(1 << c for c in range(9) if arr[c] == O)
+    nx, no = x.bit_count(), o.bit_count()
+    if nx - no not in (0, 1):
+        raise ValueError(f"X has {nx} marks and O {no}; X moves first, so X has as many or one more")
+    implied = X if nx == no else O
+    if to_move is None:
+        to_move = implied
+    if to_move != implied:
+        raise ValueError(f"with {nx} X and {no} O on the board it is {implied}'s turn, not {to_move}")
+    if has_line(x) and has_line(o):
+        raise ValueError("both X and O have three in a row; no game reaches that board")
+    if has_line(x) or has_line(o):
+        return TTTState(x, o, to_move, END_WIN, X if has_line(x) else O)
+    if (x | o) == FULL:
+        return TTTState(x, o, to_move, END_DRAW, 0)
+    return TTTState(x, o, to_move)
+
+
+def render_ascii(state: TTTState) -> str:
+    """The board with cell numbers on empty cells, and whose turn it is."""
+    sym = {X: "X", O: "O"}
+    board = to_board(state).ravel()
+    rows = [" | ".join(sym.get(int(board[r * 3 + c]), str(r * 3 + c)) for c in range(3))
+            for r in range(3)]
+    status = (f"over ({state.end}, winner {sym.get(state.winner, 'none')})" if state.end
+              else f"{sym[state.to_move]} to move")
+    return "\n---------\n".join(rows) + "\n" + status
