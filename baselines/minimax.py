@@ -21,6 +21,7 @@ from types import ModuleType
 import numpy as np
 
 from tictacgo.baselines.base import Agent
+from tictacgo.baselines.registry import register_agent
 
 SHRINK = 0.99
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -133,3 +134,15 @@ class MinimaxAgent(Agent):
         best = max(values.values())
         ties = [a for a, v in values.items() if v >= best - 1e-12]
         return ties[int(self.rng.integers(len(ties)))]
+
+
+def _make(game, rng, depth: int | None = None, time: float | None = None):
+    if game.NAME == "littlego":
+        from tictacgo.baselines.evaluation import stone_difference
+        return MinimaxAgent(game, depth=depth or 2, evaluate=stone_difference, time_limit=time, rng=rng)
+    return MinimaxAgent(game, depth=depth, time_limit=time, rng=rng)
+
+
+register_agent("minimax", _make,
+               description="alpha-beta with a transposition table; exact for Tic-Tac-Toe, "
+                           "depth-limited (depth=, time=) for Little-Go")

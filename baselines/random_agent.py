@@ -7,6 +7,7 @@ placement is legal.
 from __future__ import annotations
 
 from tictacgo.baselines.base import Agent, placements
+from tictacgo.baselines.registry import register_agent
 
 
 class RandomAgent(Agent):
@@ -17,3 +18,10 @@ class RandomAgent(Agent):
         if not moves:
             return self.game.pass_action(state)
         return moves[int(self.rng.integers(len(moves)))]
+
+
+def _make(game, rng):
+    return RandomAgent(game, rng)
+
+
+register_agent("random", _make, description="uniformly random legal placement (passes only when none)")

@@ -42,6 +42,7 @@ def register_agent(name: str, factory: Callable, games: tuple[str, ...] = ("tict
 
 def available_agents(game: str | None = None) -> list[str]:
     """Registered names, those that play ``game`` if given."""
+    _load_builtins()
     if game is None:
         return sorted(_REGISTRY)
     g = get_game(game).NAME
@@ -49,6 +50,7 @@ def available_agents(game: str | None = None) -> list[str]:
 
 
 def describe_agents(game: str | None = None) -> str:
+    """One line per agent: name and description."""
     return "\n".join(f"{n:14s} {_REGISTRY[n].description}" for n in available_agents(game))
 
 
@@ -94,6 +96,7 @@ def make_agent(spec, game: str | ModuleType, rng: np.random.Generator | None = N
     if callable(spec) and not isinstance(spec, str):
         return FunctionAgent(module, spec, rng)
     name, params = parse_spec(spec)
+    _load_builtins()
     entry = _REGISTRY.get(name)
     if entry is None:
         raise ValueError(f"unknown agent {name!r}; available for {module.NAME}: "
@@ -114,20 +117,29 @@ def make_agent(spec, game: str | ModuleType, rng: np.random.Generator | None = N
         raise ValueError(f"bad parameters for agent {name!r}: {e}") from e
 
 
-def _random(game, rng):
-    from tictacgo.baselines.random_agent import RandomAgent
-    return RandomAgent(game, rng)
+# Modules that register built-in agents when first needed (each calls
+# ``register_agent`` at import). Lazy, so importing the registry stays cheap.
+_BUILTIN_MODULES = (
+    "tictacgo.baselines.random_agent",
+    "tictacgo.baselines.minimax",
+    "tictacgo.baselines.ttt_players",
+    "tictacgo.baselines.course_ladder",
+    "tictacgo.baselines.mcts",
+    "tictacgo.baselines.qlearning",
+)
+_loaded = False  # set once the built-in modules are imported
 
 
-def _minimax(game, rng, depth: int | None = None, time: float | None = None):
-    from tictacgo.baselines.minimax import MinimaxAgent
-    if game.NAME == "tictactoe" or depth is None and game.NAME != "littlego":
-        return MinimaxAgent(game, depth=depth, time_limit=time, rng=rng)
-    from tictacgo.baselines.evaluation import stone_difference
-    return MinimaxAgent(game, depth=depth or 2, evaluate=stone_difference, time_limit=time, rng=rng)
+def _load_builtins() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    import importlib
 
-
-register_agent("random", _random, description="uniformly random legal placement (passes only when none)")
-register_agent("minimax", _minimax,
-               description="alpha-beta with a transposition table; exact for Tic-Tac-Toe, "
-                           "depth-limited (depth=, time=) for Little-Go")
+    for mod in _BUILTIN_MODULES:
+        try:
+            importlib.import_module(mod)
+        except ModuleNotFoundError as e:
+            if e.name != mod:
+                raise

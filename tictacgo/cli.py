@@ -1,0 +1,47 @@
+"""The ``tictacgo`` command: one subcommand per task.
+
+Each subcommand lives in its own module, which offers
+``add_arguments(parser)`` and ``run(args) -> int`` (the exit status); the
+module is imported only when its subcommand runs, so ``tictacgo --help``
+stays fast and optional dependencies stay optional.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# subcommand -> (module, one-line help)
+COMMANDS = {
+    "demo": ("tictacgo.demo", "create the envs, play and render games between agents, print a table"),
+    "agents": ("tictacgo.agents_cli", "list the agents for a game and their parameters"),
+    "arena": ("tictacgo.baselines.arena_cli", "play agents against each other and report win/draw/loss"),
+    "my-player": ("tictacgo.protocol.player", "the course player: read input.txt, write output.txt"),
+    "host": ("tictacgo.protocol.host", "run two player programs through the course file protocol"),
+}
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tictacgo", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module, help_text) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        if name == only:
+            importlib.import_module(module).add_arguments(p)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command = argv[0] if argv and argv[0] in COMMANDS else None
+    parser = build_parser(command)
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    return int(importlib.import_module(COMMANDS[args.command][0]).run(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
