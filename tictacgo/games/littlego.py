@@ -92,7 +92,6 @@ class Geometry:
             group = grown
 
 
-@lru_cache(maxsize=None)
 def geometry(n: int = 5, komi: float | None = None, max_actions: int | None = None) -> Geometry:
     """The (cached, immutable) geometry of an ``n x n`` board.
 
@@ -115,6 +114,12 @@ def geometry(n: int = 5, komi: float | None = None, max_actions: int | None = No
         max_actions = n * n - 1
     if isinstance(max_actions, bool) or not isinstance(max_actions, (int, np.integer)) or max_actions < 1:
         raise ValueError(f"max_actions must be a positive int, got {max_actions!r}")
+    # Checked before the cache: 5.0 == 5 would otherwise hit the entry for 5.
+    return _geometry(n, float(komi), int(max_actions))
+
+
+@lru_cache(maxsize=None)
+def _geometry(n: int, komi: float, max_actions: int) -> Geometry:
     full = (1 << (n * n)) - 1
     first_col = sum(1 << (i * n) for i in range(n))
     last_col = first_col << (n - 1)

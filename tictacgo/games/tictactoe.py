@@ -169,14 +169,14 @@ def to_board(state: TTTState) -> np.ndarray:
 
 
 def from_board(board, to_move: int | None = None) -> TTTState:
-    """A state from a 3x3 array-like of 0/1/2 (or an ASCII string of X, O, .).
+    """A state from a 3x3 array-like of 0/1/2 or an ASCII string like "XO. / .X. / ..O".
 
     ``to_move`` defaults to whoever's turn the counts imply. A board with a
     line already on it comes back as a finished game.
     """
     if isinstance(board, str):
         table = {"X": X, "O": O, ".": EMPTY, "-": EMPTY}
-        cells = [c for c in board if not c.isspace() and c != "|"]
+        cells = [c for c in board if not c.isspace() and c not in "|/"]
         try:
             board = [table[c] for c in cells]
         except KeyError as e:

@@ -1,0 +1,193 @@
+"""``tictacgo my-player``: a course player for Little-Go backed by any registered agent.
+
+The course host runs its player once per move in a working directory::
+
+    tictacgo my-player --agent alphabeta:depth=2 --dir .
+
+reads ``input.txt`` there (colour to move, previous board, current board;
+see ``tictacgo.protocol.course``), rebuilds the full rules state with the ko
+point from the previous and current boards, asks the agent for a move and
+writes ``output.txt``: one line, ``i,j`` or ``PASS``, nothing else.
+
+Move count: ``input.txt`` does not carry it, so the state's ``t`` is
+estimated from the stones on the board (``course.estimate_t``); agents that
+look at the moves left see that estimate.
+
+Time: the course allows 10 seconds of CPU time per move. ``--time-budget``
+(default 9.0 s) is the process's whole CPU budget, start-up included. An
+agent whose factory takes a ``time`` parameter gets what is left of it (less
+a safety margin) unless the spec sets ``time`` itself. As a guard, a CPU-time
+timer (``ITIMER_PROF``, where the platform has it) interrupts an agent that
+overruns the budget; a legal fallback move (a random legal placement, PASS
+if there is none) is then written and a warning printed on stderr.
+
+Errors: a malformed or inconsistent ``input.txt`` (wrong line count, bad
+characters, colour not 1 or 2, boards that no single legal action connects),
+an unknown agent or an agent failure gives a message on stderr and exit
+status 1 (2 for bad arguments), and leaves NO ``output.txt`` in the
+directory: a stale one from an earlier move is removed, so the host sees
+"no answer" rather than an answer to some other position.
+
+Seeding: ``--seed S``; without it the ``TICTACGO_SEED`` environment variable
+is used if set (``tictacgo host --seed`` sets it), else fresh entropy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from tictacgo.protocol import course
+
+SEED_ENV = "TICTACGO_SEED"
+# CPU seconds kept back from the budget for writing output.txt and exiting.
+SAFETY_MARGIN = 0.5
+# Names a factory may give its per-move time parameter, in order of preference.
+TIME_PARAMS = ("time", "time_limit", "time_budget")
+
+
+class _OutOfTime(BaseException):
+    """Raised by the CPU-time guard; a BaseException so agents' ``except Exception`` lets it through."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--agent", required=True,
+                        help="agent spec, e.g. random, greedy, alphabeta:depth=2, mcts:time=5 "
+                             "(see `tictacgo agents littlego`)")
+    parser.add_argument("--dir", default=".", help="working directory holding input.txt (default: .)")
+    parser.add_argument("--time-budget", type=float, default=9.0,
+                        help="CPU seconds this process may use for the move, start-up included "
+                             "(default 9.0; the course allows 10)")
+    parser.add_argument("--seed", type=int, default=None,
+                        help=f"seed for the agent (default: ${SEED_ENV} if set, else random)")
+
+
+def _time_param(spec: str) -> str | None:
+    """The name of the agent factory's time parameter, if it has one by name."""
+    import inspect
+
+    from tictacgo.baselines import registry
+
+    name, _ = registry.parse_spec(spec)
+    registry.available_agents()  # loads the built-in agents
+    entry = registry._REGISTRY.get(name)
+    if entry is None:
+        return None
+    params = inspect.signature(entry.factory).parameters
+    return next((p for p in TIME_PARAMS if p in params), None)
+
+
+def build_agent(spec: str, rng: np.random.Generator, seconds: float):
+    """The agent for ``spec``, given ``seconds`` per move if it takes a time parameter.
+
+    Args:
+        spec: registry spec such as ``"mcts:time=5"``.
+        rng: the agent's generator.
+        seconds: the time to pass when the spec sets none.
+    Returns:
+        An agent for Little-Go.
+    Raises:
+        ValueError: unknown agent or bad parameters.
+    """
+    from tictacgo.baselines.registry import make_agent, parse_spec
+
+    _, params = parse_spec(spec)
+    key = _time_param(spec)
+    if key is not None and not any(p in params for p in TIME_PARAMS):
+        sep = "," if ":" in spec else ":"
+        spec = f"{spec}{sep}{key}={max(seconds, 0.05):.3f}"
+    return make_agent(spec, "littlego", rng)
+
+
+def _remove(path: Path) -> None:
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        pass
+
+
+def _fail(message: str, output: Path, status: int = 1) -> int:
+    _remove(output)
+    print(f"my-player: error: {message}", file=sys.stderr)
+    return status
+
+
+def _choose(agent, state, budget_left: float, fallback: int) -> tuple[int, bool]:
+    """The agent's action, or ``fallback`` if the CPU-time guard fires first."""
+    timer = getattr(signal, "ITIMER_PROF", None)
+    if timer is None or budget_left <= 0:
+        if budget_left <= 0:
+            return fallback, True
+        return agent.act(state), False
+
+    def on_alarm(signum, frame):
+        raise _OutOfTime
+
+    old = signal.signal(signal.SIGPROF, on_alarm)
+    try:
+        signal.setitimer(timer, budget_left)
+        try:
+            return agent.act(state), False
+        finally:
+            signal.setitimer(timer, 0)
+    except _OutOfTime:
+        return fallback, True
+    finally:
+        signal.signal(signal.SIGPROF, old)
+
+
+def run(args: argparse.Namespace) -> int:
+    from tictacgo.games import littlego
+
+    workdir = Path(args.dir)
+    output = workdir / "output.txt"
+    if not args.time_budget > 0:
+        return _fail(f"--time-budget must be positive seconds, got {args.time_budget}", output, 2)
+    seed = args.seed
+    if seed is None and os.environ.get(SEED_ENV, "").strip():
+        try:
+            seed = int(os.environ[SEED_ENV])
+        except ValueError:
+            return _fail(f"${SEED_ENV} must be an integer, got {os.environ[SEED_ENV]!r}", output, 2)
+    rng = np.random.default_rng(seed)
+
+    try:
+        colour, previous, board = course.read_input(workdir / "input.txt")
+        state = course.state_from_input(colour, previous, board)
+    except OSError as e:
+        return _fail(f"cannot read {workdir / 'input.txt'}: {e}", output)
+    except ValueError as e:
+        return _fail(f"bad input.txt: {e}", output)
+
+    n = state.geo.n
+    moves = [a for a in littlego.legal_actions(state) if a != n * n]
+    fallback = moves[int(rng.integers(len(moves)))] if moves else n * n
+
+    budget_left = args.time_budget - time.process_time()
+    try:
+        agent = build_agent(args.agent, rng, budget_left - SAFETY_MARGIN)
+    except ValueError as e:
+        return _fail(str(e), output, 2)
+    budget_left = args.time_budget - time.process_time()
+    try:
+        action, timed_out = _choose(agent, state, budget_left, fallback)
+    except Exception as e:  # an agent bug: no answer rather than a wrong one
+        return _fail(f"agent {args.agent!r} failed: {type(e).__name__}: {e}", output)
+    if timed_out:
+        print(f"my-player: warning: agent {args.agent!r} ran past the {args.time_budget:g} s CPU budget; "
+              f"playing the fallback {course.format_move(fallback, n)}", file=sys.stderr)
+    try:
+        reason = littlego.illegal_reason(state, action)
+    except (TypeError, ValueError) as e:
+        return _fail(f"agent {args.agent!r} returned a bad action {action!r}: {e}", output)
+    if reason:
+        return _fail(f"agent {args.agent!r} chose the illegal action "
+                     f"{course.format_move(action, n)} ({reason})", output)
+    course.write_output(output, action, n)
+    return 0
