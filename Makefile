@@ -1,0 +1,30 @@
+# Set-up and the two jobs. Each target builds the virtual environment first
+# if it is missing or older than pyproject.toml.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: demo test bench lint clean
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	# torch first, pinned: the CPU build; an unpinned torch pulls a multi-GB CUDA build.
+	$(BIN)/pip install --quiet torch==2.13.0
+	$(BIN)/pip install --quiet -e '.[train,render,plot,dev]'
+	touch $@
+
+demo: $(VENV)/.installed
+	$(BIN)/tictacgo demo
+
+test: $(VENV)/.installed
+	$(BIN)/python -m pytest -q
+
+bench: $(VENV)/.installed
+	$(BIN)/python scripts/bench_envs.py --markdown
+
+lint: $(VENV)/.installed
+	$(BIN)/ruff check .
+
+clean:
+	rm -rf $(VENV) build *.egg-info
