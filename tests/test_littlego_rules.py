@@ -392,3 +392,33 @@ def test_play_never_mutates_its_argument():
     copy = tuple(s)
     go.play(s, 13)
     assert tuple(s) == copy
+
+
+# --- rebuilding a state from the course's two boards ------------------------
+
+def test_from_boards_reads_the_ko_from_the_previous_board():
+    s = ko_after_black_captures()
+    rebuilt = go.from_boards(go.to_board(s), go.WHITE, go.previous_board(s), t=s.t)
+    assert rebuilt.ko_armed
+    assert go.illegal_reason(rebuilt, at(1, 1)) == go.KO
+
+
+def test_from_boards_refuses_stones_that_vanish_without_a_capture():
+    with pytest.raises(ValueError, match="not one opponent action away"):
+        go.from_ascii("""
+            .....
+            .X...
+            .....
+            .....
+            ....O""", to_move=go.WHITE, previous="""
+            ....O
+            .....
+            .....
+            .....
+            ....O""")
+
+
+def test_from_boards_refuses_two_new_stones():
+    with pytest.raises(ValueError, match="not one opponent action away"):
+        go.from_ascii("XX...\n.....\n.....\n.....\n.....", to_move=go.WHITE,
+                      previous=".....\n.....\n.....\n.....\n.....")

@@ -411,6 +411,12 @@ def from_boards(board, to_move: int, previous=None, t: int | None = None,
         added = opp & ~opp_prev
         if added.bit_count() != 1 or opp_prev & ~opp or own & ~own_prev:
             raise ValueError("the previous board is not one opponent action away from the board")
+        # Replay that action on the previous board: its captures must be exactly the stones gone.
+        before = GoState(geo, pb, pw, 3 - to_move, 0, pb, pw, False, False, 0, -1)
+        replay = _place(before, added.bit_length() - 1)
+        if isinstance(replay, str) or (replay[0], replay[1]) != (opp, own):
+            raise ValueError("the previous board is not one opponent action away from the board: "
+                             "the stones that vanished are not what that action captures")
     captured = (own_prev & ~own).bit_count()
     if t is None:
         t = (black | white).bit_count()

@@ -170,7 +170,8 @@ def read_input(path: str | os.PathLike) -> tuple[int, np.ndarray, np.ndarray]:
     try:
         text = data.decode("ascii")
     except UnicodeDecodeError:
-        raise InputFormatError(f"{path} is not ASCII text; input.txt holds only digits and line ends") from None
+        raise InputFormatError(f"{path} is not ASCII text; input.txt holds only digits "
+                               "and line ends") from None
     return parse_input(text)
 
 
@@ -218,7 +219,35 @@ def state_from_input(colour: int, previous, board, t: int | None = None) -> litt
     """
     if t is None:
         t = estimate_t(colour, previous, board)
-    return littlego.from_boards(board, colour, previous, t=t)
+    state = littlego.from_boards(board, colour, previous, t=t)
+    _check_connected(state)
+    return state
+
+
+def _check_connected(state: littlego.GoState) -> None:
+    """Replay the opponent's last action on the previous board: it must give the board.
+
+    ``from_boards`` checks which stones appeared; this also checks that the
+    stones that vanished are exactly the ones that action captures.
+    """
+    if (state.prev_black, state.prev_white) == (state.black, state.white):
+        return  # the opponent passed
+    n = state.geo.n
+    opponent = 3 - state.to_move
+    try:
+        before = littlego.from_boards(littlego.previous_board(state), opponent)
+    except ValueError as e:
+        raise ValueError(f"previous board: {e}") from None
+    try:
+        after = littlego.play(before, state.last_action)
+    except ValueError as e:  # IllegalActionError is a ValueError
+        i, j = divmod(state.last_action, n)
+        raise ValueError(f"the opponent's last move ({i},{j}) is illegal on the previous board: "
+                         f"{e}") from None
+    if (after.black, after.white) != (state.black, state.white):
+        i, j = divmod(state.last_action, n)
+        raise ValueError(f"the opponent's move ({i},{j}) on the previous board does not give the "
+                         "current board (stones vanished that it does not capture)")
 
 
 # --------------------------------------------------------------- output.txt

@@ -1,0 +1,452 @@
+"""The course file protocol: input.txt/output.txt, `tictacgo my-player`, `tictacgo host`.
+
+Verdicts are checked against littlego_host_illegal.jsonl.gz, bad outputs
+recorded from the course's real host.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tictacgo import cli
+from tictacgo.baselines import registry
+from tictacgo.baselines.base import Agent
+from tictacgo.games import littlego
+from tictacgo.protocol import course, host, player
+
+DATA = Path("/work/shared/data/littlego_host_illegal.jsonl.gz")
+if not DATA.exists():  # a checkout next to shared/
+    DATA = Path(__file__).resolve().parents[1] / "shared" / "data" / DATA.name
+
+EMPTY = [[0] * 5 for _ in range(5)]
+
+
+def board(text: str) -> np.ndarray:
+    """An ASCII board (X Black, O White, . empty) as a 0/1/2 array."""
+    table = {".": 0, "X": 1, "O": 2}
+    rows = [line.split() for line in text.strip().splitlines()]
+    return np.array([[table[c] for c in row] for row in rows], dtype=np.int8)
+
+
+# A ko: White has just captured the Black stone at (1, 2) by playing (1, 1);
+# Black's recapture at (1, 2) would restore the previous board.
+KO_PREVIOUS = board("""
+    . X O . .
+    X . X O .
+    . X O . .
+    . . . . .
+    . . . . .
+""")
+KO_BOARD = board("""
+    . X O . .
+    X O . O .
+    . X O . .
+    . . . . .
+    . . . . .
+""")
+KO_POINT = (1, 2)
+
+
+def load_records() -> list[dict]:
+    if not DATA.exists():
+        pytest.skip(f"recorded host data not found at {DATA}")
+    with gzip.open(DATA, "rt") as f:
+        return [json.loads(line) for line in f]
+
+
+def my_player(tmp_path: Path, *extra: str) -> int:
+    return cli.main(["my-player", "--dir", str(tmp_path), *extra])
+
+
+def player_command(agent: str = "random") -> str:
+    return f"{shlex.quote(sys.executable)} -m tictacgo.cli my-player --agent {agent} --dir ."
+
+
+# ------------------------------------------------------------ parse_output
+
+@pytest.mark.parametrize("text, move", [
+    ("2,3", (2, 3)), ("2, 3", (2, 3)), ("+2,3", (2, 3)), ("2,3,9", (2, 3)),
+    ("PASS", "PASS"), ("PASS,1", "PASS"), (" PASS \n", "PASS"), ("2,3\nPASS", (2, 3)),
+    ("2,3\r\n", (2, 3)), ("-1,2", (-1, 2)), ("7,7", (7, 7)),
+])
+def test_parse_output_accepts_what_the_host_accepts(text, move):
+    assert course.parse_output(text) == move
+
+
+@pytest.mark.parametrize("text", ["pass", "Pass", "2 3", "2.0,3", "3", "", "\n", "a,b", "2;3",
+                                  "\n2,3", "PASS2", "2,"])
+def test_parse_output_rejects_what_the_host_rejects(text):
+    with pytest.raises(ValueError, match="output.txt"):
+        course.parse_output(text)
+
+
+def test_missing_output_file_is_rejected(tmp_path):
+    with pytest.raises(ValueError, match="not found"):
+        course.read_output(tmp_path / "output.txt")
+
+
+@pytest.mark.parametrize("action, n, text", [(0, 5, "0,0"), (13, 5, "2,3"), (24, 5, "4,4"),
+                                             (25, 5, "PASS"), (9, 3, "PASS"), (np.int64(7), 3, "2,1")])
+def test_format_move_round_trips_through_parse_output(action, n, text):
+    assert course.format_move(action, n) == text
+    assert course.move_to_action(course.parse_output(text), n) == int(action)
+
+
+@pytest.mark.parametrize("action", [-1, 26, 2.0, True, None])
+def test_format_move_refuses_bad_actions(action):
+    with pytest.raises((TypeError, ValueError)):
+        course.format_move(action, 5)
+
+
+# --------------------------------------------------- the recorded host data
+
+def test_every_recorded_bad_output_gets_the_hosts_verdict():
+    records = load_records()
+    kinds = set()
+    for r in records:
+        kinds.add(r["kind"])
+        assert r["exit"] == 3 - r["to_move"]  # a forfeit: the opponent wins
+        if r["kind"] == "missing_file":
+            assert r["output_txt"] is None
+            with pytest.raises(ValueError):
+                course.parse_output(r["output_txt"])
+            continue
+        if r["kind"] == "malformed":
+            with pytest.raises(ValueError):
+                course.parse_output(r["output_txt"])
+            continue
+        move = course.parse_output(r["output_txt"])
+        state = littlego.from_boards([[int(c) for c in row] for row in r["board"]], r["to_move"],
+                                     [[int(c) for c in row] for row in r["prev"]], t=r["t"])
+        action, reason = course.judge_move(state, move)
+        expected = "ko" if r["kind"] == "ko_replay" else r["kind"]
+        assert action is None and reason == expected, r
+    assert kinds == {"out_of_bounds", "occupied", "suicide", "ko", "ko_replay", "malformed", "missing_file"}
+
+
+def test_recorded_bad_outputs_forfeit_through_the_host(tmp_path):
+    """The same verdicts through run_player: the file really written and read back."""
+    records = load_records()
+    workdir = tmp_path / "player"
+    workdir.mkdir()
+    for k, r in enumerate(records):
+        if r["output_txt"] is None:
+            command = "true"
+        else:
+            src = tmp_path / f"answer{k}.txt"
+            src.write_bytes(r["output_txt"].encode())
+            command = f"cp {shlex.quote(str(src))} output.txt"
+        prev = [[int(c) for c in row] for row in r["prev"]]
+        cur = [[int(c) for c in row] for row in r["board"]]
+        run = host.run_player(command, workdir, r["to_move"], prev, cur, time_limit=10)
+        if r["kind"] in ("missing_file", "malformed"):
+            assert run.failure == (host.MISSING if r["kind"] == "missing_file" else host.MALFORMED)
+            assert run.move is None
+        else:
+            assert run.failure is None
+            state = littlego.from_boards(cur, r["to_move"], prev, t=r["t"])
+            assert course.judge_move(state, run.move)[1] is not None
+        assert course.read_input(workdir / "input.txt")[0] == r["to_move"]
+
+
+# ----------------------------------------------------------------- input.txt
+
+def test_write_input_is_byte_exact_and_round_trips(tmp_path):
+    path = tmp_path / "input.txt"
+    course.write_input(path, 2, KO_PREVIOUS, KO_BOARD)
+    text = path.read_bytes().decode()
+    assert not text.endswith("\n")
+    assert text.split("\n") == ["2", "01200", "10120", "01200", "00000", "00000",
+                                "01200", "12020", "01200", "00000", "00000"]
+    colour, prev, cur = course.read_input(path)
+    assert colour == 2
+    assert prev.dtype == np.int8 and prev.shape == (5, 5)
+    np.testing.assert_array_equal(prev, KO_PREVIOUS)
+    np.testing.assert_array_equal(cur, KO_BOARD)
+    assert [p.name for p in tmp_path.iterdir()] == ["input.txt"]  # no temporary left behind
+
+
+@pytest.mark.parametrize("ending", ["", "\n", "\r\n"])
+@pytest.mark.parametrize("sep", ["\n", "\r\n"])
+def test_read_input_tolerates_line_endings(tmp_path, sep, ending):
+    text = course.format_input(1, EMPTY, KO_BOARD).replace("\n", sep) + ending
+    (tmp_path / "input.txt").write_bytes(text.encode())
+    colour, _, cur = course.read_input(tmp_path / "input.txt")
+    assert colour == 1
+    np.testing.assert_array_equal(cur, KO_BOARD)
+
+
+def test_read_input_accepts_other_board_sizes(tmp_path):
+    course.write_input(tmp_path / "input.txt", 1, np.zeros((3, 3)), np.zeros((3, 3)))
+    assert course.read_input(tmp_path / "input.txt")[2].shape == (3, 3)
+
+
+GOOD = course.format_input(1, EMPTY, EMPTY)
+BAD_INPUTS = {
+    "ten_lines": "\n".join(GOOD.split("\n")[:10]),
+    "twelve_lines": GOOD + "\n00000",
+    "two_final_newlines": GOOD + "\n\n",
+    "bad_character": GOOD[:-1] + "a",
+    "digit_3": GOOD[:-1] + "3",
+    "space_in_row": GOOD[:-5] + "00 00",
+    "short_row": GOOD[:-1],
+    "long_rows": "1\n" + "\n".join(["000000"] * 10),
+    "colour_3": "3" + GOOD[1:],
+    "colour_0": "0" + GOOD[1:],
+    "colour_missing": GOOD[2:] + "\n00000",
+    "empty": "",
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_INPUTS))
+def test_read_input_rejects_malformed_files(tmp_path, name):
+    (tmp_path / "input.txt").write_text(BAD_INPUTS[name], newline="")
+    with pytest.raises(ValueError, match="input.txt"):
+        course.read_input(tmp_path / "input.txt")
+
+
+def test_estimate_t_matches_the_colour_to_move():
+    assert course.estimate_t(1, EMPTY, EMPTY) == 0
+    assert course.estimate_t(2, EMPTY, board("X . . . .\n" + ". . . . .\n" * 4)) == 1
+    assert course.estimate_t(1, KO_PREVIOUS, KO_BOARD) == 8
+    assert course.estimate_t(2, KO_PREVIOUS, KO_BOARD) == 7
+    full = np.ones((5, 5), dtype=np.int8)
+    assert course.estimate_t(1, full, full) == 22
+    assert course.estimate_t(2, full, full) == 23
+
+
+def test_state_from_input_carries_the_ko():
+    state = course.state_from_input(1, KO_PREVIOUS, KO_BOARD)
+    assert course.judge_move(state, KO_POINT) == (None, "ko")
+    # Without the previous board the recapture looks legal (and captures).
+    naive = course.state_from_input(1, KO_BOARD, KO_BOARD)
+    assert course.judge_move(naive, KO_POINT)[1] is None
+
+
+# ---------------------------------------------------------------- my-player
+
+def test_my_player_writes_a_legal_move(tmp_path):
+    prev = board("""
+        X . . . .
+        . . . . .
+        . . O . .
+        . . . . .
+        . . . . .
+    """)
+    cur = prev.copy()
+    cur[3, 3] = 1
+    course.write_input(tmp_path / "input.txt", 2, prev, cur)
+    for seed in range(5):
+        assert my_player(tmp_path, "--agent", "random", "--seed", str(seed)) == 0
+        text = (tmp_path / "output.txt").read_text()
+        assert "\n" not in text
+        state = course.state_from_input(2, prev, cur)
+        action, reason = course.judge_move(state, course.parse_output(text))
+        assert reason is None and action != 25
+
+
+def test_my_player_takes_its_seed_from_the_environment(tmp_path, monkeypatch):
+    course.write_input(tmp_path / "input.txt", 1, EMPTY, EMPTY)
+    answers = []
+    for seed in ("11", "11", "12", "13", "14"):
+        monkeypatch.setenv(player.SEED_ENV, seed)
+        assert my_player(tmp_path, "--agent", "random") == 0
+        answers.append((tmp_path / "output.txt").read_text())
+    assert answers[0] == answers[1]
+    assert len(set(answers)) > 1
+
+
+@pytest.mark.parametrize("agent", ["random", "greedy"])
+def test_my_player_never_recaptures_the_ko(tmp_path, agent):
+    if agent not in registry.available_agents("littlego"):
+        pytest.skip(f"agent {agent!r} is not registered")
+    course.write_input(tmp_path / "input.txt", 1, KO_PREVIOUS, KO_BOARD)
+    seen = set()
+    for seed in range(25):
+        assert my_player(tmp_path, "--agent", agent, "--seed", str(seed)) == 0
+        move = course.parse_output((tmp_path / "output.txt").read_text())
+        seen.add(move)
+        assert move != KO_POINT
+    assert len(seen) > 1 or agent != "random"
+
+
+NOT_CONNECTED = {
+    # The previous board has a White stone that is gone without Black capturing it.
+    "stone_vanished": (2, board("O . . . .\n" + ". . . . .\n" * 4),
+                       board(". . . . .\n" * 4 + ". . . . X")),
+    # Two Black stones appeared at once.
+    "two_new_stones": (2, np.zeros((5, 5), dtype=np.int8), board("X X . . .\n" + ". . . . .\n" * 4)),
+    # The mover's own stone appeared.
+    "own_stone_appeared": (1, np.zeros((5, 5), dtype=np.int8), board("X . . . .\n" + ". . . . .\n" * 4)),
+    # A White group without liberties on the board.
+    "dead_group_on_board": (1, board("O X . . .\n" + ". . . . .\n" * 4),
+                            board("O X . . .\nX . . . .\n" + ". . . . .\n" * 3)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_INPUTS))
+def test_my_player_refuses_malformed_input(tmp_path, capsys, name):
+    (tmp_path / "input.txt").write_text(BAD_INPUTS[name], newline="")
+    (tmp_path / "output.txt").write_text("2,2")  # stale: must not survive
+    assert my_player(tmp_path, "--agent", "random") != 0
+    assert "input.txt" in capsys.readouterr().err
+    assert not (tmp_path / "output.txt").exists()
+
+
+@pytest.mark.parametrize("name", sorted(NOT_CONNECTED))
+def test_my_player_refuses_boards_no_move_connects(tmp_path, capsys, name):
+    colour, prev, cur = NOT_CONNECTED[name]
+    course.write_input(tmp_path / "input.txt", colour, prev, cur)
+    assert my_player(tmp_path, "--agent", "random") != 0
+    err = capsys.readouterr().err
+    assert "bad input.txt" in err
+    assert not (tmp_path / "output.txt").exists()
+
+
+def test_my_player_refuses_a_missing_input_and_an_unknown_agent(tmp_path, capsys):
+    assert my_player(tmp_path, "--agent", "random") != 0
+    assert "input.txt" in capsys.readouterr().err
+    course.write_input(tmp_path / "input.txt", 1, EMPTY, EMPTY)
+    assert my_player(tmp_path, "--agent", "no-such-agent") != 0
+    assert "no-such-agent" in capsys.readouterr().err
+    assert not (tmp_path / "output.txt").exists()
+
+
+def test_my_player_as_a_process_exits_nonzero_on_bad_input(tmp_path):
+    (tmp_path / "input.txt").write_text("3" + GOOD[1:])
+    proc = subprocess.run([sys.executable, "-m", "tictacgo.cli", "my-player", "--agent", "random"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False)
+    assert proc.returncode != 0
+    assert "colour" in proc.stderr and proc.stdout == ""
+    assert not (tmp_path / "output.txt").exists()
+
+
+class _TimedAgent(Agent):
+    """Records the time it was given; spins for ``spin`` CPU seconds if asked."""
+
+    last_time = None
+
+    def __init__(self, game, rng, time=None, spin=False):
+        super().__init__(game, rng)
+        type(self).last_time = time
+        self.spin = spin
+
+    def act(self, state):
+        while self.spin:
+            pass
+        return self.game.legal_actions(state)[0]
+
+
+@pytest.fixture
+def timed_agent(monkeypatch):
+    """Registers ``_test_timed`` for one test only (other tests may list the agents)."""
+    registry.available_agents()
+    monkeypatch.setitem(registry._REGISTRY, "_test_timed",
+                        registry.AgentEntry("_test_timed", _TimedAgent, ("littlego",), "test agent"))
+    return _TimedAgent
+
+
+def test_my_player_passes_its_time_budget_to_agents_that_take_one(tmp_path, timed_agent):
+    course.write_input(tmp_path / "input.txt", 1, EMPTY, EMPTY)
+    assert my_player(tmp_path, "--agent", "_test_timed", "--time-budget", "4") == 0
+    assert 3 < _TimedAgent.last_time <= 4 - player.SAFETY_MARGIN
+    assert my_player(tmp_path, "--agent", "_test_timed:time=1.5") == 0
+    assert _TimedAgent.last_time == 1.5
+    assert (tmp_path / "output.txt").read_text() == "0,0"
+
+
+@pytest.mark.skipif(not hasattr(player.signal, "setitimer"), reason="needs a CPU-time timer")
+def test_my_player_falls_back_to_a_legal_move_when_the_agent_overruns(tmp_path, capsys, timed_agent):
+    course.write_input(tmp_path / "input.txt", 1, KO_PREVIOUS, KO_BOARD)
+    start = time.perf_counter()
+    assert my_player(tmp_path, "--agent", "_test_timed:spin=true", "--time-budget", "0.5") == 0
+    assert time.perf_counter() - start < 5
+    assert "budget" in capsys.readouterr().err
+    state = course.state_from_input(1, KO_PREVIOUS, KO_BOARD)
+    move = course.parse_output((tmp_path / "output.txt").read_text())
+    assert course.judge_move(state, move)[1] is None
+
+
+# --------------------------------------------------------------------- host
+
+def test_host_plays_a_full_game_between_two_my_player_processes():
+    result = host.play_game(player_command("random"), player_command("random"), seed=7, time_limit=30)
+    assert result.forfeit is None
+    assert result.end in (littlego.END_MAX_ACTIONS, littlego.END_DOUBLE_PASS)
+    # Replaying the moves on the rules core gives the same game.
+    state = littlego.initial_state()
+    for text in result.moves:
+        state = littlego.play(state, course.move_to_action(course.parse_output(text), 5))
+    assert littlego.is_terminal(state) and littlego.winner(state) == result.winner
+    np.testing.assert_array_equal(littlego.to_board(state), result.final_board)
+    assert result.n_actions == len(result.moves) == state.t
+
+
+def test_host_sends_the_course_input_files(tmp_path):
+    log = tmp_path / "inputs.log"
+    record = f"cat input.txt >> {shlex.quote(str(log))}; echo '|' >> {shlex.quote(str(log))}"
+    black = (f"{record}; if [ -f seen ]; then echo PASS > output.txt; "
+             "else touch seen; echo 2,2 > output.txt; fi")
+    white = f"{record}; echo PASS > output.txt"
+    result = host.play_game(black, white)
+    assert result.moves == ["2,2", "PASS", "PASS"]
+    assert result.end == littlego.END_DOUBLE_PASS and result.winner == 2
+    empty, one = "00000\n" * 5, "00000\n00000\n00100\n00000\n00000\n"
+    inputs = log.read_text().split("|\n")[:-1]
+    assert inputs == ["1\n" + empty + empty[:-1],       # Black, first move
+                      "2\n" + empty + one[:-1],         # White: previous = before Black's move
+                      "1\n" + one + one[:-1]]           # Black: White passed, previous = current
+
+
+@pytest.mark.parametrize("command, failure", [("echo pass > output.txt", host.MALFORMED),
+                                              ("echo Pass > output.txt", host.MALFORMED),
+                                              ("echo '2 3' > output.txt", host.MALFORMED),
+                                              ("true", host.MISSING),
+                                              ("touch output.txt", host.MALFORMED),
+                                              ("echo 5,0 > output.txt", "out_of_bounds"),
+                                              ("echo -1,2 > output.txt", "out_of_bounds")])
+def test_host_forfeits_a_bad_answer(command, failure):
+    result = host.play_game(command, "echo 2,2 > output.txt")
+    assert result.forfeit == failure and result.winner == 2 and result.end == littlego.END_ILLEGAL
+    result = host.play_game("echo 2,2 > output.txt", command)
+    assert result.forfeit == failure and result.winner == 1
+
+
+def test_host_forfeits_an_occupied_point():
+    result = host.play_game("echo 2,2 > output.txt", "echo ' 2, 2,7' > output.txt")
+    assert result.forfeit == "occupied" and result.winner == 1 and result.moves == ["2,2", "2,2"]
+
+
+def test_host_forfeits_a_player_that_times_out():
+    start = time.perf_counter()
+    result = host.play_game("echo 2,2 > output.txt", "sleep 20; echo 1,1 > output.txt", time_limit=0.5)
+    assert time.perf_counter() - start < 10
+    assert result.forfeit == host.TIMEOUT and result.winner == 1
+
+
+def test_host_command_swaps_colours_and_tallies(capsys):
+    passer, placer = "echo PASS > output.txt", "echo 2,2 > output.txt"
+    # Game 1: the passer is Black and passes first: White (placer) wins at once.
+    # Game 2: the placer is Black; it repeats 2,2 on its second move and forfeits.
+    assert cli.main(["host", passer, placer, "--games", "2", "--time-limit", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "game 1/2: Black = A, White = B" in out and "game 2/2: Black = B, White = A" in out
+    assert "pass_on_empty_start" in out and "occupied" in out
+    assert "A (echo PASS > output.txt): 1/2 won (as Black 0/1, as White 1/1)" in out
+    assert "B (echo 2,2 > output.txt): 1/2 won (as Black 0/1, as White 1/1)" in out
+
+
+def test_host_command_refuses_bad_arguments(capsys):
+    assert cli.main(["host", "true", "true", "--games", "0"]) == 2
+    assert cli.main(["host", "true", "true", "--time-limit", "0"]) == 2
+    assert cli.main(["host", "true", "  ", "--games", "1"]) == 2
+    assert "error" in capsys.readouterr().err

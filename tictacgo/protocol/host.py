@@ -1,0 +1,292 @@
+"""``tictacgo host``: run two player programs through the course file protocol.
+
+    tictacgo host "python3 $PWD/my_player3.py" "tictacgo my-player --agent greedy" --games 10
+
+plays Little-Go between two external programs the way the CSCI-561 host
+does. Each command is a shell command line, run once per move with its
+working directory set to a fresh temporary directory (one per player per
+game; so give scripts by absolute path). For every move the host:
+
+1. writes ``input.txt`` in the mover's directory: the colour to move, the
+   previous board (the board before the opponent's last action; equal to
+   the current board when the opponent passed) and the current board, with
+   no final newline;
+2. deletes any old ``output.txt`` there;
+3. runs the command with a per-move limit (``--time-limit`` seconds of wall
+   clock; the course counts 10 s of CPU time, which the wall clock bounds
+   for a single-threaded player); a player still running then is killed
+   (its whole process group) and loses;
+4. reads ``output.txt`` with the host's tolerance (``course.parse_output``).
+   A missing or malformed file loses, and so does a move out of bounds, on
+   an occupied point, suicide or a ko recapture. The exit status of the
+   player is not looked at, only its ``output.txt``.
+
+The game follows ``tictacgo.games.littlego`` (specs/littlego.md): every
+action counts (passes too), the game ends after ``n*n - 1`` actions, on two
+passes in a row, or on a pass as the very first action; Black's score is
+its stones, White's its stones plus komi ``n/2``.
+
+Each game's result is printed, then a tally: games won by each command, as
+Black and as White. With ``--games N`` the colours swap every game (the
+first command plays Black in games 1, 3, 5, ...). ``--seed S`` gives each
+player run a seed derived from S, the game and the colour in the
+``TICTACGO_SEED`` environment variable (``tictacgo my-player`` reads it), so
+a match between seeded players can be replayed. Exit status 0 when the
+games were played (whoever won), 2 for bad arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from tictacgo.games import littlego
+from tictacgo.protocol import course
+from tictacgo.protocol.player import SEED_ENV
+
+COLOUR_NAMES = {littlego.BLACK: "Black", littlego.WHITE: "White"}
+TIMEOUT = "timeout"
+MISSING = "missing_file"
+MALFORMED = "malformed"
+
+
+@dataclass
+class PlayerRun:
+    """One run of a player program: what it answered, or why it failed."""
+
+    move: str | tuple[int, int] | None  # parsed output.txt; None on failure
+    failure: str | None                 # TIMEOUT, MISSING or MALFORMED; None on success
+    detail: str                         # a human-readable explanation of the failure
+    seconds: float                      # wall-clock time of the run
+    stderr_tail: str = ""               # the end of the player's stderr
+
+
+@dataclass
+class GameResult:
+    """The outcome of one hosted game."""
+
+    black: str                          # the command that played Black
+    white: str
+    winner: int                         # 1 Black, 2 White, 0 draw
+    end: str                            # littlego end reason (END_ILLEGAL for a forfeit)
+    forfeit: str | None                 # why the loser forfeited: timeout, missing_file,
+    #                                     malformed, out_of_bounds, occupied, suicide, ko
+    detail: str                         # one line describing the end
+    scores: tuple[float, float]         # (Black, White), komi included
+    n_actions: int
+    final_board: np.ndarray
+    moves: list[str] = field(default_factory=list)  # the output.txt moves, "i,j" or "PASS"
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    try:
+        if hasattr(os, "killpg"):
+            os.killpg(proc.pid, signal.SIGKILL)
+        else:  # pragma: no cover - not POSIX
+            proc.kill()
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _tail(path: Path, limit: int = 800) -> str:
+    try:
+        text = path.read_text(errors="replace")
+    except OSError:
+        return ""
+    return text[-limit:].strip()
+
+
+def run_player(command: str, workdir: str | os.PathLike, colour: int, previous, board,
+               time_limit: float, env: dict | None = None) -> PlayerRun:
+    """Run one move of a player program through the file protocol.
+
+    Args:
+        command: the shell command line of the player.
+        workdir: the player's working directory (input.txt/output.txt live there).
+        colour: 1 or 2, the colour to move.
+        previous: the board before the opponent's last action.
+        board: the current board.
+        time_limit: wall-clock seconds before the player is killed (a loss).
+        env: the environment for the player (default: the host's).
+    Returns:
+        A ``PlayerRun`` with the parsed move, or the failure and why.
+    """
+    workdir = Path(workdir)
+    course.write_input(workdir / "input.txt", colour, previous, board)
+    output = workdir / "output.txt"
+    try:
+        output.unlink()
+    except FileNotFoundError:
+        pass
+    logs = workdir.parent / f".{workdir.name}.log"
+    logs.mkdir(exist_ok=True)
+    out_path, err_path = logs / "stdout.txt", logs / "stderr.txt"
+    start = time.perf_counter()
+    with open(out_path, "wb") as out, open(err_path, "wb") as err:
+        proc = subprocess.Popen(command, shell=True, cwd=workdir, env=env, stdin=subprocess.DEVNULL,
+                                stdout=out, stderr=err, start_new_session=True)
+        try:
+            proc.wait(timeout=time_limit)
+            timed_out = False
+        except subprocess.TimeoutExpired:
+            timed_out = True
+        # Kill stragglers too, so nothing writes output.txt after the verdict.
+        _kill_group(proc)
+        proc.wait()
+    seconds = time.perf_counter() - start
+    stderr_tail = _tail(err_path)
+    if timed_out:
+        return PlayerRun(None, TIMEOUT, f"no answer within the {time_limit:g} s limit", seconds, stderr_tail)
+    if not output.exists():
+        return PlayerRun(None, MISSING, f"output.txt not found (exit status {proc.returncode})",
+                         seconds, stderr_tail)
+    try:
+        move = course.read_output(output)
+    except ValueError as e:
+        return PlayerRun(None, MALFORMED, str(e), seconds, stderr_tail)
+    return PlayerRun(move, None, "", seconds, stderr_tail)
+
+
+def _player_seed(seed: int, game_index: int, colour: int) -> int:
+    return int(np.random.SeedSequence([seed, game_index, colour]).generate_state(1)[0])
+
+
+def play_game(black: str, white: str, size: int = 5, time_limit: float = 10.0,
+              seed: int | None = None, game_index: int = 0,
+              log: Callable[[str], None] | None = None) -> GameResult:
+    """Play one game between two player commands.
+
+    Args:
+        black: the shell command of the Black player.
+        white: the shell command of the White player.
+        size: the board size n.
+        time_limit: wall-clock seconds per move.
+        seed: if given, each player run gets a derived seed in ``$TICTACGO_SEED``.
+        game_index: mixed into the derived seeds.
+        log: called with a line per move (for ``--verbose``); None is quiet.
+    Returns:
+        The ``GameResult``.
+    """
+    state = littlego.initial_state(size)
+    commands = {littlego.BLACK: black, littlego.WHITE: white}
+    moves: list[str] = []
+    forfeit = None
+    detail = ""
+    with tempfile.TemporaryDirectory(prefix="tictacgo-host-") as tmp:
+        dirs = {c: Path(tmp) / COLOUR_NAMES[c].lower() for c in commands}
+        envs = {}
+        for c, d in dirs.items():
+            d.mkdir()
+            env = dict(os.environ)
+            if seed is not None:
+                env[SEED_ENV] = str(_player_seed(seed, game_index, c))
+            envs[c] = env
+        while not littlego.is_terminal(state):
+            c = state.to_move
+            name = COLOUR_NAMES[c]
+            result = run_player(commands[c], dirs[c], c, littlego.previous_board(state),
+                                littlego.to_board(state), time_limit, envs[c])
+            if result.failure is not None:
+                forfeit = result.failure
+                detail = f"{name} forfeits: {result.detail}"
+                if result.stderr_tail:
+                    detail += f"\n  {name}'s stderr: " + result.stderr_tail.replace("\n", "\n    ")
+                state = littlego.forfeit(state)
+                break
+            action, reason = course.judge_move(state, result.move)
+            text = course.PASS if result.move == course.PASS else f"{result.move[0]},{result.move[1]}"
+            moves.append(text)
+            if action is None:
+                forfeit = reason
+                detail = f"{name} forfeits: illegal move {text} ({reason})"
+                state = littlego.forfeit(state)
+                break
+            state = littlego.play(state, action)
+            if log is not None:
+                log(f"  {state.t:2d}. {name}: {text}  [{result.seconds:.2f} s]")
+                log("\n".join("      " + line for line in littlego.render_ascii(state).splitlines()))
+    w = littlego.winner(state)
+    b_score, w_score = littlego.scores(state)
+    if forfeit is None:
+        who = "draw" if w == 0 else f"{COLOUR_NAMES[w]} wins"
+        detail = f"{who} {b_score:g} : {w_score:g} after {state.t} actions ({state.end})"
+    else:
+        detail = f"{detail}\n  {COLOUR_NAMES[w]} wins"
+    return GameResult(black, white, w, state.end, forfeit, detail, (b_score, w_score), state.t,
+                      littlego.to_board(state), moves)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("black_cmd", metavar="BLACK_CMD",
+                        help="shell command of the first player (Black in game 1)")
+    parser.add_argument("white_cmd", metavar="WHITE_CMD",
+                        help="shell command of the second player (White in game 1)")
+    parser.add_argument("--games", type=int, default=1,
+                        help="games to play; colours swap every game (default 1)")
+    parser.add_argument("--size", type=int, default=5, help="board size n (default 5)")
+    parser.add_argument("--time-limit", type=float, default=10.0,
+                        help="wall-clock seconds per move; running past it loses (default 10)")
+    parser.add_argument("--seed", type=int, default=None,
+                        help=f"derive a seed per player run, passed in ${SEED_ENV}")
+    parser.add_argument("--verbose", action="store_true", help="print every move and board")
+
+
+def _short(command: str, limit: int = 60) -> str:
+    return command if len(command) <= limit else command[: limit - 3] + "..."
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.games < 1:
+        print(f"host: error: --games must be at least 1, got {args.games}", file=sys.stderr)
+        return 2
+    if not args.time_limit > 0:
+        print(f"host: error: --time-limit must be positive seconds, got {args.time_limit}", file=sys.stderr)
+        return 2
+    try:
+        littlego.geometry(args.size)
+    except (TypeError, ValueError) as e:
+        print(f"host: error: --size: {e}", file=sys.stderr)
+        return 2
+    for cmd in (args.black_cmd, args.white_cmd):
+        try:
+            if not shlex.split(cmd):
+                raise ValueError("empty command")
+        except ValueError as e:
+            print(f"host: error: bad player command {cmd!r}: {e}", file=sys.stderr)
+            return 2
+
+    labels = {"A": args.black_cmd, "B": args.white_cmd}
+    wins = {key: {littlego.BLACK: 0, littlego.WHITE: 0} for key in labels}
+    draws = 0
+    log = print if args.verbose else None
+    print(f"A = {labels['A']}\nB = {labels['B']}")
+    for g in range(args.games):
+        black_key, white_key = ("A", "B") if g % 2 == 0 else ("B", "A")
+        print(f"game {g + 1}/{args.games}: Black = {black_key}, White = {white_key}", flush=True)
+        result = play_game(labels[black_key], labels[white_key], size=args.size,
+                           time_limit=args.time_limit, seed=args.seed, game_index=g, log=log)
+        if result.winner == 0:
+            draws += 1
+        else:
+            wins[black_key if result.winner == littlego.BLACK else white_key][result.winner] += 1
+        print(f"  {result.detail}", flush=True)
+    print(f"\nresult after {args.games} game(s):")
+    as_black = {"A": (args.games + 1) // 2, "B": args.games // 2}
+    for key, cmd in labels.items():
+        w = wins[key]
+        print(f"  {key} ({_short(cmd)}): {w[1] + w[2]}/{args.games} won "
+              f"(as Black {w[1]}/{as_black[key]}, as White {w[2]}/{args.games - as_black[key]})")
+    if draws:
+        print(f"  draws: {draws}")
+    return 0
