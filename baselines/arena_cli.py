@@ -1,0 +1,131 @@
+"""``tictacgo arena``: play agents against each other and report the results.
+
+Three modes::
+
+    tictacgo arena GAME AGENT_A AGENT_B --games N --seed S [--workers W] [--out results.json]
+    tictacgo arena GAME --round-robin AGENT AGENT ... --games N [--plot ratings.png]
+    tictacgo arena littlego --course-report AGENT --seed S
+
+* A match prints A's wins, draws and losses split by the colour A played
+  (colours alternate, A first in the even games), A's score ``(W + D/2)/N``
+  with a 95% confidence interval, and each agent's mean and worst time per
+  move.
+* A round robin plays every pair (``--games`` per pair) and prints the cross
+  table (score of the row agent against the column agent) and Bradley-Terry
+  ratings on the Elo scale with standard errors; ``--plot`` draws them
+  (needs matplotlib: ``pip install 'tictacgo[plot]'``).
+* A course report plays 20 games (10 as Black, 10 as White) against each of
+  the course's first-stage opponents that is registered (random, greedy,
+  aggressive, alphabeta) and prints the points the assignment's rubric gives.
+
+Agents are registry specs (``tictacgo agents GAME`` lists them), e.g.
+``random``, ``minimax``, ``alphabeta:depth=2``. ``--out`` writes every game
+(moves included) as JSON, atomically. Ctrl-C stops early: what was played is
+still printed and saved (exit status 130). An unknown game, agent or
+parameter is reported in one line with exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import sys
+
+DEFAULT_GAMES = {"match": 100, "round_robin": 20, "course": 20}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.description = __doc__
+    parser.add_argument("game", help="tictactoe or littlego")
+    parser.add_argument("agents", nargs="*", metavar="AGENT",
+                        help="agent specs: two for a match (A and B), or more with --round-robin")
+    parser.add_argument("--round-robin", nargs="*", metavar="AGENT", default=None,
+                        help="play every pair of these agents (and any given before) and rate them")
+    parser.add_argument("--course-report", metavar="AGENT", default=None,
+                        help="littlego: play AGENT against the course ladder and print the grading table")
+    parser.add_argument("--games", type=int, default=None,
+                        help=f"games per match or per pair (default {DEFAULT_GAMES['match']} for a match, "
+                             f"{DEFAULT_GAMES['round_robin']} per pair, {DEFAULT_GAMES['course']} per "
+                             "course opponent)")
+    parser.add_argument("--seed", type=int, default=0, help="non-negative seed (default 0)")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="worker processes (default: one per CPU core; 1: no subprocesses)")
+    parser.add_argument("--out", metavar="RESULTS.json", default=None,
+                        help="write every game and the summary to this JSON file (atomically)")
+    parser.add_argument("--plot", metavar="RATINGS.png", default=None,
+                        help="round robin: draw the ratings with error bars (needs tictacgo[plot])")
+    parser.add_argument("--prior", type=float, default=1.0,
+                        help="round robin: virtual drawn games per agent in the rating fit (default 1)")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def _error(message: str) -> int:
+    print(f"tictacgo arena: error: {message}", file=sys.stderr)
+    return 2
+
+
+def run(args: argparse.Namespace) -> int:
+    from tictacgo.baselines import arena
+
+    rr = args.round_robin is not None
+    if rr and args.course_report:
+        return _error("choose one of --round-robin and --course-report")
+    if args.plot and not rr:
+        return _error("--plot draws round-robin ratings; use it with --round-robin")
+    if args.games is not None and args.games < 1:
+        return _error(f"--games must be at least 1, got {args.games}")
+    if args.seed < 0:
+        return _error(f"--seed must be non-negative, got {args.seed}")
+    if args.workers is not None and args.workers < 1:
+        return _error(f"--workers must be at least 1, got {args.workers}")
+    if args.out and not os.path.isdir(os.path.dirname(os.path.abspath(args.out))):
+        return _error(f"--out {args.out!r}: the folder does not exist")
+    if args.plot and importlib.util.find_spec("matplotlib") is None:
+        return _error("--plot needs matplotlib, which is not installed: pip install 'tictacgo[plot]'")
+
+    if args.course_report:
+        if args.agents:
+            return _error(f"--course-report takes one agent; unexpected {' '.join(args.agents)!r}")
+        specs = [args.course_report]
+    elif rr:
+        specs = list(args.agents) + list(args.round_robin)
+        if len(specs) < 2:
+            return _error("a round robin needs at least two agents")
+    else:
+        specs = list(args.agents)
+        if len(specs) != 2:
+            return _error(f"a match needs two agents, AGENT_A and AGENT_B; got {len(specs)} "
+                          "(use --round-robin for more)")
+    try:
+        game = arena.validate_specs(args.game, specs)
+    except ValueError as e:  # unknown game or agent, bad parameter: the registry's message
+        return _error(str(e))
+    if args.course_report and game != "littlego":
+        return _error(f"--course-report is for littlego, not {game}")
+
+    progress = not args.no_progress
+    if args.course_report:
+        result = arena.run_course_report(specs[0], args.seed, games=args.games or DEFAULT_GAMES["course"],
+                                         workers=args.workers, progress=progress)
+    elif rr:
+        result = arena.run_round_robin(game, specs, args.games or DEFAULT_GAMES["round_robin"], args.seed,
+                                       workers=args.workers, progress=progress, prior=args.prior)
+    else:
+        result = arena.run_match(game, specs[0], specs[1], args.games or DEFAULT_GAMES["match"], args.seed,
+                                 workers=args.workers, progress=progress)
+
+    print(result.table())
+    status = 130 if result.interrupted else 0
+    if result.interrupted:
+        print("interrupted: the table covers the games finished before Ctrl-C", file=sys.stderr)
+    if args.out:
+        arena.write_json_atomic(args.out, result.to_json())
+        print(f"wrote {args.out}")
+    if args.plot:
+        from tictacgo.baselines.ratings import plot_ratings
+
+        plot_ratings(result.ratings, args.plot, title=f"{game} round robin, seed {args.seed}")
+        print(f"wrote {args.plot}")
+    return status

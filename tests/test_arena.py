@@ -1,0 +1,258 @@
+"""The arena: single games, matches, round robins, results files and the CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+import pytest
+
+from tictacgo.baselines import arena, registry
+from tictacgo.baselines.base import FunctionAgent
+from tictacgo.baselines.random_agent import RandomAgent
+from tictacgo.cli import main
+from tictacgo.games import littlego, tictactoe
+
+
+def _summary(result: arena.MatchResult) -> list[tuple]:
+    """What must not depend on the worker count (times do)."""
+    return [(g.index, g.a_first, g.record.moves, g.record.winner, g.record.reason) for g in result.games]
+
+
+# --------------------------------------------------------------------------- play_game
+
+
+def test_played_moves_are_legal_and_replay_to_the_recorded_result():
+    rng = np.random.default_rng(5)
+    for _ in range(3):
+        record = arena.play_game(littlego, RandomAgent(littlego), RandomAgent(littlego), rng=rng)
+        state = littlego.initial_state()
+        for a in record.moves:
+            assert a in littlego.legal_actions(state)
+            state = littlego.play(state, a)
+        assert littlego.is_terminal(state)
+        assert record.winner == littlego.winner(state)
+        assert record.reason == state.end
+        assert record.illegal_by == 0
+        # Each agent timed once per move it made.
+        assert len(record.times[0]) + len(record.times[1]) == len(record.moves)
+
+
+def test_play_game_with_the_same_rng_seed_is_reproducible():
+    def one(seed):
+        return arena.play_game("littlego", "random", "random", rng=np.random.default_rng(seed))
+
+    a, b, c = one(11), one(11), one(12)
+    assert a.moves == b.moves and a.winner == b.winner
+    assert a.moves != c.moves
+
+
+def test_illegal_action_forfeits_the_game():
+    always_centre = FunctionAgent(tictactoe, lambda s: 4)
+    record = arena.play_game(tictactoe, always_centre, RandomAgent(tictactoe, np.random.default_rng(0)))
+    # X takes the centre, O moves, X tries the centre again.
+    assert record.moves[0] == 4 and len(record.moves) == 2
+    assert record.reason == "illegal" and record.illegal_by == 1 and record.illegal_action == 4
+    assert record.winner == 2
+    assert "taken" in record.illegal_detail
+
+
+def test_action_that_is_not_an_int_forfeits_the_game():
+    record = arena.play_game(tictactoe, RandomAgent(tictactoe), FunctionAgent(tictactoe, lambda s: "e4"))
+    assert record.reason == "illegal" and record.illegal_by == 2 and record.winner == 1
+    assert record.illegal_action == "'e4'"
+
+
+# --------------------------------------------------------------------------- run_match
+
+
+def test_same_seed_gives_the_same_match_with_one_or_two_workers():
+    one = arena.run_match("tictactoe", "random", "random", games=12, seed=7, workers=1, progress=False)
+    two = arena.run_match("tictactoe", "random", "random", games=12, seed=7, workers=2, progress=False)
+    other = arena.run_match("tictactoe", "random", "random", games=12, seed=8, workers=1, progress=False)
+    assert _summary(one) == _summary(two)
+    assert _summary(one) != _summary(other)
+    assert one.n == 12 and not one.interrupted
+
+
+def test_colours_alternate_with_a_first_in_even_games():
+    m = arena.run_match("tictactoe", "random", "minimax", games=6, seed=1, workers=1, progress=False)
+    assert [g.a_first for g in m.games] == [True, False] * 3
+    for colour in (1, 2):
+        assert sum(m.wdl(colour)) == 3
+    assert tuple(np.add(m.wdl(1), m.wdl(2))) == m.wdl()
+
+
+def test_minimax_never_loses_to_random_at_tictactoe():
+    m = arena.run_match("tictactoe", "minimax", "random", games=10, seed=3, workers=1, progress=False)
+    w, _d, lo = m.wdl()
+    assert lo == 0 and w > 0
+    assert m.forfeits("a") == m.forfeits("b") == 0
+    low, high, _ = m.score_ci()
+    assert 0 <= low <= m.score <= high <= 1
+    assert "X (first)" in m.table() and "95% CI" in m.table()
+
+
+@pytest.mark.parametrize("wdl", [(0, 0, 10), (10, 0, 0), (3, 0, 7), (0, 10, 0), (4, 3, 3), (1, 0, 0),
+                                 (0, 1, 0), (0, 0, 0), (50, 1, 0), (0, 2, 40)])
+def test_score_interval_contains_the_score_and_stays_in_0_1(wdl):
+    w, d, lo = wdl
+    low, high, method = arena.score_interval(w, d, lo)
+    n = w + d + lo
+    assert 0 <= low <= high <= 1
+    if n:
+        assert low <= (w + d / 2) / n <= high
+        assert method == ("wilson" if d == 0 else "normal")
+
+
+def test_score_interval_narrows_with_more_games():
+    small = arena.score_interval(6, 2, 2)
+    large = arena.score_interval(600, 200, 200)
+    assert large[1] - large[0] < small[1] - small[0]
+
+
+def test_match_json_round_trips_and_keeps_every_game():
+    m = arena.run_match("tictactoe", "random", "random", games=4, seed=2, workers=1, progress=False)
+    data = json.loads(json.dumps(m.to_json()))
+    assert len(data["games"]) == 4 and all(g["moves"] for g in data["games"])
+    back = arena.MatchResult.from_json(data)
+    assert _summary(back) == _summary(m)
+
+
+def test_ctrl_c_keeps_the_games_already_played(monkeypatch):
+    built = {"n": 0}
+
+    def factory(game, rng):
+        built["n"] += 1  # the first agent is built to check the spec
+        agent = RandomAgent(game, rng)
+        if built["n"] == 5:  # during the fourth game
+            def stop(state):
+                raise KeyboardInterrupt
+            agent.act = stop
+        return agent
+
+    registry._load_builtins()
+    monkeypatch.setitem(registry._REGISTRY, "interrupting",
+                        registry.AgentEntry("interrupting", factory, ("tictactoe",), "test"))
+    m = arena.run_match("tictactoe", "interrupting", "random", games=10, seed=0, workers=1, progress=False)
+    assert m.interrupted and m.n == 3
+    assert [g.index for g in m.games] == [0, 1, 2]
+    assert "INTERRUPTED" in m.table()
+
+
+def test_unknown_agent_or_parameter_raises_value_error():
+    with pytest.raises(ValueError, match="unknown agent"):
+        arena.run_match("tictactoe", "random", "no_such_agent", games=2, seed=0, progress=False)
+    with pytest.raises(ValueError, match="no parameter"):
+        arena.run_match("tictactoe", "random:bogus=1", "random", games=2, seed=0, progress=False)
+    with pytest.raises(ValueError, match="games"):
+        arena.run_match("tictactoe", "random", "random", games=0, seed=0, progress=False)
+
+
+# --------------------------------------------------------------------------- round robin, course
+
+
+def test_round_robin_cross_table_is_complementary_and_rates_minimax_first():
+    rr = arena.run_round_robin("tictactoe", ["random", "minimax", "random"], games_per_pair=6, seed=4,
+                               workers=1, progress=False)
+    cross = rr.cross_table()
+    assert np.isnan(np.diag(cross)).all()
+    off = ~np.eye(3, dtype=bool)
+    np.testing.assert_allclose((cross + cross.T)[off], 1.0)
+    assert rr.ratings.order()[0] == 1
+    assert rr.labels == ["random", "minimax", "random#2"]
+    assert np.isfinite(rr.ratings.elo).all() and np.isfinite(rr.ratings.se).all()
+    # A pair replays on its own from its derived seed.
+    alone = arena.run_match("tictactoe", "random", "minimax", 6, arena.pair_seed(4, 0, 1), workers=1,
+                            progress=False)
+    assert _summary(alone) == _summary(rr.matches[(0, 1)])
+    json.dumps(rr.to_json())
+
+
+def test_course_points_reproduce_the_assignment_example():
+    pts = [arena.course_points("random", 18 / 20), arena.course_points("greedy", 16 / 20),
+           arena.course_points("aggressive", 14 / 20), arena.course_points("alphabeta", 11 / 20)]
+    assert pts == pytest.approx([25, 12, 14, 2.75])
+    assert sum(pts) == pytest.approx(53.75)
+    assert arena.course_points("random", 0.65) == 0
+    assert arena.course_points("aggressive", 0.5) == pytest.approx(5)
+    assert sum(v[0] for v in arena.COURSE_RUBRIC.values()) == 90
+
+
+# --------------------------------------------------------------------------- files
+
+
+def test_write_json_atomic_keeps_the_old_file_when_a_write_fails(tmp_path, monkeypatch):
+    path = tmp_path / "results.json"
+    arena.write_json_atomic(path, {"old": True})
+    before = path.read_text()
+
+    def broken_dump(obj, f, **kw):
+        f.write('{"new": [1, 2')  # half a file, then the disk fills up
+        raise OSError("no space left on device")
+
+    monkeypatch.setattr(arena.json, "dump", broken_dump)
+    with pytest.raises(OSError, match="no space"):
+        arena.write_json_atomic(path, {"new": [1, 2, 3]})
+    assert path.read_text() == before
+    assert json.loads(path.read_text()) == {"old": True}
+    assert os.listdir(tmp_path) == ["results.json"]  # no temporary file left behind
+
+
+# --------------------------------------------------------------------------- CLI
+
+
+def test_cli_match_prints_the_table_and_writes_every_game(tmp_path, capsys):
+    out = tmp_path / "results.json"
+    rc = main(["arena", "tictactoe", "minimax", "random", "--games", "4", "--seed", "1", "--workers", "1",
+               "--no-progress", "--out", str(out)])
+    text = capsys.readouterr().out
+    assert rc == 0
+    for needle in ("X (first)", "O (second)", "95% CI", "time per move", "A minimax", "B random"):
+        assert needle in text
+    data = json.loads(out.read_text())
+    assert data["games_played"] == 4 and len(data["games"]) == 4
+    for g in data["games"]:
+        state = tictactoe.initial_state()
+        for a in g["moves"]:
+            state = tictactoe.play(state, a)
+        assert tictactoe.winner(state) == g["winner"]
+
+
+def test_cli_round_robin_prints_cross_table_and_ratings(capsys):
+    rc = main(["arena", "ttt", "--round-robin", "random", "minimax", "--games", "4", "--workers", "1",
+               "--no-progress"])
+    text = capsys.readouterr().out
+    assert rc == 0
+    assert "score of row vs column" in text and "Bradley-Terry" in text and "+-" in text
+
+
+def test_cli_course_report_prints_the_grading_table(capsys):
+    rc = main(["arena", "littlego", "--course-report", "random", "--games", "2", "--seed", "0",
+               "--workers", "1", "--no-progress"])
+    text = capsys.readouterr().out
+    assert rc == 0
+    assert "opponent" in text and "win rate" in text and "total" in text
+    assert "Grading Rubrics for the 1st Stage (max 90 points)" in text
+    assert "random" in text
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["arena", "tictactoe", "random", "no_such_agent"], "unknown agent 'no_such_agent'"),
+    (["arena", "tictactoe", "random:depth=3", "random"], "no parameter"),
+    (["arena", "chess", "random", "random"], "unknown game"),
+    (["arena", "tictactoe", "random"], "needs two agents"),
+    (["arena", "tictactoe", "--course-report", "random"], "littlego"),
+])
+def test_cli_bad_input_exits_2_with_a_clear_message(argv, message, capsys):
+    rc = main(argv + ["--games", "2", "--no-progress"])
+    err = capsys.readouterr().err
+    assert rc == 2
+    assert message in err and "Traceback" not in err
+
+
+def test_progress_falls_back_to_lines_on_stderr_without_tqdm(monkeypatch, capsys):
+    monkeypatch.setitem(__import__("sys").modules, "tqdm", None)  # import tqdm -> ImportError
+    arena.run_match("tictactoe", "random", "random", games=4, seed=0, workers=1, progress=True)
+    assert "4/4 games (100%)" in capsys.readouterr().err
