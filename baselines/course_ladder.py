@@ -1,0 +1,255 @@
+"""The course's Little-Go opponent ladder: greedy, aggressive and alpha-beta.
+
+Re-implementations of the opponents the CSCI-561 homework grades against
+(specs/littlego.md, "The opponent ladder"), working on the bitboard rules
+core ``tictacgo.games.littlego``. They play Little-Go only.
+
+* ``greedy`` (``GreedyAgent``): for every legal placement count the opponent
+  stones it captures; play uniformly at random among the placements that
+  capture the most (so, with no capture on the board, any legal placement).
+* ``aggressive`` (``AggressiveAgent``): if some placement captures, play like
+  greedy. Otherwise look at every pair of two consecutive placements of its
+  own (the opponent not replying) and keep the first moves of the pairs that
+  capture the most; break ties by Manhattan distance to the centre (closer
+  first), then at random.
+* ``alphabeta`` (``CourseAlphaBetaAgent``): negamax with alpha-beta pruning,
+  ``depth`` plies (2 by default), at most ``branching`` placements per node
+  (10 by default) chosen by a cheap ordering (captures, then the liberties of
+  the new stone's group, then closeness to the centre). Leaves are scored by
+  the score margin (stones, komi to White) from the mover's view; a finished
+  game adds +-100 for the win or loss.
+
+All three consider placements only and pass only when no placement is legal,
+as the course's players do. Ties are broken with the agent's numpy Generator.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tictacgo.baselines.base import Agent
+from tictacgo.baselines.registry import register_agent
+from tictacgo.games import littlego
+
+WIN_BONUS = 100.0
+
+
+def placement_bits(state: littlego.GoState) -> int:
+    """Legal placements (PASS excluded) as a bitmask."""
+    return littlego.legal_bits(state) & ~(1 << state.geo.pass_action)
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def capture_counts(state: littlego.GoState) -> dict[int, int]:
+    """For every legal placement, the number of opponent stones it captures."""
+    return {a: littlego.play(state, a).captured for a in _bits(placement_bits(state))}
+
+
+def centre_distance(action: int, n: int) -> int:
+    """Manhattan distance of point ``action`` from the centre point ``(n // 2, n // 2)``."""
+    i, j = divmod(action, n)
+    c = n // 2
+    return abs(i - c) + abs(j - c)
+
+
+def _choose(rng: np.random.Generator, actions: list[int]) -> int:
+    return actions[int(rng.integers(len(actions)))]
+
+
+def _same_player_again(state: littlego.GoState, mover: int) -> littlego.GoState:
+    """``state`` with ``mover`` to move again (the opponent skipping its reply).
+
+    The ko memory is dropped (no capture preceded) and a game end by the
+    action limit is ignored: the pair is a look-ahead, not a real game.
+    """
+    return state._replace(to_move=mover, ko_armed=False, last_pass=False, end=None)
+
+
+class GreedyAgent(Agent):
+    """Plays a placement that captures the most opponent stones (ties at random)."""
+
+    name = "greedy"
+
+    def __init__(self, game=littlego, rng: np.random.Generator | None = None):
+        _check_littlego(game)
+        super().__init__(game, rng)
+
+    def act(self, state: littlego.GoState) -> int:
+        if littlego.is_terminal(state):
+            raise ValueError("act() called on a finished game")
+        counts = capture_counts(state)
+        if not counts:
+            return state.geo.pass_action
+        best = max(counts.values())
+        return _choose(self.rng, [a for a, c in counts.items() if c == best])
+
+
+class AggressiveAgent(Agent):
+    """Greedy when a capture exists; else sets up the biggest capture two own moves ahead."""
+
+    name = "aggressive"
+
+    def __init__(self, game=littlego, rng: np.random.Generator | None = None):
+        _check_littlego(game)
+        super().__init__(game, rng)
+
+    def pair_scores(self, state: littlego.GoState) -> dict[int, int]:
+        """For each legal first placement, the most stones a second own placement then captures."""
+        mover = state.to_move
+        scores = {}
+        for a in _bits(placement_bits(state)):
+            after = _same_player_again(littlego.play(state, a), mover)
+            best = 0
+            for b in _bits(placement_bits(after)):
+                best = max(best, littlego.play(after, b).captured)
+            scores[a] = best
+        return scores
+
+    def act(self, state: littlego.GoState) -> int:
+        if littlego.is_terminal(state):
+            raise ValueError("act() called on a finished game")
+        counts = capture_counts(state)
+        if not counts:
+            return state.geo.pass_action
+        best = max(counts.values())
+        if best > 0:
+            return _choose(self.rng, [a for a, c in counts.items() if c == best])
+        scores = self.pair_scores(state)
+        top = max(scores.values())
+        keep = [a for a, s in scores.items() if s == top]
+        n = state.geo.n
+        near = min(centre_distance(a, n) for a in keep)
+        return _choose(self.rng, [a for a in keep if centre_distance(a, n) == near])
+
+
+def score_margin(state: littlego.GoState) -> float:
+    """The score margin (komi to White) from the view of the player to move."""
+    black, white = littlego.scores(state)
+    return black - white if state.to_move == littlego.BLACK else white - black
+
+
+def _leaf_value(state: littlego.GoState) -> float:
+    value = score_margin(state)
+    if state.end is not None:
+        w = littlego.winner(state)
+        if w:
+            value += WIN_BONUS if w == state.to_move else -WIN_BONUS
+    return value
+
+
+def ordered_children(state: littlego.GoState, branching: int) -> list[tuple[int, littlego.GoState]]:
+    """Up to ``branching`` (placement, next state) pairs, most promising first.
+
+    Order: captures (more first), then liberties of the new stone's group
+    (more first), then Manhattan distance to the centre (closer first), then
+    the action index. With no legal placement: the single pair (PASS, state).
+    """
+    geo = state.geo
+    ranked = []
+    for a in _bits(placement_bits(state)):
+        child = littlego.play(state, a)
+        own = child.black if state.to_move == littlego.BLACK else child.white
+        empty = geo.full & ~(child.black | child.white)
+        group = geo.flood(geo.point_bits[a], own)
+        libs = (geo.neighbours(group) & empty).bit_count()
+        ranked.append((-child.captured, -libs, centre_distance(a, geo.n), a, child))
+    if not ranked:
+        return [(geo.pass_action, littlego.play(state, geo.pass_action))]
+    ranked.sort(key=lambda r: r[:4])
+    return [(r[3], r[4]) for r in ranked[:branching]]
+
+
+class CourseAlphaBetaAgent(Agent):
+    """Depth-limited negamax with alpha-beta over the ``branching`` best-ordered placements.
+
+    Args:
+        game: ``tictacgo.games.littlego``.
+        depth: plies to search (>= 1; 2 by default, as in the course).
+        branching: placements kept per node (>= 1; 10 by default).
+        rng: tie-breaking generator among equally valued root moves.
+    """
+
+    name = "alphabeta"
+
+    def __init__(self, game=littlego, depth: int = 2, branching: int = 10,
+                 rng: np.random.Generator | None = None):
+        _check_littlego(game)
+        super().__init__(game, rng)
+        for label, v in (("depth", depth), ("branching", branching)):
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
+                raise ValueError(f"{label} must be a positive int, got {v!r}")
+        self.depth = int(depth)
+        self.branching = int(branching)
+        self.nodes = 0
+
+    def _search(self, state: littlego.GoState, depth: int, alpha: float, beta: float) -> float:
+        self.nodes += 1
+        if depth == 0 or state.end is not None:
+            return _leaf_value(state)
+        best = -float("inf")
+        for _, child in ordered_children(state, self.branching):
+            v = -self._search(child, depth - 1, -beta, -alpha)
+            if v > best:
+                best = v
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        break
+        return best
+
+    def action_values(self, state: littlego.GoState) -> dict[int, float]:
+        """Root placements (the ``branching`` best-ordered) and their negamax values.
+
+        Values of moves that cannot be best are upper bounds (alpha-beta);
+        every move whose value ties the best is exact.
+        """
+        values: dict[int, float] = {}
+        best = -float("inf")
+        for a, child in ordered_children(state, self.branching):
+            # A window just below the best so far: ties stay exact for the tie-break.
+            v = -self._search(child, self.depth - 1, -float("inf"), -(best - 1e-9))
+            values[a] = v
+            best = max(best, v)
+        return values
+
+    def act(self, state: littlego.GoState) -> int:
+        if littlego.is_terminal(state):
+            raise ValueError("act() called on a finished game")
+        if not placement_bits(state):
+            return state.geo.pass_action
+        values = self.action_values(state)
+        best = max(values.values())
+        return _choose(self.rng, [a for a, v in values.items() if v >= best - 1e-9])
+
+
+def _check_littlego(game) -> None:
+    if getattr(game, "NAME", None) != littlego.NAME:
+        raise ValueError(f"the course ladder plays Little-Go only, got game {getattr(game, 'NAME', game)!r}")
+
+
+def _make_greedy(game, rng):
+    return GreedyAgent(game, rng)
+
+
+def _make_aggressive(game, rng):
+    return AggressiveAgent(game, rng)
+
+
+def _make_alphabeta(game, rng, depth: int = 2, branching: int = 10):
+    return CourseAlphaBetaAgent(game, depth=depth, branching=branching, rng=rng)
+
+
+register_agent("greedy", _make_greedy, games=("littlego",),
+               description="course ladder: the placement capturing the most stones (ties at random)")
+register_agent("aggressive", _make_aggressive, games=("littlego",),
+               description="course ladder: greedy, else the best two-move capture set-up, centre first")
+register_agent("alphabeta", _make_alphabeta, games=("littlego",),
+               description="course ladder: alpha-beta on score margin (depth=2, branching=10)")

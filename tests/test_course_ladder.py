@@ -1,0 +1,174 @@
+"""The course's Little-Go opponent ladder: greedy, aggressive, alpha-beta.
+
+Positions are ASCII boards (X Black, O White, . empty; row 0 on top).
+"""
+
+import numpy as np
+import pytest
+
+from tictacgo.baselines import make_agent
+from tictacgo.baselines.course_ladder import (
+    AggressiveAgent,
+    CourseAlphaBetaAgent,
+    GreedyAgent,
+    capture_counts,
+    centre_distance,
+    ordered_children,
+)
+from tictacgo.games import littlego as go
+from tictacgo.games import tictactoe
+
+
+def at(i, j, n=5):
+    return i * n + j
+
+
+# One White stone in atari at (1,1) (capture at (2,1): 1 stone) and a White
+# pair in atari at (3,3)-(3,4) (capture at (3,2): 2 stones).
+TWO_CAPTURES = """
+    .X...
+    XOX..
+    ...XX
+    ...OO
+    ...XX"""
+
+# No capture now. The White pair (0,0)-(0,1) has two liberties, (0,2) and
+# (1,0): two Black moves in a row capture 2 stones, starting at either; (0,2)
+# is nearer the centre. The White stone at (4,4) needs two moves for 1 stone.
+SET_UP_PAIR = """
+    OO...
+    .X...
+    .....
+    .....
+    ....O"""
+
+# One White stone with liberties (0,3) and (1,2): both set up the capture of
+# 1 stone; (1,2) is nearer the centre.
+SET_UP_TIE = """
+    .XO..
+    .....
+    .....
+    .....
+    ....."""
+
+# 2x2: White to move, both empty points are suicide for White.
+NO_PLACEMENT = """
+    X.
+    .X"""
+
+LADDER = ("greedy", "aggressive", "alphabeta")
+
+
+def rng(seed=0):
+    return np.random.default_rng(seed)
+
+
+def test_capture_counts_match_the_rules():
+    s = go.from_ascii(TWO_CAPTURES, to_move=go.BLACK)
+    counts = capture_counts(s)
+    assert counts[at(2, 1)] == 1
+    assert counts[at(3, 2)] == 2
+    assert sum(1 for c in counts.values() if c) == 2
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_greedy_takes_the_capture_of_the_most_stones(seed):
+    s = go.from_ascii(TWO_CAPTURES, to_move=go.BLACK)
+    assert GreedyAgent(go, rng(seed)).act(s) == at(3, 2)
+
+
+def test_greedy_without_a_capture_plays_any_legal_placement():
+    s = go.initial_state()
+    moves = {GreedyAgent(go, rng(seed)).act(s) for seed in range(30)}
+    assert len(moves) > 5
+    assert s.geo.pass_action not in moves
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_aggressive_captures_like_greedy_when_it_can(seed):
+    s = go.from_ascii(TWO_CAPTURES, to_move=go.BLACK)
+    assert AggressiveAgent(go, rng(seed)).act(s) == at(3, 2)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_aggressive_sets_up_the_biggest_capture_two_moves_ahead(seed):
+    s = go.from_ascii(SET_UP_PAIR, to_move=go.BLACK)
+    agent = AggressiveAgent(go, rng(seed))
+    scores = agent.pair_scores(s)
+    assert scores[at(0, 2)] == 2 and scores[at(1, 0)] == 2
+    assert scores[at(3, 4)] == 1 and scores[at(4, 3)] == 1
+    assert max(v for a, v in scores.items() if a not in (at(0, 2), at(1, 0))) == 1
+    assert agent.act(s) == at(0, 2)  # both set up 2 stones; (0,2) is nearer the centre
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_aggressive_breaks_ties_towards_the_centre(seed):
+    s = go.from_ascii(SET_UP_TIE, to_move=go.BLACK)
+    assert centre_distance(at(1, 2), 5) < centre_distance(at(0, 3), 5)
+    assert AggressiveAgent(go, rng(seed)).act(s) == at(1, 2)
+
+
+def test_aggressive_on_the_empty_board_plays_the_centre():
+    assert AggressiveAgent(go, rng()).act(go.initial_state()) == at(2, 2)
+
+
+@pytest.mark.parametrize("depth", [1, 2])
+def test_course_alphabeta_finds_a_capture_in_one(depth):
+    s = go.from_ascii("""
+        .....
+        ..X..
+        .XO..
+        ..X..
+        .....""", to_move=go.BLACK)
+    assert CourseAlphaBetaAgent(go, depth=depth, rng=rng()).act(s) == at(2, 3)
+
+
+def test_course_alphabeta_prefers_the_bigger_capture():
+    s = go.from_ascii(TWO_CAPTURES, to_move=go.BLACK)
+    assert CourseAlphaBetaAgent(go, rng=rng()).act(s) == at(3, 2)
+
+
+def test_course_alphabeta_ordering_keeps_at_most_branching_moves_captures_first():
+    s = go.from_ascii(TWO_CAPTURES, to_move=go.BLACK)
+    kids = ordered_children(s, 10)
+    assert len(kids) == 10
+    assert [a for a, _ in kids[:2]] == [at(3, 2), at(2, 1)]
+
+
+@pytest.mark.parametrize("name", LADDER)
+def test_ladder_agents_pass_when_no_placement_is_legal(name):
+    s = go.from_ascii(NO_PLACEMENT, to_move=go.WHITE)
+    assert go.legal_actions(s) == [go.pass_action(s)]
+    agent = make_agent(name, "littlego", rng=rng())
+    assert agent.act(s) == go.pass_action(s)
+
+
+@pytest.mark.parametrize("name", LADDER)
+def test_ladder_agents_play_whole_games_legally(name):
+    agent = make_agent(name, "littlego", rng=rng(1))
+    other = make_agent("random", "littlego", rng=rng(2))
+    s = go.initial_state()
+    while not go.is_terminal(s):
+        mover = agent if s.to_move == go.BLACK else other
+        a = mover.act(s)
+        assert go.illegal_reason(s, a) is None
+        s = go.play(s, a)
+    assert go.winner(s) in (0, 1, 2)
+
+
+@pytest.mark.parametrize("spec", ["greedy", "aggressive", "alphabeta", "alphabeta:depth=2",
+                                  "alphabeta:depth=1,branching=5"])
+def test_registry_specs_build_ladder_agents(spec):
+    agent = make_agent(spec, "littlego", rng=rng())
+    assert agent.act(go.initial_state()) in range(25)
+
+
+def test_ladder_refuses_tictactoe_and_bad_parameters():
+    with pytest.raises(ValueError):
+        make_agent("greedy", "tictactoe")
+    with pytest.raises(ValueError):
+        GreedyAgent(tictactoe)
+    with pytest.raises(ValueError):
+        make_agent("alphabeta:depth=0", "littlego")
+    with pytest.raises(ValueError):
+        make_agent("alphabeta:width=3", "littlego")

@@ -1,0 +1,159 @@
+"""UCT Monte Carlo tree search on Tic-Tac-Toe and Little-Go.
+
+Fixed seeds and simulation budgets keep every test deterministic and fast.
+"""
+
+import random
+
+import numpy as np
+import pytest
+
+from tictacgo.baselines import make_agent
+from tictacgo.baselines.mcts import MCTSAgent, go_fast_rollout, random_rollout
+from tictacgo.games import littlego as go
+from tictacgo.games import tictactoe as ttt
+
+
+def rng(seed=0):
+    return np.random.default_rng(seed)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_mcts_takes_a_win_in_one_in_tictactoe(seed):
+    # X to move: 2 wins at once (O threatens 5).
+    s = ttt.from_board("XX. OO. ...")
+    assert MCTSAgent(ttt, sims=400, rng=rng(seed)).act(s) == 2
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_mcts_blocks_a_loss_in_one_in_tictactoe(seed):
+    # O to move: X threatens 2.
+    s = ttt.from_board("XX. O.. ...")
+    assert MCTSAgent(ttt, sims=400, rng=rng(seed)).act(s) == 2
+
+
+def test_mcts_never_loses_to_random_in_tictactoe():
+    for game in range(20):
+        mcts = make_agent("mcts:sims=300", "tictactoe", rng=rng(game))
+        rand = make_agent("random", "tictactoe", rng=rng(1000 + game))
+        mcts_colour = ttt.X if game % 2 == 0 else ttt.O
+        s = ttt.initial_state()
+        while not ttt.is_terminal(s):
+            s = ttt.play(s, (mcts if s.to_move == mcts_colour else rand).act(s))
+        assert ttt.winner(s) in (0, mcts_colour), f"game {game}\n{ttt.render_ascii(s)}"
+
+
+@pytest.mark.parametrize("rollout", ["random", "capture"])
+def test_mcts_captures_a_hanging_group_in_go(rollout):
+    # White's three stones in row 2 have one liberty, (2,4); White leads
+    # 8.5 : 7 unless they are taken.
+    s = go.from_ascii("""
+        .....
+        .XXX.
+        XOOO.
+        .XXX.
+        OOO..""", to_move=go.BLACK)
+    agent = make_agent(f"mcts:sims=1500,rollout={rollout}", "littlego", rng=rng(0))
+    assert agent.act(s) == 14
+
+
+def test_mcts_with_a_fixed_budget_is_reproducible():
+    s = go.initial_state()
+    a = [MCTSAgent(go, sims=200, rng=rng(7)).act(s) for _ in range(2)]
+    assert a[0] == a[1]
+
+
+def test_mcts_reuses_the_subtree_after_the_opponents_reply():
+    agent = MCTSAgent(ttt, sims=300, rng=rng(0))
+    s = ttt.initial_state()
+    s = ttt.play(s, agent.act(s))
+    reply = max(agent.root.children, key=lambda ch: ch.n).children
+    s = ttt.play(s, max(reply, key=lambda ch: ch.n).action)
+    agent.act(s)
+    assert agent.reused_visits > 0
+    agent.reset()
+    agent.act(s)
+    assert agent.reused_visits == 0
+
+
+def test_mcts_respects_a_time_budget():
+    import time
+    agent = make_agent("mcts:time=0.05", "littlego", rng=rng(0))
+    start = time.perf_counter()
+    agent.act(go.initial_state())
+    assert time.perf_counter() - start < 0.5
+    assert agent.last_sims > 0
+
+
+def test_mcts_passes_when_no_placement_is_legal():
+    s = go.from_ascii("X.\n.X", to_move=go.WHITE)
+    assert make_agent("mcts:sims=50", "littlego", rng=rng()).act(s) == go.pass_action(s)
+
+
+def test_mcts_prior_hook_uses_puct_and_still_finds_the_win():
+    s = ttt.from_board("XX. OO. ...")
+    uniform = lambda state: {a: 1.0 for a in ttt.legal_actions(state)}  # noqa: E731
+    agent = MCTSAgent(ttt, sims=400, c=1.5, prior=uniform, rng=rng(0))
+    assert agent.act(s) == 2
+    assert all(ch.p == pytest.approx(0.2) for ch in agent.root.children)
+
+
+def test_mcts_rollout_policy_and_evaluate_hooks_are_called():
+    calls = {"rollout": 0, "evaluate": 0}
+
+    def first_legal(state, rnd):
+        calls["rollout"] += 1
+        return ttt.legal_actions(state)[0]
+
+    def zero(state):
+        calls["evaluate"] += 1
+        return 0.0
+
+    MCTSAgent(ttt, sims=50, rollout_policy=first_legal, rng=rng()).act(ttt.initial_state())
+    MCTSAgent(ttt, sims=50, evaluate=zero, rng=rng()).act(ttt.initial_state())
+    assert calls["rollout"] > 0 and calls["evaluate"] > 0
+
+
+def test_fast_go_rollout_follows_the_rules_core():
+    r = random.Random(3)
+    for _ in range(150):
+        s = go.initial_state(n=r.choice([3, 4, 5]))
+        for _ in range(r.randrange(12)):
+            moves = go.legal_actions(s)
+            if go.is_terminal(s) or len(moves) == 1:
+                break
+            s = go.play(s, r.choice(moves[:-1]))
+        if go.is_terminal(s):
+            continue
+        trace = []
+        w = go_fast_rollout(s, r, capture_prob=r.choice([0.0, 1.0]), trace=trace)
+        for a in trace:
+            if a == go.pass_action(s):  # passes only when forced
+                assert go.legal_actions(s) == [a]
+            s = go.play(s, a)
+        assert go.is_terminal(s) and go.winner(s) == w
+
+
+def test_random_rollout_ends_the_game():
+    end = random_rollout(ttt, ttt.initial_state(), random.Random(0))
+    assert ttt.is_terminal(end)
+
+
+@pytest.mark.parametrize("spec", ["mcts", "mcts:sims=50", "mcts:sims=50,c=1.4,reuse=false",
+                                  "mcts:time=0.02,rollout=random"])
+@pytest.mark.parametrize("game", ["tictactoe", "littlego"])
+def test_registry_specs_build_mcts(spec, game):
+    if spec == "mcts":
+        spec = "mcts:sims=20"
+    agent = make_agent(spec, game, rng=rng())
+    module = ttt if game == "tictactoe" else go
+    s = module.initial_state()
+    assert agent.act(s) in module.legal_actions(s)
+
+
+def test_mcts_rejects_bad_parameters():
+    for spec in ("mcts:sims=0", "mcts:c=-1", "mcts:rollout=smart", "mcts:time=0", "mcts:budget=3"):
+        with pytest.raises(ValueError):
+            make_agent(spec, "littlego")
+    with pytest.raises(ValueError):
+        MCTSAgent(go, sims=10).act(go.play(go.initial_state(), 25))
