@@ -49,9 +49,22 @@ def available_agents(game: str | None = None) -> list[str]:
     return sorted(k for k, e in _REGISTRY.items() if g in e.games)
 
 
+def agent_parameters(name: str) -> list[str]:
+    """The parameter names an agent's spec accepts (``[]`` for an unknown name)."""
+    _load_builtins()
+    entry = _REGISTRY.get(name)
+    if entry is None:
+        return []
+    return [p for p in inspect.signature(entry.factory).parameters if p not in ("game", "rng")]
+
+
 def describe_agents(game: str | None = None) -> str:
     """One line per agent: name and description."""
-    return "\n".join(f"{n:14s} {_REGISTRY[n].description}" for n in available_agents(game))
+    lines = []
+    for n in available_agents(game):
+        params = ", ".join(agent_parameters(n))
+        lines.append(f"{n:14s} {_REGISTRY[n].description}" + (f" [params: {params}]" if params else ""))
+    return "\n".join(lines)
 
 
 def _parse_value(text: str):

@@ -72,16 +72,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _time_param(spec: str) -> str | None:
     """The name of the agent factory's time parameter, if it has one by name."""
-    import inspect
-
     from tictacgo.baselines import registry
 
     name, _ = registry.parse_spec(spec)
-    registry.available_agents()  # loads the built-in agents
-    entry = registry._REGISTRY.get(name)
-    if entry is None:
-        return None
-    params = inspect.signature(entry.factory).parameters
+    params = registry.agent_parameters(name)
     return next((p for p in TIME_PARAMS if p in params), None)
 
 
