@@ -1,0 +1,270 @@
+"""Rendering for the tictacgo environments, kept apart from the envs.
+
+Three outputs, the same for every env:
+
+* ``ansi``: a string, the rules core's ``render_ascii`` (coordinates shown).
+* ``rgb_array``: an ``H x W x 3`` ``uint8`` picture drawn with numpy only
+  (no pygame): Little-Go as a wooden board with grid lines, star points and
+  anti-aliased black and white stones with a thin outline; Tic-Tac-Toe as a
+  white grid with X (two thick diagonal strokes) and O (a ring).
+* ``human``: that picture in a pygame window (``HumanViewer``). pygame is an
+  optional extra, imported only when a window is opened:
+  ``pip install tictacgo[render]``.
+
+The static parts of a picture (board, grid, stone sprites) are built once per
+size and cached, so one frame costs a copy plus a few sprite blends.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+WOOD = (219, 176, 102)
+GRID_DARK = (40, 30, 15)
+BLACK_STONE = (22, 22, 22)
+BLACK_EDGE = (0, 0, 0)
+WHITE_STONE = (242, 242, 238)
+WHITE_EDGE = (70, 70, 70)
+PAPER = (255, 255, 255)
+TTT_GRID = (60, 60, 60)
+X_COLOUR = (200, 45, 45)
+O_COLOUR = (35, 85, 190)
+
+DEFAULT_GO_CELL = 64
+DEFAULT_TTT_CELL = 100
+
+
+def render_ansi(game: ModuleType, state: Any) -> str:
+    """The position as text, with coordinates.
+
+    Args:
+        game: the rules module (``tictacgo.games.tictactoe`` or ``littlego``).
+        state: a state of that game.
+    Returns:
+        The rules core's ``render_ascii(state)``.
+    """
+    return game.render_ascii(state)
+
+
+def render_rgb(game: ModuleType, state: Any, cell: int | None = None) -> np.ndarray:
+    """The position as an RGB picture.
+
+    Args:
+        game: the rules module.
+        state: a state of that game.
+        cell: pixels per board point (Go) or cell (Tic-Tac-Toe); a game default if None.
+    Returns:
+        ``uint8`` array of shape ``(H, W, 3)``.
+    """
+    board = game.to_board(state)
+    if game.NAME == "littlego":
+        return go_image(board, cell or DEFAULT_GO_CELL)
+    return tictactoe_image(board, cell or DEFAULT_TTT_CELL)
+
+
+def _check_cell(cell: int) -> int:
+    if isinstance(cell, bool) or not isinstance(cell, (int, np.integer)) or cell < 8:
+        raise ValueError(f"cell size must be an int of at least 8 pixels, got {cell!r}")
+    return int(cell)
+
+
+def _blend(region: np.ndarray, alpha: np.ndarray, colour: tuple[int, int, int]) -> None:
+    """Paint ``colour`` over float ``region`` (h, w, 3) with coverage ``alpha`` (h, w)."""
+    a = alpha[..., None]
+    region *= 1.0 - a
+    region += a * np.asarray(colour, dtype=np.float32)
+
+
+def _disk(cell: int, radius: float, cx: float | None = None, cy: float | None = None) -> np.ndarray:
+    """Anti-aliased coverage (cell x cell, float32) of a disk centred in the cell."""
+    c = (cell - 1) / 2.0 if cx is None else cx
+    cy = c if cy is None else cy
+    yy, xx = np.mgrid[0:cell, 0:cell].astype(np.float32)
+    d = np.hypot(yy - cy, xx - c)
+    return np.clip(radius - d + 0.5, 0.0, 1.0)
+
+
+@lru_cache(maxsize=16)
+def _go_layers(n: int, cell: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """The empty Go board (float32 image), the stone disk and its inner fill, the stone offset."""
+    side = n * cell
+    img = np.empty((side, side, 3), dtype=np.float32)
+    img[:] = WOOD
+    margin = cell // 2
+    t = max(1, cell // 32)
+    lo, hi = margin - t // 2, margin + (n - 1) * cell + (t - t // 2)
+    for k in range(n):
+        p = margin + k * cell - t // 2
+        img[p:p + t, lo:hi] = GRID_DARK   # row line
+        img[lo:hi, p:p + t] = GRID_DARK   # column line
+    stars = _star_points(n)
+    if stars:
+        dot = _disk(cell, max(2.0, cell * 0.07), cx=float(margin), cy=float(margin))
+        for i, j in stars:
+            y0, x0 = i * cell, j * cell
+            _blend(img[y0:y0 + cell, x0:x0 + cell], dot, GRID_DARK)
+    radius = cell * 0.47
+    outer = _disk(cell, radius, cx=float(margin), cy=float(margin))
+    inner = _disk(cell, radius - max(1.0, cell / 40.0), cx=float(margin), cy=float(margin))
+    return img, outer, inner, margin
+
+
+def _star_points(n: int) -> list[tuple[int, int]]:
+    """Hoshi: the centre of an odd board from 5x5, and the corner points from 9x9."""
+    points = []
+    if n >= 9:
+        e = 2 if n < 13 else 3
+        points += [(e, e), (e, n - 1 - e), (n - 1 - e, e), (n - 1 - e, n - 1 - e)]
+    if n % 2 == 1 and n >= 5:
+        points.append((n // 2, n // 2))
+    return points
+
+
+def go_image(board: np.ndarray, cell: int = DEFAULT_GO_CELL) -> np.ndarray:
+    """A Go board picture.
+
+    Args:
+        board: ``n x n`` array of 0 empty, 1 Black, 2 White.
+        cell: pixels between grid lines; the picture is ``n * cell`` square.
+    Returns:
+        ``uint8`` array ``(n * cell, n * cell, 3)``; the stone on point
+        ``(i, j)`` is centred on pixel ``(cell // 2 + i * cell, cell // 2 + j * cell)``.
+    """
+    board = np.asarray(board)
+    n = board.shape[0]
+    cell = _check_cell(cell)
+    base, outer, inner, _ = _go_layers(n, cell)
+    img = base.copy()
+    for (i, j), v in np.ndenumerate(board):
+        if v == 0:
+            continue
+        fill, edge = (BLACK_STONE, BLACK_EDGE) if v == 1 else (WHITE_STONE, WHITE_EDGE)
+        region = img[i * cell:(i + 1) * cell, j * cell:(j + 1) * cell]
+        _blend(region, outer, edge)
+        _blend(region, inner, fill)
+    return np.rint(img).astype(np.uint8)
+
+
+def _segment_coverage(cell: int, p0: tuple[float, float], p1: tuple[float, float],
+                      width: float) -> np.ndarray:
+    """Anti-aliased coverage of a thick line segment (round caps) in a cell."""
+    yy, xx = np.mgrid[0:cell, 0:cell].astype(np.float32)
+    (y0, x0), (y1, x1) = p0, p1
+    dy, dx = y1 - y0, x1 - x0
+    t = np.clip(((yy - y0) * dy + (xx - x0) * dx) / (dy * dy + dx * dx), 0.0, 1.0)
+    d = np.hypot(yy - (y0 + t * dy), xx - (x0 + t * dx))
+    return np.clip(width / 2.0 - d + 0.5, 0.0, 1.0)
+
+
+@lru_cache(maxsize=8)
+def _ttt_layers(cell: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The empty grid (float32 image), the X coverage and the O coverage for one cell."""
+    side = 3 * cell
+    img = np.empty((side, side, 3), dtype=np.float32)
+    img[:] = PAPER
+    t = max(2, cell // 25)
+    pad = cell // 10
+    for k in (1, 2):
+        p = k * cell - t // 2
+        img[p:p + t, pad:side - pad] = TTT_GRID
+        img[pad:side - pad, p:p + t] = TTT_GRID
+    width = max(3.0, cell * 0.1)
+    a, b = cell * 0.22, cell - 1 - cell * 0.22
+    x_cov = np.maximum(_segment_coverage(cell, (a, a), (b, b), width),
+                       _segment_coverage(cell, (a, b), (b, a), width))
+    yy, xx = np.mgrid[0:cell, 0:cell].astype(np.float32)
+    c = (cell - 1) / 2.0
+    d = np.hypot(yy - c, xx - c)
+    o_cov = np.clip(width / 2.0 - np.abs(d - cell * 0.3) + 0.5, 0.0, 1.0)
+    return img, x_cov, o_cov
+
+
+def tictactoe_image(board: np.ndarray, cell: int = DEFAULT_TTT_CELL) -> np.ndarray:
+    """A Tic-Tac-Toe picture.
+
+    Args:
+        board: ``3 x 3`` array of 0 empty, 1 X, 2 O.
+        cell: pixels per cell; the picture is ``3 * cell`` square.
+    Returns:
+        ``uint8`` array ``(3 * cell, 3 * cell, 3)``.
+    """
+    board = np.asarray(board)
+    cell = _check_cell(cell)
+    base, x_cov, o_cov = _ttt_layers(cell)
+    img = base.copy()
+    for (i, j), v in np.ndenumerate(board):
+        if v == 0:
+            continue
+        region = img[i * cell:(i + 1) * cell, j * cell:(j + 1) * cell]
+        if v == 1:
+            _blend(region, x_cov, X_COLOUR)
+        else:
+            _blend(region, o_cov, O_COLOUR)
+    return np.rint(img).astype(np.uint8)
+
+
+def require_pygame() -> ModuleType:
+    """Import pygame for ``render_mode="human"``.
+
+    Returns:
+        The pygame module.
+    Raises:
+        gymnasium.error.DependencyNotInstalled: pygame is missing.
+    """
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    try:
+        import pygame
+    except ImportError as e:
+        from gymnasium.error import DependencyNotInstalled
+
+        raise DependencyNotInstalled(
+            'render_mode="human" needs pygame, which is not installed; '
+            "run `pip install tictacgo[render]` (or `pip install pygame`), "
+            'or use render_mode="rgb_array" or "ansi"') from e
+    return pygame
+
+
+class HumanViewer:
+    """A pygame window that shows RGB frames at a set frame rate.
+
+    The window opens on the first ``show`` and closes on ``close``.
+    """
+
+    def __init__(self, caption: str = "tictacgo", fps: float = 4):
+        self.pygame = require_pygame()
+        self.caption = caption
+        self.fps = fps
+        self.screen = None
+        self.clock = None
+
+    def show(self, frame: np.ndarray) -> None:
+        """Draw ``frame`` (H x W x 3 uint8) and wait to keep the frame rate.
+
+        Args:
+            frame: the picture to show.
+        """
+        pg = self.pygame
+        h, w = frame.shape[:2]
+        if self.screen is None or self.screen.get_size() != (w, h):
+            pg.display.init()
+            self.screen = pg.display.set_mode((w, h))
+            pg.display.set_caption(self.caption)
+            self.clock = pg.time.Clock()
+        pg.event.pump()
+        surface = pg.surfarray.make_surface(np.ascontiguousarray(frame.swapaxes(0, 1)))
+        self.screen.blit(surface, (0, 0))
+        pg.display.flip()
+        if self.fps:
+            self.clock.tick(self.fps)
+
+    def close(self) -> None:
+        """Close the window if it is open."""
+        if self.screen is not None:
+            self.pygame.display.quit()
+            self.screen = None
+            self.clock = None

@@ -1,0 +1,106 @@
+"""# Tic-Tac-Toe (tictactoe_v0)
+
+| Import             | `from tictacgo.envs import tictactoe_v0`          |
+|--------------------|---------------------------------------------------|
+| Actions            | Discrete                                          |
+| Parallel API       | No                                                |
+| Agents             | `agents = ['player_1', 'player_2']`               |
+| Action Shape       | (1,)                                              |
+| Action Values      | [0, 8]                                            |
+| Observation Shape  | `{"observation": (3, 3), "action_mask": (9,)}`    |
+| Observation Values | observation [-1, 1], action_mask [0, 1] (int8)    |
+| Render modes       | "ansi", "rgb_array", "human" (pygame, optional)   |
+
+Two players mark the cells of a 3 x 3 grid in turn; three marks in a row,
+column or diagonal win, a full grid without a line is a draw. ``player_1``
+plays X and moves first, ``player_2`` plays O. The rules are those of
+``tictacgo.games.tictactoe``; this module only adapts them to PettingZoo.
+
+    env = tictactoe_v0.env(render_mode="ansi")
+    env.reset(seed=0)
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        action = None if terminated or truncated else policy(obs)
+        env.step(action)
+
+### Observation space
+A dict per agent. ``observation`` is the board from that agent's side, int8
+(3, 3): +1 its own marks, -1 the opponent's, 0 empty (so the two agents'
+views differ in sign; one network plays both sides). ``action_mask`` (int8,
+9) has 1 on the empty cells when it is that agent's turn and is all zeros
+otherwise (and once the game is over).
+
+### Action space
+``Discrete(9)``: the cell, row-major::
+
+    0 | 1 | 2
+    3 | 4 | 5
+    6 | 7 | 8
+
+Python and numpy integers and 0-d integer arrays are accepted. A
+non-integer action (float, None, str, ...) raises ``TypeError`` and an
+integer outside 0..8 raises ``ValueError``; either way the game is unchanged
+and the agent may step again. Marking a taken cell ends the game: the mover
+loses (-1) and the opponent wins (+1), reason ``"illegal"``.
+
+### Rewards
+Given once, when the game ends, from each agent's view:
+
+| Winner | Loser | Draw |
+| :----: | :---: | :--: |
+| +1     | -1    | 0    |
+
+### Infos
+Empty during play. At the end both agents' infos hold ``winner`` (the
+winning agent's name, or None for a draw) and ``reason``: ``"win"``,
+``"draw"`` or ``"illegal"`` (then also ``illegal_action`` and
+``illegal_reason``, ``"occupied"``).
+
+### Arguments
+``env(render_mode=None, render_cell=None, render_fps=None)``: the render
+mode, the pixels per cell of a picture (default 100) and the frame rate of
+the "human" window. ``reset(seed=None, options=None)`` seeds
+``env.np_random``; ``options={"state": s}`` starts from the rules-core
+state ``s``. ``env.game_state`` is the current rules-core state.
+
+### Version history
+* v0: first release.
+"""
+
+from __future__ import annotations
+
+from operator import attrgetter
+
+from pettingzoo import AECEnv
+
+from tictacgo.envs.aec_base import TurnBasedAECEnv, wrap
+from tictacgo.games import tictactoe
+
+
+def env(**kwargs) -> AECEnv:
+    """The Tic-Tac-Toe AEC env in its standard wrapper (order enforcement).
+
+    Args:
+        **kwargs: passed to ``raw_env`` (``render_mode``, ``render_cell``, ``render_fps``).
+    Returns:
+        The wrapped env.
+    """
+    return wrap(raw_env(**kwargs))
+
+
+class raw_env(TurnBasedAECEnv):
+    """Tic-Tac-Toe as a PettingZoo ``AECEnv``, without wrappers (see the module docstring)."""
+
+    game = tictactoe
+    metadata = {
+        "name": "tictactoe_v0",
+        "render_modes": ["ansi", "rgb_array", "human"],
+        "render_fps": 2,
+        "is_parallelizable": False,
+    }
+    possible_agents = ["player_1", "player_2"]
+    _stones = attrgetter("x", "o")
+    _board_cache = {}  # at most 3**9 boards
+
+    def _new_state(self) -> tictactoe.TTTState:
+        return tictactoe.initial_state()
