@@ -29,14 +29,14 @@ def _aec_game(seed: int) -> None:
     env = littlego_v0.env(board_size=5, render_mode="ansi")
     env.reset(seed=seed)
     rngs = np.random.default_rng(seed).spawn(2)
-    agents = {"black_0": make_agent("minimax:depth=2", littlego, rngs[0]),
-              "white_0": make_agent("random", littlego, rngs[1])}
+    agents = {"black_0": make_agent("mcts:sims=300", littlego, rngs[0]),
+              "white_0": make_agent("greedy", littlego, rngs[1])}
     for name in env.agent_iter():
         _obs, _reward, term, trunc, info = env.last()
         if term or trunc:
             env.step(None)
             continue
-        state = env.unwrapped.state
+        state = env.unwrapped.game_state
         env.step(agents[name].act(state))
     print(env.render())
     print(f"winner: {info.get('winner')}, reason: {info.get('reason')}, scores: {info.get('scores')}")
@@ -59,7 +59,7 @@ def _gym_episode(seed: int) -> None:
         total += reward
         done = terminated or truncated
     print(env.render())
-    print(f"learner's return: {total:+.0f} ({info.get('reason')})")
+    print(f"learner's return: {total:+.0f} (winner: {info.get('winner')}, reason: {info.get('reason')})")
     env.close()
 
 
@@ -68,7 +68,8 @@ def _table(n_games: int, seed: int) -> None:
     from tictacgo.games import get_game
 
     pairings = [("tictactoe", "minimax", "random"), ("tictactoe", "minimax", "minimax"),
-                ("littlego", "minimax:depth=2", "random")]
+                ("tictactoe", "minimax", "think3"), ("littlego", "greedy", "random"),
+                ("littlego", "mcts:sims=300", "greedy")]
     print(f"{'game':10s} {'agent A':16s} {'agent B':10s} {'A wins':>7s} {'draws':>6s} {'B wins':>7s}")
     root = np.random.SeedSequence(seed)
     for (game_name, a_spec, b_spec), ss in zip(pairings, root.spawn(len(pairings))):
@@ -92,7 +93,7 @@ def _table(n_games: int, seed: int) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    print("== Little-Go through the PettingZoo AEC env: minimax (depth 2) as Black vs random ==")
+    print("== Little-Go through the PettingZoo AEC env: MCTS (300 simulations) as Black vs greedy ==")
     _aec_game(args.seed)
     print("\n== Tic-Tac-Toe through gymnasium.make('TicTacToe-v0'): a random learner vs minimax ==")
     _gym_episode(args.seed)

@@ -63,6 +63,8 @@ class Geometry:
     not_last_col: int
     point_bits: tuple[int, ...]
     neighbour_bits: tuple[int, ...]
+    # byte_tables[k][b]: the action indices of the set bits of byte k equal to b.
+    byte_tables: tuple[tuple[tuple[int, ...], ...], ...] = ()
 
     @property
     def num_points(self) -> int:
@@ -84,12 +86,24 @@ class Geometry:
 
     def flood(self, seed: int, within: int) -> int:
         """The union of the groups of ``within`` that touch ``seed`` (seed must be in within)."""
+        n, left, right, full = self.n, self.not_first_col, self.not_last_col, self.full
         group = seed
         while True:
-            grown = (group | self.neighbours(group)) & within
+            # neighbours() inlined: this loop is the hottest code of the rules.
+            grown = (group | ((group << 1) & left) | ((group >> 1) & right)
+                     | ((group << n) & full) | (group >> n)) & within
             if grown == group:
                 return group
             group = grown
+
+    def bits_to_list(self, bits: int) -> list[int]:
+        """The indices of the set bits of ``bits``, in increasing order."""
+        out: list[int] = []
+        for k, table in enumerate(self.byte_tables):
+            byte = (bits >> (8 * k)) & 255
+            if byte:
+                out += table[byte]
+        return out
 
 
 def geometry(n: int = 5, komi: float | None = None, max_actions: int | None = None) -> Geometry:
@@ -127,6 +141,10 @@ def _geometry(n: int, komi: float, max_actions: int) -> Geometry:
     geo = Geometry(n, float(komi), int(max_actions), full, full & ~first_col,
                    full & ~last_col, points, ())
     object.__setattr__(geo, "neighbour_bits", tuple(geo.neighbours(b) for b in points))
+    chunks = (n * n + 1 + 7) // 8  # PASS is bit n*n
+    object.__setattr__(geo, "byte_tables", tuple(
+        tuple(tuple(8 * k + i for i in range(8) if (b >> i) & 1) for b in range(256))
+        for k in range(chunks)))
     return geo
 
 
@@ -200,8 +218,8 @@ def _place(state: GoState, p: int) -> tuple[int, int, int] | str:
     dead = 0
     if touching:
         groups = geo.flood(touching, opp)
-        alive = geo.flood(groups & geo.neighbours(empty), groups) if groups & geo.neighbours(empty) else 0
-        dead = groups & ~alive
+        breathing = groups & geo.neighbours(empty)
+        dead = groups & ~geo.flood(breathing, groups) if breathing else groups
     if geo.neighbour_bits[p] & empty:
         return own2, opp & ~dead, dead
     group = geo.flood(stone, own2)
@@ -241,13 +259,7 @@ def legal_bits(state: GoState) -> int:
 
 def legal_actions(state: GoState) -> list[int]:
     """Legal actions in increasing order (PASS, ``n*n``, last); [] once over."""
-    bits = legal_bits(state)
-    out = []
-    while bits:
-        low = bits & -bits
-        out.append(low.bit_length() - 1)
-        bits ^= low
-    return out
+    return state.geo.bits_to_list(legal_bits(state))
 
 
 def legal_mask(state: GoState) -> np.ndarray:
