@@ -63,6 +63,16 @@ the "human" window. ``reset(seed=None, options=None)`` seeds
 ``env.np_random``; ``options={"state": s}`` starts from the rules-core
 state ``s``. ``env.game_state`` is the current rules-core state.
 
+### Checks
+Passes ``pettingzoo.test.api_test``, ``seed_test`` and ``render_test``
+(tests/test_aec_envs.py). ``api_test`` prints four advisory warnings that it
+also prints for PettingZoo's own board games, whose names it exempts from
+the first two: the observation is a dict (not an array), its space is a Dict
+(not a Box), the empty starting board is all zeros, and the signed board has
+negative numbers in an image-like 2-D shape. All four are by design (the
+documented ``{"observation", "action_mask"}`` format and the player-relative
+board); the test fails on any other warning.
+
 ### Version history
 * v0: first release.
 """
