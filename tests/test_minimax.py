@@ -1,0 +1,83 @@
+"""Alpha-beta minimax on both games, and the random player."""
+
+import numpy as np
+import pytest
+
+from tictacgo.baselines import MinimaxAgent, make_agent
+from tictacgo.baselines.evaluation import stone_difference
+from tictacgo.games import littlego as go
+from tictacgo.games import tictactoe as ttt
+
+# White (1,1) has one liberty left, at (1,2); Black to move.
+ATARI = """
+    .X...
+    XO...
+    .X...
+    .....
+    ....."""
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_go_minimax_captures_in_one(depth):
+    agent = make_agent(f"minimax:depth={depth}", "littlego", rng=np.random.default_rng(depth))
+    assert agent.act(go.from_ascii(ATARI, to_move=go.BLACK)) == 1 * 5 + 2
+
+
+def test_go_minimax_saves_its_stone_in_atari():
+    # Black's stone at (1,1) has one liberty, (1,2); extending there gives it three.
+    s = go.from_ascii("""
+        .O...
+        OX...
+        .O...
+        .....
+        .....""", to_move=go.BLACK)
+    agent = make_agent("minimax:depth=2", "littlego", rng=np.random.default_rng(0))
+    assert agent.act(s) == 1 * 5 + 2
+
+
+def test_go_minimax_with_a_time_budget_returns_a_legal_action_in_time():
+    import time
+
+    agent = MinimaxAgent(go, depth=6, evaluate=stone_difference, time_limit=0.2,
+                         rng=np.random.default_rng(0))
+    s = go.play(go.initial_state(), 12)
+    t0 = time.perf_counter()
+    a = agent.act(s)
+    assert time.perf_counter() - t0 < 1.0
+    assert a in go.legal_actions(s)
+
+
+def test_exact_minimax_prefers_the_quickest_win():
+    # X can win now at 2, or later; the immediate win scores highest.
+    agent = MinimaxAgent(ttt, rng=np.random.default_rng(0))
+    values = agent.action_values(ttt.from_board("XX. / OO. / ..."))
+    assert max(values, key=values.get) == 2
+    assert values[2] == pytest.approx(1.0 * 0.99)
+
+
+def test_minimax_refuses_bad_parameters():
+    with pytest.raises(ValueError, match="depth"):
+        MinimaxAgent(ttt, depth=0)
+    with pytest.raises(ValueError, match="evaluate"):
+        MinimaxAgent(go, depth=2)
+    with pytest.raises(ValueError, match="time_limit"):
+        MinimaxAgent(ttt, time_limit=-1)
+    with pytest.raises(ValueError, match="no parameter"):
+        make_agent("minimax:dpth=2", "littlego")
+
+
+def test_random_agent_passes_only_when_no_placement_is_legal():
+    agent = make_agent("random", "littlego", rng=np.random.default_rng(0))
+    rng_moves = {agent.act(go.initial_state()) for _ in range(200)}
+    assert go.pass_action(go.initial_state()) not in rng_moves
+    assert len(rng_moves) > 15
+    # 2x2 board: Black on the diagonal; White has no legal placement (both are suicide).
+    s = go.from_boards([[1, 0], [0, 1]], go.WHITE)
+    assert agent.act(s) == 4
+
+
+def test_unknown_agents_list_what_exists():
+    with pytest.raises(ValueError, match="available for littlego: .*greedy.*random"):
+        make_agent("nosuch", "littlego")
+    with pytest.raises(ValueError, match="does not play tictactoe"):
+        make_agent("greedy", "tictactoe")
