@@ -52,13 +52,11 @@ never half written.
 
 from __future__ import annotations
 
-import json
 import math
 import multiprocessing
 import os
 import signal
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -67,6 +65,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from tictacgo.atomic import atomic_write_json
 from tictacgo.baselines.base import Agent
 from tictacgo.baselines.registry import make_agent
 from tictacgo.games import get_game
@@ -828,34 +827,11 @@ def run_course_report(spec: str, seed: int, games: int = 20, workers: int | None
 def write_json_atomic(path: str | os.PathLike, data: Any) -> None:
     """Write ``data`` as JSON to ``path`` atomically.
 
-    The JSON goes to a temporary file in the same folder, is flushed to disk,
-    and then renamed over ``path`` (``os.replace``): readers see the old file
-    or the complete new one. On any error the temporary file is removed and
-    the old file is left as it was.
+    See ``tictacgo.atomic``: readers see the old file or the complete new one;
+    on any error the old file is left as it was and no temporary file remains.
 
     Args:
         path: the results file.
         data: anything ``json.dump`` accepts.
     """
-    path = os.fspath(path)
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, indent=1)
-            f.write("\n")
-            f.flush()
-            os.fsync(f.fileno())
-        # mkstemp makes the file private (0600); give it the old file's mode or rw-r--r--.
-        try:
-            mode = os.stat(path).st_mode & 0o777
-        except OSError:
-            mode = 0o644
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    atomic_write_json(path, data, indent=1)

@@ -58,7 +58,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -66,6 +65,7 @@ from types import ModuleType
 
 import numpy as np
 
+from tictacgo.atomic import atomic_write_json
 from tictacgo.baselines.base import Agent
 from tictacgo.baselines.registry import register_agent
 from tictacgo.games import tictactoe as ttt
@@ -226,33 +226,14 @@ class QLearningAgent(Agent):
             "games": self.games,
             "table": {key_to_board(k): row for k, row in sorted(self.table.items())},
         }
-        return _atomic_write_json(Path(path), data)
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return atomic_write_json(path, data, separators=(",", ":"))
 
     @classmethod
     def load(cls, path: str | os.PathLike, rng: np.random.Generator | None = None) -> QLearningAgent:
         """An agent playing from the table in ``path`` (see ``load_table`` for errors)."""
         return cls(ttt, rng=rng, path=path)
-
-
-def _atomic_write_json(path: Path, data: dict) -> Path:
-    """Write ``data`` to a temporary file beside ``path``, then rename it over ``path``."""
-    directory = path.parent if str(path.parent) else Path(".")
-    directory.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, separators=(",", ":"))
-            f.write("\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-    return path
 
 
 def load_table(path: str | os.PathLike) -> tuple[dict[int, list], dict, int]:

@@ -56,12 +56,13 @@ from __future__ import annotations
 
 import math
 import os
-import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+
+from tictacgo.atomic import atomic_write
 
 ELO_PER_NAT = 400.0 / math.log(10.0)
 
@@ -296,16 +297,7 @@ def plot_ratings(ratings: Ratings, path: str | os.PathLike, title: str = "") -> 
     # Like the results files: a temporary file renamed over the target, never half an image.
     path = os.fspath(path)
     fmt = os.path.splitext(path)[1].lstrip(".").lower() or "png"
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)),
-                               prefix="." + os.path.basename(path) + ".", suffix=".tmp")
-    os.close(fd)
     try:
-        fig.savefig(tmp, format=fmt)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+        atomic_write(path, lambda f: fig.savefig(f, format=fmt), binary=True)
     finally:
         plt.close(fig)

@@ -8,6 +8,7 @@ import os
 import numpy as np
 import pytest
 
+from tictacgo import atomic
 from tictacgo.baselines import arena, registry
 from tictacgo.baselines.base import FunctionAgent
 from tictacgo.baselines.random_agent import RandomAgent
@@ -192,7 +193,7 @@ def test_write_json_atomic_keeps_the_old_file_when_a_write_fails(tmp_path, monke
         f.write('{"new": [1, 2')  # half a file, then the disk fills up
         raise OSError("no space left on device")
 
-    monkeypatch.setattr(arena.json, "dump", broken_dump)
+    monkeypatch.setattr(atomic.json, "dump", broken_dump)
     with pytest.raises(OSError, match="no space"):
         arena.write_json_atomic(path, {"new": [1, 2, 3]})
     assert path.read_text() == before

@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-import tictacgo.baselines.qlearning as ql
+from tictacgo import atomic
 from tictacgo.baselines.qlearning import (
     QLearningAgent,
     canonical,
@@ -154,7 +154,7 @@ def test_save_is_atomic_when_the_write_fails(trained, tmp_path, monkeypatch):
     def broken_dump(*args, **kwargs):
         raise OSError("disk full")
 
-    monkeypatch.setattr(ql.json, "dump", broken_dump)
+    monkeypatch.setattr(atomic.json, "dump", broken_dump)
     with pytest.raises(OSError, match="disk full"):
         trained.save(path)
     assert path.read_bytes() == before

@@ -117,3 +117,23 @@ def test_plot_writes_an_image(tmp_path):
     r = ratings.fit_bradley_terry(*_simulate([0, 100, 300], 10, seed=3))
     ratings.plot_ratings(r, tmp_path / "r.png")
     assert (tmp_path / "r.png").read_bytes()[:4] == b"\x89PNG"
+
+
+@pytest.mark.skipif(importlib.util.find_spec("matplotlib") is None, reason="needs matplotlib")
+def test_a_failed_plot_keeps_the_old_image(tmp_path, monkeypatch):
+    import matplotlib.figure
+
+    r = ratings.fit_bradley_terry(*_simulate([0, 100], 10, seed=3))
+    path = tmp_path / "r.png"
+    ratings.plot_ratings(r, path)
+    before = path.read_bytes()
+
+    def broken_savefig(self, f, **kw):
+        f.write(b"\x89PN")  # half an image, then the disk fills up
+        raise OSError("no space left on device")
+
+    monkeypatch.setattr(matplotlib.figure.Figure, "savefig", broken_savefig)
+    with pytest.raises(OSError, match="no space"):
+        ratings.plot_ratings(r, path)
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["r.png"]

@@ -43,11 +43,11 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
+from tictacgo.atomic import atomic_write_text
 from tictacgo.games import littlego
 
 PASS = "PASS"
@@ -58,21 +58,6 @@ _NEWLINE = re.compile(r"\r\n|\r|\n")
 
 class InputFormatError(ValueError):
     """``input.txt`` does not follow the course format (or is inconsistent)."""
-
-
-def _atomic_write(path: str | os.PathLike, text: str) -> None:
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
-    try:
-        with os.fdopen(fd, "w", encoding="ascii", newline="") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 # ---------------------------------------------------------------- input.txt
@@ -115,7 +100,7 @@ def write_input(path: str | os.PathLike, colour: int, previous, board) -> None:
         previous: the previous board (``n x n``, 0/1/2).
         board: the current board (``n x n``, 0/1/2).
     """
-    _atomic_write(path, format_input(colour, previous, board))
+    atomic_write_text(path, format_input(colour, previous, board), encoding="ascii", newline="")
 
 
 def parse_input(text: str) -> tuple[int, np.ndarray, np.ndarray]:
@@ -331,7 +316,7 @@ def write_output(path: str | os.PathLike, action: int, n: int) -> None:
         action: ``i * n + j`` or ``n * n`` for PASS.
         n: the board size.
     """
-    _atomic_write(path, format_move(action, n))
+    atomic_write_text(path, format_move(action, n), encoding="ascii", newline="")
 
 
 def move_to_action(move: str | tuple[int, int], n: int) -> int:
