@@ -9,6 +9,8 @@ Three levels, each built on the one before:
   point, suicide, ko, not an int, out of range) loses the game on the spot,
   as on the course host: the state becomes ``game.forfeit(state)`` and the
   record's reason is ``"illegal"`` with the offending action kept.
+  ``play_wdl(game, agent, opponent, games, colour)`` plays a run of such games
+  with the same two agent objects and counts the agent's W/D/L.
 * ``run_match(game, spec_a, spec_b, games, seed)`` plays a match between two
   agents named by registry specs (``"random"``, ``"minimax"``,
   ``"alphabeta:depth=2"``). Colours alternate: A moves first in the even
@@ -184,6 +186,43 @@ def play_game(game: str | ModuleType, agent_first, agent_second,
                               illegal_by=colour, illegal_action=kept, illegal_detail=str(e))
         moves.append(int(action))
     return GameRecord(moves, int(module.winner(state)), str(state.end), times)
+
+
+def play_wdl(game: str | ModuleType, agent, opponent, games: int, colour: int = 1) -> tuple[int, int, int]:
+    """Play ``games`` games in a row, ``agent`` always as ``colour``; its wins, draws and losses.
+
+    Each game goes through ``play_game`` without an ``rng``: the agents are
+    reset but keep their own generators, so one seeded pair of agents gives
+    one reproducible sequence of games. A forfeit counts as a loss for the
+    agent that made it.
+
+    Args:
+        game: a game name or rules module.
+        agent: the agent whose result is counted (an ``Agent``, a registry
+            spec or a callable ``f(state) -> action``).
+        opponent: the other agent.
+        games: how many games.
+        colour: ``agent``'s colour, 1 (moves first) or 2.
+
+    Returns:
+        ``(wins, draws, losses)`` from ``agent``'s view.
+    """
+    if colour not in (1, 2):
+        raise ValueError(f"colour must be 1 (first) or 2 (second), got {colour!r}")
+    module = get_game(game) if isinstance(game, str) else game
+    # Specs and callables become agents once, not once a game.
+    agent, opponent = _as_agent(agent, module), _as_agent(opponent, module)
+    pair = (agent, opponent) if colour == 1 else (opponent, agent)
+    wins = draws = losses = 0
+    for _ in range(games):
+        winner = play_game(module, *pair).winner
+        if winner == 0:
+            draws += 1
+        elif winner == colour:
+            wins += 1
+        else:
+            losses += 1
+    return wins, draws, losses
 
 
 # --------------------------------------------------------------------------- intervals

@@ -22,19 +22,9 @@ import time
 
 import numpy as np
 
+from tictacgo.baselines.arena import play_wdl
 from tictacgo.baselines.registry import available_agents, make_agent
 from tictacgo.games import tictactoe as ttt
-
-
-def play_game(agent_x, agent_o) -> int:
-    """Play one game; the winner (1 X, 2 O) or 0 for a draw."""
-    state = ttt.initial_state()
-    for agent in (agent_x, agent_o):
-        agent.reset()
-    agents = {ttt.X: agent_x, ttt.O: agent_o}
-    while not ttt.is_terminal(state):
-        state = ttt.play(state, agents[state.to_move].act(state))
-    return ttt.winner(state)
 
 
 def match(spec_a: str, spec_b: str, games: int, rng: np.random.Generator) -> dict[str, tuple[int, int, int]]:
@@ -43,19 +33,8 @@ def match(spec_a: str, spec_b: str, games: int, rng: np.random.Generator) -> dic
     # Two instances even for self-play, each with its own generator.
     a = make_agent(spec_a, "tictactoe", rng=ra)
     b = make_agent(spec_b, "tictactoe", rng=rb)
-    out = {}
-    for label, side in (("first", ttt.X), ("second", ttt.O)):
-        w = d = lost = 0
-        for _ in range(games):
-            win = play_game(a, b) if side == ttt.X else play_game(b, a)
-            if win == 0:
-                d += 1
-            elif win == side:
-                w += 1
-            else:
-                lost += 1
-        out[label] = (w, d, lost)
-    return out
+    return {label: play_wdl(ttt, a, b, games, colour=side)
+            for label, side in (("first", ttt.X), ("second", ttt.O))}
 
 
 def report(spec_a: str, spec_b: str, games: int, rng: np.random.Generator,

@@ -24,35 +24,16 @@ import time
 
 import numpy as np
 
+from tictacgo.baselines.arena import play_wdl
 from tictacgo.baselines.minimax import MinimaxAgent
 from tictacgo.baselines.qlearning import DEFAULTS, QLearningAgent, train, worst_result
 from tictacgo.games import tictactoe as ttt
 
 
-def play_game(agent_x, agent_o) -> int:
-    """Play one game; the winner (1 X, 2 O) or 0 for a draw."""
-    state = ttt.initial_state()
-    agents = {ttt.X: agent_x, ttt.O: agent_o}
-    while not ttt.is_terminal(state):
-        state = ttt.play(state, agents[state.to_move].act(state))
-    return ttt.winner(state)
-
-
 def sampled(q: QLearningAgent, minimax: MinimaxAgent, games: int) -> dict[str, tuple[int, int, int]]:
     """W/D/L of the Q agent against minimax, as X and as O."""
-    out = {}
-    for side in (ttt.X, ttt.O):
-        w = d = lost = 0
-        for _ in range(games):
-            win = play_game(q, minimax) if side == ttt.X else play_game(minimax, q)
-            if win == 0:
-                d += 1
-            elif win == side:
-                w += 1
-            else:
-                lost += 1
-        out["X" if side == ttt.X else "O"] = (w, d, lost)
-    return out
+    return {name: play_wdl(ttt, q, minimax, games, colour=side)
+            for name, side in (("X", ttt.X), ("O", ttt.O))}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -65,6 +65,25 @@ def test_action_that_is_not_an_int_forfeits_the_game():
     assert record.illegal_action == "'e4'"
 
 
+@pytest.mark.parametrize("colour", [1, 2])
+def test_play_wdl_counts_from_the_agents_view_and_minimax_never_loses(colour):
+    def run(seed):
+        mm_rng, rand_rng = np.random.default_rng(seed).spawn(2)
+        minimax = registry.make_agent("minimax", tictactoe, rng=mm_rng)
+        return arena.play_wdl(tictactoe, minimax, RandomAgent(tictactoe, rand_rng), 20, colour=colour)
+
+    w, d, lo = run(5)
+    assert w + d + lo == 20 and lo == 0 and w > 0
+    assert run(5) == (w, d, lo)  # the agents' own generators make the run reproducible
+    always_centre = FunctionAgent(tictactoe, lambda s: 4)
+    assert arena.play_wdl("tictactoe", always_centre, "random", 3, colour=1) == (0, 0, 3)  # forfeits lose
+
+
+def test_play_wdl_rejects_a_colour_other_than_1_or_2():
+    with pytest.raises(ValueError, match="colour"):
+        arena.play_wdl(tictactoe, "random", "random", 1, colour=0)
+
+
 # --------------------------------------------------------------------------- run_match
 
 
