@@ -26,14 +26,6 @@ def rng(seed: int = 0) -> np.random.Generator:
     return np.random.default_rng(seed)
 
 
-def play_game(agent_x, agent_o) -> int:
-    state = ttt.initial_state()
-    while not ttt.is_terminal(state):
-        agent = agent_x if state.to_move == ttt.X else agent_o
-        state = ttt.play(state, agent.act(state))
-    return ttt.winner(state)
-
-
 @pytest.fixture(scope="module")
 def trained() -> QLearningAgent:
     """A short seeded self-play run (a second or two)."""
@@ -74,11 +66,11 @@ def test_equivalent_moves_on_a_symmetric_board_share_an_entry():
     assert len({canonical_action(syms, a) for a in range(9)}) == 3
 
 
-def test_short_training_beats_random_clearly(trained):
+def test_short_training_beats_random_clearly(trained, play_ttt_game):
     rand = make_agent("random", "tictactoe", rng=rng(5))
     trained.seed(rng(6))
-    first = [play_game(trained, rand) for _ in range(100)]
-    second = [play_game(rand, trained) for _ in range(100)]
+    first = [play_ttt_game(trained, rand) for _ in range(100)]
+    second = [play_ttt_game(rand, trained) for _ in range(100)]
     assert first.count(ttt.X) >= 85 and first.count(ttt.O) <= 2
     assert second.count(ttt.O) >= 60 and second.count(ttt.X) <= 5
 

@@ -16,14 +16,6 @@ def rng(seed: int = 0) -> np.random.Generator:
     return np.random.default_rng(seed)
 
 
-def play_game(agent_x, agent_o) -> int:
-    state = ttt.initial_state()
-    while not ttt.is_terminal(state):
-        agent = agent_x if state.to_move == ttt.X else agent_o
-        state = ttt.play(state, agent.act(state))
-    return ttt.winner(state)
-
-
 # X to move; X wins at 2 (top row); O threatens 5 (middle row) as well.
 WIN_IN_ONE = "XX./OO./..."
 # X to move; no X win; O threatens to complete the middle row at 5.
@@ -116,33 +108,33 @@ def test_fast_minimax_searches_when_the_centre_would_lose():
     assert FastMinimaxAgent(ttt, rng=rng()).act(state) == 6
 
 
-def test_fast_minimax_never_loses_to_random():
+def test_fast_minimax_never_loses_to_random(play_ttt_game):
     fast = make_agent("fast_minimax", "tictactoe", rng=rng(1))
     rand = make_agent("random", "tictactoe", rng=rng(2))
     wins = 0
     for _ in range(100):
-        w = play_game(fast, rand)
+        w = play_ttt_game(fast, rand)
         assert w != ttt.O
         wins += w == ttt.X
-        w = play_game(rand, fast)
+        w = play_ttt_game(rand, fast)
         assert w != ttt.X
         wins += w == ttt.O
     assert wins > 150
 
 
-def test_think3_never_beats_fast_minimax():
+def test_think3_never_beats_fast_minimax(play_ttt_game):
     fast = make_agent("fast_minimax", "tictactoe", rng=rng(3))
     think3 = make_agent("think3", "tictactoe", rng=rng(4))
     for _ in range(30):
-        assert play_game(think3, fast) != ttt.X
-        assert play_game(fast, think3) != ttt.O
+        assert play_ttt_game(think3, fast) != ttt.X
+        assert play_ttt_game(fast, think3) != ttt.O
 
 
-def test_think_players_are_reproducible_with_a_seed():
+def test_think_players_are_reproducible_with_a_seed(play_ttt_game):
     for depth in (1, 2, 3):
         a = [ThinkAgent(ttt, depth=depth, rng=rng(7)), ThinkAgent(ttt, depth=depth, rng=rng(7))]
         b = [ThinkAgent(ttt, depth=depth, rng=rng(8)), ThinkAgent(ttt, depth=depth, rng=rng(8))]
-        results = [[play_game(a[i], b[i]) for _ in range(20)] for i in range(2)]
+        results = [[play_ttt_game(a[i], b[i]) for _ in range(20)] for i in range(2)]
         assert results[0] == results[1]
 
 
