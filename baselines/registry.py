@@ -84,7 +84,8 @@ def _parse_value(text: str):
 def parse_spec(spec: str) -> tuple[str, dict]:
     """``"mcts:sims=400,c=1.4"`` -> ``("mcts", {"sims": 400, "c": 1.4})``."""
     if not isinstance(spec, str) or not spec.strip():
-        raise ValueError(f"an agent spec is a non-empty string like 'random' or 'mcts:sims=400', got {spec!r}")
+        raise ValueError("an agent spec is a non-empty string like 'random' or 'mcts:sims=400', "
+                         f"got {spec!r}")
     name, _, rest = spec.strip().partition(":")
     params = {}
     for part in filter(None, (p.strip() for p in rest.split(","))):

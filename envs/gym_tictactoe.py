@@ -47,7 +47,6 @@ from __future__ import annotations
 from typing import Any
 
 from tictacgo.envs.single_agent import TurnBasedEnv
-
 from tictacgo.games import tictactoe
 
 

@@ -76,8 +76,8 @@ from typing import Any, ClassVar
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
-from tictacgo.envs import observations
 
+from tictacgo.envs import observations
 from tictacgo.games.errors import GameOverError, IllegalActionError, check_action_type
 
 LEARNER_MODES = ("first", "second", "alternate", "random")

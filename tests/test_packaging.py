@@ -1,7 +1,14 @@
 """Packaging: every folder with an __init__.py is a listed subpackage."""
 
-import tomllib
+import sys
 from pathlib import Path
+
+import pytest
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # Python 3.10: the tomli backport, where installed
+    tomllib = pytest.importorskip("tomli")
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -9,16 +9,17 @@ import numpy as np
 import pytest
 
 pytest.importorskip("stable_baselines3")
-sb3_contrib = pytest.importorskip("sb3_contrib")
+pytest.importorskip("sb3_contrib")
 
-from sb3_contrib import MaskablePPO
-from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
-from stable_baselines3.common.env_checker import check_env
-from stable_baselines3.common.vec_env import DummyVecEnv
-from tictacgo.envs.gym_littlego import LittleGoEnv
-from tictacgo.envs.gym_tictactoe import TicTacToeEnv
+# Imported only once the skips above have passed (hence E402).
+from sb3_contrib import MaskablePPO  # noqa: E402
+from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported  # noqa: E402
+from stable_baselines3.common.env_checker import check_env  # noqa: E402
+from stable_baselines3.common.vec_env import DummyVecEnv  # noqa: E402
 
-import tictacgo  # noqa: F401  (registers the ids)
+import tictacgo  # noqa: E402, F401  (registers the ids)
+from tictacgo.envs.gym_littlego import LittleGoEnv  # noqa: E402
+from tictacgo.envs.gym_tictactoe import TicTacToeEnv  # noqa: E402
 
 ENV_IDS = ["TicTacToe-v0", "LittleGo-v0"]
 

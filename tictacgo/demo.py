@@ -72,7 +72,7 @@ def _table(n_games: int, seed: int) -> None:
                 ("littlego", "mcts:sims=300", "greedy")]
     print(f"{'game':10s} {'agent A':16s} {'agent B':10s} {'A wins':>7s} {'draws':>6s} {'B wins':>7s}")
     root = np.random.SeedSequence(seed)
-    for (game_name, a_spec, b_spec), ss in zip(pairings, root.spawn(len(pairings))):
+    for (game_name, a_spec, b_spec), ss in zip(pairings, root.spawn(len(pairings)), strict=True):
         game = get_game(game_name)
         ra, rb = (np.random.default_rng(s) for s in ss.spawn(2))
         a, b = make_agent(a_spec, game, ra), make_agent(b_spec, game, rb)

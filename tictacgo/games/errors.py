@@ -31,7 +31,8 @@ def check_action_type(action, num_actions: int) -> int:
         TypeError: not an integer.
         ValueError: outside ``[0, num_actions)``.
     """
-    if getattr(action, "shape", None) == () and getattr(getattr(action, "dtype", None), "kind", "") in ("i", "u"):
+    dtype_kind = getattr(getattr(action, "dtype", None), "kind", "")
+    if getattr(action, "shape", None) == () and dtype_kind in ("i", "u"):
         action = action.item()
     if isinstance(action, bool) or not isinstance(action, numbers.Integral):
         raise TypeError(f"action must be an integer in [0, {num_actions - 1}], "

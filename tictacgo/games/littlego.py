@@ -26,7 +26,7 @@ Version history: v0, the first release.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import NamedTuple
 
 import numpy as np
@@ -132,7 +132,7 @@ def geometry(n: int = 5, komi: float | None = None, max_actions: int | None = No
     return _geometry(n, float(komi), int(max_actions))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _geometry(n: int, komi: float, max_actions: int) -> Geometry:
     full = (1 << (n * n)) - 1
     first_col = sum(1 << (i * n) for i in range(n))
