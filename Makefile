@@ -18,7 +18,7 @@ demo: $(VENV)/.installed
 	$(BIN)/tictacgo demo
 
 test: $(VENV)/.installed
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest
 
 bench: $(VENV)/.installed
 	$(BIN)/python scripts/bench_envs.py --markdown
