@@ -39,18 +39,14 @@ def placement_bits(state: littlego.GoState) -> int:
     return littlego.legal_bits(state) & ~(1 << state.geo.pass_action)
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+def placements(state: littlego.GoState) -> list[int]:
+    """Legal placements (PASS excluded) in increasing order."""
+    return state.geo.bits_to_list(placement_bits(state))
 
 
 def capture_counts(state: littlego.GoState) -> dict[int, int]:
     """For every legal placement, the number of opponent stones it captures."""
-    return {a: littlego.play(state, a).captured for a in _bits(placement_bits(state))}
+    return {a: littlego.play(state, a).captured for a in placements(state)}
 
 
 def centre_distance(action: int, n: int) -> int:
@@ -82,46 +78,46 @@ class GreedyAgent(Agent):
         _check_littlego(game)
         super().__init__(game, rng)
 
-    def act(self, state: littlego.GoState) -> int:
+    def best_captures(self, state: littlego.GoState) -> tuple[list[int], int]:
+        """The placements capturing the most stones, and that number ([] if none is legal)."""
         if littlego.is_terminal(state):
             raise ValueError("act() called on a finished game")
         counts = capture_counts(state)
         if not counts:
-            return state.geo.pass_action
+            return [], 0
         best = max(counts.values())
-        return _choose(self.rng, [a for a, c in counts.items() if c == best])
+        return [a for a, c in counts.items() if c == best], best
+
+    def act(self, state: littlego.GoState) -> int:
+        moves, _ = self.best_captures(state)
+        if not moves:
+            return state.geo.pass_action
+        return _choose(self.rng, moves)
 
 
-class AggressiveAgent(Agent):
+class AggressiveAgent(GreedyAgent):
     """Greedy when a capture exists; else sets up the biggest capture two own moves ahead."""
 
     name = "aggressive"
-
-    def __init__(self, game=littlego, rng: np.random.Generator | None = None):
-        _check_littlego(game)
-        super().__init__(game, rng)
 
     def pair_scores(self, state: littlego.GoState) -> dict[int, int]:
         """For each legal first placement, the most stones a second own placement then captures."""
         mover = state.to_move
         scores = {}
-        for a in _bits(placement_bits(state)):
+        for a in placements(state):
             after = _same_player_again(littlego.play(state, a), mover)
             best = 0
-            for b in _bits(placement_bits(after)):
+            for b in placements(after):
                 best = max(best, littlego.play(after, b).captured)
             scores[a] = best
         return scores
 
     def act(self, state: littlego.GoState) -> int:
-        if littlego.is_terminal(state):
-            raise ValueError("act() called on a finished game")
-        counts = capture_counts(state)
-        if not counts:
+        moves, best = self.best_captures(state)
+        if not moves:
             return state.geo.pass_action
-        best = max(counts.values())
         if best > 0:
-            return _choose(self.rng, [a for a, c in counts.items() if c == best])
+            return _choose(self.rng, moves)
         scores = self.pair_scores(state)
         top = max(scores.values())
         keep = [a for a, s in scores.items() if s == top]
@@ -154,7 +150,7 @@ def ordered_children(state: littlego.GoState, branching: int) -> list[tuple[int,
     """
     geo = state.geo
     ranked = []
-    for a in _bits(placement_bits(state)):
+    for a in placements(state):
         child = littlego.play(state, a)
         own = child.black if state.to_move == littlego.BLACK else child.white
         empty = geo.full & ~(child.black | child.white)
