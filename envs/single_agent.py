@@ -78,24 +78,12 @@ import numpy as np
 from gymnasium import spaces
 
 from tictacgo.envs import observations
+from tictacgo.games.bits import unpack_bits
 from tictacgo.games.errors import GameOverError, IllegalActionError, check_action_type
 
 LEARNER_MODES = ("first", "second", "alternate", "random")
 ILLEGAL_POLICIES = ("lose", "penalty")
 RENDER_MODES = ["ansi", "rgb_array", "human"]
-
-
-def unpack_bits(bits: int, count: int) -> np.ndarray:
-    """The low ``count`` bits of a Python int as a uint8 array (bit 0 first).
-
-    Args:
-        bits: a non-negative int (a bitboard or a legal-action mask).
-        count: how many bits to unpack.
-    Returns:
-        uint8 array of shape ``(count,)`` holding 0 and 1.
-    """
-    raw = bits.to_bytes((count + 7) // 8, "little")
-    return np.unpackbits(np.frombuffer(raw, dtype=np.uint8), count=count, bitorder="little")
 
 
 class TurnBasedEnv(gym.Env):

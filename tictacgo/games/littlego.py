@@ -31,6 +31,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from tictacgo.games.bits import unpack_bits
 from tictacgo.games.errors import GameOverError, IllegalActionError, check_action_type
 
 BLACK = 1
@@ -264,9 +265,7 @@ def legal_actions(state: GoState) -> list[int]:
 
 def legal_mask(state: GoState) -> np.ndarray:
     """An int8 vector of ``n*n + 1`` entries, 1 where the action is legal."""
-    bits = legal_bits(state)
-    size = state.geo.num_actions
-    return np.array([(bits >> a) & 1 for a in range(size)], dtype=np.int8)
+    return unpack_bits(legal_bits(state), state.geo.num_actions).view(np.int8)
 
 
 def illegal_reason(state: GoState, action: int) -> str | None:

@@ -21,6 +21,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from tictacgo.games.bits import unpack_bits
 from tictacgo.games.errors import GameOverError, IllegalActionError, check_action_type
 
 X = 1
@@ -101,8 +102,7 @@ def legal_actions(state: TTTState) -> list[int]:
 
 def legal_mask(state: TTTState) -> np.ndarray:
     """An int8 vector of 9 entries, 1 where the cell is a legal move."""
-    bits = legal_bits(state)
-    return np.array([(bits >> c) & 1 for c in range(9)], dtype=np.int8)
+    return unpack_bits(legal_bits(state), NUM_ACTIONS).view(np.int8)
 
 
 def illegal_reason(state: TTTState, action: int) -> str | None:
