@@ -9,7 +9,7 @@ BIN := $(VENV)/bin
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	# torch first, pinned: the CPU build; an unpinned torch pulls a multi-GB CUDA build.
+	# torch first and pinned: here that is a local CPU build; an unpinned torch pulls a multi-GB CUDA build.
 	$(BIN)/pip install --quiet torch==2.13.0
 	$(BIN)/pip install --quiet -e '.[train,render,plot,dev]'
 	touch $@

@@ -12,6 +12,7 @@ clock drop it there); ``seed(rng)`` swaps the generator.
 
 from __future__ import annotations
 
+import math
 from types import ModuleType
 
 import numpy as np
@@ -41,6 +42,20 @@ class Agent:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(game={getattr(self.game, 'NAME', self.game)!r})"
+
+
+def check_seconds(value, name: str = "time_limit") -> float | None:
+    """``value`` as a time budget: None, or a finite positive number of seconds.
+
+    Raises:
+        ValueError: anything else (bools, strings, zero, negative, inf, nan).
+    """
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+            or value <= 0:
+        raise ValueError(f"{name} must be a finite positive number of seconds or None, got {value!r}")
+    return float(value)
 
 
 def placements(game: ModuleType, state) -> list[int]:

@@ -59,7 +59,7 @@ from types import ModuleType
 
 import numpy as np
 
-from tictacgo.baselines.base import Agent
+from tictacgo.baselines.base import Agent, check_seconds
 from tictacgo.baselines.registry import register_agent
 
 _WIN_VALUES = {0: (0.0, 0.0), 1: (1.0, -1.0), 2: (-1.0, 1.0)}
@@ -215,8 +215,9 @@ class MCTSAgent(Agent):
         if sims is not None and (isinstance(sims, bool) or not isinstance(sims, (int, np.integer))
                                  or sims < 1):
             raise ValueError(f"sims must be a positive int or None, got {sims!r}")
-        if time_limit is not None and not time_limit > 0:
-            raise ValueError(f"time_limit must be positive seconds or None, got {time_limit!r}")
+        time_limit = check_seconds(time_limit)
+        if not isinstance(reuse, bool):
+            raise ValueError(f"reuse must be true or false, got {reuse!r}")
         if not c >= 0:
             raise ValueError(f"c must be a non-negative number, got {c!r}")
         for label, v in (("pass_prob", pass_prob), ("capture_prob", capture_prob)):
@@ -379,6 +380,8 @@ def _make(game, rng, sims: int | None = None, time: float | None = None, c: floa
         rollout = "capture" if game.NAME == "littlego" else "random"
     if rollout not in ("random", "capture"):
         raise ValueError(f"rollout must be 'random' or 'capture', got {rollout!r}")
+    if not (isinstance(capture_prob, (int, float)) and 0.0 <= capture_prob <= 1.0):
+        raise ValueError(f"capture_prob must be a probability in [0, 1], got {capture_prob!r}")
     return MCTSAgent(game, sims=sims, time_limit=time, c=c, reuse=reuse, pass_prob=pass_prob,
                      capture_prob=capture_prob if rollout == "capture" else 0.0, rng=rng)
 

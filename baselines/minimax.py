@@ -20,7 +20,7 @@ from types import ModuleType
 
 import numpy as np
 
-from tictacgo.baselines.base import Agent
+from tictacgo.baselines.base import Agent, check_seconds
 from tictacgo.baselines.registry import register_agent
 
 SHRINK = 0.99
@@ -54,12 +54,11 @@ class MinimaxAgent(Agent):
                  evaluate: Callable | None = None, time_limit: float | None = None,
                  rng: np.random.Generator | None = None):
         super().__init__(game, rng)
-        if depth is not None and (not isinstance(depth, int) or depth < 1):
+        if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
             raise ValueError(f"depth must be a positive int or None, got {depth!r}")
         if depth is not None and evaluate is None:
             raise ValueError("a depth-limited search needs an evaluate function")
-        if time_limit is not None and time_limit <= 0:
-            raise ValueError(f"time_limit must be positive seconds, got {time_limit!r}")
+        time_limit = check_seconds(time_limit)
         self.depth = depth
         self.evaluate = evaluate
         self.time_limit = time_limit
@@ -120,7 +119,17 @@ class MinimaxAgent(Agent):
             raise ValueError("act() called on a finished game")
         self._deadline = (time.perf_counter() + self.time_limit) if self.time_limit else float("inf")
         if self.depth is None:
-            values = self.action_values(state)
+            # Exact search, one root action at a time: when the clock runs out,
+            # choose among the actions valued so far (any legal one if none).
+            values = {}
+            try:
+                for a in self.game.legal_actions(state):
+                    child = self.game.play(state, a)
+                    values[a] = -SHRINK * self._search(child, float("inf"), -2.0, 2.0)
+            except _OutOfTime:
+                if not values:
+                    acts = self.game.legal_actions(state)
+                    return acts[int(self.rng.integers(len(acts)))]
         else:
             values = None
             for d in range(1, self.depth + 1):  # iterative deepening
@@ -139,7 +148,8 @@ class MinimaxAgent(Agent):
 def _make(game, rng, depth: int | None = None, time: float | None = None):
     if game.NAME == "littlego":
         from tictacgo.baselines.evaluation import stone_difference
-        return MinimaxAgent(game, depth=depth or 2, evaluate=stone_difference, time_limit=time, rng=rng)
+        return MinimaxAgent(game, depth=2 if depth is None else depth, evaluate=stone_difference,
+                            time_limit=time, rng=rng)
     return MinimaxAgent(game, depth=depth, time_limit=time, rng=rng)
 
 

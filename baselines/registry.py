@@ -92,6 +92,8 @@ def parse_spec(spec: str) -> tuple[str, dict]:
         key, eq, value = part.partition("=")
         if not eq or not key.strip():
             raise ValueError(f"agent parameter {part!r} in {spec!r} is not of the form key=value")
+        if key.strip() in params:
+            raise ValueError(f"agent parameter {key.strip()!r} is given twice in {spec!r}")
         params[key.strip()] = _parse_value(value.strip())
     return name.strip().lower(), params
 
@@ -148,12 +150,8 @@ def _load_builtins() -> None:
     global _loaded
     if _loaded:
         return
-    _loaded = True
     import importlib
 
     for mod in _BUILTIN_MODULES:
-        try:
-            importlib.import_module(mod)
-        except ModuleNotFoundError as e:
-            if e.name != mod:
-                raise
+        importlib.import_module(mod)  # a broken built-in module must fail loudly, every time
+    _loaded = True

@@ -197,9 +197,12 @@ class TurnBasedAECEnv(AECEnv):
                                 f"tictacgo.games.{self.game.NAME}, got {type(start).__name__}")
             if self.game.is_terminal(start):
                 raise ValueError("options['state'] is a finished game; give a position with a move to play")
-            if int(self.game.to_board(start).shape[0]) != self.n:
-                raise ValueError(f"options['state'] is {self.game.to_board(start).shape[0]}x"
-                                 f"{self.game.to_board(start).shape[0]}; this env is {self.n}x{self.n}")
+            mine = getattr(self._new_state(), "geo", None)
+            if getattr(start, "geo", None) != mine:
+                def rules(g):
+                    return f"{g.n}x{g.n}, komi {g.komi:g}, {g.max_actions} actions"
+                raise ValueError(f"options['state'] is a game of other rules ({rules(start.geo)}); "
+                                 f"this env plays {rules(mine)}")
             self._state = start
         else:
             self._state = self._new_state()

@@ -428,8 +428,10 @@ def test_reset_options_state_is_checked():
     with pytest.raises(ValueError, match="finished"):
         env.reset(options={"state": tictactoe.from_board("XXX OO. ...")})
     go = littlego_v0.env()
-    with pytest.raises(ValueError, match="5x5"):
+    with pytest.raises(ValueError, match="7x7.*this env plays 5x5"):
         go.reset(options={"state": littlego.initial_state(7)})
+    with pytest.raises(ValueError, match="komi 0.*komi 2.5"):
+        go.reset(options={"state": littlego.initial_state(5, komi=0)})
 
 
 def test_observe_unknown_agent_is_a_clear_error():

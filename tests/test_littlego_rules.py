@@ -220,7 +220,7 @@ def test_corner_ko():
         XO...
         .....
         .....
-        .....""", to_move=go.WHITE, t=4)
+        .....""", to_move=go.WHITE, t=5)
     s = go.play(s, at(0, 0))  # White captures Black (0,1)
     assert s.captured == 1
     assert board(s).splitlines()[:2] == ["O.O..", "XO..."]
@@ -422,3 +422,19 @@ def test_from_boards_refuses_two_new_stones():
     with pytest.raises(ValueError, match="not one opponent action away"):
         go.from_ascii("XX...\n.....\n.....\n.....\n.....", to_move=go.WHITE,
                       previous=".....\n.....\n.....\n.....\n.....")
+
+
+def test_from_boards_refuses_a_move_count_that_gives_the_other_colour_the_move():
+    with pytest.raises(ValueError, match="Black moves at even t"):
+        go.from_ascii("X....\n.....\n.....\n.....\n.....", to_move=go.BLACK, t=1)
+
+
+def test_from_boards_refuses_a_finished_move_count():
+    with pytest.raises(ValueError, match=r"t must be an int in \[0, 23\]"):
+        go.from_ascii(".....\n.....\n.....\n.....\n.....", to_move=go.BLACK, t=24)
+
+
+def test_from_boards_default_move_count_fits_the_colour_to_move():
+    one_stone = "X....\n.....\n.....\n.....\n....."
+    assert go.from_ascii(one_stone, to_move=go.WHITE).t == 1
+    assert go.from_ascii(one_stone, to_move=go.BLACK).t == 2  # so at least one pass happened

@@ -81,3 +81,32 @@ def test_unknown_agents_list_what_exists():
         make_agent("nosuch", "littlego")
     with pytest.raises(ValueError, match="does not play tictactoe"):
         make_agent("greedy", "tictactoe")
+
+
+def test_exact_minimax_with_a_tiny_time_budget_still_plays_a_legal_move():
+    agent = make_agent("minimax:time=0.0001", "tictactoe", rng=np.random.default_rng(0))
+    for _ in range(3):
+        agent._table.clear()  # a cold table: the exact search cannot finish in time
+        assert agent.act(ttt.initial_state()) in range(9)
+
+
+@pytest.mark.parametrize("spec,game", [
+    ("minimax:depth=0", "littlego"), ("minimax:depth=true", "littlego"), ("minimax:time=nan", "tictactoe"),
+    ("minimax:time=0", "tictactoe"), ("mcts:time=inf", "littlego"), ("mcts:reuse=maybe", "tictactoe"),
+    ("mcts:capture_prob=2", "tictactoe"), ("mcts:sims=10,sims=20", "tictactoe"),
+])
+def test_bad_agent_parameters_are_refused(spec, game):
+    with pytest.raises(ValueError):
+        make_agent(spec, game)
+
+
+def test_go_states_hash_by_value_and_the_geometry_by_its_rules_only():
+    import pickle
+
+    s = go.play(go.initial_state(), 12)
+    assert pickle.loads(pickle.dumps(s)) == s
+    assert hash(pickle.loads(pickle.dumps(s))) == hash(s)
+    assert go.initial_state(5).geo != go.initial_state(5, komi=3).geo
+    # The geometry's lookup tables are not hashed with every state (search
+    # hashes states in its transposition table): only size, komi and limit.
+    assert hash(s.geo) == hash((5, 2.5, 24))

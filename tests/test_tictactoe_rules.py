@@ -104,3 +104,9 @@ def test_minimax_wins_in_one_and_blocks_a_loss_in_one():
     m = make_agent("minimax", "tictactoe", rng=np.random.default_rng(5))
     assert m.act(ttt.from_board("XX. / OO. / ...")) == 2          # win now
     assert m.act(ttt.from_board("XX. / .O. / ...")) == 2          # O must block at 2
+
+
+@pytest.mark.parametrize("board", ["XXX / OO. / O..", "OOO / XX. / XX."])
+def test_from_board_refuses_play_after_a_line(board):
+    with pytest.raises(ValueError, match="after a line"):
+        ttt.from_board(board)

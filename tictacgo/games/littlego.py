@@ -52,9 +52,13 @@ SUICIDE = "suicide"
 KO = "ko"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Geometry:
-    """Board constants for one size: masks for shift-based flood fill."""
+    """Board constants for one size: masks for shift-based flood fill.
+
+    Equality and hashing use only ``(n, komi, max_actions)``: states are hashed
+    in transposition tables, and hashing every table field would dominate.
+    """
 
     n: int
     komi: float
@@ -66,6 +70,17 @@ class Geometry:
     neighbour_bits: tuple[int, ...]
     # byte_tables[k][b]: the action indices of the set bits of byte k equal to b.
     byte_tables: tuple[tuple[tuple[int, ...], ...], ...] = ()
+
+    def _key(self) -> tuple[int, float, int]:
+        return (self.n, self.komi, self.max_actions)
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        return isinstance(other, Geometry) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
 
     @property
     def num_points(self) -> int:
@@ -392,7 +407,8 @@ def from_boards(board, to_move: int, previous=None, t: int | None = None,
         board: ``n x n`` array-like of 0/1/2, the current board.
         to_move: 1 (Black) or 2 (White).
         previous: the board before the opponent's last action; defaults to ``board``.
-        t: actions already played; defaults to the stone count (no passes).
+        t: actions already played; defaults to the stone count (no passes),
+            raised by one when that count gives the other colour the move.
     Raises:
         ValueError: bad shapes or values, a group without liberties, or a
             previous board that no single action of the opponent turns into ``board``.
@@ -430,9 +446,17 @@ def from_boards(board, to_move: int, previous=None, t: int | None = None,
                              "the stones that vanished are not what that action captures")
     captured = (own_prev & ~own).bit_count()
     if t is None:
+        # At least one action per stone; Black moves at even t, White at odd t.
         t = (black | white).bit_count()
-    if not isinstance(t, (int, np.integer)) or t < 0:
-        raise ValueError(f"t must be a non-negative int, got {t!r}")
+        if t % 2 != (to_move - 1):
+            t += 1
+        t = min(t, geo.max_actions - 1 - (geo.max_actions - to_move) % 2)
+    if isinstance(t, bool) or not isinstance(t, (int, np.integer)) or not 0 <= t < geo.max_actions:
+        raise ValueError(f"t must be an int in [0, {geo.max_actions - 1}] (actions already played), "
+                         f"got {t!r}")
+    if t % 2 != to_move - 1:
+        raise ValueError(f"after t={t} actions it is {'White' if t % 2 else 'Black'}'s turn, "
+                         f"not {'Black' if to_move == BLACK else 'White'}'s (Black moves at even t)")
     last_action = -1 if t == 0 else geo.pass_action if last_pass else ((opp & ~opp_prev).bit_length() - 1)
     return GoState(geo, black, white, to_move, int(t), pb, pw, captured > 0,
                    last_pass and t > 0, captured, last_action)

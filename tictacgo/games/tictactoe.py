@@ -196,6 +196,8 @@ def from_board(board, to_move: int | None = None) -> TTTState:
         raise ValueError(f"with {nx} X and {no} O on the board it is {implied}'s turn, not {to_move}")
     if has_line(x) and has_line(o):
         raise ValueError("both X and O have three in a row; no game reaches that board")
+    if has_line(x) and nx != no + 1 or has_line(o) and nx != no:
+        raise ValueError("play went on after a line was made; no game reaches that board")
     if has_line(x) or has_line(o):
         return TTTState(x, o, to_move, END_WIN, X if has_line(x) else O)
     if (x | o) == FULL:

@@ -144,6 +144,9 @@ def run(args: argparse.Namespace) -> int:
     start_cpu = time.process_time()
     workdir = Path(args.dir)
     output = workdir / "output.txt"
+    # An answer left from an earlier move must not survive this one, even if
+    # this process is killed before it writes (host timeout, out of memory).
+    _remove(output)
     if not args.time_budget > 0:
         return _fail(f"--time-budget must be positive seconds, got {args.time_budget}", output, 2)
     seed = args.seed
