@@ -105,21 +105,7 @@ def random_rollout(game: ModuleType, state, rnd: random.Random, pass_prob: float
     Returns:
         The terminal state.
     """
-    legal_bits, play, is_terminal = game.legal_bits, game.play, game.is_terminal
-    pa = game.pass_action(state)
-    not_pass = ~(1 << pa) if pa is not None else -1
-    rand = rnd.random
-    while not is_terminal(state):
-        bits = legal_bits(state) & not_pass
-        if not bits or (pass_prob and rand() < pass_prob):
-            state = play(state, pa)
-            continue
-        r = int(rand() * bits.bit_count())
-        while r:
-            bits &= bits - 1
-            r -= 1
-        state = play(state, (bits & -bits).bit_length() - 1)
-    return state
+    return capture_rollout(game, state, rnd, pass_prob=pass_prob, capture_prob=0.0)
 
 
 def capture_rollout(game: ModuleType, state, rnd: random.Random, pass_prob: float = 0.0,
@@ -136,7 +122,7 @@ def capture_rollout(game: ModuleType, state, rnd: random.Random, pass_prob: floa
         if not bits or (pass_prob and rand() < pass_prob):
             state = play(state, pa)
             continue
-        if rand() < capture_prob:
+        if capture_prob and rand() < capture_prob:  # no draw at 0: random_rollout's stream
             nxt = _capture_move(game, state, bits) if go else _winning_move(game, state, bits)
             if nxt is not None:
                 state = nxt[rnd.randrange(len(nxt))] if isinstance(nxt, list) else nxt
