@@ -219,10 +219,29 @@ def _prev_own_opp(state: GoState) -> tuple[int, int]:
     return state.prev_white, state.prev_black
 
 
-def _place(state: GoState, p: int) -> tuple[int, int, int] | str:
-    """Try a placement at point ``p``: (own, opp, captured bits) or a refusal reason."""
-    geo = state.geo
-    own, opp = _own_opp(state)
+NO_KO = -1  # ``place_bits``' ko board when no ko applies: never equal to a bitboard
+
+
+def place_bits(geo: Geometry, own: int, opp: int, p: int, ko_own: int = NO_KO,
+               ko_opp: int = NO_KO) -> tuple[int, int, int] | str:
+    """One placement on raw bitboards: the rules of a move in one place.
+
+    This is the primitive every Little-Go engine of the package calls (the
+    rules core's ``play`` and ``legal_bits``, and the fast rollout of MCTS), so
+    the placement, capture, suicide and ko rules exist once.
+
+    Args:
+        geo: the board geometry.
+        own, opp: the mover's and the opponent's stones.
+        p: the point, ``0 <= p < n*n``.
+        ko_own, ko_opp: the board (mover's, opponent's stones) that this move
+            may not recreate, i.e. the board before the opponent's last action
+            when that action captured; ``NO_KO`` (-1) when no ko applies.
+    Returns:
+        ``(own, opp, captured)`` after the move (captured: the removed
+        opponent stones as bits), or the refusal reason: ``"occupied"``,
+        ``"suicide"`` or ``"ko"``.
+    """
     stone = geo.point_bits[p]
     if (own | opp) & stone:
         return OCCUPIED
@@ -239,19 +258,30 @@ def _place(state: GoState, p: int) -> tuple[int, int, int] | str:
     if geo.neighbour_bits[p] & empty:
         return own2, opp & ~dead, dead
     group = geo.flood(stone, own2)
-    liberties = geo.neighbours(group) & empty
-    if liberties:
+    if geo.neighbours(group) & empty:
         return own2, opp & ~dead, dead
     # The host's order: no liberty at once, so captures must give one (else
     # suicide), and only this kind of move can be a ko recapture.
     if not dead or not geo.neighbours(group) & dead:
         return SUICIDE
     opp2 = opp & ~dead
-    if state.ko_armed:
-        prev_own, prev_opp = _prev_own_opp(state)
-        if own2 == prev_own and opp2 == prev_opp:
-            return KO
+    if own2 == ko_own and opp2 == ko_opp:
+        return KO
     return own2, opp2, dead
+
+
+def ko_board(state: GoState) -> tuple[int, int]:
+    """(mover's, opponent's) stones that the mover may not recreate; ``(NO_KO, NO_KO)`` if none."""
+    if not state.ko_armed:
+        return NO_KO, NO_KO
+    return _prev_own_opp(state)
+
+
+def _place(state: GoState, p: int) -> tuple[int, int, int] | str:
+    """Try a placement at point ``p``: (own, opp, captured bits) or a refusal reason."""
+    own, opp = _own_opp(state)
+    ko_own, ko_opp = ko_board(state)
+    return place_bits(state.geo, own, opp, p, ko_own, ko_opp)
 
 
 def legal_bits(state: GoState) -> int:
