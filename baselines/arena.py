@@ -76,15 +76,13 @@ from tictacgo.games.errors import IllegalActionError
 Z95 = 1.959963984540054  # the two-sided 95% normal quantile
 
 # Colour names per game, for tables: colour 1 moves first.
-COLOUR_NAMES = {"tictactoe": {1: "X", 2: "O"}, "littlego": {1: "Black", 2: "White"}}
-
 END_ILLEGAL = "illegal"
 
 
 def colour_name(game: str | ModuleType, colour: int) -> str:
     """The display name of a colour: ``X``/``O`` (Tic-Tac-Toe), ``Black``/``White`` (Little-Go)."""
-    name = game if isinstance(game, str) else getattr(game, "NAME", "")
-    return COLOUR_NAMES.get(name, {1: "first", 2: "second"}).get(colour, str(colour))
+    module = get_game(game) if isinstance(game, str) else game
+    return module.spec().player_name(colour)
 
 
 # --------------------------------------------------------------------------- one game
@@ -554,7 +552,7 @@ def validate_specs(game: str, specs: Sequence[str]) -> str:
         if not isinstance(spec, str):
             raise TypeError(f"the arena takes agents as registry specs (strings), got {spec!r}")
         make_agent(spec, module, rng=np.random.default_rng(0))
-    return module.NAME
+    return module.spec().name
 
 
 def _check_args(game: str, specs: Sequence[str], games: int, seed: int) -> str:

@@ -22,8 +22,13 @@ class Agent:
     """Base class: subclasses implement ``act``."""
 
     name = "agent"
+    #: The games (``spec().name``) this agent plays; None: any game of the interface.
+    games: tuple[str, ...] | None = None
 
     def __init__(self, game: ModuleType, rng: np.random.Generator | None = None):
+        if self.games is not None and game.spec().name not in self.games:
+            raise ValueError(f"{type(self).__name__} plays {' and '.join(self.games)}, "
+                             f"not {game.spec().name!r}")
         self.game = game
         self.rng = rng if rng is not None else np.random.default_rng()
 
@@ -41,7 +46,7 @@ class Agent:
         return self.act(state)
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}(game={getattr(self.game, 'NAME', self.game)!r})"
+        return f"{type(self).__name__}(game={self.game.spec().name!r})"
 
 
 def check_seconds(value, name: str = "time_limit") -> float | None:

@@ -61,7 +61,6 @@ import numpy as np
 
 from tictacgo.baselines.base import Agent, check_seconds
 from tictacgo.baselines.registry import register_agent
-from tictacgo.games.littlego_fast import fast_rollout as go_fast_rollout
 
 _WIN_VALUES = {0: (0.0, 0.0), 1: (1.0, -1.0), 2: (-1.0, 1.0)}
 
@@ -221,7 +220,8 @@ class MCTSAgent(Agent):
         self.evaluate = evaluate
         self.root: Node | None = None
         # Little-Go rollouts without a custom policy run on raw bitboards.
-        self._fast_go = getattr(game, "NAME", None) == "littlego" and rollout_policy is None
+        # Games with a fast playout engine (Little-Go) run default rollouts on it.
+        self._fast_rollout = getattr(game, "fast_rollout", None) if rollout_policy is None else None
         self.last_sims = 0          # simulations run by the last act()
         self.reused_visits = 0      # visits inherited by the last act()'s root
 
@@ -300,8 +300,8 @@ class MCTSAgent(Agent):
             v = float(self.evaluate(state))
             me = game.current_player(state)
             values = (v, -v) if me == 1 else (-v, v)
-        elif self._fast_go:
-            w = go_fast_rollout(state, rnd, self.pass_prob, self.capture_prob)
+        elif self._fast_rollout is not None:
+            w = self._fast_rollout(state, rnd, self.pass_prob, self.capture_prob)
             values = _WIN_VALUES[w]
         else:
             end = self._rollout(state, rnd)
@@ -364,7 +364,7 @@ def _make(game, rng, sims: int | None = None, time: float | None = None, c: floa
     # offer (capture_prob=1) model the course's capture-minded opponents far
     # better than uniform ones; Tic-Tac-Toe needs nothing but random rollouts.
     if rollout is None:
-        rollout = "capture" if game.NAME == "littlego" else "random"
+        rollout = "capture" if game.spec().captures else "random"
     if rollout not in ("random", "capture"):
         raise ValueError(f"rollout must be 'random' or 'capture', got {rollout!r}")
     if not (isinstance(capture_prob, (int, float)) and 0.0 <= capture_prob <= 1.0):

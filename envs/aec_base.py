@@ -194,14 +194,16 @@ class TurnBasedAECEnv(AECEnv):
         if start is not None:
             if type(start) is not type(self._state):
                 raise TypeError(f"options['state'] must be a {type(self._state).__name__} of "
-                                f"tictacgo.games.{self.game.NAME}, got {type(start).__name__}")
+                                f"tictacgo.games.{self.game.spec().name}, got {type(start).__name__}")
             if self.game.is_terminal(start):
                 raise ValueError("options['state'] is a finished game; give a position with a move to play")
-            mine = getattr(self._new_state(), "geo", None)
-            if getattr(start, "geo", None) != mine:
-                def rules(g):
-                    return f"{g.n}x{g.n}, komi {g.komi:g}, {g.max_actions} actions"
-                raise ValueError(f"options['state'] is a game of other rules ({rules(start.geo)}); "
+            mine = self.game.spec(self._new_state())
+            theirs = self.game.spec(start)
+            if theirs != mine:
+                def rules(spec):
+                    return f"{spec.board_shape[0]}x{spec.board_shape[1]}, komi {spec.komi:g}, " \
+                           f"{spec.max_actions} actions"
+                raise ValueError(f"options['state'] is a game of other rules ({rules(theirs)}); "
                                  f"this env plays {rules(mine)}")
             self._state = start
         else:

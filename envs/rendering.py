@@ -62,7 +62,7 @@ def render_rgb(game: ModuleType, state: Any, cell: int | None = None) -> np.ndar
         ``uint8`` array of shape ``(H, W, 3)``.
     """
     board = game.to_board(state)
-    if game.NAME == "littlego":
+    if game.spec(state).pieces == "stones":
         return go_image(board, cell or DEFAULT_GO_CELL)
     return tictactoe_image(board, cell or DEFAULT_TTT_CELL)
 

@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 
 from tictacgo.baselines import make_agent
-from tictacgo.baselines.mcts import MCTSAgent, go_fast_rollout, random_rollout
+from tictacgo.baselines.mcts import MCTSAgent, random_rollout
 from tictacgo.games import littlego as go
 from tictacgo.games import tictactoe as ttt
+from tictacgo.games.littlego_fast import fast_rollout as go_fast_rollout
 
 
 def rng(seed=0):

@@ -33,6 +33,7 @@ import numpy as np
 
 from tictacgo.games.bits import unpack_bits
 from tictacgo.games.errors import GameOverError, IllegalActionError, check_action_type
+from tictacgo.games.spec import GameSpec
 
 BLACK = 1
 WHITE = 2
@@ -187,6 +188,53 @@ def initial_state(n: int = 5, komi: float | None = None,
     """The empty board, Black to move."""
     geo = geometry(n, komi, max_actions)
     return GoState(geo, 0, 0, BLACK, 0, 0, 0, False, False, 0, -1)
+
+
+PLANES = ("own", "opponent", "legal", "ko", "actions_left")
+
+
+def spec(state: GoState | None = None) -> GameSpec:
+    """The facts of ``state``'s variant (board size, komi, limit); the 5x5 game if None."""
+    return _spec(state.geo if state is not None else geometry(5))
+
+
+@cache
+def _spec(geo: Geometry) -> GameSpec:
+    return GameSpec(
+        name=NAME, title="Little-Go", player_names=("Black", "White"), agent_names=("black_0", "white_0"),
+        board_shape=(geo.n, geo.n), num_actions=geo.num_actions, pass_action=geo.pass_action,
+        komi=geo.komi, max_actions=geo.max_actions, planes=PLANES, captures=True, solvable=False,
+        pieces="stones")
+
+
+def stone_bits(state: GoState) -> tuple[int, int]:
+    """(Black's stones, White's stones) as bitboards (bit ``i*n + j`` is point (i, j))."""
+    return state.black, state.white
+
+
+def ko_bits(state: GoState) -> int:
+    """The empty points that the ko rule alone forbids to the player to move, as bits."""
+    if not state.ko_armed or state.end is not None:
+        return 0
+    geo = state.geo
+    empty = geo.full & ~(state.black | state.white)
+    out = 0
+    for p in geo.bits_to_list(empty):
+        if _place(state, p) == KO:
+            out |= 1 << p
+    return out
+
+
+def end_reason(state: GoState) -> str | None:
+    """Why the game ended (``max_actions``, ``double_pass``, ...), or None while it goes on."""
+    return state.end
+
+
+def fast_rollout(state: GoState, rnd, pass_prob: float = 0.0, capture_prob: float = 0.0) -> int:
+    """Play to the end on raw bitboards; the winner (see ``tictacgo.games.littlego_fast``)."""
+    from tictacgo.games.littlego_fast import fast_rollout as run
+
+    return run(state, rnd, pass_prob, capture_prob)
 
 
 def num_actions(state: GoState) -> int:
