@@ -45,8 +45,41 @@ class Agent:
     def __call__(self, state) -> int:
         return self.act(state)
 
+    # Agents hold their rules module, which does not pickle: they travel by the
+    # game's name instead, so that envs with agents pickle and deep-copy
+    # (async vector envs, SubprocVecEnv's get_attr, tree search over copies).
+    def __getstate__(self) -> dict:
+        state = self.__dict__.copy()
+        for key, value in state.items():
+            if isinstance(value, ModuleType) and value.__name__.startswith("tictacgo.games."):
+                state[key] = _GameRef(value.spec().name)
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        from tictacgo.games import get_game
+
+        for key, value in state.items():
+            if isinstance(value, _GameRef):
+                state[key] = get_game(value.name)
+        self.__dict__.update(state)
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}(game={self.game.spec().name!r})"
+
+
+class _GameRef:
+    """A rules module's stand-in inside a pickled agent (restored by name)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __getstate__(self) -> str:
+        return self.name
+
+    def __setstate__(self, name: str) -> None:
+        self.name = name
 
 
 def check_seconds(value, name: str = "time_limit") -> float | None:

@@ -79,9 +79,10 @@ class TurnBasedAECEnv(AECEnv):
             raise ValueError(f"render_mode must be None or one of {modes}, got {render_mode!r}")
         self.render_mode = render_mode
         self.render_cell = render_cell
-        self.render_fps = self.metadata["render_fps"] if render_fps is None else render_fps
+        self.render_fps = rendering.check_fps(self.metadata["render_fps"] if render_fps is None
+                                              else render_fps)
         if render_cell is not None:
-            rendering._check_cell(render_cell)
+            rendering.check_cell(render_cell)
         self._viewer: rendering.HumanViewer | None = None
         if render_mode == "human":
             rendering.require_pygame()  # fail now, not at the first frame
