@@ -24,8 +24,8 @@ import time
 
 import numpy as np
 
+from tictacgo.arena.stats import wilson_interval
 from tictacgo.baselines import make_agent
-from tictacgo.baselines.evaluation import wilson_interval
 from tictacgo.games import littlego
 
 LADDER = ("random", "greedy", "aggressive", "alphabeta")

@@ -71,7 +71,7 @@ def test_ko_bits_are_the_points_only_the_ko_rule_forbids():
 # attribute probed, a module compared by identity.
 NAME_CHECKS = re.compile(
     r"""\.NAME\b|["']NAME["']|["']geo["']|hasattr\([^)]*["'](geo|x|o|black|white)["']|==\s*["'](littlego|tictactoe)["']"""
-    r"""|["'](littlego|tictactoe)["']\s*==|\bis\s+(littlego|tictactoe|ttt|go)\b""")
+    r"""|[!=]=\s*["'](littlego|tictactoe)["']|["'](littlego|tictactoe)["']\s*[!=]=|\bis\s+(littlego|tictactoe|ttt|go)\b""")
 
 
 def test_no_code_outside_the_games_package_tests_which_game_it_holds():
