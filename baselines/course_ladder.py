@@ -1,7 +1,7 @@
 """The course's Little-Go opponent ladder: greedy, aggressive and alpha-beta.
 
 Re-implementations of the opponents the CSCI-561 homework grades against
-(specs/littlego.md, "The opponent ladder"), working on the bitboard rules
+(docs/littlego.md, "The course's opponents"), working on the bitboard rules
 core ``tictacgo.games.littlego``. They play Little-Go only.
 
 * ``greedy`` (``GreedyAgent``): for every legal placement count the opponent

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tictacgo.arena import play_game
 from tictacgo.games import tictactoe as ttt
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -38,14 +39,13 @@ def host_illegal() -> list[dict]:
 def _play_ttt_game(agent_x, agent_o) -> int:
     """One Tic-Tac-Toe game from the empty board; the winner (1 X, 2 O) or 0 for a draw.
 
-    Unlike ``arena.play_game`` an illegal action raises (a test should fail,
-    not score a forfeit) and the agents are not reset.
+    Through the arena's one game loop, but an illegal action fails the test
+    (instead of scoring a forfeit) and the agents are not reset.
     """
-    state = ttt.initial_state()
-    while not ttt.is_terminal(state):
-        agent = agent_x if state.to_move == ttt.X else agent_o
-        state = ttt.play(state, agent.act(state))
-    return ttt.winner(state)
+    record = play_game(ttt, agent_x, agent_o, reset=False)
+    if record.forfeit:
+        raise AssertionError(f"an agent played an illegal move: {record.illegal_detail}")
+    return record.winner
 
 
 @pytest.fixture

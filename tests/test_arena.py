@@ -278,3 +278,22 @@ def test_progress_falls_back_to_lines_on_stderr_without_tqdm(monkeypatch, capsys
     monkeypatch.setitem(__import__("sys").modules, "tqdm", None)  # import tqdm -> ImportError
     arena.run_match("tictactoe", "random", "random", games=4, seed=0, workers=1, progress=True)
     assert "4/4 games (100%)" in capsys.readouterr().err
+
+
+def test_a_closed_pipe_ends_the_cli_without_a_traceback():
+    import subprocess
+    import sys
+
+    code = "import sys; from tictacgo.cli import main; sys.exit(main(['agents']))"
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.readline()
+    proc.stdout.close()  # like `| head -1`
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=30)
+    assert "Traceback" not in err and "BrokenPipeError" not in err
+
+
+def test_agents_for_an_unknown_game_is_a_clean_error(capsys):
+    assert main(["agents", "chess"]) == 2
+    err = capsys.readouterr().err
+    assert "chess" in err and "Traceback" not in err

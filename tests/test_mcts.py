@@ -8,6 +8,7 @@ import random
 import numpy as np
 import pytest
 
+from tictacgo.arena import play_game
 from tictacgo.baselines import make_agent
 from tictacgo.baselines.mcts import MCTSAgent
 from tictacgo.baselines.mcts_evaluators import (
@@ -46,10 +47,8 @@ def test_mcts_never_loses_to_random_in_tictactoe():
         mcts = make_agent("mcts:sims=300", "tictactoe", rng=rng(game))
         rand = make_agent("random", "tictactoe", rng=rng(1000 + game))
         mcts_colour = ttt.X if game % 2 == 0 else ttt.O
-        s = ttt.initial_state()
-        while not ttt.is_terminal(s):
-            s = ttt.play(s, (mcts if s.to_move == mcts_colour else rand).act(s))
-        assert ttt.winner(s) in (0, mcts_colour), f"game {game}\n{ttt.render_ascii(s)}"
+        record = play_game(ttt, *((mcts, rand) if mcts_colour == ttt.X else (rand, mcts)))
+        assert record.winner in (0, mcts_colour), f"game {game}\n{ttt.render_ascii(record.final_state)}"
 
 
 @pytest.mark.parametrize("rollout", ["random", "capture"])

@@ -108,7 +108,8 @@ def _as_agent(agent, game: ModuleType) -> Agent:
 
 def play_game(game: str | ModuleType, agent_first, agent_second,
               rng: np.random.Generator | None = None, state=None,
-              on_move: Callable[[Any, int, int, float], None] | None = None) -> GameRecord:
+              on_move: Callable[[Any, int, int, float], None] | None = None,
+              reset: bool = True) -> GameRecord:
     """Play one game to the end and record it.
 
     Both agents are ``reset()`` first. An action the rules refuse (or one that
@@ -126,6 +127,8 @@ def play_game(game: str | ModuleType, agent_first, agent_second,
         state: the position to start from (default: the game's initial state).
         on_move: called after every legal move as ``on_move(state_after, action,
             colour, seconds)`` (for logs and live displays).
+        reset: call the agents' ``reset()`` first (False keeps what they
+            carried over from the previous game).
 
     Returns:
         The ``GameRecord``.
@@ -135,8 +138,9 @@ def play_game(game: str | ModuleType, agent_first, agent_second,
     if rng is not None:
         for agent, s in zip(agents, rng.integers(0, 2**63 - 1, size=2), strict=True):
             agent.seed(np.random.default_rng(int(s)))
-    for agent in agents:
-        agent.reset()
+    if reset:
+        for agent in agents:
+            agent.reset()
     if state is None:
         state = module.initial_state()
     moves: list[int] = []

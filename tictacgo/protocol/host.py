@@ -21,7 +21,7 @@ game; so give scripts by absolute path). For every move the host:
    an occupied point, suicide or a ko recapture. The exit status of the
    player is not looked at, only its ``output.txt``.
 
-The game follows ``tictacgo.games.littlego`` (specs/littlego.md): every
+The game follows ``tictacgo.games.littlego`` (docs/littlego.md): every
 action counts (passes too), the game ends after ``n*n - 1`` actions, on two
 passes in a row, or on a pass as the very first action; Black's score is
 its stones, White's its stones plus komi ``n/2``.
