@@ -63,6 +63,8 @@ class TurnBasedAECEnv(AECEnv):
     # Read-only observation boards by (own bits, opponent bits), shared by the
     # instances of a class; only for games with few positions (None: no cache).
     _board_cache: dict | None = None
+    # Read-only legal masks by legal bits, likewise (None: no cache).
+    _mask_cache: dict | None = None
 
     def __init__(self, render_mode: str | None = None, render_cell: int | None = None,
                  render_fps: float | None = None):
@@ -208,7 +210,14 @@ class TurnBasedAECEnv(AECEnv):
         if colour == state.to_move and state.end is None:
             if state is not self._mask_state:
                 self._mask_state = state
-                self._mask = unpack_bits(self.game.legal_bits(state), self.num_actions).view(np.int8)
+                bits = self.game.legal_bits(state)
+                masks = self._mask_cache
+                mask = masks.get(bits) if masks is not None else None
+                if mask is None:
+                    mask = unpack_bits(bits, self.num_actions).view(np.int8)
+                    if masks is not None:
+                        masks[bits] = mask
+                self._mask = mask
             mask = self._mask.copy()
         else:
             mask = np.zeros(self.num_actions, np.int8)

@@ -112,6 +112,7 @@ class raw_env(TurnBasedAECEnv):
     possible_agents = ["player_1", "player_2"]
     _stones = attrgetter("x", "o")
     _board_cache = {}  # at most 3**9 boards
+    _mask_cache = {}  # at most 2**9 masks
 
     def _new_state(self) -> tictactoe.TTTState:
         return tictactoe.initial_state()
