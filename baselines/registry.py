@@ -143,6 +143,7 @@ _BUILTIN_MODULES = (
     "tictacgo.baselines.course_ladder",
     "tictacgo.baselines.mcts",
     "tictacgo.baselines.qlearning",
+    "tictacgo.baselines.model_agents",
 )
 _loaded = False  # set once the built-in modules are imported
 

@@ -18,6 +18,7 @@ COMMANDS = {
     "demo": ("tictacgo.demo", "create the envs, play and render games between agents, print a table"),
     "agents": ("tictacgo.agents_cli", "list the agents for a game and their parameters"),
     "arena": ("tictacgo.arena.cli", "play agents against each other and report win/draw/loss"),
+    "train": ("tictacgo.baselines.learning.cli", "train a MaskablePPO or A2C baseline (train extra)"),
     "my-player": ("tictacgo.protocol.player", "the course player: read input.txt, write output.txt"),
     "host": ("tictacgo.protocol.host", "run two player programs through the course file protocol"),
 }

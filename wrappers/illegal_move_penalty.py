@@ -17,11 +17,12 @@ the illegal move alone. It is paid immediately, on the step of the refused
 move, and as that move is not played it changes nothing that came before it;
 the game's own rewards (+1 / -1 / 0) are unaffected. To keep the two streams
 apart, every step's ``info`` holds ``game_reward`` (the env's reward, 0 on a
-refused move) and ``penalty`` (the penalty paid on this step, else 0.0). A
-trainer that follows the seed exactly discounts ``game_reward`` and adds
-``penalty`` undiscounted to the refused step only; a standard algorithm that
-discounts the summed ``reward`` (SB3's PPO) will also let the penalty reach
-earlier steps a little, through its discounted return.
+refused move), ``penalty`` (the penalty paid on this step, else 0.0) and
+``refused`` (True on a refused step). A trainer that follows the seed
+exactly discounts ``game_reward`` and adds ``penalty`` undiscounted to the
+refused step only: ``tictacgo.baselines.learning.IllegalAwareA2C`` does; a
+standard algorithm that discounts the summed ``reward`` (SB3's PPO) also lets
+the penalty reach earlier steps a little, through its discounted return.
 
 A refused step's ``info`` is the last step's info with ``illegal_action``
 True and ``illegal_reason`` (``occupied``, ``suicide``, ``ko``) added, and
@@ -114,6 +115,7 @@ class IllegalMovePenalty(gym.Wrapper):
             info["reason"] = "illegal_limit"
             info["game_reward"] = float(reward)
             info["penalty"] = 0.0
+            info["refused"] = False
             self._last_obs, self._last_info = obs, info
             return obs, reward, terminated, truncated, info
         if illegal:
@@ -129,6 +131,7 @@ class IllegalMovePenalty(gym.Wrapper):
             info["opponent_action"] = -1
             info["game_reward"] = 0.0
             info["penalty"] = self.penalty
+            info["refused"] = True
             obs = self._last_obs.copy() if isinstance(self._last_obs, np.ndarray) else self._last_obs
             return obs, self.penalty, False, False, info
         self._refused_in_a_row = 0
@@ -136,5 +139,6 @@ class IllegalMovePenalty(gym.Wrapper):
         info = dict(info)
         info["game_reward"] = float(reward)
         info["penalty"] = 0.0
+        info["refused"] = False
         self._last_obs, self._last_info = obs, info
         return obs, reward, terminated, truncated, info
