@@ -45,7 +45,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--eval-opponent", action="append", default=None, metavar="SPEC",
                         help="an opponent to evaluate against (repeatable; default random)")
     parser.add_argument("--snapshot-every", type=int, default=defaults.snapshot_every)
+    parser.add_argument("--self-play-weight", type=float, default=defaults.self_play_weight)
+    parser.add_argument("--pool-size", type=int, default=defaults.pool_size)
+    parser.add_argument("--gamma", type=float, default=defaults.gamma)
+    parser.add_argument("--learning-rate", type=float, default=defaults.learning_rate)
+    parser.add_argument("--n-steps", type=int, default=defaults.n_steps,
+                        help="rollout length per env (0: 256 for PPO, 5 for A2C)")
+    parser.add_argument("--ent-coef", type=float, default=defaults.ent_coef)
+    parser.add_argument("--batch-size", type=int, default=defaults.batch_size, help="PPO minibatch size")
+    parser.add_argument("--n-epochs", type=int, default=defaults.n_epochs, help="PPO epochs per rollout")
+    parser.add_argument("--net-arch", type=_sizes, default=defaults.net_arch, metavar="N,N,...",
+                        help="hidden layer sizes of the mlp policy (default 64,64)")
+    parser.add_argument("--board-size", type=int, default=None, help="Little-Go board size")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def _sizes(text: str) -> list[int]:
+    try:
+        sizes = [int(x) for x in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected comma-separated layer sizes like 64,64, got {text!r}") \
+            from None
+    if not sizes or min(sizes) < 1:
+        raise argparse.ArgumentTypeError(f"layer sizes must be positive, got {text!r}")
+    return sizes
 
 
 def run(args: argparse.Namespace) -> int:
@@ -60,7 +83,11 @@ def run(args: argparse.Namespace) -> int:
                       out=args.out or f"runs/{args.game}_{args.algo}", resume=args.resume, policy=args.policy,
                       observation=args.observation, n_envs=args.n_envs, eval_every=args.eval_every,
                       eval_games=args.eval_games, eval_opponents=args.eval_opponent or ["random"],
-                      snapshot_every=args.snapshot_every, progress_bar=not args.no_progress)
+                      snapshot_every=args.snapshot_every, self_play_weight=args.self_play_weight,
+                      pool_size=args.pool_size, gamma=args.gamma, learning_rate=args.learning_rate,
+                      n_steps=args.n_steps, ent_coef=args.ent_coef, batch_size=args.batch_size,
+                      n_epochs=args.n_epochs, net_arch=args.net_arch, board_size=args.board_size,
+                      progress_bar=not args.no_progress)
     print("training:", {k: v for k, v in dataclasses.asdict(cfg).items()})
     try:
         train(cfg)

@@ -94,12 +94,13 @@ class MaskableTwoBranchPolicy(_TanhValue, MaskableActorCriticPolicy):
     """MaskablePPO's policy with seed 000's network."""
 
 
-def policy_spec(name: str, algo: str) -> tuple[Any, dict[str, Any]]:
+def policy_spec(name: str, algo: str, net_arch: list[int] | None = None) -> tuple[Any, dict[str, Any]]:
     """``(policy, policy_kwargs)`` for network ``name`` and algorithm ``algo``.
 
     Args:
         name: one of ``POLICIES``.
         algo: "maskable-ppo" or "a2c".
+        net_arch: hidden layer sizes of the "mlp" policy (SB3's default, 64 and 64, if None).
     Raises:
         ValueError: an unknown name or algorithm.
     """
@@ -113,5 +114,5 @@ def policy_spec(name: str, algo: str) -> tuple[Any, dict[str, Any]]:
         return "MlpPolicy", {"features_extractor_class": SmallResNetExtractor,
                              "net_arch": {"pi": [64], "vf": [64]}}
     if name == "mlp":
-        return "MlpPolicy", {}
+        return "MlpPolicy", ({} if net_arch is None else {"net_arch": list(net_arch)})
     raise ValueError(f"unknown policy {name!r}; expected one of {POLICIES}")

@@ -156,14 +156,15 @@ def make_vec_env(cfg: TrainConfig, game) -> DummyVecEnv:
 
 
 def _new_model(cfg: TrainConfig, env, tb: str):
-    policy, policy_kwargs = policy_spec(cfg.policy, cfg.algo)
+    policy, policy_kwargs = policy_spec(cfg.policy, cfg.algo, cfg.net_arch)
     common = dict(policy=policy, env=env, gamma=cfg.gamma, learning_rate=cfg.learning_rate,
                   ent_coef=cfg.ent_coef, seed=cfg.seed, policy_kwargs=policy_kwargs, tensorboard_log=tb,
                   verbose=0, device="cpu")
     if cfg.algo == "maskable-ppo":
         from sb3_contrib import MaskablePPO
 
-        return MaskablePPO(n_steps=cfg.n_steps or 256, batch_size=256, **common)
+        return MaskablePPO(n_steps=cfg.n_steps or 256, batch_size=cfg.batch_size, n_epochs=cfg.n_epochs,
+                           **common)
     if cfg.algo == "a2c":
         from tictacgo.baselines.learning.a2c import IllegalAwareA2C
 
@@ -302,9 +303,21 @@ def train(cfg: TrainConfig):
     game = get_game(cfg.game)
     for name, value in (("steps", cfg.steps), ("n_envs", cfg.n_envs), ("eval_every", cfg.eval_every),
                         ("eval_games", cfg.eval_games), ("snapshot_every", cfg.snapshot_every),
-                        ("pool_size", cfg.pool_size)):
+                        ("pool_size", cfg.pool_size), ("batch_size", cfg.batch_size),
+                        ("n_epochs", cfg.n_epochs), *(("net_arch", n) for n in cfg.net_arch)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise ValueError(f"{name} must be a positive int, got {value!r}")
+    for name, value, ok, expected in (
+            ("gamma", cfg.gamma, lambda v: 0 < v <= 1, "in (0, 1]"),
+            ("learning_rate", cfg.learning_rate, lambda v: v > 0, "positive"),
+            ("ent_coef", cfg.ent_coef, lambda v: v >= 0, "non-negative"),
+            ("self_play_weight", cfg.self_play_weight, lambda v: v > 0, "positive")):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not np.isfinite(value) \
+                or not ok(value):
+            raise ValueError(f"{name} must be a finite number {expected}, got {value!r}")
+    if isinstance(cfg.n_steps, bool) or not isinstance(cfg.n_steps, int) or cfg.n_steps < 0:
+        raise ValueError(f"n_steps must be a non-negative int (0: the algorithm's default), "
+                         f"got {cfg.n_steps!r}")
     if cfg.seed < 0:
         raise ValueError(f"seed must be non-negative, got {cfg.seed}")
     for spec in [*cfg.opponents, *cfg.eval_opponents]:  # fail before any training

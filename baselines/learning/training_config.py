@@ -49,6 +49,12 @@ class TrainConfig:
     """Rollout length per env (0: the algorithm's default: 256 for PPO, 5 for A2C)."""
     ent_coef: float = 0.01
     """Entropy bonus."""
+    batch_size: int = 256
+    """PPO minibatch size (A2C updates on the whole rollout)."""
+    n_epochs: int = 10
+    """PPO passes over each rollout."""
+    net_arch: list[int] = field(default_factory=lambda: [64, 64])
+    """Hidden layer sizes of the "mlp" policy's actor and critic."""
     eval_every: int = 20_000
     """Steps between two evaluations."""
     eval_opponents: list[str] = field(default_factory=lambda: ["random"])
