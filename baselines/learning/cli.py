@@ -47,6 +47,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--snapshot-every", type=int, default=defaults.snapshot_every)
     parser.add_argument("--self-play-weight", type=float, default=defaults.self_play_weight)
     parser.add_argument("--pool-size", type=int, default=defaults.pool_size)
+    parser.add_argument("--random-opening", type=int, default=defaults.random_opening, metavar="N",
+                        help="exploring starts: open each training game with 0..N random moves")
     parser.add_argument("--gamma", type=float, default=defaults.gamma)
     parser.add_argument("--learning-rate", type=float, default=defaults.learning_rate)
     parser.add_argument("--n-steps", type=int, default=defaults.n_steps,
@@ -84,7 +86,8 @@ def run(args: argparse.Namespace) -> int:
                       observation=args.observation, n_envs=args.n_envs, eval_every=args.eval_every,
                       eval_games=args.eval_games, eval_opponents=args.eval_opponent or ["random"],
                       snapshot_every=args.snapshot_every, self_play_weight=args.self_play_weight,
-                      pool_size=args.pool_size, gamma=args.gamma, learning_rate=args.learning_rate,
+                      pool_size=args.pool_size, random_opening=args.random_opening,
+                      gamma=args.gamma, learning_rate=args.learning_rate,
                       n_steps=args.n_steps, ent_coef=args.ent_coef, batch_size=args.batch_size,
                       n_epochs=args.n_epochs, net_arch=args.net_arch, board_size=args.board_size,
                       progress_bar=not args.no_progress)

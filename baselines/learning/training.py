@@ -49,6 +49,7 @@ from tictacgo.baselines.learning.policy_agent import PolicyAgent
 from tictacgo.baselines.learning.training_config import TrainConfig, parse_weighted
 from tictacgo.baselines.registry import make_agent
 from tictacgo.games import get_game
+from tictacgo.wrappers import RandomOpening
 
 ENV_IDS = {"tictactoe": "TicTacToe-v0", "littlego": "LittleGo-v0"}
 
@@ -138,6 +139,11 @@ def _opponent(cfg: TrainConfig, game, pool: SnapshotPool | None, rng: np.random.
     return MixtureOpponent(game, members, weights, rng=np.random.default_rng(int(rng.integers(2**63))))
 
 
+def _env(cfg: TrainConfig, opponent, kwargs: dict[str, Any]) -> gym.Env:
+    env = gym.make(ENV_IDS[cfg.game], opponent=opponent, **kwargs)
+    return RandomOpening(env, cfg.random_opening) if cfg.random_opening else env
+
+
 def make_vec_env(cfg: TrainConfig, game) -> DummyVecEnv:
     """``n_envs`` envs of the game, the learner alternating colours, opponents mixed."""
     kwargs: dict[str, Any] = {"learner": "alternate", "observation": cfg.observation}
@@ -149,7 +155,7 @@ def make_vec_env(cfg: TrainConfig, game) -> DummyVecEnv:
     fns = []
     for _ in range(cfg.n_envs):
         opponent = _opponent(cfg, game, None, rng)
-        fns.append(lambda o=opponent: gym.make(ENV_IDS[cfg.game], opponent=o, **kwargs))
+        fns.append(lambda o=opponent: _env(cfg, o, kwargs))
     vec = DummyVecEnv(fns)
     vec.seed(cfg.seed)
     return vec
@@ -315,6 +321,9 @@ def train(cfg: TrainConfig):
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not np.isfinite(value) \
                 or not ok(value):
             raise ValueError(f"{name} must be a finite number {expected}, got {value!r}")
+    if isinstance(cfg.random_opening, bool) or not isinstance(cfg.random_opening, int) \
+            or cfg.random_opening < 0:
+        raise ValueError(f"random_opening must be a non-negative int, got {cfg.random_opening!r}")
     if isinstance(cfg.n_steps, bool) or not isinstance(cfg.n_steps, int) or cfg.n_steps < 0:
         raise ValueError(f"n_steps must be a non-negative int (0: the algorithm's default), "
                          f"got {cfg.n_steps!r}")

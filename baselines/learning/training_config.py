@@ -27,6 +27,8 @@ class TrainConfig:
     """The pool's weight in the opponent mixture."""
     snapshot_every: int = 20_000
     """Steps between two snapshots of the learner."""
+    random_opening: int = 0
+    """Exploring starts: each training game opens with 0..N random moves (RandomOpening)."""
     pool_size: int = 5
     """Snapshots kept in the pool (the oldest leaves first)."""
     steps: int = 100_000
