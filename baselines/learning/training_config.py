@@ -46,7 +46,9 @@ class TrainConfig:
     gamma: float = 0.95
     """Discount factor."""
     learning_rate: float = 3e-4
-    """Adam learning rate."""
+    """Optimizer learning rate (Adam for PPO, RMSprop for A2C)."""
+    anneal_lr: bool = False
+    """Decay the learning rate linearly to 0 over the run (cleanrl's anneal_lr)."""
     n_steps: int = 0
     """Rollout length per env (0: the algorithm's default: 256 for PPO, 5 for A2C)."""
     ent_coef: float = 0.01
