@@ -236,3 +236,15 @@ def test_bad_hyperparameters_are_refused_before_training(tmp_path, field, value)
     with pytest.raises(ValueError, match=field):
         train(cfg)
     assert not (tmp_path / "run").exists()
+
+
+def test_the_training_scripts_take_every_setting_with_its_docstring_as_help(capsys):
+    from tictacgo.baselines.learning.training_config import config_parser, field_docs, parse_config
+
+    docs = field_docs(TrainConfig)
+    assert docs["gamma"] == "Discount factor." and set(docs) == set(TrainConfig.__dataclass_fields__)
+    cfg = parse_config(TrainConfig(steps=5), ["--opponents", "random", "minimax@2", "--net-arch", "32", "16",
+                                              "--self-play", "--gamma", "0.9", "--board-size", "4"])
+    assert cfg.opponents == ["random", "minimax@2"] and cfg.net_arch == [32, 16]
+    assert cfg.self_play and cfg.gamma == 0.9 and cfg.board_size == 4 and cfg.steps == 5
+    assert "Discount factor." in config_parser(TrainConfig()).format_help()
