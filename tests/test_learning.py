@@ -218,12 +218,16 @@ def test_a_tictactoe_run_audits_every_position_and_keeps_the_model_that_loses_le
     assert model.lr_schedule(0.0) == pytest.approx(0.0)  # and none at the end
 
 
-def test_fewer_losses_rank_first_then_optimal_moves_then_score():
+def test_fewer_losses_rank_first_then_unmasked_illegal_moves_then_optimal_moves_then_score():
     no_loss = {"losses": 0, "optimal_rate": 0.90, "score": 0.5}
     lossy = {"losses": 3, "optimal_rate": 0.99, "score": 0.9}
     sharper = {"losses": 0, "optimal_rate": 0.95, "score": 0.4}
     assert best_key(no_loss) > best_key(lossy)
     assert best_key(sharper) > best_key(no_loss)
+    careful = {**no_loss, "illegal_rate": 0.001}
+    careless = {**sharper, "illegal_rate": 0.02}
+    assert best_key(careful, masked=False) > best_key(careless, masked=False)  # A2C: illegal rate first
+    assert best_key(careless, masked=True) > best_key(careful, masked=True)  # masked: it never matters
 
 
 @pytest.mark.parametrize("field,value", [("gamma", 0.0), ("gamma", 1.5), ("learning_rate", -1.0),

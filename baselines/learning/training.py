@@ -26,8 +26,9 @@ supplies the rest:
   (``out/tb``), and for a solvable game (Tic-Tac-Toe) the share of all
   live positions where the greedy move keeps the minimax value
   (``tictacgo.baselines.audit``); the best model (fewest evaluation losses,
-  then the highest optimal-move share, then the highest mean score) is kept
-  as ``out/best_model.zip``; ``out/checkpoint.zip`` and ``out/progress.json``
+  then, for A2C, the lowest unmasked illegal rate, then the highest
+  optimal-move share, then the highest mean score) is kept as
+  ``out/best_model.zip``; ``out/checkpoint.zip`` and ``out/progress.json``
   are written atomically, so ``resume`` continues the same run; at the end a
   learning curve ``out/learning_curve.png`` is drawn (with the ``plot`` extra).
 """
@@ -226,9 +227,11 @@ def sample_states(game, count: int, rng: np.random.Generator) -> list:
     return list(seen)
 
 
-def best_key(row: dict) -> tuple:
-    """How evaluation rows rank: fewest losses, then most optimal moves (if audited), then score."""
-    return (-row.get("losses", 0), row.get("optimal_rate", 0.0), row["score"])
+def best_key(row: dict, masked: bool = True) -> tuple:
+    """How evaluation rows rank: fewest losses, then (for a policy trained without masks) the
+    lowest unmasked illegal rate, then most optimal moves (if audited), then the score."""
+    illegal = 0.0 if masked else row.get("illegal_rate", 1.0)
+    return (-row.get("losses", 0), -illegal, row.get("optimal_rate", 0.0), row["score"])
 
 
 class TrainingCallback(BaseCallback):
@@ -238,7 +241,8 @@ class TrainingCallback(BaseCallback):
         super().__init__()
         self.cfg, self.game, self.out, self.history, self.pool = cfg, game, out, history, pool
         self.rng = np.random.default_rng(cfg.seed + 1)
-        self.best = max((best_key(h) for h in history), default=None)
+        self.masked = cfg.algo == "maskable-ppo"
+        self.best = max((best_key(h, self.masked) for h in history), default=None)
         self.last_eval = history[-1]["steps"] if history else 0
         self.last_snapshot = self.last_eval
         self.states = sample_states(game, 2000, np.random.default_rng(cfg.seed + 2))
@@ -295,8 +299,8 @@ class TrainingCallback(BaseCallback):
             row["optimal_rate"] = round(optimal_move_rate(agent.act, *self.audit), 4)
             self.logger.record("eval/optimal_move_rate", row["optimal_rate"])
         self.history.append(row)
-        if self.best is None or best_key(row) > self.best:
-            self.best = best_key(row)
+        if self.best is None or best_key(row, self.masked) > self.best:
+            self.best = best_key(row, self.masked)
             save_model_atomic(self.model, self.out / "best_model.zip")
         save_model_atomic(self.model, self.out / "checkpoint.zip")
         atomic_write_json(self.out / "progress.json", {"config": asdict(self.cfg), "history": self.history},
