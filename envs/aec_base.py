@@ -8,9 +8,15 @@ and never reimplements a rule.
 
 Conventions shared by both games:
 
-* Observation per agent: ``{"observation": int8 (n, n) board from that
-  agent's side (+1 own stones, -1 the opponent's, 0 empty), "action_mask":
-  int8 (A,) legal actions when it is that agent's turn, all zeros otherwise}``.
+* Observation per agent: ``{"observation": ..., "action_mask": int8 (A,)
+  legal actions when it is that agent's turn, all zeros otherwise}``. The
+  ``observation`` entry is in the format chosen by the ``observation=``
+  keyword, the same choices as the Gymnasium envs
+  (``tictacgo.envs.observations``), always from that agent's side:
+  ``"board"`` (the default) int8 ``(n, n)``, +1 own stones, -1 the
+  opponent's, 0 empty; ``"flat"`` the same as an int8 vector of ``n*n``;
+  ``"planes"`` float32 ``(C, n, n)`` in [0, 1], the game's planes (own,
+  opponent, legal, ..., to_move), which also say who is to move.
 * An action the rules refuse (occupied point, suicide, ko) ends the game:
   the mover gets -1, the opponent +1, ``infos[...]["reason"] == "illegal"``.
   A malformed action raises instead and leaves the game as it was:
@@ -26,8 +32,9 @@ bit-unpacking helper of the package; the board equals
 ``observations.relative_board(game, state, viewer)``, which the tests
 check, at a fraction of its cost), the
 legal actions are computed once per state, and Tic-Tac-Toe's few thousand
-boards are cached. Every observation is a fresh, writable array the caller
-may keep or modify.
+boards are cached. That fast path serves "board" and "flat"; "planes" are
+built by ``observations.planes``. Every observation is a fresh, writable
+array the caller may keep or modify.
 """
 
 from __future__ import annotations
@@ -43,7 +50,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
-from tictacgo.envs import rendering, reset_options
+from tictacgo.envs import observations, rendering, reset_options
 from tictacgo.games.bits import signed_board, unpack_bits
 from tictacgo.games.errors import GameOverError, IllegalActionError
 
@@ -67,15 +74,22 @@ class TurnBasedAECEnv(AECEnv):
     _mask_cache: dict | None = None
 
     def __init__(self, render_mode: str | None = None, render_cell: int | None = None,
-                 render_fps: float | None = None):
+                 render_fps: float | None = None, observation: str = observations.BOARD):
         """Build the env (call ``reset`` before use).
 
         Args:
             render_mode: None, "ansi", "rgb_array" or "human".
             render_cell: pixels per board point/cell in pictures; a game default if None.
             render_fps: frames per second in "human" mode; ``metadata["render_fps"]`` if None.
+            observation: the format of the "observation" entry: "board" (int8 (n, n), the
+                default), "flat" (int8 (n*n,)) or "planes" (float32 (C, n, n)).
+        Raises:
+            ValueError: an unknown render mode or observation format, a bad cell size or rate.
         """
         super().__init__()
+        if observation not in observations.FORMATS:
+            raise ValueError(f"observation must be one of {observations.FORMATS}, got {observation!r}")
+        self.observation_format = observation
         modes = self.metadata["render_modes"]
         if render_mode is not None and render_mode not in modes:
             raise ValueError(f"render_mode must be None or one of {modes}, got {render_mode!r}")
@@ -103,9 +117,15 @@ class TurnBasedAECEnv(AECEnv):
         self._mask = np.zeros(self.num_actions, np.int8)
         self._shape = (self.n, self.n)
 
+        if observation == observations.PLANES:
+            shape = (self.game.spec(self._state).num_planes, self.n, self.n)
+            board_space = spaces.Box(0.0, 1.0, shape, np.float32)
+        else:
+            shape = self._shape if observation == observations.BOARD else (self._nn,)
+            board_space = spaces.Box(-1, 1, shape, np.int8)
         self.observation_spaces = {
             a: spaces.Dict({
-                "observation": spaces.Box(-1, 1, self._shape, np.int8),
+                "observation": board_space,
                 "action_mask": spaces.Box(0, 1, (self.num_actions,), np.int8),
             }) for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
@@ -192,21 +212,27 @@ class TurnBasedAECEnv(AECEnv):
         Args:
             agent: an agent name.
         Returns:
-            ``{"observation": int8 (n, n), "action_mask": int8 (A,)}``.
+            ``{"observation": ..., "action_mask": int8 (A,)}``, the observation in
+            ``observation_format`` from ``agent``'s side (int8 (n, n) for "board").
         """
         colour = self._colour.get(agent)
         if colour is None:
             raise ValueError(f"unknown agent {agent!r}; expected one of {self.possible_agents}")
         state = self._state
-        own, opp = self._stones(state)
-        if colour == 2:
-            own, opp = opp, own
-        cache = self._board_cache
-        board = cache.get((own, opp)) if cache is not None else None
-        if board is None:
-            board = signed_board(own, opp, self._nn).reshape(self._shape)
-            if cache is not None:
-                cache[(own, opp)] = board
+        fmt = self.observation_format
+        if fmt == observations.PLANES:
+            obs = observations.planes(self.game, state, colour)
+        else:
+            own, opp = self._stones(state)
+            if colour == 2:
+                own, opp = opp, own
+            cache = self._board_cache
+            board = cache.get((own, opp)) if cache is not None else None
+            if board is None:
+                board = signed_board(own, opp, self._nn).reshape(self._shape)
+                if cache is not None:
+                    cache[(own, opp)] = board
+            obs = board.copy() if fmt == observations.BOARD else board.flatten()
         if colour == state.to_move and state.end is None:
             if state is not self._mask_state:
                 self._mask_state = state
@@ -221,7 +247,7 @@ class TurnBasedAECEnv(AECEnv):
             mask = self._mask.copy()
         else:
             mask = np.zeros(self.num_actions, np.int8)
-        return {"observation": board.copy(), "action_mask": mask}
+        return {"observation": obs, "action_mask": mask}
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """(observation, cumulative reward, terminated, truncated, info) of ``agent_selection``."""

@@ -13,8 +13,10 @@ Action space            ``Discrete(n*n + 1)`` (26 on 5x5): ``i*n + j`` places
                         a stone on row i, column j; ``n*n`` is PASS
 Observation space       ``"flat"``: ``Box(-1, 1, (n*n,), int8)``;
                         ``"board"``: ``Box(-1, 1, (n, n), int8)``;
-                        ``"planes"``: ``Box(0, 1, (5, n, n), float32)``
-                        (own, opponent, legal, ko-forbidden, actions left)
+                        ``"planes"``: ``Box(0, 1, (6, n, n), float32)``
+                        (own, opponent, legal, ko-forbidden, actions left,
+                        to_move: all ones when Black is to move, zeros
+                        when White is)
 Rewards                 +1 win, -1 loss (also for an illegal action under
                         ``illegal="lose"``), 0 otherwise; no draws with the
                         default fractional komi; ``illegal_penalty`` for a

@@ -13,8 +13,9 @@ Action space            ``Discrete(9)``: cells 0..8 row-major (the seeds
                         number them 1..9)
 Observation space       ``"flat"``: ``Box(-1, 1, (9,), int8)``;
                         ``"board"``: ``Box(-1, 1, (3, 3), int8)``;
-                        ``"planes"``: ``Box(0, 1, (3, 3, 3), float32)``
-                        (own, opponent, legal)
+                        ``"planes"``: ``Box(0, 1, (4, 3, 3), float32)``
+                        (own, opponent, legal, to_move: all ones when X
+                        is to move, zeros when O is)
 Rewards                 +1 win, -1 loss (also for an illegal move under
                         ``illegal="lose"``), 0 draw and non-final steps;
                         ``illegal_penalty`` for a refused move under

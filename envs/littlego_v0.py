@@ -1,15 +1,17 @@
 """# Little-Go (littlego_v0)
 
-| Import             | `from tictacgo.envs import littlego_v0`                 |
-|--------------------|---------------------------------------------------------|
-| Actions            | Discrete                                                |
-| Parallel API       | No                                                      |
-| Agents             | `agents = ['black_0', 'white_0']`                       |
-| Action Shape       | (1,)                                                    |
-| Action Values      | [0, n*n] (n*n is PASS; [0, 25] on 5x5)                  |
-| Observation Shape  | `{"observation": (n, n), "action_mask": (n*n + 1,)}`    |
-| Observation Values | observation [-1, 1], action_mask [0, 1] (int8)          |
-| Render modes       | "ansi", "rgb_array", "human" (pygame, optional)         |
+| Import             | `from tictacgo.envs import littlego_v0`                                    |
+|--------------------|----------------------------------------------------------------------------|
+| Actions            | Discrete                                                                   |
+| Parallel API       | No                                                                         |
+| Agents             | `agents = ['black_0', 'white_0']`                                          |
+| Action Shape       | (1,)                                                                       |
+| Action Values      | [0, n*n] (n*n is PASS; [0, 25] on 5x5)                                     |
+| Observation Shape  | `{"observation": (n, n), "action_mask": (n*n + 1,)}`                       |
+|                    | observation (n*n,) with `observation="flat"`, (6, n, n) with `"planes"`    |
+| Observation Values | observation [-1, 1] int8 ("board", "flat"), [0, 1] float32 ("planes")      |
+|                    | action_mask [0, 1] int8                                                    |
+| Render modes       | "ansi", "rgb_array", "human" (pygame, optional)                            |
 
 The 5x5 Go of the CSCI-561 homework, with the course host's exact rules
 (``tictacgo.games.littlego``; see ``docs/littlego.md``). ``black_0`` moves
@@ -27,11 +29,26 @@ first. In short:
   ``n / 2`` = 2.5). No territory, no prisoners.
 
 ### Observation space
-A dict per agent. ``observation`` is the board from that agent's side, int8
-(n, n): +1 its own stones, -1 the opponent's, 0 empty. ``action_mask``
-(int8, n*n + 1) has 1 on the legal actions (PASS, the last entry, is always
-legal) when it is that agent's turn and is all zeros otherwise (and once the
-game is over). The ko information is in the mask, not in the board.
+A dict per agent. ``observation`` is the position from that agent's side,
+in the format chosen by ``env(observation=...)``, the same choices as the
+Gymnasium env (``tictacgo.envs.observations``):
+
+* ``"board"`` (the default): int8 (n, n), +1 its own stones, -1 the
+  opponent's, 0 empty;
+* ``"flat"``: the same board as an int8 vector of n*n (row-major);
+* ``"planes"``: float32 (6, n, n) in [0, 1], the channels ``own``,
+  ``opponent``, ``legal`` (the points where the player to move may place a
+  stone; zeros once the game is over), ``ko`` (the points only the ko rule
+  forbids), ``actions_left`` (constant: ``(max_actions - t) / max_actions``)
+  and ``to_move`` (all ones when Black is to move, zeros when White is).
+
+The board formats do not say who is to move or how many actions are left
+(Black to move after ``[0, 24]`` and White to move after ``[24, 0, 25]``
+look alike), though with komi and the action limit these change the value;
+"planes" does. ``action_mask`` (int8, n*n + 1) has 1 on the legal actions
+(PASS, the last entry, is always legal) when it is that agent's turn and is
+all zeros otherwise (and once the game is over). With the board formats the
+ko information is in the mask only.
 
 ### Action space
 ``Discrete(n*n + 1)``: action ``i * n + j`` places a stone on row ``i``,
@@ -59,22 +76,25 @@ illegal action also ``illegal_action`` and ``illegal_reason``:
 the action limit is a termination (a rule of the game), not a truncation.
 
 ### Arguments
-``env(board_size=5, komi=None, max_actions=None, render_mode=None,
-render_cell=None, render_fps=None)``: board size 2..19, komi (default
-``n / 2``) and action limit (default ``n*n - 1``) as in
-``littlego.initial_state``; the render mode, the pixels per board point of a
-picture (default 64) and the frame rate of the "human" window.
+``env(board_size=5, komi=None, max_actions=None, observation="board",
+render_mode=None, render_cell=None, render_fps=None)``: board size 2..19,
+komi (default ``n / 2``) and action limit (default ``n*n - 1``) as in
+``littlego.initial_state``; the observation format (``"board"``, ``"flat"``
+or ``"planes"``; anything else is a ``ValueError`` naming the choices); the
+render mode, the pixels per board point of a picture (default 64) and the
+frame rate of the "human" window.
 ``reset(seed=None, options=None)`` seeds ``env.np_random``;
 ``options={"state": s}`` starts from the rules-core state ``s``.
 ``env.game_state`` is the current rules-core state.
 
 ### Checks
-Passes ``pettingzoo.test.api_test``, ``seed_test`` and ``render_test``
-(tests/test_aec_envs.py). ``api_test`` prints four advisory warnings that it
-also prints for PettingZoo's own board games, whose names it exempts from
-the first two: the observation is a dict (not an array), its space is a Dict
-(not a Box), the empty starting board is all zeros, and the signed board has
-negative numbers in an image-like 2-D shape. All four are by design (the
+Passes ``pettingzoo.test.api_test`` (with each observation format),
+``seed_test`` and ``render_test`` (tests/test_aec_envs.py). ``api_test``
+prints up to four advisory warnings that it also prints for PettingZoo's own
+board games, whose names it exempts from the first two: the observation is a
+dict (not an array), its space is a Dict (not a Box), the empty starting
+board is all zeros ("board", "flat"), and the signed board has negative
+numbers in an image-like 2-D shape ("board"). All four are by design (the
 documented ``{"observation", "action_mask"}`` format and the player-relative
 board); the test fails on any other warning.
 
@@ -99,7 +119,7 @@ def env(**kwargs) -> AECEnv:
 
     Args:
         **kwargs: passed to ``raw_env`` (``board_size``, ``komi``, ``max_actions``,
-            ``render_mode``, ``render_cell``, ``render_fps``).
+            ``observation``, ``render_mode``, ``render_cell``, ``render_fps``).
     Returns:
         The wrapped env.
     """
@@ -121,7 +141,7 @@ class raw_env(TurnBasedAECEnv):
 
     def __init__(self, board_size: int = 5, komi: float | None = None, max_actions: int | None = None,
                  render_mode: str | None = None, render_cell: int | None = None,
-                 render_fps: float | None = None):
+                 render_fps: float | None = None, observation: str = "board"):
         """Build the env (call ``reset`` before use).
 
         Args:
@@ -131,15 +151,19 @@ class raw_env(TurnBasedAECEnv):
             render_mode: None, "ansi", "rgb_array" or "human".
             render_cell: pixels per board point in pictures (default 64).
             render_fps: frames per second in "human" mode.
+            observation: "board" (int8 (n, n), the default), "flat" (int8 (n*n,)) or
+                "planes" (float32 (6, n, n)).
         Raises:
-            TypeError / ValueError: a bad board size, komi or action limit.
+            TypeError / ValueError: a bad board size, komi or action limit, or an
+                unknown observation format.
         """
         # Validates the arguments with the rules' own clear errors.
         self._start = littlego.initial_state(board_size, komi, max_actions)
         self.board_size = self._start.geo.n
         self.komi = self._start.geo.komi
         self.max_actions = self._start.geo.max_actions
-        super().__init__(render_mode=render_mode, render_cell=render_cell, render_fps=render_fps)
+        super().__init__(render_mode=render_mode, render_cell=render_cell, render_fps=render_fps,
+                         observation=observation)
 
     def _new_state(self) -> littlego.GoState:
         return self._start

@@ -1,16 +1,39 @@
 """Observation formats shared by the PettingZoo and Gymnasium envs.
 
-* ``relative_board``: the player-relative board, int8 ``(n, n)``: +1 the
-  mover's stones, -1 the opponent's, 0 empty. It is the course board
-  (1 first player, 2 second) mapped to +1/-1 and multiplied by -1 on the
-  second player's turn, so one network plays both sides.
-* ``planes``: float32 ``(C, n, n)`` channels for CNNs, the ones the game
-  declares in ``spec(state).planes``: own stones, opponent stones, legal
-  placements, and for Little-Go also the ko-forbidden points and the
-  fraction of actions left (a constant plane).
+* ``flat`` / ``board``: the player-relative board (``relative_board``),
+  int8, as a vector of ``n*n`` or as ``(n, n)``: +1 the viewer's stones, -1
+  the opponent's, 0 empty. It is the course board (1 first player, 2 second)
+  mapped to +1/-1 and multiplied by -1 on the second player's turn, so one
+  network plays both sides. It does not carry who is to move (Tic-Tac-Toe's
+  mark counts imply it; with passes and captures, Go's stone counts do not)
+  or how many actions are left: Little-Go's Black to move after
+  actions ``[0, 24]`` and White to move after ``[24, 0, PASS]`` look the
+  same, though with komi and the action limit their values differ.
+* ``planes``: float32 ``(C, n, n)`` channels in [0, 1] for CNNs, the ones the
+  game declares in ``spec(state).planes``, in that order:
 
-The formats ask the game (``spec``, ``stone_bits``, ``ko_bits``); they never
-test which game it is.
+  ================  ===========================================================
+  ``own``           1 on the viewer's stones (marks)
+  ``opponent``      1 on the opponent's stones (marks)
+  ``legal``         1 where the player to move may place (whichever side
+                    views it; all zeros once the game is over); PASS is not
+                    a point, so it has no plane
+  ``ko``            Little-Go: 1 on the points only the ko rule forbids
+  ``actions_left``  Little-Go: a constant plane, the fraction of the action
+                    limit still to play, ``(max_actions - t) / max_actions``
+  ``to_move``       a constant plane: 1.0 when the first player (Black, X) is
+                    to move, 0.0 when the second (White, O) is
+  ================  ===========================================================
+
+  Tic-Tac-Toe: ``own, opponent, legal, to_move`` (4 channels); Little-Go:
+  ``own, opponent, legal, ko, actions_left, to_move`` (6). ``to_move`` and
+  ``actions_left`` carry what the player-relative stones cannot: which
+  colour gets komi and how close the action limit is (go_v5, OpenSpiel and
+  pgx carry the colour to move as well). New planes go at the end, so the
+  earlier ones keep their index.
+
+The formats ask the game (``spec``, ``current_player``, ``stone_bits``,
+``ko_bits``); they never test which game it is.
 """
 
 from __future__ import annotations
@@ -64,6 +87,8 @@ def _plane(name: str, game: ModuleType, state, rel: np.ndarray) -> np.ndarray:
     if name == "actions_left":
         limit = game.spec(state).max_actions
         return np.full((n, n), (limit - state.t) / limit)
+    if name == "to_move":
+        return np.full((n, n), game.current_player(state) == 1)
     raise ValueError(f"unknown observation plane {name!r}")
 
 

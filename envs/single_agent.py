@@ -40,7 +40,9 @@ Keyword arguments
     ``"flat"`` (default): the player-relative board as an int8 vector of
     ``n*n`` in ``Box(-1, 1, (n*n,), int8)``: +1 the learner's stones, -1 the
     opponent's, 0 empty. ``"board"``: the same as ``(n, n)``. ``"planes"``:
-    float32 ``(C, n, n)`` in ``Box(0, 1)`` (``tictacgo.envs.observations``).
+    float32 ``(C, n, n)`` in ``Box(0, 1)``, the game's planes, which also
+    carry the colour to move (``tictacgo.envs.observations`` lists them).
+    The AEC envs take the same ``observation=`` choices (default ``"board"``).
 ``render_mode``, ``render_cell``, ``render_fps``
     ``"ansi"`` (text), ``"rgb_array"`` or ``"human"``; pixels per point or
     cell of a picture; frames per second in a window. The same three as the

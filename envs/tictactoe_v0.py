@@ -1,15 +1,17 @@
 """# Tic-Tac-Toe (tictactoe_v0)
 
-| Import             | `from tictacgo.envs import tictactoe_v0`          |
-|--------------------|---------------------------------------------------|
-| Actions            | Discrete                                          |
-| Parallel API       | No                                                |
-| Agents             | `agents = ['player_1', 'player_2']`               |
-| Action Shape       | (1,)                                              |
-| Action Values      | [0, 8]                                            |
-| Observation Shape  | `{"observation": (3, 3), "action_mask": (9,)}`    |
-| Observation Values | observation [-1, 1], action_mask [0, 1] (int8)    |
-| Render modes       | "ansi", "rgb_array", "human" (pygame, optional)   |
+| Import             | `from tictacgo.envs import tictactoe_v0`                                   |
+|--------------------|----------------------------------------------------------------------------|
+| Actions            | Discrete                                                                   |
+| Parallel API       | No                                                                         |
+| Agents             | `agents = ['player_1', 'player_2']`                                        |
+| Action Shape       | (1,)                                                                       |
+| Action Values      | [0, 8]                                                                     |
+| Observation Shape  | `{"observation": (3, 3), "action_mask": (9,)}`                             |
+|                    | observation (9,) with `observation="flat"`, (4, 3, 3) with `"planes"`      |
+| Observation Values | observation [-1, 1] int8 ("board", "flat"), [0, 1] float32 ("planes")      |
+|                    | action_mask [0, 1] int8                                                    |
+| Render modes       | "ansi", "rgb_array", "human" (pygame, optional)                            |
 
 Two players mark the cells of a 3 x 3 grid in turn; three marks in a row,
 column or diagonal win, a full grid without a line is a draw. ``player_1``
@@ -24,11 +26,20 @@ plays X and moves first, ``player_2`` plays O. The rules are those of
         env.step(action)
 
 ### Observation space
-A dict per agent. ``observation`` is the board from that agent's side, int8
-(3, 3): +1 its own marks, -1 the opponent's, 0 empty (so the two agents'
-views differ in sign; one network plays both sides). ``action_mask`` (int8,
-9) has 1 on the empty cells when it is that agent's turn and is all zeros
-otherwise (and once the game is over).
+A dict per agent. ``observation`` is the position from that agent's side,
+in the format chosen by ``env(observation=...)``, the same choices as the
+Gymnasium env (``tictacgo.envs.observations``):
+
+* ``"board"`` (the default): int8 (3, 3), +1 its own marks, -1 the
+  opponent's, 0 empty (so the two agents' views differ in sign; one network
+  plays both sides);
+* ``"flat"``: the same board as an int8 vector of 9 (row-major);
+* ``"planes"``: float32 (4, 3, 3) in [0, 1], the channels ``own``,
+  ``opponent``, ``legal`` (the empty cells while the game goes on; zeros once
+  it is over) and ``to_move`` (all ones when X is to move, zeros when O is).
+
+``action_mask`` (int8, 9) has 1 on the empty cells when it is that agent's
+turn and is all zeros otherwise (and once the game is over).
 
 ### Action space
 ``Discrete(9)``: the cell, row-major::
@@ -57,19 +68,22 @@ winning agent's name, or None for a draw) and ``reason``: ``"win"``,
 ``illegal_reason``, ``"occupied"``).
 
 ### Arguments
-``env(render_mode=None, render_cell=None, render_fps=None)``: the render
-mode, the pixels per cell of a picture (default 100) and the frame rate of
-the "human" window. ``reset(seed=None, options=None)`` seeds
+``env(observation="board", render_mode=None, render_cell=None,
+render_fps=None)``: the observation format (``"board"``, ``"flat"`` or
+``"planes"``; anything else is a ``ValueError`` naming the choices), the
+render mode, the pixels per cell of a picture (default 100) and the frame
+rate of the "human" window. ``reset(seed=None, options=None)`` seeds
 ``env.np_random``; ``options={"state": s}`` starts from the rules-core
 state ``s``. ``env.game_state`` is the current rules-core state.
 
 ### Checks
-Passes ``pettingzoo.test.api_test``, ``seed_test`` and ``render_test``
-(tests/test_aec_envs.py). ``api_test`` prints four advisory warnings that it
-also prints for PettingZoo's own board games, whose names it exempts from
-the first two: the observation is a dict (not an array), its space is a Dict
-(not a Box), the empty starting board is all zeros, and the signed board has
-negative numbers in an image-like 2-D shape. All four are by design (the
+Passes ``pettingzoo.test.api_test`` (with each observation format),
+``seed_test`` and ``render_test`` (tests/test_aec_envs.py). ``api_test``
+prints up to four advisory warnings that it also prints for PettingZoo's own
+board games, whose names it exempts from the first two: the observation is a
+dict (not an array), its space is a Dict (not a Box), the empty starting
+board is all zeros ("board", "flat"), and the signed board has negative
+numbers in an image-like 2-D shape ("board"). All four are by design (the
 documented ``{"observation", "action_mask"}`` format and the player-relative
 board); the test fails on any other warning.
 
@@ -92,7 +106,8 @@ def env(**kwargs) -> AECEnv:
     """The Tic-Tac-Toe AEC env in its standard wrapper (order enforcement).
 
     Args:
-        **kwargs: passed to ``raw_env`` (``render_mode``, ``render_cell``, ``render_fps``).
+        **kwargs: passed to ``raw_env`` (``observation``, ``render_mode``, ``render_cell``,
+            ``render_fps``).
     Returns:
         The wrapped env.
     """

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import functools
+import re
 import warnings
 
 import numpy as np
 import pytest
 
 from tictacgo.envs import littlego_v0, tictactoe_v0
-from tictacgo.envs.observations import relative_board
+from tictacgo.envs.observations import FORMATS, observe, relative_board
 from tictacgo.games import GameOverError, littlego, tictactoe
 
 with warnings.catch_warnings():
@@ -52,11 +53,12 @@ def _board(env) -> np.ndarray:
     return env.unwrapped.state().copy()
 
 
+@pytest.mark.parametrize("fmt", FORMATS)
 @pytest.mark.parametrize("mod", MODULES, ids=IDS)
-def test_api_test_passes_with_only_the_expected_heuristic_warnings(mod):
+def test_api_test_passes_with_only_the_expected_heuristic_warnings(mod, fmt):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        api_test(mod.env(), num_cycles=300)
+        api_test(mod.env(observation=fmt), num_cycles=300)
     messages = {str(w.message) for w in caught}
     assert messages <= EXPECTED_API_WARNINGS, messages - EXPECTED_API_WARNINGS
 
@@ -93,6 +95,108 @@ def test_metadata_agents_and_spaces():
             assert space["observation"].low.min() == -1 and space["observation"].high.max() == 1
             assert space["action_mask"].shape == (num_actions,) and space["action_mask"].dtype == np.int8
             assert env.action_space(agent).n == num_actions
+
+
+# -- observation formats: the Gymnasium envs' choices, "board" by default -----------------
+
+SPACES = {  # (module, format) -> (shape, dtype, low, high) of the "observation" entry
+    (tictactoe_v0, "board"): ((3, 3), np.int8, -1, 1),
+    (tictactoe_v0, "flat"): ((9,), np.int8, -1, 1),
+    (tictactoe_v0, "planes"): ((4, 3, 3), np.float32, 0, 1),
+    (littlego_v0, "board"): ((5, 5), np.int8, -1, 1),
+    (littlego_v0, "flat"): ((25,), np.int8, -1, 1),
+    (littlego_v0, "planes"): ((6, 5, 5), np.float32, 0, 1),
+}
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("mod", MODULES, ids=IDS)
+def test_each_observation_format_has_its_space_and_keeps_the_action_mask(mod, fmt):
+    shape, dtype, low, high = SPACES[mod, fmt]
+    env = mod.env(observation=fmt)
+    env.reset(seed=0)
+    assert env.unwrapped.observation_format == fmt
+    for agent in env.possible_agents:
+        space = env.observation_space(agent)
+        assert set(space.spaces) == {"observation", "action_mask"}
+        box = space["observation"]
+        assert (box.shape, box.dtype) == (shape, dtype)
+        assert box.low.min() == low and box.high.max() == high
+        assert space["action_mask"].shape == (env.action_space(agent).n,)
+        obs = env.observe(agent)
+        assert obs["observation"].shape == shape and obs["observation"].dtype == dtype
+        assert obs in space
+
+
+@pytest.mark.parametrize("mod", MODULES, ids=IDS)
+def test_the_default_observation_is_the_board(mod):
+    env = mod.env()
+    assert env.unwrapped.observation_format == "board"
+    assert env.observation_space(env.possible_agents[0])["observation"] == \
+        mod.env(observation="board").observation_space(env.possible_agents[0])["observation"]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("mod", MODULES, ids=IDS)
+@pytest.mark.parametrize("seed", range(3))
+def test_observations_are_the_shared_format_from_the_observed_agents_side(mod, fmt, seed):
+    game = mod.raw_env.game
+
+    def check(env, agent, obs):
+        state = env.unwrapped.game_state
+        for colour, name in enumerate(env.possible_agents, start=1):
+            seen = obs if name == agent else env.observe(name)
+            expected = observe(game, state, fmt, viewer=colour)
+            assert seen["observation"].dtype == expected.dtype
+            np.testing.assert_array_equal(seen["observation"], expected)
+        np.testing.assert_array_equal(obs["action_mask"], game.legal_mask(state))
+
+    env = mod.env(observation=fmt)
+    env.reset(seed=seed)
+    _random_game(env, np.random.default_rng(seed), check)
+    final = env.unwrapped.game_state  # the finished game is observed the same way
+    for colour, name in enumerate(env.possible_agents, start=1):
+        np.testing.assert_array_equal(env.unwrapped.observe(name)["observation"],
+                                      observe(game, final, fmt, viewer=colour))
+
+
+def test_littlego_planes_tell_who_is_to_move_where_the_board_cannot():
+    # Black to move after [0, 24] and White to move after [24, 0, PASS]: the same board
+    # from the mover's side, but komi goes to White and one action fewer is left.
+    obs = {}
+    for fmt in FORMATS:
+        for actions in ([0, 24], [24, 0, 25]):
+            env = littlego_v0.env(observation=fmt)
+            env.reset()
+            for a in actions:
+                env.step(a)
+            mover = env.agent_selection
+            obs[fmt, len(actions)] = (mover, env.last()[0]["observation"])
+    assert obs["board", 2][0] == "black_0" and obs["board", 3][0] == "white_0"
+    for fmt in ("board", "flat"):
+        np.testing.assert_array_equal(obs[fmt, 2][1], obs[fmt, 3][1])
+    black, white = obs["planes", 2][1], obs["planes", 3][1]
+    assert not np.array_equal(black, white)
+    assert np.all(black[5] == 1.0) and np.all(white[5] == 0.0)  # to_move
+
+
+def test_tictactoe_planes_mark_the_colour_to_move_for_both_agents():
+    env = tictactoe_v0.env(observation="planes")
+    env.reset()
+    env.step(4)  # X in the centre; O to move
+    o_view, x_view = env.observe("player_2")["observation"], env.observe("player_1")["observation"]
+    assert o_view[1, 1, 1] == 1.0 and x_view[0, 1, 1] == 1.0  # own/opponent from each side
+    assert not o_view[3].any() and not x_view[3].any()  # O to move: to_move all zeros
+    env.step(0)
+    assert env.observe("player_1")["observation"][3].all()  # X to move: all ones
+
+
+@pytest.mark.parametrize("mod", MODULES, ids=IDS)
+@pytest.mark.parametrize("bad", ["rgb", "Board", "", None, 3])
+def test_an_unknown_observation_format_is_a_clear_error(mod, bad):
+    with pytest.raises(ValueError, match=rf"observation must be one of .*'flat', 'board', 'planes'.*"
+                                         rf"got {re.escape(repr(bad))}"):
+        mod.env(observation=bad)
 
 
 def test_littlego_board_size_komi_and_max_actions_are_passed_to_the_rules():
@@ -151,15 +255,17 @@ def test_mask_is_the_legal_set_and_never_empty_on_a_live_turn(mod, seed):
     assert env.agents == []
 
 
+@pytest.mark.parametrize("fmt", FORMATS)
 @pytest.mark.parametrize("mod", MODULES, ids=IDS)
-def test_observations_are_fresh_arrays(mod):
-    env = mod.env()
+def test_observations_are_fresh_arrays(mod, fmt):
+    env = mod.env(observation=fmt)
     env.reset()
     obs1, *_ = env.last()
-    obs1["observation"][0, 0] = 1
+    obs1["observation"].flat[0] = 1  # (0, 0) of the board, or of the "own" plane
     obs1["action_mask"][:] = 0
     obs2, *_ = env.last()
-    assert obs2["observation"][0, 0] == 0 and obs2["action_mask"].all()
+    assert obs2["observation"].flat[0] == 0 and obs2["action_mask"].all()
+    assert mod.env(observation=fmt).unwrapped.observe(env.possible_agents[0])["observation"].flat[0] == 0
 
 
 @pytest.mark.parametrize("mod", MODULES, ids=IDS)

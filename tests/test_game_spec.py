@@ -35,6 +35,7 @@ def test_tic_tac_toe_declares_a_3x3_board_without_pass_or_score():
     assert spec.pass_action is None and spec.komi is None and spec.max_actions is None
     assert spec.player_names == ("X", "O") and spec.agent_names == ("player_1", "player_2")
     assert spec.solvable and not spec.captures
+    assert spec.planes == ("own", "opponent", "legal", "to_move")
 
 
 def test_little_go_declares_the_course_game_and_follows_the_board_size():
@@ -42,7 +43,7 @@ def test_little_go_declares_the_course_game_and_follows_the_board_size():
     assert (spec.board_shape, spec.num_actions, spec.pass_action) == ((5, 5), 26, 25)
     assert (spec.komi, spec.max_actions) == (2.5, 24)
     assert spec.captures and not spec.solvable
-    assert spec.planes == ("own", "opponent", "legal", "ko", "actions_left")
+    assert spec.planes == ("own", "opponent", "legal", "ko", "actions_left", "to_move")
     big = littlego.spec(littlego.initial_state(n=7, komi=3.5))
     assert (big.board_shape, big.num_actions, big.pass_action, big.komi, big.max_actions) == \
         ((7, 7), 50, 49, 3.5, 48)

@@ -88,7 +88,7 @@ def test_import_registers_both_ids():
 # -- spaces and observations ---------------------------------------------------
 
 @pytest.mark.parametrize("fmt,shape,dtype", [("flat", (9,), np.int8), ("board", (3, 3), np.int8),
-                                             ("planes", (3, 3, 3), np.float32)])
+                                             ("planes", (4, 3, 3), np.float32)])
 def test_tictactoe_observation_formats_have_the_documented_spaces(fmt, shape, dtype):
     env = TicTacToeEnv(observation=fmt)
     assert env.action_space == gym.spaces.Discrete(9)
@@ -98,7 +98,7 @@ def test_tictactoe_observation_formats_have_the_documented_spaces(fmt, shape, dt
 
 
 @pytest.mark.parametrize("fmt,shape,dtype", [("flat", (25,), np.int8), ("board", (5, 5), np.int8),
-                                             ("planes", (5, 5, 5), np.float32)])
+                                             ("planes", (6, 5, 5), np.float32)])
 def test_littlego_observation_formats_have_the_documented_spaces(fmt, shape, dtype):
     env = LittleGoEnv(observation=fmt)
     assert env.action_space == gym.spaces.Discrete(26)

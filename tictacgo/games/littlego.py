@@ -190,7 +190,8 @@ def initial_state(n: int = 5, komi: float | None = None,
     return GoState(geo, 0, 0, BLACK, 0, 0, 0, False, False, 0, -1)
 
 
-PLANES = ("own", "opponent", "legal", "ko", "actions_left")
+# The "planes" observation channels (``tictacgo.envs.observations``), in order.
+PLANES = ("own", "opponent", "legal", "ko", "actions_left", "to_move")
 
 
 def spec(state: GoState | None = None) -> GameSpec:

@@ -60,7 +60,7 @@ class TTTState(NamedTuple):
 SPEC = GameSpec(
     name=NAME, title="Tic-Tac-Toe", player_names=("X", "O"), agent_names=("player_1", "player_2"),
     board_shape=(3, 3), num_actions=NUM_ACTIONS, pass_action=None, komi=None, max_actions=None,
-    planes=("own", "opponent", "legal"), captures=False, solvable=True, pieces="marks")
+    planes=("own", "opponent", "legal", "to_move"), captures=False, solvable=True, pieces="marks")
 
 
 def spec(state: TTTState | None = None) -> GameSpec:
