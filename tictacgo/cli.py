@@ -19,6 +19,9 @@ COMMANDS = {
     "arena": ("tictacgo.baselines.arena_cli", "play agents against each other and report win/draw/loss"),
     "my-player": ("tictacgo.protocol.player", "the course player: read input.txt, write output.txt"),
     "host": ("tictacgo.protocol.host", "run two player programs through the course file protocol"),
+    "play": ("tictacgo.play", "play an agent yourself in the terminal (or from a pipe of moves)"),
+    "replay": ("tictacgo.protocol.replay", "replay an SGF record of Little-Go and check every move"),
+    "gtp": ("tictacgo.protocol.gtp", "a Go Text Protocol (GTP v2) engine for Little-Go backed by an agent"),
 }
 
 
