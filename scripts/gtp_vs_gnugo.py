@@ -1,7 +1,8 @@
 """A short match of our agents, through the GTP engine, against GNU Go, refereed by Little-Go's rules.
 
 Each agent runs as ``tictacgo gtp --agent SPEC --seed S`` and GNU Go as
-``gnugo --mode gtp --chinese-rules --level L``; ``tictacgo.protocol.gtp_match``
+``gnugo --mode gtp --chinese-rules --never-resign --level L`` (a resignation
+judged by territory means nothing under stone scoring with an action limit); ``tictacgo.protocol.gtp_match``
 asks each for its moves, checks them against the rules core, and ends and
 scores the games as the course host does (24 actions, two passes, Black
 passing first; stones on the board plus komi 2.5 for White). Colours
@@ -22,7 +23,7 @@ import shutil
 import sys
 from dataclasses import dataclass
 
-from tictacgo.protocol.gtp_match import GtpProcess, play_refereed_game
+from tictacgo.protocol.gtp_match import END_DISAGREEMENT, END_FORFEIT, GtpProcess, play_refereed_game
 
 
 @dataclass
@@ -59,11 +60,11 @@ def run(args: Args) -> list[dict]:
     if gnugo is None:
         raise SystemExit("GNU Go not found (Debian: apt-get install gnugo)")
     rows = []
-    with GtpProcess([gnugo, "--mode", "gtp", "--chinese-rules", "--level", str(args.level)],
+    with GtpProcess([gnugo, "--mode", "gtp", "--chinese-rules", "--never-resign", "--level", str(args.level)],
                     name="gnugo") as gnu:
         for spec in args.agents:
             row = {"agent": spec, "games": 0, "wins": 0, "losses": 0, "other": 0,
-                   "wins_black": 0, "wins_white": 0, "margin": 0.0, "reasons": {}}
+                   "wins_black": 0, "wins_white": 0, "margins": [], "reasons": {}}
             for i in range(args.games):
                 with GtpProcess(engine_command(spec, args.seed + i), name=spec) as ours:
                     ours_black = i % 2 == 0
@@ -71,8 +72,9 @@ def run(args: Args) -> list[dict]:
                 ours_colour = 1 if ours_black else 2
                 row["games"] += 1
                 row["reasons"][game.reason] = row["reasons"].get(game.reason, 0) + 1
-                b, w = game.scores
-                row["margin"] += (b - w) if ours_black else (w - b)
+                if game.reason not in (END_FORFEIT, END_DISAGREEMENT):  # scored by the rules
+                    b, w = game.scores
+                    row["margins"].append((b - w) if ours_black else (w - b))
                 if game.winner == ours_colour:
                     row["wins"] += 1
                     row["wins_black" if ours_black else "wins_white"] += 1
@@ -89,14 +91,16 @@ def run(args: Args) -> list[dict]:
 def table(rows: list[dict], level: int) -> str:
     """A markdown table of the rows."""
     lines = ["| agent (via tictacgo gtp) | games | wins | losses | no result | wins as Black | "
-             "wins as White | mean margin (ours - GNU Go, points) | how games ended |",
+             "wins as White | mean margin of scored games (ours - GNU Go) | how games ended |",
              "|---|---:|---:|---:|---:|---:|---:|---:|---|"]
     for r in rows:
         reasons = ", ".join(f"{k} {v}" for k, v in sorted(r["reasons"].items()))
+        margin = f"{sum(r['margins']) / len(r['margins']):+.2f}" if r["margins"] else "n/a"
         lines.append(f"| {r['agent']} | {r['games']} | {r['wins']} | {r['losses']} | {r['other']} | "
-                     f"{r['wins_black']} | {r['wins_white']} | {r['margin'] / max(r['games'], 1):+.2f} | "
+                     f"{r['wins_black']} | {r['wins_white']} | {margin} | "
                      f"{reasons} |")
-    lines.append(f"\nopponent: GNU Go --level {level}, Chinese rules set, refereed by Little-Go's rules")
+    lines.append(f"\nopponent: GNU Go --level {level} --chinese-rules --never-resign, "
+                 "refereed by Little-Go's rules (stone scoring, komi 2.5, 24 actions)")
     return "\n".join(lines)
 
 

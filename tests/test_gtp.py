@@ -4,6 +4,7 @@ import io
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -185,8 +186,8 @@ def test_two_of_our_engines_play_a_refereed_game():
 
 @pytest.mark.skipif(find_gnugo() is None, reason="GNU Go is not installed (Debian package gnugo)")
 def test_a_game_against_gnu_go_through_gtp_is_refereed_by_our_rules():
-    with GtpProcess([find_gnugo(), "--mode", "gtp", "--chinese-rules", "--level", "1"], "gnugo") as gnu, \
-            GtpProcess(engine_command("random", 0), "random") as ours:
+    gnugo = [find_gnugo(), "--mode", "gtp", "--chinese-rules", "--never-resign", "--level", "1"]
+    with GtpProcess(gnugo, "gnugo") as gnu, GtpProcess(engine_command("random", 0), "random") as ours:
         game = play_refereed_game(ours, gnu)
     # GNU Go forbids suicide and retakes no simple ko, as Little-Go: no forfeit, no disagreement.
     assert game.reason in (go.END_MAX_ACTIONS, go.END_DOUBLE_PASS), game
@@ -194,3 +195,15 @@ def test_a_game_against_gnu_go_through_gtp_is_refereed_by_our_rules():
     for m in game.moves:
         state = go.play(state, m)
     assert state.end == game.reason and go.winner(state) == game.winner in (go.BLACK, go.WHITE)
+
+
+@pytest.mark.skipif(find_gnugo() is None, reason="GNU Go is not installed (Debian package gnugo)")
+def test_the_gnu_go_match_script_prints_a_table_of_refereed_games():
+    script = Path(__file__).resolve().parents[1] / "scripts" / "gtp_vs_gnugo.py"
+    proc = subprocess.run([sys.executable, str(script), "--agents", "random", "--games", "2", "--level", "1"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    row = next(line for line in proc.stdout.splitlines() if line.startswith("| random |"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    games, wins, losses, other, wins_black, wins_white = map(int, cells[1:7])
+    assert games == 2 and wins + losses + other == 2 and wins_black + wins_white == wins
