@@ -22,8 +22,13 @@ class Agent:
     """Base class: subclasses implement ``act``."""
 
     name = "agent"
+    #: The games (``spec().name``) this agent plays; None: any game of the interface.
+    games: tuple[str, ...] | None = None
 
     def __init__(self, game: ModuleType, rng: np.random.Generator | None = None):
+        if self.games is not None and game.spec().name not in self.games:
+            raise ValueError(f"{type(self).__name__} plays {' and '.join(self.games)}, "
+                             f"not {game.spec().name!r}")
         self.game = game
         self.rng = rng if rng is not None else np.random.default_rng()
 
@@ -40,8 +45,41 @@ class Agent:
     def __call__(self, state) -> int:
         return self.act(state)
 
+    # Agents hold their rules module, which does not pickle: they travel by the
+    # game's name instead, so that envs with agents pickle and deep-copy
+    # (async vector envs, SubprocVecEnv's get_attr, tree search over copies).
+    def __getstate__(self) -> dict:
+        state = self.__dict__.copy()
+        for key, value in state.items():
+            if isinstance(value, ModuleType) and value.__name__.startswith("tictacgo.games."):
+                state[key] = _GameRef(value.spec().name)
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        from tictacgo.games import get_game
+
+        for key, value in state.items():
+            if isinstance(value, _GameRef):
+                state[key] = get_game(value.name)
+        self.__dict__.update(state)
+
     def __repr__(self) -> str:
-        return f"{type(self).__name__}(game={getattr(self.game, 'NAME', self.game)!r})"
+        return f"{type(self).__name__}(game={self.game.spec().name!r})"
+
+
+class _GameRef:
+    """A rules module's stand-in inside a pickled agent (restored by name)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __getstate__(self) -> str:
+        return self.name
+
+    def __setstate__(self, name: str) -> None:
+        self.name = name
 
 
 def check_seconds(value, name: str = "time_limit") -> float | None:

@@ -1,7 +1,7 @@
 """The course's Little-Go opponent ladder: greedy, aggressive and alpha-beta.
 
 Re-implementations of the opponents the CSCI-561 homework grades against
-(specs/littlego.md, "The opponent ladder"), working on the bitboard rules
+(docs/littlego.md, "The course's opponents"), working on the bitboard rules
 core ``tictacgo.games.littlego``. They play Little-Go only.
 
 * ``greedy`` (``GreedyAgent``): for every legal placement count the opponent
@@ -72,10 +72,11 @@ def _same_player_again(state: littlego.GoState, mover: int) -> littlego.GoState:
 class GreedyAgent(Agent):
     """Plays a placement that captures the most opponent stones (ties at random)."""
 
+    games = ("littlego",)
+
     name = "greedy"
 
     def __init__(self, game=littlego, rng: np.random.Generator | None = None):
-        _check_littlego(game)
         super().__init__(game, rng)
 
     def best_captures(self, state: littlego.GoState) -> tuple[list[int], int]:
@@ -173,11 +174,12 @@ class CourseAlphaBetaAgent(Agent):
         rng: tie-breaking generator among equally valued root moves.
     """
 
+    games = ("littlego",)
+
     name = "alphabeta"
 
     def __init__(self, game=littlego, depth: int = 2, branching: int = 10,
                  rng: np.random.Generator | None = None):
-        _check_littlego(game)
         super().__init__(game, rng)
         for label, v in (("depth", depth), ("branching", branching)):
             if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
@@ -224,11 +226,6 @@ class CourseAlphaBetaAgent(Agent):
         values = self.action_values(state)
         best = max(values.values())
         return _choose(self.rng, [a for a, v in values.items() if v >= best - 1e-9])
-
-
-def _check_littlego(game) -> None:
-    if getattr(game, "NAME", None) != littlego.NAME:
-        raise ValueError(f"the course ladder plays Little-Go only, got game {getattr(game, 'NAME', game)!r}")
 
 
 def _make_greedy(game, rng):

@@ -28,15 +28,17 @@ The inner loop runs on the rules cores' bitboards (``legal_bits``/``play``)
 with Python's ``random.Random`` (seeded from the agent's numpy Generator,
 so a fixed ``sims`` budget is reproducible); no numpy in the hot path.
 
-Hooks for learned guidance (all None by default; no network is built here):
-
-* ``prior(state) -> {action: probability}``: when given, a node expands all
-  its children at once and selection uses PUCT,
-  ``Q + c * P * sqrt(N) / (1 + n)`` (unvisited children score ``Q = 0``).
-* ``rollout_policy(state, rnd) -> action``: replaces the random rollout
-  move (``rnd`` is a ``random.Random``).
-* ``evaluate(state) -> float``: the value in [-1, 1] of a non-terminal
-  leaf from the view of the player to move, replacing the rollout.
+Leaf values and priors come from an evaluator object
+(``tictacgo.baselines.mcts_evaluators``, after OpenSpiel's ``mcts.Evaluator``):
+random rollouts (``RandomRollout``), capture-first rollouts
+(``CaptureRollout``), both on Little-Go's fast playout engine
+(``tictacgo.games.littlego_fast``), rollouts from a policy
+(``PolicyRollout``), or a value function with an optional prior
+(``ValueAndPrior``). An evaluator with a prior (``uses_prior``) makes a node
+expand all its children at once and selection use PUCT,
+``Q + c * P * sqrt(N) / (1 + n)`` (unvisited children score ``Q = 0``). A
+policy network or a policy-value network plugs in as an evaluator; the
+search itself does not change.
 
 Registry spec: ``"mcts:sims=400,c=1.0,time=1.0,rollout=capture"`` (1000
 simulations when neither ``sims`` nor ``time`` is given). ``rollout`` is
@@ -54,15 +56,13 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
 from types import ModuleType
 
 import numpy as np
 
 from tictacgo.baselines.base import Agent, check_seconds
+from tictacgo.baselines.mcts_evaluators import CaptureRollout, Evaluator, default_evaluator
 from tictacgo.baselines.registry import register_agent
-
-_WIN_VALUES = {0: (0.0, 0.0), 1: (1.0, -1.0), 2: (-1.0, 1.0)}
 
 
 class Node:
@@ -90,84 +90,6 @@ class Node:
         return f"Node(action={self.action}, n={self.n}, q={self.q:+.3f}, children={len(self.children)})"
 
 
-def _bit_actions(bits: int) -> list[int]:
-    out = []
-    while bits:
-        low = bits & -bits
-        out.append(low.bit_length() - 1)
-        bits ^= low
-    return out
-
-
-def random_rollout(game: ModuleType, state, rnd: random.Random, pass_prob: float = 0.0):
-    """Play uniformly random legal placements to the end; PASS only when none (or with ``pass_prob``).
-
-    Returns:
-        The terminal state.
-    """
-    return capture_rollout(game, state, rnd, pass_prob=pass_prob, capture_prob=0.0)
-
-
-def capture_rollout(game: ModuleType, state, rnd: random.Random, pass_prob: float = 0.0,
-                    capture_prob: float = 0.5):
-    """Like ``random_rollout``, but in Go with probability ``capture_prob`` a random capturing
-    placement is played when one exists (Tic-Tac-Toe: a winning move instead)."""
-    legal_bits, play, is_terminal = game.legal_bits, game.play, game.is_terminal
-    pa = game.pass_action(state)
-    not_pass = ~(1 << pa) if pa is not None else -1
-    rand = rnd.random
-    go = pa is not None
-    while not is_terminal(state):
-        bits = legal_bits(state) & not_pass
-        if not bits or (pass_prob and rand() < pass_prob):
-            state = play(state, pa)
-            continue
-        if capture_prob and rand() < capture_prob:  # no draw at 0: random_rollout's stream
-            nxt = _capture_move(game, state, bits) if go else _winning_move(game, state, bits)
-            if nxt is not None:
-                state = nxt[rnd.randrange(len(nxt))] if isinstance(nxt, list) else nxt
-                continue
-        r = int(rand() * bits.bit_count())
-        while r:
-            bits &= bits - 1
-            r -= 1
-        state = play(state, (bits & -bits).bit_length() - 1)
-    return state
-
-
-def _capture_move(game: ModuleType, state, bits: int):
-    """Next states of the placements in ``bits`` that capture, or None.
-
-    Only points next to an opponent group with a single liberty can capture,
-    so just those are tried.
-    """
-    geo = state.geo
-    opp = state.white if state.to_move == 1 else state.black
-    if not opp:
-        return None
-    empty = geo.full & ~(state.black | state.white)
-    # Candidates: empty points touching opponent stones; try those only.
-    cand = bits & geo.neighbours(opp) & empty
-    out = []
-    while cand:
-        low = cand & -cand
-        cand ^= low
-        child = game.play(state, low.bit_length() - 1)
-        if child.captured:
-            out.append(child)
-    return out or None
-
-
-def _winning_move(game: ModuleType, state, bits: int):
-    while bits:
-        low = bits & -bits
-        bits ^= low
-        child = game.play(state, low.bit_length() - 1)
-        if game.is_terminal(child) and game.winner(child) == state.to_move:
-            return child
-    return None
-
-
 class MCTSAgent(Agent):
     """UCT Monte Carlo tree search on a rules core.
 
@@ -178,22 +100,20 @@ class MCTSAgent(Agent):
         time_limit: seconds per move (None: limited by ``sims`` only).
         c: exploration constant of UCB1 (or PUCT with a prior).
         reuse: keep the subtree of the reached position for the next move.
-        pass_prob: chance of a PASS per rollout move in Go (0: only when forced).
-        prior: optional ``f(state) -> {action: p}``; turns on PUCT selection.
-        rollout_policy: optional ``f(state, rnd) -> action`` for rollout moves.
-        evaluate: optional ``f(state) -> value`` for leaves, instead of a rollout.
-        capture_prob: chance per rollout move of taking a capture (Go: an
-            opponent group in atari) or a win (Tic-Tac-Toe) when one exists,
-            as in ``go_fast_rollout`` / ``capture_rollout``; 0 is plain UCT.
+        evaluator: where leaf values and priors come from (an ``Evaluator``
+            of ``tictacgo.baselines.mcts_evaluators``); None: random rollouts
+            with ``capture_prob`` and ``pass_prob`` (plain UCT by default).
+        capture_prob: for the default evaluator: chance per rollout move of
+            taking a capture (Go) or a win (Tic-Tac-Toe); 0 is plain UCT.
+        pass_prob: for the default evaluator: chance of a PASS per rollout move.
         rng: the agent's generator (seeds the search's ``random.Random``).
     """
 
     name = "mcts"
 
     def __init__(self, game: ModuleType, sims: int | None = None, time_limit: float | None = None,
-                 c: float = 1.0, reuse: bool = True, pass_prob: float = 0.0,
-                 prior: Callable | None = None, rollout_policy: Callable | None = None,
-                 evaluate: Callable | None = None, capture_prob: float = 0.0,
+                 c: float = 1.0, reuse: bool = True, evaluator: Evaluator | None = None,
+                 capture_prob: float = 0.0, pass_prob: float = 0.0,
                  rng: np.random.Generator | None = None):
         super().__init__(game, rng)
         if sims is None and time_limit is None:
@@ -206,21 +126,16 @@ class MCTSAgent(Agent):
             raise ValueError(f"reuse must be true or false, got {reuse!r}")
         if not c >= 0:
             raise ValueError(f"c must be a non-negative number, got {c!r}")
-        for label, v in (("pass_prob", pass_prob), ("capture_prob", capture_prob)):
-            if not 0.0 <= v <= 1.0:
-                raise ValueError(f"{label} must be a probability in [0, 1], got {v!r}")
+        if evaluator is None:
+            evaluator = CaptureRollout(game, capture_prob=capture_prob, pass_prob=pass_prob)
+        if not isinstance(evaluator, Evaluator):
+            raise TypeError(f"evaluator must be an Evaluator, got {evaluator!r}")
         self.sims = None if sims is None else int(sims)
         self.time_limit = time_limit
         self.c = float(c)
         self.reuse = bool(reuse)
-        self.pass_prob = float(pass_prob)
-        self.capture_prob = float(capture_prob)
-        self.prior = prior
-        self.rollout_policy = rollout_policy
-        self.evaluate = evaluate
+        self.evaluator = evaluator
         self.root: Node | None = None
-        # Little-Go rollouts without a custom policy run on raw bitboards.
-        self._fast_go = getattr(game, "NAME", None) == "littlego" and rollout_policy is None
         self.last_sims = 0          # simulations run by the last act()
         self.reused_visits = 0      # visits inherited by the last act()'s root
 
@@ -245,7 +160,7 @@ class MCTSAgent(Agent):
         """PUCT expansion: every legal action becomes a child with its prior."""
         game = self.game
         state = node.state
-        priors = self.prior(state)
+        priors = self.evaluator.prior(state)
         mover = game.current_player(state)
         actions = game.legal_actions(state)
         total = sum(max(float(priors.get(a, 0.0)), 0.0) for a in actions) if actions else 0.0
@@ -256,7 +171,7 @@ class MCTSAgent(Agent):
 
     def _select_child(self, node: Node) -> Node:
         c = self.c
-        if self.prior is not None:
+        if self.evaluator.uses_prior:
             sq = math.sqrt(node.n)
             return max(node.children,
                        key=lambda ch: (ch.w / ch.n if ch.n else 0.0) + c * ch.p * sq / (1 + ch.n))
@@ -276,7 +191,7 @@ class MCTSAgent(Agent):
             if game.is_terminal(node.state):
                 break
             if node.untried is None:
-                if self.prior is not None:
+                if self.evaluator.uses_prior:
                     self._expand_all(node)
                 else:
                     node.untried = game.legal_actions(node.state)
@@ -288,38 +203,20 @@ class MCTSAgent(Agent):
                 node.children.append(child)
                 node = child
                 break
-            if self.prior is not None and node.n == 0:
+            if self.evaluator.uses_prior and node.n == 0:
                 break  # a freshly expanded PUCT node: evaluate it, then descend next time
             node = self._select_child(node)
         # Rollout (or evaluation).
         state = node.state
         if game.is_terminal(state):
             values = game.returns(state)
-        elif self.evaluate is not None:
-            v = float(self.evaluate(state))
-            me = game.current_player(state)
-            values = (v, -v) if me == 1 else (-v, v)
-        elif self._fast_go:
-            w = go_fast_rollout(state, rnd, self.pass_prob, self.capture_prob)
-            values = _WIN_VALUES[w]
         else:
-            end = self._rollout(state, rnd)
-            values = game.returns(end)
+            values = self.evaluator.evaluate(state, rnd)
         # Backpropagation.
         while node is not None:
             node.n += 1
             node.w += values[node.mover - 1]
             node = node.parent
-
-    def _rollout(self, state, rnd: random.Random):
-        game = self.game
-        if self.rollout_policy is not None:
-            while not game.is_terminal(state):
-                state = game.play(state, self.rollout_policy(state, rnd))
-            return state
-        if self.capture_prob > 0:
-            return capture_rollout(game, state, rnd, self.pass_prob, self.capture_prob)
-        return random_rollout(game, state, rnd, self.pass_prob)
 
     def search(self, state) -> Node:
         """Run the budget from ``state``; the root node (kept for reuse) comes back."""
@@ -362,126 +259,11 @@ def _make(game, rng, sims: int | None = None, time: float | None = None, c: floa
     # Tuned defaults: in Go, rollouts that always take a capture when one is on
     # offer (capture_prob=1) model the course's capture-minded opponents far
     # better than uniform ones; Tic-Tac-Toe needs nothing but random rollouts.
-    if rollout is None:
-        rollout = "capture" if game.NAME == "littlego" else "random"
-    if rollout not in ("random", "capture"):
-        raise ValueError(f"rollout must be 'random' or 'capture', got {rollout!r}")
-    if not (isinstance(capture_prob, (int, float)) and 0.0 <= capture_prob <= 1.0):
-        raise ValueError(f"capture_prob must be a probability in [0, 1], got {capture_prob!r}")
-    return MCTSAgent(game, sims=sims, time_limit=time, c=c, reuse=reuse, pass_prob=pass_prob,
-                     capture_prob=capture_prob if rollout == "capture" else 0.0, rng=rng)
+    # Checked whatever the rollout, so that a typo never passes silently.
+    CaptureRollout(game, capture_prob=capture_prob, pass_prob=pass_prob)
+    evaluator = default_evaluator(game, rollout, capture_prob=capture_prob, pass_prob=pass_prob)
+    return MCTSAgent(game, sims=sims, time_limit=time, c=c, reuse=reuse, evaluator=evaluator, rng=rng)
 
 
 register_agent("mcts", _make,
                description="UCT Monte Carlo tree search (sims=, time=, c=, rollout=random|capture)")
-
-
-def go_fast_rollout(state, rnd: random.Random, pass_prob: float = 0.0, capture_prob: float = 0.0,
-                    trace: list | None = None) -> int:
-    """A Little-Go rollout on raw bitboards; returns the winner (1, 2 or 0).
-
-    Same rules as ``littlego.play`` (captures, suicide, simple ko, the action
-    limit, two passes in a row), without building a state per move. A move
-    is drawn uniformly among the legal placements by rejection: a random
-    empty point is tried and dropped from the draw if illegal. With
-    probability ``capture_prob`` the mover first looks for an opponent group
-    in atari and, if one exists, plays its last liberty (when legal).
-    The mover passes only when no placement is legal, or with ``pass_prob``.
-    ``trace``, if given, receives the actions played (for tests).
-    """
-    geo = state.geo
-    if state.end is not None:
-        from tictacgo.games import littlego
-        return littlego.winner(state)
-    full, nbits, neighbours, flood = geo.full, geo.neighbour_bits, geo.neighbours, geo.flood
-    max_actions = geo.max_actions
-    mover = state.to_move
-    own, opp = (state.black, state.white) if mover == 1 else (state.white, state.black)
-    t = state.t
-    last_pass = state.last_pass
-    if state.ko_armed:
-        ko_own, ko_opp = ((state.prev_black, state.prev_white) if mover == 1
-                          else (state.prev_white, state.prev_black))
-    else:
-        ko_own = -1  # no ko: never equal to a board
-        ko_opp = -1
-    rand = rnd.random
-    while True:
-        empty = full & ~(own | opp)
-        move = None
-        if pass_prob and rand() < pass_prob:
-            pools = ()
-        else:
-            pools = (empty,)
-            if capture_prob and opp and rand() < capture_prob:
-                # Last liberties of opponent groups in atari.
-                rest = opp
-                targets = 0
-                while rest:
-                    g = flood(rest & -rest, opp)
-                    rest &= ~g
-                    libs = neighbours(g) & empty
-                    if libs & (libs - 1) == 0:
-                        targets |= libs
-                if targets:
-                    pools = (targets, empty & ~targets)
-        for cand in pools:
-            while cand:
-                r = int(rand() * cand.bit_count())
-                pick = cand
-                while r:
-                    pick &= pick - 1
-                    r -= 1
-                low = pick & -pick
-                p = low.bit_length() - 1
-                own2 = own | low
-                empty2 = empty ^ low
-                touching = opp & nbits[p]
-                dead = 0
-                if touching:
-                    groups = flood(touching, opp)
-                    lib_side = groups & neighbours(empty2)
-                    alive = flood(lib_side, groups) if lib_side else 0
-                    dead = groups & ~alive
-                if nbits[p] & empty2:
-                    move = (own2, opp & ~dead, dead)
-                    break
-                group = flood(low, own2)
-                if neighbours(group) & empty2:
-                    move = (own2, opp & ~dead, dead)
-                    break
-                if dead and neighbours(group) & dead:
-                    opp2 = opp & ~dead
-                    if not (own2 == ko_own and opp2 == ko_opp):
-                        move = (own2, opp2, dead)
-                        break
-                cand ^= low
-            if move is not None:
-                break
-        t += 1
-        if trace is not None:
-            trace.append(geo.pass_action if move is None else p)
-        if move is None:
-            # A pass (forced, or drawn with pass_prob).
-            if last_pass or t >= max_actions or t == 1:
-                break
-            last_pass = True
-            ko_own = ko_opp = -1
-            own, opp = opp, own
-            mover = 3 - mover
-            continue
-        own2, opp2, dead = move
-        last_pass = False
-        if dead:
-            # The next mover may not restore the board as it stood before this move.
-            ko_own, ko_opp = opp, own
-        else:
-            ko_own = ko_opp = -1
-        own, opp = opp2, own2
-        mover = 3 - mover
-        if t >= max_actions:
-            break
-    black, white = (own, opp) if mover == 1 else (opp, own)
-    b = black.bit_count()
-    w = white.bit_count() + geo.komi
-    return 1 if b > w else 2 if w > b else 0

@@ -146,7 +146,8 @@ class MinimaxAgent(Agent):
 
 
 def _make(game, rng, depth: int | None = None, time: float | None = None):
-    if game.NAME == "littlego":
+    if not game.spec().solvable:
+        # Too big to search to the end: depth-limited on the score margin.
         from tictacgo.baselines.evaluation import stone_difference
         return MinimaxAgent(game, depth=2 if depth is None else depth, evaluate=stone_difference,
                             time_limit=time, rng=rng)

@@ -176,12 +176,11 @@ class QLearningAgent(Agent):
     """
 
     name = "qlearning"
+    games = ("tictactoe",)
 
     def __init__(self, game: ModuleType = ttt, rng: np.random.Generator | None = None,
                  path: str | os.PathLike | None = None):
         super().__init__(game, rng)
-        if getattr(game, "NAME", None) != ttt.NAME:
-            raise ValueError(f"the Q-learning agent plays tictactoe, not {getattr(game, 'NAME', game)!r}")
         self.table: dict[int, list] = {}
         self.params: dict = dict(DEFAULTS)
         self.games = 0

@@ -45,7 +45,7 @@ def available_agents(game: str | None = None) -> list[str]:
     _load_builtins()
     if game is None:
         return sorted(_REGISTRY)
-    g = get_game(game).NAME
+    g = get_game(game).spec().name
     return sorted(k for k, e in _REGISTRY.items() if g in e.games)
 
 
@@ -114,12 +114,13 @@ def make_agent(spec, game: str | ModuleType, rng: np.random.Generator | None = N
     name, params = parse_spec(spec)
     _load_builtins()
     entry = _REGISTRY.get(name)
+    game_name = module.spec().name
     if entry is None:
-        raise ValueError(f"unknown agent {name!r}; available for {module.NAME}: "
-                         f"{', '.join(available_agents(module.NAME))}")
-    if module.NAME not in entry.games:
-        raise ValueError(f"agent {name!r} does not play {module.NAME}; it plays {', '.join(entry.games)}. "
-                         f"Available for {module.NAME}: {', '.join(available_agents(module.NAME))}")
+        raise ValueError(f"unknown agent {name!r}; available for {game_name}: "
+                         f"{', '.join(available_agents(game_name))}")
+    if game_name not in entry.games:
+        raise ValueError(f"agent {name!r} does not play {game_name}; it plays {', '.join(entry.games)}. "
+                         f"Available for {game_name}: {', '.join(available_agents(game_name))}")
     sig = inspect.signature(entry.factory)
     accepts_any = any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values())
     allowed = [p for p in sig.parameters if p not in ("game", "rng")]
@@ -142,6 +143,7 @@ _BUILTIN_MODULES = (
     "tictacgo.baselines.course_ladder",
     "tictacgo.baselines.mcts",
     "tictacgo.baselines.qlearning",
+    "tictacgo.baselines.model_agents",
 )
 _loaded = False  # set once the built-in modules are imported
 

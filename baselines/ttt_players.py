@@ -114,12 +114,12 @@ class ThinkAgent(Agent):
         rng: generator for the random choices.
     """
 
+    games = ("tictactoe",)
+
     def __init__(self, game: ModuleType, depth: int = 3, rng: np.random.Generator | None = None):
         super().__init__(game, rng)
         if depth not in (1, 2, 3):
             raise ValueError(f"depth must be 1, 2 or 3, got {depth!r}")
-        if getattr(game, "NAME", None) != ttt.NAME:
-            raise ValueError(f"the think players play tictactoe, not {getattr(game, 'NAME', game)!r}")
         self.depth = depth
         self.name = f"think{depth}"
 
@@ -156,12 +156,12 @@ class FastMinimaxAgent(Agent):
         rng: tie-breaking generator (shared with the inner ``MinimaxAgent``).
     """
 
+    games = ("tictactoe",)
+
     name = "fast_minimax"
 
     def __init__(self, game: ModuleType, rng: np.random.Generator | None = None):
         super().__init__(game, rng)
-        if getattr(game, "NAME", None) != ttt.NAME:
-            raise ValueError(f"fast_minimax plays tictactoe, not {getattr(game, 'NAME', game)!r}")
         self.minimax = MinimaxAgent(game, rng=self.rng)
 
     def seed(self, rng: np.random.Generator) -> None:

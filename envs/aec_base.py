@@ -21,9 +21,10 @@ Conventions shared by both games:
 
 Speed: ``step``, ``observe`` and ``last`` do a few dict look-ups and one
 numpy conversion: observation boards and legal masks are built straight
-from the rules' bitboards (one byte a point, then ``np.frombuffer``; the
-board equals ``observations.relative_board(game, state, viewer)``, which
-the tests check, at a third of its cost), the
+from the rules' bitboards (``tictacgo.games.bits.unpack_bits``, the one
+bit-unpacking helper of the package; the board equals
+``observations.relative_board(game, state, viewer)``, which the tests
+check, at a fraction of its cost), the
 legal actions are computed once per state, and Tic-Tac-Toe's few thousand
 boards are cached. Every observation is a fresh, writable array the caller
 may keep or modify.
@@ -41,24 +42,10 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
-from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
-from tictacgo.envs import rendering
+from tictacgo.envs import rendering, reset_options
+from tictacgo.games.bits import signed_board, unpack_bits
 from tictacgo.games.errors import GameOverError, IllegalActionError
-
-# Byte b -> the int whose byte k is bit k of b: "spreads" bits to one byte each.
-_SPREAD8 = tuple(sum(1 << (8 * k) for k in range(8) if b >> k & 1) for b in range(256))
-
-
-def _spread(bits: int) -> int:
-    """The int whose byte ``p`` (little-endian) is bit ``p`` of ``bits``."""
-    out = 0
-    shift = 0
-    while bits:
-        out |= _SPREAD8[bits & 255] << shift
-        bits >>= 8
-        shift += 64
-    return out
 
 
 class TurnBasedAECEnv(AECEnv):
@@ -76,6 +63,8 @@ class TurnBasedAECEnv(AECEnv):
     # Read-only observation boards by (own bits, opponent bits), shared by the
     # instances of a class; only for games with few positions (None: no cache).
     _board_cache: dict | None = None
+    # Read-only legal masks by legal bits, likewise (None: no cache).
+    _mask_cache: dict | None = None
 
     def __init__(self, render_mode: str | None = None, render_cell: int | None = None,
                  render_fps: float | None = None):
@@ -92,9 +81,10 @@ class TurnBasedAECEnv(AECEnv):
             raise ValueError(f"render_mode must be None or one of {modes}, got {render_mode!r}")
         self.render_mode = render_mode
         self.render_cell = render_cell
-        self.render_fps = self.metadata["render_fps"] if render_fps is None else render_fps
+        self.render_fps = rendering.check_fps(self.metadata["render_fps"] if render_fps is None
+                                              else render_fps)
         if render_cell is not None:
-            rendering._check_cell(render_cell)
+            rendering.check_cell(render_cell)
         self._viewer: rendering.HumanViewer | None = None
         if render_mode == "human":
             rendering.require_pygame()  # fail now, not at the first frame
@@ -187,25 +177,11 @@ class TurnBasedAECEnv(AECEnv):
                 game (not finished) instead of the initial position; other keys are ignored.
         """
         if seed is not None:
+            reset_options.check_seed(seed)
             # Built on first use: seeding costs more than a whole Tic-Tac-Toe game.
             self._seed = seed
             self._np_random = None
-        start = options.get("state") if options else None
-        if start is not None:
-            if type(start) is not type(self._state):
-                raise TypeError(f"options['state'] must be a {type(self._state).__name__} of "
-                                f"tictacgo.games.{self.game.NAME}, got {type(start).__name__}")
-            if self.game.is_terminal(start):
-                raise ValueError("options['state'] is a finished game; give a position with a move to play")
-            mine = getattr(self._new_state(), "geo", None)
-            if getattr(start, "geo", None) != mine:
-                def rules(g):
-                    return f"{g.n}x{g.n}, komi {g.komi:g}, {g.max_actions} actions"
-                raise ValueError(f"options['state'] is a game of other rules ({rules(start.geo)}); "
-                                 f"this env plays {rules(mine)}")
-            self._state = start
-        else:
-            self._state = self._new_state()
+        self._state = reset_options.start_state(self.game, options, self._new_state())
         self._reset_bookkeeping()
         if self.render_mode == "human":
             self.render()
@@ -228,16 +204,20 @@ class TurnBasedAECEnv(AECEnv):
         cache = self._board_cache
         board = cache.get((own, opp)) if cache is not None else None
         if board is None:
-            # One byte a point: 1 own, 0xFF (-1 as int8) the opponent's; the sets are disjoint.
-            board = np.frombuffer((_spread(own) + 255 * _spread(opp)).to_bytes(self._nn, "little"),
-                                  np.int8).reshape(self._shape)
+            board = signed_board(own, opp, self._nn).reshape(self._shape)
             if cache is not None:
                 cache[(own, opp)] = board
         if colour == state.to_move and state.end is None:
             if state is not self._mask_state:
                 self._mask_state = state
-                self._mask = np.frombuffer(
-                    _spread(self.game.legal_bits(state)).to_bytes(self.num_actions, "little"), np.int8)
+                bits = self.game.legal_bits(state)
+                masks = self._mask_cache
+                mask = masks.get(bits) if masks is not None else None
+                if mask is None:
+                    mask = unpack_bits(bits, self.num_actions).view(np.int8)
+                    if masks is not None:
+                        masks[bits] = mask
+                self._mask = mask
             mask = self._mask.copy()
         else:
             mask = np.zeros(self.num_actions, np.int8)
@@ -348,94 +328,69 @@ class TurnBasedAECEnv(AECEnv):
 
 
 class OrderEnforcing(OrderEnforcingWrapper):
-    """PettingZoo's ``OrderEnforcingWrapper`` with a clearer end and a faster loop.
+    """PettingZoo's ``OrderEnforcingWrapper``, with one clearer error and a faster loop.
 
-    Differences: a non-None ``step`` after every agent has left a finished
-    game raises ``GameOverError`` (PettingZoo only logs a warning and ignores
-    the action); ``last``, ``step``, ``agent_iter`` and the per-step
-    attributes (``agents``, ``agent_selection``, ``terminations``, ...) go
-    straight to the env instead of through ``__getattr__`` forwarding, with
-    the same "call reset() first" checks.
+    The library's wrapper does the order checks and drives ``agent_iter``;
+    this thin subclass adds only:
+
+    * a non-None ``step`` after every agent has left a finished game raises
+      ``GameOverError`` (PettingZoo only logs a warning and drops the action,
+      which hides a bug in the caller's loop);
+    * ``last`` and the per-step attributes (``agents``, ``agent_selection``,
+      ``terminations``, ``truncations``, ``rewards``, ``infos``) read the env
+      directly instead of through the library's ``__getattr__`` forwarding,
+      which costs more than a whole Tic-Tac-Toe step; they keep its "cannot
+      be accessed before reset" errors, tracked by this class's own flag.
     """
 
-    def _reset_first(self, name: str) -> None:
-        if not self._has_reset:
+    def __init__(self, env: AECEnv):
+        super().__init__(env)
+        self._reset_called = False
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        super().reset(seed=seed, options=options)
+        self._reset_called = True
+
+    def _env_after_reset(self, name: str) -> AECEnv:
+        if not self._reset_called:
             raise AttributeError(f"{name} cannot be accessed before reset")
+        return self.env
 
     @property
     def agents(self) -> list[str]:
-        self._has_reset or self._reset_first("agents")
-        return self.env.agents
+        return self._env_after_reset("agents").agents
 
     @property
     def agent_selection(self) -> str:
-        self._has_reset or self._reset_first("agent_selection")
-        return self.env.agent_selection
+        return self._env_after_reset("agent_selection").agent_selection
 
     @property
     def terminations(self) -> dict[str, bool]:
-        self._has_reset or self._reset_first("terminations")
-        return self.env.terminations
+        return self._env_after_reset("terminations").terminations
 
     @property
     def truncations(self) -> dict[str, bool]:
-        self._has_reset or self._reset_first("truncations")
-        return self.env.truncations
+        return self._env_after_reset("truncations").truncations
 
     @property
     def rewards(self) -> dict[str, float]:
-        self._has_reset or self._reset_first("rewards")
-        return self.env.rewards
+        return self._env_after_reset("rewards").rewards
 
     @property
     def infos(self) -> dict[str, dict[str, Any]]:
-        self._has_reset or self._reset_first("infos")
-        return self.env.infos
-
-    def step(self, action: Any) -> None:
-        if not self._has_reset:
-            EnvLogger.error_step_before_reset()
-        env = self.env
-        self._has_updated = True
-        if env.agents:
-            env.step(action)
-        elif action is None:
-            EnvLogger.warn_step_after_terminated_truncated()
-        else:
-            raise GameOverError(f"{env}: the game is over and every agent has left it; "
-                                f"step({action!r}) is refused; call reset() to start a new game")
+        return self._env_after_reset("infos").infos
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        if not self._has_reset:
+        if not self._reset_called:
             EnvLogger.error_observe_before_reset()
         return self.env.last(observe)
 
-    def agent_iter(self, max_iter: int = 2**63) -> _OrderEnforcingIterable:
-        if not self._has_reset:
-            EnvLogger.error_agent_iter_before_reset()
-        return _OrderEnforcingIterable(self, max_iter)
-
-    def __str__(self) -> str:
-        return str(self.env)
-
-
-class _OrderEnforcingIterable(AECOrderEnforcingIterable):
-    def __iter__(self) -> _OrderEnforcingIterator:
-        return _OrderEnforcingIterator(self.env, self.max_iter)
-
-
-class _OrderEnforcingIterator(AECOrderEnforcingIterator):
-    """PettingZoo's iterator, reading the wrapped env directly."""
-
-    def __next__(self) -> str:
-        wrapper = self.env
-        inner = wrapper.env
-        if not inner.agents or self.iters_til_term <= 0:
-            raise StopIteration
-        self.iters_til_term -= 1
-        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
-        wrapper._has_updated = False
-        return inner.agent_selection
+    def step(self, action: Any) -> None:
+        env = self.env
+        if action is not None and self._reset_called and not env.agents:
+            raise GameOverError(f"{env}: the game is over and every agent has left it; "
+                                f"step({action!r}) is refused; call reset() to start a new game")
+        super().step(action)
 
 
 def wrap(env: AECEnv) -> AECEnv:

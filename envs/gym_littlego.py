@@ -28,7 +28,7 @@ Action mask             ``env.action_masks()`` (bool) and
 Import                  ``gymnasium.make("tictacgo:LittleGo-v0")``
 ======================  ===================================================
 
-Rules: exactly the course host's (``specs/littlego.md``): no suicide, simple
+Rules: exactly the course host's (``docs/littlego.md``): no suicide, simple
 ko with one step of memory, no superko; score = stones on the board, komi
 ``n / 2`` to White; no territory. See ``tictacgo.games.littlego``.
 
@@ -36,10 +36,13 @@ Keyword arguments: ``board_size`` (5), ``komi`` (None: ``n / 2``),
 ``max_actions`` (None: ``n*n - 1``), and the common ones: ``opponent``
 (default ``"random"``), ``learner`` (``"first"``, ``"second"``,
 ``"alternate"``, ``"random"``), ``observation`` (``"flat"``, ``"board"``,
-``"planes"``), ``illegal`` (``"lose"``, ``"penalty"``), ``illegal_penalty``
-(-1.0), ``render_mode`` (``"ansi"``, ``"rgb_array"``, ``"human"``). See
-``tictacgo.envs.single_agent`` for their meaning. ``info`` adds to the
-common entries ``scores`` ((Black's, White's)), ``t`` (actions played) and
+``"planes"``), ``render_mode`` (``"ansi"``, ``"rgb_array"``, ``"human"``),
+``render_cell``, ``render_fps``; and through ``gymnasium.make`` also
+``illegal`` (``"lose"``, ``"penalty"``: applies
+``tictacgo.wrappers.IllegalMovePenalty``), ``illegal_penalty`` (-1.0) and
+``max_illegal_in_a_row``. See ``tictacgo.envs.single_agent`` for their
+meaning and for ``set_opponent``. ``info`` adds to the common entries
+``scores`` (float64 array: Black's, White's), ``t`` (actions played) and
 ``reason`` one of ``max_actions``/``double_pass``/``pass_on_empty_start``/
 ``illegal``.
 
@@ -50,45 +53,48 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from tictacgo.envs.single_agent import TurnBasedEnv
 from tictacgo.games import littlego
 
 
 class LittleGoEnv(TurnBasedEnv):
-    """Little-Go against an opponent agent (see the module docstring).
+    """Little-Go against an opponent (see the module docstring).
 
     Args:
-        opponent: agent spec, ``Agent`` or callable ``f(state) -> action``.
+        opponent: an agent (``act(state)``), a callable ``f(state) -> action``,
+            a registry spec when made through ``gymnasium.make``, or None.
         learner: "first" (Black), "second" (White), "alternate" or "random".
         board_size: n, 2..19 (default 5).
         komi: White's bonus (default ``n / 2``).
         max_actions: actions before the game ends (default ``n*n - 1``).
         observation: "flat", "board" or "planes".
-        illegal: "lose" or "penalty".
-        illegal_penalty: the reward of a refused action under ``illegal="penalty"``.
         render_mode: None, "ansi", "rgb_array" or "human".
+        render_cell: pixels per point in pictures (default 64).
+        render_fps: frames per second in "human" mode.
+        opponent_resolver: turns a spec string into an opponent (given by ``gymnasium.make``).
     """
 
     game = littlego
 
-    def __init__(self, opponent: Any = "random", learner: str = "first", board_size: int = 5,
+    def __init__(self, opponent: Any = None, learner: str = "first", board_size: int = 5,
                  komi: float | None = None, max_actions: int | None = None,
-                 observation: str = "flat", illegal: str = "lose",
-                 illegal_penalty: float = -1.0, render_mode: str | None = None):
+                 observation: str = "flat", render_mode: str | None = None,
+                 render_cell: int | None = None, render_fps: float | None = None,
+                 opponent_resolver: Any = None):
         # Validates the size and caches the geometry before the base builds spaces.
-        littlego.geometry(board_size, komi, max_actions)
-        self.board_size = int(board_size)
-        self.komi = komi
-        self.max_actions = max_actions
+        geo = littlego.geometry(board_size, komi, max_actions)
+        self.board_size = geo.n
+        self.komi = geo.komi
+        self.max_actions = geo.max_actions
         super().__init__(opponent=opponent, learner=learner, observation=observation,
-                         illegal=illegal, illegal_penalty=illegal_penalty, render_mode=render_mode)
+                         render_mode=render_mode, render_cell=render_cell, render_fps=render_fps,
+                         opponent_resolver=opponent_resolver)
 
     def _initial_state(self) -> littlego.GoState:
         return littlego.initial_state(self.board_size, self.komi, self.max_actions)
 
-    def _stone_bits(self, state: littlego.GoState) -> tuple[int, int]:
-        return state.black, state.white
-
     def _extra_info(self, state: littlego.GoState, info: dict) -> None:
-        info["scores"] = littlego.scores(state)
+        info["scores"] = np.array(littlego.scores(state), dtype=np.float64)
         info["t"] = state.t

@@ -18,7 +18,8 @@ Observation space       ``"flat"``: ``Box(-1, 1, (9,), int8)``;
 Rewards                 +1 win, -1 loss (also for an illegal move under
                         ``illegal="lose"``), 0 draw and non-final steps;
                         ``illegal_penalty`` for a refused move under
-                        ``illegal="penalty"``
+                        ``illegal="penalty"`` (the ``IllegalMovePenalty``
+                        wrapper)
 Termination             three in a row, a full board, or an illegal move
                         (``illegal="lose"``); never truncated
 Action mask             ``env.action_masks()`` (bool) and
@@ -33,11 +34,14 @@ player-relative: +1 the learner's marks, -1 the opponent's, 0 empty.
 Keyword arguments: ``opponent`` (default ``"random"``; ``"minimax"`` plays
 perfectly), ``learner`` (``"first"``, ``"second"``, ``"alternate"``,
 ``"random"``), ``observation`` (``"flat"``, ``"board"``, ``"planes"``),
-``illegal`` (``"lose"``, ``"penalty"``), ``illegal_penalty`` (-1.0),
-``render_mode`` (``"ansi"``, ``"rgb_array"``, ``"human"``). See
-``tictacgo.envs.single_agent`` for their meaning and for ``info``
-(``winner``, ``winner_colour``, ``reason`` one of ``win``/``draw``/
-``illegal``, ``learner_colour``, ``opponent_action``, ``action_mask``).
+``render_mode`` (``"ansi"``, ``"rgb_array"``, ``"human"``), ``render_cell``,
+``render_fps``; and through ``gymnasium.make`` also ``illegal``
+(``"lose"``, ``"penalty"``: applies ``tictacgo.wrappers.IllegalMovePenalty``),
+``illegal_penalty`` (-1.0) and ``max_illegal_in_a_row`` (the wrapper's cap).
+See ``tictacgo.envs.single_agent`` for their meaning, for ``set_opponent``
+and for ``info`` (``winner``, ``winner_colour``, ``reason`` one of
+``win``/``draw``/``illegal``, ``learner_colour``, ``opponent_action``,
+``illegal_action``, ``illegal_reason``, ``action_mask``; one type per key).
 
 Version history: v0, the first release.
 """
@@ -51,27 +55,27 @@ from tictacgo.games import tictactoe
 
 
 class TicTacToeEnv(TurnBasedEnv):
-    """Tic-Tac-Toe against an opponent agent (see the module docstring).
+    """Tic-Tac-Toe against an opponent (see the module docstring).
 
     Args:
-        opponent: agent spec, ``Agent`` or callable ``f(state) -> action``.
+        opponent: an agent (``act(state)``), a callable ``f(state) -> action``,
+            a registry spec when made through ``gymnasium.make``, or None.
         learner: "first", "second", "alternate" or "random".
         observation: "flat", "board" or "planes".
-        illegal: "lose" or "penalty".
-        illegal_penalty: the reward of a refused move under ``illegal="penalty"``.
         render_mode: None, "ansi", "rgb_array" or "human".
+        render_cell: pixels per cell in pictures (default 100).
+        render_fps: frames per second in "human" mode.
+        opponent_resolver: turns a spec string into an opponent (given by ``gymnasium.make``).
     """
 
     game = tictactoe
 
-    def __init__(self, opponent: Any = "random", learner: str = "first",
-                 observation: str = "flat", illegal: str = "lose",
-                 illegal_penalty: float = -1.0, render_mode: str | None = None):
+    def __init__(self, opponent: Any = None, learner: str = "first", observation: str = "flat",
+                 render_mode: str | None = None, render_cell: int | None = None,
+                 render_fps: float | None = None, opponent_resolver: Any = None):
         super().__init__(opponent=opponent, learner=learner, observation=observation,
-                         illegal=illegal, illegal_penalty=illegal_penalty, render_mode=render_mode)
+                         render_mode=render_mode, render_cell=render_cell, render_fps=render_fps,
+                         opponent_resolver=opponent_resolver)
 
     def _initial_state(self) -> tictactoe.TTTState:
         return tictactoe.initial_state()
-
-    def _stone_bits(self, state: tictactoe.TTTState) -> tuple[int, int]:
-        return state.x, state.o

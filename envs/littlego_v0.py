@@ -89,6 +89,7 @@ from typing import Any
 
 from pettingzoo import AECEnv
 
+from tictacgo.envs import rendering
 from tictacgo.envs.aec_base import TurnBasedAECEnv, wrap
 from tictacgo.games import littlego
 
@@ -112,7 +113,7 @@ class raw_env(TurnBasedAECEnv):
     metadata = {
         "name": "littlego_v0",
         "render_modes": ["ansi", "rgb_array", "human"],
-        "render_fps": 2,
+        "render_fps": rendering.DEFAULT_FPS,
         "is_parallelizable": False,
     }
     possible_agents = ["black_0", "white_0"]

@@ -4,9 +4,13 @@
   mover's stones, -1 the opponent's, 0 empty. It is the course board
   (1 first player, 2 second) mapped to +1/-1 and multiplied by -1 on the
   second player's turn, so one network plays both sides.
-* ``planes``: float32 ``(C, n, n)`` channels for CNNs: own stones, opponent
-  stones, legal placements, and for Little-Go also the ko-forbidden points
-  and the fraction of actions left (a constant plane).
+* ``planes``: float32 ``(C, n, n)`` channels for CNNs, the ones the game
+  declares in ``spec(state).planes``: own stones, opponent stones, legal
+  placements, and for Little-Go also the ko-forbidden points and the
+  fraction of actions left (a constant plane).
+
+The formats ask the game (``spec``, ``stone_bits``, ``ko_bits``); they never
+test which game it is.
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ from types import ModuleType
 
 import numpy as np
 
+from tictacgo.games.bits import unpack_bits
+
 FLAT = "flat"
 BOARD = "board"
 PLANES = "planes"
@@ -22,7 +28,8 @@ FORMATS = (FLAT, BOARD, PLANES)
 
 
 def board_size(game: ModuleType, state) -> int:
-    return state.geo.n if hasattr(state, "geo") else 3
+    """The number of rows (= columns) of ``state``'s board."""
+    return game.spec(state).board_shape[0]
 
 
 def relative_board(game: ModuleType, state, viewer: int | None = None) -> np.ndarray:
@@ -35,26 +42,35 @@ def relative_board(game: ModuleType, state, viewer: int | None = None) -> np.nda
     return out
 
 
-def num_planes(game: ModuleType) -> int:
-    return 5 if game.NAME == "littlego" else 3
+def num_planes(game: ModuleType, state=None) -> int:
+    """Channels of the "planes" format for ``state``'s variant (the default one if None)."""
+    return game.spec(state).num_planes
+
+
+def _bits_plane(bits: int, n: int) -> np.ndarray:
+    return unpack_bits(bits, n * n).reshape(n, n).astype(bool)
+
+
+def _plane(name: str, game: ModuleType, state, rel: np.ndarray) -> np.ndarray:
+    n = rel.shape[0]
+    if name == "own":
+        return rel == 1
+    if name == "opponent":
+        return rel == -1
+    if name == "legal":
+        return game.legal_mask(state)[: n * n].reshape(n, n) == 1
+    if name == "ko":
+        return _bits_plane(game.ko_bits(state), n)
+    if name == "actions_left":
+        limit = game.spec(state).max_actions
+        return np.full((n, n), (limit - state.t) / limit)
+    raise ValueError(f"unknown observation plane {name!r}")
 
 
 def planes(game: ModuleType, state, viewer: int | None = None) -> np.ndarray:
-    """Float32 ``(C, n, n)``: own, opponent, legal (and ko-forbidden, actions left for Go)."""
+    """Float32 ``(C, n, n)``: the planes the game declares (``spec(state).planes``), in order."""
     rel = relative_board(game, state, viewer)
-    n = rel.shape[0]
-    mask = game.legal_mask(state)[: n * n].reshape(n, n)
-    chans = [rel == 1, rel == -1, mask == 1]
-    if game.NAME == "littlego":
-        ko = np.zeros((n, n), dtype=bool)
-        if state.ko_armed and state.end is None:
-            empty = rel == 0
-            for p in np.flatnonzero(empty & (mask == 0)):
-                if game.illegal_reason(state, int(p)) == "ko":
-                    ko.flat[p] = True
-        chans.append(ko)
-        left = (state.geo.max_actions - state.t) / state.geo.max_actions
-        chans.append(np.full((n, n), left))
+    chans = [_plane(name, game, state, rel) for name in game.spec(state).planes]
     return np.stack(chans).astype(np.float32)
 
 

@@ -62,15 +62,43 @@ def render_rgb(game: ModuleType, state: Any, cell: int | None = None) -> np.ndar
         ``uint8`` array of shape ``(H, W, 3)``.
     """
     board = game.to_board(state)
-    if game.NAME == "littlego":
+    if game.spec(state).pieces == "stones":
         return go_image(board, cell or DEFAULT_GO_CELL)
     return tictactoe_image(board, cell or DEFAULT_TTT_CELL)
 
 
-def _check_cell(cell: int) -> int:
-    if isinstance(cell, bool) or not isinstance(cell, (int, np.integer)) or cell < 8:
-        raise ValueError(f"cell size must be an int of at least 8 pixels, got {cell!r}")
+MAX_CELL = 512  # pixels per point: a 19x19 Go board is then about 10k x 10k
+DEFAULT_FPS = 2  # frames per second in "human" mode, for every env
+MAX_FPS = 240
+
+
+def check_cell(cell: int) -> int:
+    """``cell`` (pixels per board point or cell) as an int in ``[8, MAX_CELL]``.
+
+    Raises:
+        ValueError: not an int, or out of that range (a huge cell would ask
+            numpy for terabytes).
+    """
+    if isinstance(cell, bool) or not isinstance(cell, (int, np.integer)) or not 8 <= cell <= MAX_CELL:
+        raise ValueError(f"cell size must be an int of 8 to {MAX_CELL} pixels, got {cell!r}")
     return int(cell)
+
+
+def check_fps(fps: float) -> float:
+    """``fps`` (frames per second of a "human" window): 0 (no waiting) or a float in ``[0.1, MAX_FPS]``.
+
+    Raises:
+        ValueError: not a real number, not finite, or out of that range (a
+            tiny or NaN rate would hang the window's frame wait).
+    """
+    import math
+
+    if isinstance(fps, bool) or not isinstance(fps, (int, float, np.integer, np.floating)) \
+            or not math.isfinite(fps) or not (fps == 0 or 0.1 <= fps <= MAX_FPS):
+        raise ValueError(f"render_fps must be 0 (no frame wait) or a number of frames per second "
+                         f"in [0.1, {MAX_FPS}], "
+                         f"got {fps!r}")
+    return float(fps)
 
 
 def _blend(region: np.ndarray, alpha: np.ndarray, colour: tuple[int, int, int]) -> None:
@@ -137,7 +165,7 @@ def go_image(board: np.ndarray, cell: int = DEFAULT_GO_CELL) -> np.ndarray:
     """
     board = np.asarray(board)
     n = board.shape[0]
-    cell = _check_cell(cell)
+    cell = check_cell(cell)
     base, outer, inner, _ = _go_layers(n, cell)
     img = base.copy()
     for (i, j), v in np.ndenumerate(board):
@@ -194,7 +222,7 @@ def tictactoe_image(board: np.ndarray, cell: int = DEFAULT_TTT_CELL) -> np.ndarr
         ``uint8`` array ``(3 * cell, 3 * cell, 3)``.
     """
     board = np.asarray(board)
-    cell = _check_cell(cell)
+    cell = check_cell(cell)
     base, x_cov, o_cov = _ttt_layers(cell)
     img = base.copy()
     for (i, j), v in np.ndenumerate(board):
@@ -235,7 +263,7 @@ class HumanViewer:
     The window opens on the first ``show`` and closes on ``close``.
     """
 
-    def __init__(self, caption: str = "tictacgo", fps: float = 4):
+    def __init__(self, caption: str = "tictacgo", fps: float = DEFAULT_FPS):
         self.pygame = require_pygame()
         self.caption = caption
         self.fps = fps

@@ -1,19 +1,37 @@
-"""A game-generic single-agent Gymnasium env: one learner against an opponent agent.
+"""A game-generic single-agent Gymnasium env: one learner against an opponent.
 
 ``TurnBasedEnv`` adapts any rules module of ``tictacgo.games`` (they share one
-interface, see that package's docstring) to ``gymnasium.Env``. The learner
-plays one colour; every other move is made by an opponent agent inside
+interface, see ``tictacgo.games.spec``) to ``gymnasium.Env``. The learner
+plays one colour; every other move is made by an opponent inside
 ``reset()``/``step()``, so one ``step()`` is one learner action plus the
 opponent's reply. ``TicTacToeEnv`` (``envs/gym_tictactoe.py``) and
 ``LittleGoEnv`` (``envs/gym_littlego.py``) are thin subclasses; their module
 docstrings are the user-facing env cards.
 
-Common keyword arguments
-------------------------
+Opponents are passed in
+-----------------------
+The env never builds agents (``envs`` imports nothing from
+``tictacgo.baselines``). Its opponent is an object with ``act(state) ->
+action`` (and optionally ``reset()`` and ``seed(rng)``, as the agents of
+``tictacgo.baselines`` have) or a callable ``f(state) -> action`` on the
+rules state. ``gymnasium.make("LittleGo-v0", opponent="greedy")`` still
+takes registry specs: the registered entry point
+(``tictacgo.registration``) resolves them and hands the env a resolver, so
+``set_opponent("minimax:depth=2")`` works on a made env too.
+
+``set_opponent(opponent)`` swaps the opponent (self-play swaps in snapshots
+of the learner this way). It is a public method of the env, so it is reached
+through ``gymnasium.make``'s wrappers with
+``env.get_wrapper_attr("set_opponent")(...)`` or ``env.unwrapped.set_opponent``,
+and through SB3 vec envs with ``vec_env.env_method("set_opponent", ...)``.
+Call it between episodes: the new opponent makes the next opponent move.
+
+Keyword arguments
+-----------------
 ``opponent``
-    A registry spec (``"random"``, ``"minimax"``, ``"minimax:depth=2"``, see
-    ``tictacgo.baselines.registry``), an ``Agent`` object, or a callable
-    ``f(state) -> action`` on the rules state. Default ``"random"``.
+    An object with ``act(state)``, a callable ``f(state) -> action``, a
+    registry spec string when the env has a resolver (made through
+    ``gymnasium.make``), or None (then ``set_opponent`` before ``reset``).
 ``learner``
     ``"first"`` (default), ``"second"``, ``"alternate"`` (switches at every
     reset, starting with first; a seeded reset starts over with first) or
@@ -23,36 +41,48 @@ Common keyword arguments
     ``n*n`` in ``Box(-1, 1, (n*n,), int8)``: +1 the learner's stones, -1 the
     opponent's, 0 empty. ``"board"``: the same as ``(n, n)``. ``"planes"``:
     float32 ``(C, n, n)`` in ``Box(0, 1)`` (``tictacgo.envs.observations``).
-``illegal``
-    ``"lose"`` (default): an illegal action ends the episode with reward -1,
-    as the course host scores it. ``"penalty"``: the action is refused, the
-    state is unchanged, the reward is ``illegal_penalty`` (default -1.0) and
-    the learner acts again (the episode goes on).
-``render_mode``
-    ``"ansi"`` (text), ``"rgb_array"`` or ``"human"``.
+``render_mode``, ``render_cell``, ``render_fps``
+    ``"ansi"`` (text), ``"rgb_array"`` or ``"human"``; pixels per point or
+    cell of a picture; frames per second in a window. The same three as the
+    AEC envs, with the same defaults.
+
+Illegal actions: an action the rules refuse ends the episode with reward -1
+(``info["reason"] == "illegal"``), as the course host scores it. To refuse
+it with a penalty instead and let the learner act again, wrap the env in
+``tictacgo.wrappers.IllegalMovePenalty`` (``gymnasium.make(...,
+illegal="penalty")`` does that for you).
 
 Rewards, termination, info
 --------------------------
 Rewards are from the learner's view: +1 win, -1 loss, 0 draw and on every
-non-final step (except refused moves under ``illegal="penalty"``).
-``terminated`` is True when the game is over; ``truncated`` is always False
-(the games are finite). ``info`` holds ``action_mask`` (int8, the learner's
-legal actions, all zero once over), ``learner_colour`` (1 first player, 2
-second), ``winner`` (``"learner"``, ``"opponent"`` or None for a draw or a
-live game), ``winner_colour`` (1, 2, 0 draw, None live), ``reason`` (why the
-game ended: ``win``, ``draw``, ``illegal``, ``max_actions``, ``double_pass``,
-``pass_on_empty_start``; None while live), ``opponent_action`` (the
-opponent's last reply in this call, or None), and on a refused action
-``illegal_action`` True and ``illegal_reason`` (``occupied``, ``suicide``,
-``ko``).
+non-final step. ``terminated`` is True when the game is over; ``truncated``
+is always False (the games are finite). ``info`` has the same keys, each
+with one type, at every step (so Gymnasium's vector envs can stack them):
 
+==================  ======  ===================================================
+``action_mask``     int8    the learner's legal actions (all zero once over)
+``learner_colour``  int     1 first player, 2 second
+``winner``          str     ``"learner"``, ``"opponent"``, ``"draw"``, or
+                            ``""`` while the game goes on
+``winner_colour``   int     1, 2, 0 for a draw, -1 while the game goes on
+``reason``          str     why the game ended (``win``, ``draw``, ``illegal``,
+                            ``max_actions``, ``double_pass``,
+                            ``pass_on_empty_start``), ``""`` while it goes on
+``opponent_action`` int     the opponent's reply in this call, -1 for none
+``illegal_action``  bool    the learner's action was refused by the rules
+``illegal_reason``  str     why (``occupied``, ``suicide``, ``ko``), else ``""``
+==================  ======  ===================================================
+
+Subclasses add game entries (Little-Go: ``scores`` and ``t``).
 ``action_masks()`` returns the legal actions as a bool array; sb3-contrib's
 ``MaskablePPO`` finds it through ``gymnasium.make``'s wrappers.
 
-Seeding: ``reset(seed=...)`` seeds ``self.np_random`` and gives the opponent
-a generator drawn from it (``opponent.seed(rng)``, also for an ``Agent``
-object you pass), so one seed gives one game against a random opponent.
-Unseeded resets continue both streams.
+``reset(seed=..., options={"state": s})``: the seed seeds ``self.np_random``
+and gives the opponent a generator drawn from it (``opponent.seed(rng)``),
+so one seed gives one game against a random opponent; unseeded resets
+continue both streams. ``options["state"]`` starts from a rules-core state of
+this game and variant that is not over (the opponent moves first if it is
+the opponent's turn there), as in the AEC envs.
 
 Bad input: a non-integer action raises TypeError, an out-of-range one
 ValueError, and the game is untouched. ``step()`` on a finished episode raises
@@ -70,6 +100,7 @@ Version history: v0, the first release.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any, ClassVar
 
@@ -77,64 +108,99 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from tictacgo.envs import observations
-from tictacgo.games.bits import unpack_bits
+from tictacgo.envs import observations, rendering, reset_options
+from tictacgo.games.bits import signed_board, unpack_bits
 from tictacgo.games.errors import GameOverError, IllegalActionError, check_action_type
 
 LEARNER_MODES = ("first", "second", "alternate", "random")
-ILLEGAL_POLICIES = ("lose", "penalty")
 RENDER_MODES = ["ansi", "rgb_array", "human"]
+
+
+class _CallableOpponent:
+    """A callable ``f(state) -> action`` seen as an opponent (no state, no generator)."""
+
+    def __init__(self, fn: Callable[[Any], int]):
+        self.fn = fn
+        self.name = getattr(fn, "__name__", type(fn).__name__)
+
+    def act(self, state: Any) -> int:
+        return self.fn(state)
+
+    def reset(self) -> None:
+        pass
+
+    def seed(self, rng: np.random.Generator) -> None:
+        pass
+
+    def __repr__(self) -> str:
+        return f"callable {self.name}"
+
+
+def as_opponent(opponent: Any) -> Any:
+    """``opponent`` as an object with ``act``, ``reset`` and ``seed``.
+
+    Raises:
+        TypeError: neither an object with ``act(state)`` nor a callable.
+    """
+    if callable(getattr(opponent, "act", None)):
+        return opponent
+    if callable(opponent) and not isinstance(opponent, str):
+        return _CallableOpponent(opponent)
+    raise TypeError(f"an opponent must have act(state) or be a callable f(state) -> action, "
+                    f"got {opponent!r} ({type(opponent).__name__})")
 
 
 class TurnBasedEnv(gym.Env):
     """Base class: a two-player rules module seen by one learner against an opponent.
 
     Subclasses set ``game`` (the rules module) and implement
-    ``_initial_state()``; they may override ``_stone_bits(state)`` (for a fast
-    observation) and ``_extra_info(state, info)``. See the module docstring
-    for the keyword arguments, rewards and ``info``.
+    ``_initial_state()``; they may override ``_extra_info(state, info)``.
+    See the module docstring for the keyword arguments, rewards and ``info``.
     """
 
-    metadata: ClassVar[dict] = {"render_modes": RENDER_MODES, "render_fps": 4}
+    metadata: ClassVar[dict] = {"render_modes": RENDER_MODES, "render_fps": rendering.DEFAULT_FPS}
     game: ModuleType
 
-    def __init__(self, opponent: Any = "random", learner: str = "first",
-                 observation: str = "flat", illegal: str = "lose",
-                 illegal_penalty: float = -1.0, render_mode: str | None = None):
+    def __init__(self, opponent: Any = None, learner: str = "first", observation: str = "flat",
+                 render_mode: str | None = None, render_cell: int | None = None,
+                 render_fps: float | None = None,
+                 opponent_resolver: Callable[[str], Any] | None = None):
         if learner not in LEARNER_MODES:
             raise ValueError(f"learner must be one of {LEARNER_MODES}, got {learner!r}")
         if observation not in observations.FORMATS:
             raise ValueError(f"observation must be one of {observations.FORMATS}, got {observation!r}")
-        if illegal not in ILLEGAL_POLICIES:
-            raise ValueError(f"illegal must be one of {ILLEGAL_POLICIES}, got {illegal!r}")
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be None or one of {RENDER_MODES}, got {render_mode!r}")
-        if isinstance(illegal_penalty, bool) or not isinstance(illegal_penalty, (int, float, np.number)):
-            raise TypeError(f"illegal_penalty must be a number, got {illegal_penalty!r}")
+        if opponent_resolver is not None and not callable(opponent_resolver):
+            raise TypeError(f"opponent_resolver must be callable, got {opponent_resolver!r}")
         self.learner_mode = learner
         self.observation_format = observation
-        self.illegal = illegal
-        self.illegal_penalty = float(illegal_penalty)
         self.render_mode = render_mode
+        self.render_cell = None if render_cell is None else rendering.check_cell(render_cell)
+        self.render_fps = rendering.check_fps(self.metadata["render_fps"] if render_fps is None
+                                              else render_fps)
+        if render_mode == "human":
+            rendering.require_pygame()  # fail now, not at the first frame
 
         probe = self._initial_state()
-        self._n = observations.board_size(self.game, probe)
-        self._cells = self._n * self._n
-        self._num_actions = int(self.game.num_actions(probe))
+        spec = self.game.spec(probe)
+        self._n = spec.board_shape[0]
+        self._cells = spec.num_points
+        self._num_actions = spec.num_actions
         self.action_space = spaces.Discrete(self._num_actions)
         if observation == observations.FLAT:
             self.observation_space = spaces.Box(-1, 1, (self._cells,), np.int8)
         elif observation == observations.BOARD:
             self.observation_space = spaces.Box(-1, 1, (self._n, self._n), np.int8)
         else:
-            shape = (observations.num_planes(self.game), self._n, self._n)
+            shape = (spec.num_planes, self._n, self._n)
             self.observation_space = spaces.Box(0.0, 1.0, shape, np.float32)
 
-        # Imported here: baselines sit above envs in the data flow.
-        from tictacgo.baselines.registry import make_agent
-
-        self._opponent_spec = opponent
-        self.opponent = make_agent(opponent, self.game)
+        self._resolver = opponent_resolver
+        self.opponent: Any = None
+        self._opponent_spec: Any = None
+        if opponent is not None:
+            self.set_opponent(opponent)
         self.learner_colour = 1
         self._next_alternate = 1
         self._state = None
@@ -148,22 +214,39 @@ class TurnBasedEnv(gym.Env):
         """The rules state a new game starts from."""
         raise NotImplementedError
 
-    def _stone_bits(self, state) -> tuple[int, int] | None:
-        """(first player's, second player's) stones as bitboards, or None to use ``to_board``."""
-        return None
-
     def _extra_info(self, state, info: dict) -> None:
         """Add game-specific entries to ``info``."""
 
     # -- public helpers --------------------------------------------------------
     @property
-    def state(self):
-        """The current rules state (immutable; None before the first reset)."""
+    def game_state(self):
+        """The current rules-core state (immutable; None before the first reset)."""
         return self._state
 
     @property
     def opponent_colour(self) -> int:
         return 3 - self.learner_colour
+
+    def set_opponent(self, opponent: Any) -> None:
+        """Play against ``opponent`` from its next move on (call it between episodes).
+
+        Args:
+            opponent: an object with ``act(state)`` (an agent), a callable
+                ``f(state) -> action``, or a registry spec string such as
+                ``"greedy"`` when the env was made by ``gymnasium.make`` (which
+                gives it a resolver).
+        Raises:
+            TypeError: anything else, or a string without a resolver.
+        """
+        spec = opponent
+        if isinstance(opponent, str):
+            if self._resolver is None:
+                raise TypeError(f"opponent {opponent!r} is a registry spec, but this env has no "
+                                "resolver: make it with gymnasium.make, or pass an agent "
+                                "(tictacgo.baselines.make_agent) or a callable")
+            opponent = self._resolver(opponent)
+        self.opponent = as_opponent(opponent)
+        self._opponent_spec = spec
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions as a bool array of ``action_space.n`` entries.
@@ -178,14 +261,22 @@ class TurnBasedEnv(gym.Env):
 
     # -- Gymnasium API -----------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        """Start a new game; the opponent moves first when the learner plays second.
+        """Start a new game; the opponent moves first when it is its turn.
 
         Args:
             seed: seeds ``self.np_random`` and, from it, the opponent's generator.
-            options: unused.
+            options: ``{"state": s}`` starts from rules-core state ``s``.
         Returns:
             (observation, info).
+        Raises:
+            RuntimeError: no opponent was given.
         """
+        if seed is not None:
+            reset_options.check_seed(seed)
+        start = reset_options.start_state(self.game, options, self._initial_state())
+        if self.opponent is None:
+            raise RuntimeError("this env has no opponent: pass opponent= or call set_opponent() "
+                               "before reset()")
         super().reset(seed=seed)
         if seed is not None:
             self.opponent.seed(np.random.default_rng(int(self.np_random.integers(2**63))))
@@ -201,9 +292,9 @@ class TurnBasedEnv(gym.Env):
         else:
             self.learner_colour = int(self.np_random.integers(2)) + 1
         self.opponent.reset()
-        state = self._initial_state()
-        opponent_action = None
-        if self.learner_colour == 2:
+        state = start
+        opponent_action = -1
+        if self.game.current_player(state) != self.learner_colour:
             opponent_action, state = self._opponent_move(state)
         self._set_state(state)
         self._ended_at_reset = self.game.is_terminal(state)
@@ -234,30 +325,22 @@ class TurnBasedEnv(gym.Env):
             check_action_type(action, self._num_actions)
             self._ended_at_reset = False
             reward = game.returns(state)[self.learner_colour - 1]
-            return self._observe(), reward, True, False, self._info(None)
+            return self._observe(), reward, True, False, self._info(-1)
         if game.is_terminal(state):
-            raise GameOverError(f"the episode is over ({getattr(state, 'end', 'game over')}); "
+            raise GameOverError(f"the episode is over ({game.end_reason(state)}); "
                                 "call reset() before step()")
         a = check_action_type(action, self._num_actions)
-        opponent_action = None
         if not (self._legal >> a) & 1:
             why = game.illegal_reason(state, a)
-            if self.illegal == "penalty":
-                info = self._info(None)
-                info["illegal_action"] = True
-                info["illegal_reason"] = why
-                if self.render_mode == "human":
-                    self.render()
-                return self._observe(), self.illegal_penalty, False, False, info
-            state = game.forfeit(state)
-            self._set_state(state)
-            info = self._info(None)
+            self._set_state(game.forfeit(state))
+            info = self._info(-1)
             info["illegal_action"] = True
-            info["illegal_reason"] = why
+            info["illegal_reason"] = why or ""
             if self.render_mode == "human":
                 self.render()
             return self._observe(), -1.0, True, False, info
         state = game.play(state, a)
+        opponent_action = -1
         over = game.is_terminal(state)
         if not over:
             opponent_action, state = self._opponent_move(state)
@@ -277,16 +360,12 @@ class TurnBasedEnv(gym.Env):
             return None
         state = self._state if self._state is not None else self._initial_state()
         if self.render_mode == "ansi":
-            return self.game.render_ascii(state) + "\n"
-        # Imported here: the pictures are only needed for these modes (pygame for "human").
-        from tictacgo.envs import rendering
-
-        frame = rendering.render_rgb(self.game, state)
+            return rendering.render_ansi(self.game, state)
+        frame = rendering.render_rgb(self.game, state, self.render_cell)
         if self.render_mode == "rgb_array":
             return frame
         if self._renderer is None:
-            self._renderer = rendering.HumanViewer(caption=type(self).__name__,
-                                                   fps=self.metadata["render_fps"])
+            self._renderer = rendering.HumanViewer(caption=type(self).__name__, fps=self.render_fps)
         self._renderer.show(frame)
         return None
 
@@ -294,6 +373,11 @@ class TurnBasedEnv(gym.Env):
         if self._renderer is not None:
             self._renderer.close()
             self._renderer = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        d = self.__dict__.copy()
+        d["_renderer"] = None  # a pygame window does not pickle
+        return d
 
     # -- internals ---------------------------------------------------------------
     def _set_state(self, state) -> None:
@@ -317,27 +401,30 @@ class TurnBasedEnv(gym.Env):
         state = self._state
         if fmt == observations.PLANES:
             return observations.planes(self.game, state, self.learner_colour)
-        bits = self._stone_bits(state)
-        if bits is None:
-            flat = observations.relative_board(self.game, state, self.learner_colour).ravel()
-        else:
-            first, second = bits
-            own, opp = (first, second) if self.learner_colour == 1 else (second, first)
-            flat = unpack_bits(own, self._cells).view(np.int8) - unpack_bits(opp, self._cells).view(np.int8)
+        first, second = self.game.stone_bits(state)
+        own, opp = (first, second) if self.learner_colour == 1 else (second, first)
+        flat = signed_board(own, opp, self._cells)
         return flat.reshape(self._n, self._n) if fmt == observations.BOARD else flat
 
-    def _info(self, opponent_action) -> dict:
+    def _info(self, opponent_action: int) -> dict:
         state = self._state
         game = self.game
         w = game.winner(state)
         mask = np.ones_like(self._mask) if self._ended_at_reset else self._mask.copy()
+        if w is None:
+            winner, winner_colour = "", -1
+        else:
+            winner = "draw" if w == 0 else "learner" if w == self.learner_colour else "opponent"
+            winner_colour = int(w)
         info = {
             "action_mask": mask,
             "learner_colour": self.learner_colour,
-            "winner": None if not w else "learner" if w == self.learner_colour else "opponent",
-            "winner_colour": w,
-            "reason": getattr(state, "end", None),
-            "opponent_action": opponent_action,
+            "winner": winner,
+            "winner_colour": winner_colour,
+            "reason": game.end_reason(state) or "",
+            "opponent_action": int(opponent_action),
+            "illegal_action": False,
+            "illegal_reason": "",
         }
         self._extra_info(state, info)
         return info

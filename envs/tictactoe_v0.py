@@ -83,6 +83,7 @@ from operator import attrgetter
 
 from pettingzoo import AECEnv
 
+from tictacgo.envs import rendering
 from tictacgo.envs.aec_base import TurnBasedAECEnv, wrap
 from tictacgo.games import tictactoe
 
@@ -105,12 +106,13 @@ class raw_env(TurnBasedAECEnv):
     metadata = {
         "name": "tictactoe_v0",
         "render_modes": ["ansi", "rgb_array", "human"],
-        "render_fps": 2,
+        "render_fps": rendering.DEFAULT_FPS,
         "is_parallelizable": False,
     }
     possible_agents = ["player_1", "player_2"]
     _stones = attrgetter("x", "o")
     _board_cache = {}  # at most 3**9 boards
+    _mask_cache = {}  # at most 2**9 masks
 
     def _new_state(self) -> tictactoe.TTTState:
         return tictactoe.initial_state()

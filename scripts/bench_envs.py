@@ -8,7 +8,7 @@ action, apply it; reset when the game ends. Cases:
   aec    tictacgo AEC env         env.last() -> obs["action_mask"] -> env.step
   pz     PettingZoo tictactoe_v3 / go_v5(board_size=5, komi=2.5), same AEC loop
 
-The loop is the one of ../shared/bench/bench_peers.py (AEC dead steps at game
+The loop is the one the peer libraries are measured with (AEC dead steps at game
 end are executed but not counted). Each case runs for ``--budget`` seconds,
 ``--repeats`` times, interleaved round-robin so machine noise hits all cases
 alike; the table shows the median steps/s and the ratio to the PettingZoo peer.

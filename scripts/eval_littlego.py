@@ -24,8 +24,9 @@ import time
 
 import numpy as np
 
+from tictacgo import arena
+from tictacgo.arena.stats import wilson_interval
 from tictacgo.baselines import make_agent
-from tictacgo.baselines.evaluation import wilson_interval
 from tictacgo.games import littlego
 
 LADDER = ("random", "greedy", "aggressive", "alphabeta")
@@ -41,11 +42,8 @@ def play_game(task: tuple[str, str, str, str, int, int]) -> tuple[str, str, int,
     a = make_agent(spec_a, "littlego", rng=np.random.default_rng([seed, i, 0]))
     b = make_agent(spec_b, "littlego", rng=np.random.default_rng([seed, i, 1]))
     a_colour = littlego.BLACK if i % 2 == 0 else littlego.WHITE
-    agents = {a_colour: a, 3 - a_colour: b}
-    state = littlego.initial_state()
-    while not littlego.is_terminal(state):
-        state = littlego.play(state, agents[state.to_move].act(state))
-    w = littlego.winner(state)
+    first, second = (a, b) if a_colour == littlego.BLACK else (b, a)
+    w = arena.play_game(littlego, first, second).winner
     return key_a, key_b, i, (0 if w == 0 else 1 if w == a_colour else -1)
 
 

@@ -22,7 +22,7 @@ import time
 
 import numpy as np
 
-from tictacgo.baselines.arena import play_wdl
+from tictacgo.arena import play_wdl
 from tictacgo.baselines.registry import available_agents, make_agent
 from tictacgo.games import tictactoe as ttt
 

@@ -24,7 +24,7 @@ import time
 
 import numpy as np
 
-from tictacgo.baselines.arena import play_wdl
+from tictacgo.arena import play_wdl
 from tictacgo.baselines.minimax import MinimaxAgent
 from tictacgo.baselines.qlearning import DEFAULTS, QLearningAgent, train, worst_result
 from tictacgo.games import tictactoe as ttt

@@ -2,24 +2,50 @@
 
 from __future__ import annotations
 
+import gzip
+import json
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
+from tictacgo.arena import play_game
 from tictacgo.games import tictactoe as ttt
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+
+
+def load_host_data(name: str) -> list[dict]:
+    """The records of ``tests/data/<name>`` (recorded course-host games); a missing file fails."""
+    path = DATA_DIR / name
+    if not path.exists():
+        pytest.fail(f"recorded host data {path} is missing: tests/data ships with the repository")
+    with gzip.open(path, "rt") as f:
+        return [json.loads(line) for line in f]
+
+
+@pytest.fixture(scope="session")
+def host_games() -> list[dict]:
+    """The 300 games recorded from the course's game host (see tests/data/README.md)."""
+    return load_host_data("littlego_host_games.jsonl.gz")
+
+
+@pytest.fixture(scope="session")
+def host_illegal() -> list[dict]:
+    """The recorded positions where a player submitted a refused move."""
+    return load_host_data("littlego_host_illegal.jsonl.gz")
 
 
 def _play_ttt_game(agent_x, agent_o) -> int:
     """One Tic-Tac-Toe game from the empty board; the winner (1 X, 2 O) or 0 for a draw.
 
-    Unlike ``arena.play_game`` an illegal action raises (a test should fail,
-    not score a forfeit) and the agents are not reset.
+    Through the arena's one game loop, but an illegal action fails the test
+    (instead of scoring a forfeit) and the agents are not reset.
     """
-    state = ttt.initial_state()
-    while not ttt.is_terminal(state):
-        agent = agent_x if state.to_move == ttt.X else agent_o
-        state = ttt.play(state, agent.act(state))
-    return ttt.winner(state)
+    record = play_game(ttt, agent_x, agent_o, reset=False)
+    if record.forfeit:
+        raise AssertionError(f"an agent played an illegal move: {record.illegal_detail}")
+    return record.winner
 
 
 @pytest.fixture

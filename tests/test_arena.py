@@ -8,12 +8,14 @@ import os
 import numpy as np
 import pytest
 
-from tictacgo import atomic
-from tictacgo.baselines import arena, registry
+from tictacgo import arena, atomic
+from tictacgo.arena.round_robin import pair_seed
+from tictacgo.baselines import registry
 from tictacgo.baselines.base import FunctionAgent
 from tictacgo.baselines.random_agent import RandomAgent
 from tictacgo.cli import main
 from tictacgo.games import littlego, tictactoe
+from tictacgo.protocol import grading
 
 
 def _summary(result: arena.MatchResult) -> list[tuple]:
@@ -184,20 +186,20 @@ def test_round_robin_cross_table_is_complementary_and_rates_minimax_first():
     assert rr.labels == ["random", "minimax", "random#2"]
     assert np.isfinite(rr.ratings.elo).all() and np.isfinite(rr.ratings.se).all()
     # A pair replays on its own from its derived seed.
-    alone = arena.run_match("tictactoe", "random", "minimax", 6, arena.pair_seed(4, 0, 1), workers=1,
+    alone = arena.run_match("tictactoe", "random", "minimax", 6, pair_seed(4, 0, 1), workers=1,
                             progress=False)
     assert _summary(alone) == _summary(rr.matches[(0, 1)])
     json.dumps(rr.to_json())
 
 
 def test_course_points_reproduce_the_assignment_example():
-    pts = [arena.course_points("random", 18 / 20), arena.course_points("greedy", 16 / 20),
-           arena.course_points("aggressive", 14 / 20), arena.course_points("alphabeta", 11 / 20)]
+    pts = [grading.course_points("random", 18 / 20), grading.course_points("greedy", 16 / 20),
+           grading.course_points("aggressive", 14 / 20), grading.course_points("alphabeta", 11 / 20)]
     assert pts == pytest.approx([25, 12, 14, 2.75])
     assert sum(pts) == pytest.approx(53.75)
-    assert arena.course_points("random", 0.65) == 0
-    assert arena.course_points("aggressive", 0.5) == pytest.approx(5)
-    assert sum(v[0] for v in arena.COURSE_RUBRIC.values()) == 90
+    assert grading.course_points("random", 0.65) == 0
+    assert grading.course_points("aggressive", 0.5) == pytest.approx(5)
+    assert sum(v[0] for v in grading.COURSE_RUBRIC.values()) == 90
 
 
 # --------------------------------------------------------------------------- files
@@ -276,3 +278,22 @@ def test_progress_falls_back_to_lines_on_stderr_without_tqdm(monkeypatch, capsys
     monkeypatch.setitem(__import__("sys").modules, "tqdm", None)  # import tqdm -> ImportError
     arena.run_match("tictactoe", "random", "random", games=4, seed=0, workers=1, progress=True)
     assert "4/4 games (100%)" in capsys.readouterr().err
+
+
+def test_a_closed_pipe_ends_the_cli_without_a_traceback():
+    import subprocess
+    import sys
+
+    code = "import sys; from tictacgo.cli import main; sys.exit(main(['agents']))"
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.readline()
+    proc.stdout.close()  # like `| head -1`
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=30)
+    assert "Traceback" not in err and "BrokenPipeError" not in err
+
+
+def test_agents_for_an_unknown_game_is_a_clean_error(capsys):
+    assert main(["agents", "chess"]) == 2
+    err = capsys.readouterr().err
+    assert "chess" in err and "Traceback" not in err

@@ -6,6 +6,7 @@ Positions are ASCII boards (X Black, O White, . empty; row 0 on top).
 import numpy as np
 import pytest
 
+from tictacgo.arena import play_game
 from tictacgo.baselines import make_agent
 from tictacgo.baselines.course_ladder import (
     AggressiveAgent,
@@ -147,13 +148,9 @@ def test_ladder_agents_pass_when_no_placement_is_legal(name):
 def test_ladder_agents_play_whole_games_legally(name):
     agent = make_agent(name, "littlego", rng=rng(1))
     other = make_agent("random", "littlego", rng=rng(2))
-    s = go.initial_state()
-    while not go.is_terminal(s):
-        mover = agent if s.to_move == go.BLACK else other
-        a = mover.act(s)
-        assert go.illegal_reason(s, a) is None
-        s = go.play(s, a)
-    assert go.winner(s) in (0, 1, 2)
+    record = play_game(go, agent, other)
+    assert record.forfeit == "" and record.winner in (0, 1, 2)
+    assert go.is_terminal(record.final_state) and record.final_state.end != go.END_ILLEGAL
 
 
 @pytest.mark.parametrize("spec", ["greedy", "aggressive", "alphabeta", "alphabeta:depth=2",

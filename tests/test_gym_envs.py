@@ -13,9 +13,9 @@ from gymnasium.utils.env_checker import check_env
 
 import tictacgo
 from tictacgo import GameOverError
-from tictacgo.envs.gym_littlego import LittleGoEnv
-from tictacgo.envs.gym_tictactoe import TicTacToeEnv
 from tictacgo.games import littlego, tictactoe
+from tictacgo.registration import make_littlego as LittleGoEnv
+from tictacgo.registration import make_tictactoe as TicTacToeEnv
 from tictacgo.wrappers import IllegalMovePenalty
 
 ENV_IDS = ["TicTacToe-v0", "LittleGo-v0"]
@@ -111,7 +111,7 @@ def test_littlego_board_size_sets_the_spaces():
     env = LittleGoEnv(board_size=3, komi=1.0, max_actions=6)
     assert env.action_space.n == 10 and env.observation_space.shape == (9,)
     _, info = env.reset(seed=0)
-    assert info["scores"] == (0.0, 1.0)
+    assert info["scores"].tolist() == [0.0, 1.0]
     with pytest.raises(ValueError, match="board size"):
         LittleGoEnv(board_size=1)
 
@@ -130,7 +130,7 @@ def test_flat_observation_matches_the_rules_board():
     obs, info = env.reset(seed=3)
     done = False
     while not done:
-        board = littlego.to_board(env.state).ravel()
+        board = littlego.to_board(env.game_state).ravel()
         expected = np.where(board == 2, 1, np.where(board == 1, -1, 0))
         assert obs.tolist() == expected.tolist()
         obs, _, done, _, info = env.step(legal_choice(rng, info))
@@ -166,14 +166,14 @@ def test_learner_second_sees_the_opponent_move_first(env_id):
     env = gym.make(env_id, learner="second")
     obs, info = env.reset(seed=0)
     assert info["learner_colour"] == 2
-    assert info["opponent_action"] is not None
+    assert info["opponent_action"] >= 0
     assert obs.tolist().count(-1) == 1 and obs.tolist().count(1) == 0
     assert info["action_mask"][info["opponent_action"]] == 0
 
 
 def test_learner_first_starts_on_an_empty_board():
     obs, info = gym.make("TicTacToe-v0").reset(seed=0)
-    assert info["learner_colour"] == 1 and info["opponent_action"] is None
+    assert info["learner_colour"] == 1 and info["opponent_action"] == -1
     assert not obs.any()
 
 
@@ -207,7 +207,7 @@ def test_action_masks_match_the_rules_and_are_never_empty_while_live(env_id, gam
         while not done:
             m = masks()
             assert m.dtype == bool and m.shape == (env.action_space.n,)
-            assert m.tolist() == game.legal_mask(env.unwrapped.state).astype(bool).tolist()
+            assert m.tolist() == game.legal_mask(env.unwrapped.game_state).astype(bool).tolist()
             assert info["action_mask"].dtype == np.int8
             assert info["action_mask"].tolist() == m.astype(np.int8).tolist()
             assert m.any()
@@ -241,12 +241,12 @@ def test_illegal_action_under_penalty_is_refused_and_the_learner_moves_again():
                        illegal_penalty=-0.5)
     env.reset(seed=0)
     obs1, *_ = env.step(4)
-    state = env.state
+    state = env.unwrapped.game_state
     obs2, reward, terminated, truncated, info = env.step(4)
     assert (reward, terminated, truncated) == (-0.5, False, False)
-    assert env.state is state and obs2.tolist() == obs1.tolist()
+    assert env.unwrapped.game_state is state and obs2.tolist() == obs1.tolist()
     assert info["illegal_action"] and info["illegal_reason"] == "occupied"
-    assert info["opponent_action"] is None and info["reason"] is None
+    assert info["opponent_action"] == -1 and info["reason"] == ""
     obs3, reward, *_ = env.step(8)
     assert reward == 0.0 and obs3[8] == 1
 
@@ -254,7 +254,7 @@ def test_illegal_action_under_penalty_is_refused_and_the_learner_moves_again():
 def test_littlego_suicide_and_ko_reasons_are_reported():
     env = LittleGoEnv(illegal="penalty")
     env.reset(seed=0)
-    env._set_state(littlego.from_ascii("""
+    env.unwrapped._set_state(littlego.from_ascii("""
         . O . . .
         O . . . .
         . . . . .
@@ -269,10 +269,10 @@ def test_littlego_suicide_and_ko_reasons_are_reported():
 def test_non_integer_action_raises_type_error_and_leaves_the_game(env_id, bad):
     env = gym.make(env_id).unwrapped
     _obs, _ = env.reset(seed=0)
-    state = env.state
+    state = env.game_state
     with pytest.raises(TypeError, match="integer"):
         env.step(bad)
-    assert env.state is state
+    assert env.game_state is state
     env.step(0)
 
 
@@ -281,11 +281,11 @@ def test_non_integer_action_raises_type_error_and_leaves_the_game(env_id, bad):
 def test_out_of_range_action_raises_value_error_naming_value_and_range(env_id, bad):
     env = gym.make(env_id).unwrapped
     env.reset(seed=0)
-    state = env.state
+    state = env.game_state
     n = env.action_space.n
     with pytest.raises(ValueError, match=rf"\[0, {n - 1}\].*{bad}"):
         env.step(bad)
-    assert env.state is state
+    assert env.game_state is state
     env.step(0)
 
 
@@ -347,7 +347,7 @@ def test_minimax_opponent_is_never_beaten_by_random_actions():
             _, reward, done, _, info = env.step(legal_choice(rng, info))
         wins += reward > 0
         losses += reward < 0
-        assert info["winner"] in (None, "opponent")
+        assert info["winner"] in ("draw", "opponent")
         _obs, info = env.reset()
     assert wins == 0 and losses > 25
 
@@ -361,16 +361,17 @@ def test_info_carries_winner_reason_colour_and_mask(env_id):
     if env_id == "LittleGo-v0":
         keys |= {"scores", "t"}
     for _ in range(10):
-        assert keys <= set(info) and info["reason"] is None and info["winner"] is None
+        assert keys <= set(info) and info["reason"] == "" and info["winner"] == ""
+        assert info["winner_colour"] == -1
         done = False
         while not done:
             _, reward, done, truncated, info = env.step(legal_choice(rng, info))
             assert keys <= set(info) and truncated is False
         assert info["reason"] in ("win", "draw", "max_actions", "double_pass", "pass_on_empty_start")
         colour = info["learner_colour"]
-        expected = {None: 0.0, "learner": 1.0, "opponent": -1.0}[info["winner"]]
+        expected = {"draw": 0.0, "learner": 1.0, "opponent": -1.0}[info["winner"]]
         assert reward == expected
-        if info["winner"] is not None:
+        if info["winner"] != "draw":
             assert (info["winner_colour"] == colour) == (info["winner"] == "learner")
         if env_id == "LittleGo-v0":
             black, white = info["scores"]
@@ -384,7 +385,7 @@ def test_black_pass_on_the_first_action_loses_at_once():
     _, reward, terminated, _, info = env.step(25)
     assert (reward, terminated) == (-1.0, True)
     assert (info["reason"], info["winner"]) == ("pass_on_empty_start", "opponent")
-    assert info["scores"] == (0.0, 2.5)
+    assert info["scores"].tolist() == [0.0, 2.5]
 
 
 def test_opponent_ending_the_game_in_reset_is_reported_on_the_next_step():
@@ -407,7 +408,7 @@ def test_double_pass_ends_the_game_with_the_score():
     assert not terminated and info["opponent_action"] == 0
     _, reward, terminated, _, info = env.step(25)   # Black passes; White passes back
     assert terminated and info["reason"] == "double_pass"
-    assert info["scores"] == (1.0, 3.5) and reward == -1.0
+    assert info["scores"].tolist() == [1.0, 3.5] and reward == -1.0
 
 
 # -- rendering -----------------------------------------------------------------

@@ -8,10 +8,20 @@ import random
 import numpy as np
 import pytest
 
+from tictacgo.arena import play_game
 from tictacgo.baselines import make_agent
-from tictacgo.baselines.mcts import MCTSAgent, go_fast_rollout, random_rollout
+from tictacgo.baselines.mcts import MCTSAgent
+from tictacgo.baselines.mcts_evaluators import (
+    CaptureRollout,
+    Evaluator,
+    PolicyRollout,
+    RandomRollout,
+    ValueAndPrior,
+    random_rollout,
+)
 from tictacgo.games import littlego as go
 from tictacgo.games import tictactoe as ttt
+from tictacgo.games.littlego_fast import fast_rollout as go_fast_rollout
 
 
 def rng(seed=0):
@@ -37,10 +47,8 @@ def test_mcts_never_loses_to_random_in_tictactoe():
         mcts = make_agent("mcts:sims=300", "tictactoe", rng=rng(game))
         rand = make_agent("random", "tictactoe", rng=rng(1000 + game))
         mcts_colour = ttt.X if game % 2 == 0 else ttt.O
-        s = ttt.initial_state()
-        while not ttt.is_terminal(s):
-            s = ttt.play(s, (mcts if s.to_move == mcts_colour else rand).act(s))
-        assert ttt.winner(s) in (0, mcts_colour), f"game {game}\n{ttt.render_ascii(s)}"
+        record = play_game(ttt, *((mcts, rand) if mcts_colour == ttt.X else (rand, mcts)))
+        assert record.winner in (0, mcts_colour), f"game {game}\n{ttt.render_ascii(record.final_state)}"
 
 
 @pytest.mark.parametrize("rollout", ["random", "capture"])
@@ -90,15 +98,15 @@ def test_mcts_passes_when_no_placement_is_legal():
     assert make_agent("mcts:sims=50", "littlego", rng=rng()).act(s) == go.pass_action(s)
 
 
-def test_mcts_prior_hook_uses_puct_and_still_finds_the_win():
+def test_a_prior_evaluator_turns_on_puct_and_still_finds_the_win():
     s = ttt.from_board("XX. OO. ...")
     uniform = lambda state: {a: 1.0 for a in ttt.legal_actions(state)}  # noqa: E731
-    agent = MCTSAgent(ttt, sims=400, c=1.5, prior=uniform, rng=rng(0))
+    agent = MCTSAgent(ttt, sims=400, c=1.5, evaluator=ValueAndPrior(ttt, prior=uniform), rng=rng(0))
     assert agent.act(s) == 2
     assert all(ch.p == pytest.approx(0.2) for ch in agent.root.children)
 
 
-def test_mcts_rollout_policy_and_evaluate_hooks_are_called():
+def test_policy_rollout_and_value_evaluators_are_called():
     calls = {"rollout": 0, "evaluate": 0}
 
     def first_legal(state, rnd):
@@ -109,9 +117,52 @@ def test_mcts_rollout_policy_and_evaluate_hooks_are_called():
         calls["evaluate"] += 1
         return 0.0
 
-    MCTSAgent(ttt, sims=50, rollout_policy=first_legal, rng=rng()).act(ttt.initial_state())
-    MCTSAgent(ttt, sims=50, evaluate=zero, rng=rng()).act(ttt.initial_state())
+    MCTSAgent(ttt, sims=50, evaluator=PolicyRollout(ttt, first_legal), rng=rng()).act(ttt.initial_state())
+    MCTSAgent(ttt, sims=50, evaluator=ValueAndPrior(ttt, value=zero), rng=rng()).act(ttt.initial_state())
     assert calls["rollout"] > 0 and calls["evaluate"] > 0
+
+
+def test_a_new_evaluator_plugs_in_without_touching_the_search():
+    class PreferCentre(Evaluator):
+        """A toy 'network': values nothing, but puts all prior mass on the centre."""
+
+        uses_prior = True
+
+        def evaluate(self, state, rnd):
+            return (0.0, 0.0)
+
+        def prior(self, state):
+            return {a: (1.0 if a == 4 else 0.0) for a in ttt.legal_actions(state)}
+
+    agent = MCTSAgent(ttt, sims=30, evaluator=PreferCentre(), rng=rng())
+    assert agent.act(ttt.initial_state()) == 4
+
+
+def test_value_function_values_are_from_the_view_of_the_player_to_move():
+    s = ttt.play(ttt.initial_state(), 4)  # O to move
+    ev = ValueAndPrior(ttt, value=lambda state: 0.5)
+    assert ev.evaluate(s, random.Random(0)) == (-0.5, 0.5)
+
+
+def test_rollouts_run_on_the_fast_engine_only_where_the_game_has_one():
+    s = go.play(go.initial_state(), 12)
+    assert CaptureRollout(go)._fast is go.fast_rollout
+    assert CaptureRollout(go, fast=False)._fast is None
+    assert RandomRollout(ttt)._fast is None and RandomRollout(go).capture_prob == 0.0
+    for ev in (CaptureRollout(go), CaptureRollout(go, fast=False), RandomRollout(go, fast=False)):
+        for k in range(20):
+            assert ev.evaluate(s, random.Random(k)) in ((1.0, -1.0), (-1.0, 1.0), (0.0, 0.0))
+
+
+def test_evaluators_reject_bad_arguments():
+    with pytest.raises(ValueError):
+        CaptureRollout(go, capture_prob=1.5)
+    with pytest.raises(ValueError):
+        ValueAndPrior(go)
+    with pytest.raises(TypeError):
+        PolicyRollout(go, policy=3)
+    with pytest.raises(TypeError):
+        MCTSAgent(go, sims=10, evaluator=lambda s: 0.0)
 
 
 def test_fast_go_rollout_follows_the_rules_core():

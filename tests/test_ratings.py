@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from tictacgo.baselines import ratings
+from tictacgo.arena import ratings
 from tictacgo.cli import main
 
 

@@ -18,13 +18,12 @@ from stable_baselines3.common.env_checker import check_env  # noqa: E402
 from stable_baselines3.common.vec_env import DummyVecEnv  # noqa: E402
 
 import tictacgo  # noqa: E402, F401  (registers the ids)
-from tictacgo.envs.gym_littlego import LittleGoEnv  # noqa: E402
-from tictacgo.envs.gym_tictactoe import TicTacToeEnv  # noqa: E402
+from tictacgo.registration import make_littlego, make_tictactoe  # noqa: E402
 
 ENV_IDS = ["TicTacToe-v0", "LittleGo-v0"]
 
 
-@pytest.mark.parametrize("env_cls", [TicTacToeEnv, LittleGoEnv])
+@pytest.mark.parametrize("env_cls", [make_tictactoe, make_littlego], ids=["TicTacToeEnv", "LittleGoEnv"])
 def test_sb3_check_env_passes_without_warnings(env_cls):
     env = env_cls(observation="flat")
     with warnings.catch_warnings(record=True) as caught:
@@ -61,7 +60,7 @@ def test_maskable_ppo_trains_and_predicts_only_legal_actions(env_id):
             action, _ = model.predict(obs, action_masks=mask, deterministic=True)
             assert mask[int(action)], f"predicted illegal action {action} with mask {mask.astype(int)}"
             obs, _reward, done, _truncated, info = env.step(action)
-            assert info.get("illegal_action") is None
+            assert info["illegal_action"] is False
             checked += 1
         obs, info = env.reset()
     assert checked >= 10
@@ -77,5 +76,5 @@ def test_predicted_actions_from_the_vec_env_are_legal():
         actions, _ = model.predict(obs, action_masks=masks)
         assert all(masks[i, a] for i, a in enumerate(actions))
         obs, rewards, _dones, infos = vec.step(actions)
-        assert all(info.get("illegal_action") is None for info in infos)
+        assert all(info["illegal_action"] is False for info in infos)
         assert np.all(np.isin(rewards, (-1.0, 0.0, 1.0)))

@@ -8,19 +8,10 @@ prior import. PettingZoo AEC envs: ``tictacgo.envs.tictactoe_v0`` and
 """
 
 from tictacgo.games import GameOverError, IllegalActionError, littlego, tictactoe
+from tictacgo.registration import register_envs
 
 __version__ = "0.1.0"
 
-
-def _register_envs() -> None:
-    from gymnasium.envs.registration import register, registry
-
-    for env_id, entry in (("TicTacToe-v0", "tictacgo.envs.gym_tictactoe:TicTacToeEnv"),
-                          ("LittleGo-v0", "tictacgo.envs.gym_littlego:LittleGoEnv")):
-        if env_id not in registry:
-            register(id=env_id, entry_point=entry)
-
-
-_register_envs()
+register_envs()
 
 __all__ = ["__version__", "littlego", "tictactoe", "GameOverError", "IllegalActionError"]

@@ -10,7 +10,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import sys
+
     from tictacgo.baselines.registry import describe_agents
 
-    print(describe_agents(args.game))
+    try:
+        text = describe_agents(args.game)
+    except ValueError as e:  # an unknown game: the registry's message, no traceback
+        print(f"tictacgo agents: error: {e}", file=sys.stderr)
+        return 2
+    print(text)
     return 0

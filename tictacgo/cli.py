@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 # subcommand -> (module, one-line help)
 COMMANDS = {
     "demo": ("tictacgo.demo", "create the envs, play and render games between agents, print a table"),
     "agents": ("tictacgo.agents_cli", "list the agents for a game and their parameters"),
-    "arena": ("tictacgo.baselines.arena_cli", "play agents against each other and report win/draw/loss"),
+    "arena": ("tictacgo.arena.cli", "play agents against each other and report win/draw/loss"),
+    "train": ("tictacgo.baselines.learning.cli", "train a MaskablePPO or A2C baseline (train extra)"),
     "my-player": ("tictacgo.protocol.player", "the course player: read input.txt, write output.txt"),
     "host": ("tictacgo.protocol.host", "run two player programs through the course file protocol"),
     "play": ("tictacgo.play", "play an agent yourself in the terminal (or from a pipe of moves)"),
@@ -43,7 +45,17 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
-    return int(importlib.import_module(COMMANDS[args.command][0]).run(args) or 0)
+    try:
+        return int(importlib.import_module(COMMANDS[args.command][0]).run(args) or 0)
+    except BrokenPipeError:
+        # The reader went away (``tictacgo agents | head -3``): not an error of
+        # ours. Point stdout at devnull so that Python's exit flush is quiet.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    except KeyboardInterrupt:
+        print(f"tictacgo {args.command}: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

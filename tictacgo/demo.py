@@ -64,6 +64,7 @@ def _gym_episode(seed: int) -> None:
 
 
 def _table(n_games: int, seed: int) -> None:
+    from tictacgo.arena import play_game
     from tictacgo.baselines import make_agent
     from tictacgo.games import get_game
 
@@ -79,12 +80,7 @@ def _table(n_games: int, seed: int) -> None:
         tally = [0, 0, 0]
         for g in range(n_games):
             first, second = (a, b) if g % 2 == 0 else (b, a)  # colours alternate
-            first.reset()
-            second.reset()
-            s = game.initial_state()
-            while not game.is_terminal(s):
-                s = game.play(s, (first, second)[game.current_player(s) - 1].act(s))
-            w = game.winner(s)
+            w = play_game(game, first, second).winner
             if w == 0:
                 tally[1] += 1
             else:

@@ -17,21 +17,34 @@ the illegal move alone. It is paid immediately, on the step of the refused
 move, and as that move is not played it changes nothing that came before it;
 the game's own rewards (+1 / -1 / 0) are unaffected. To keep the two streams
 apart, every step's ``info`` holds ``game_reward`` (the env's reward, 0 on a
-refused move) and ``penalty`` (the penalty paid on this step, else 0.0). A
-trainer that follows the seed exactly discounts ``game_reward`` and adds
-``penalty`` undiscounted to the refused step only; a standard algorithm that
-discounts the summed ``reward`` (SB3's PPO) will also let the penalty reach
-earlier steps a little, through its discounted return.
+refused move), ``penalty`` (the penalty paid on this step, else 0.0) and
+``refused`` (True on a refused step). A trainer that follows the seed
+exactly discounts ``game_reward`` and adds ``penalty`` undiscounted to the
+refused step only: ``tictacgo.baselines.learning.IllegalAwareA2C`` does; a
+standard algorithm that discounts the summed ``reward`` (SB3's PPO) also lets
+the penalty reach earlier steps a little, through its discounted return.
 
 A refused step's ``info`` is the last step's info with ``illegal_action``
 True and ``illegal_reason`` (``occupied``, ``suicide``, ``ko``) added, and
-``opponent_action`` None (the opponent did not move).
+``opponent_action`` -1 (the opponent did not move).
+
+The cap: after ``max_illegal_in_a_row`` refused actions in a row (default
+``2 * action_space.n``) the next illegal action is passed on to the env,
+where it loses the game as the course host scores it: reward -1,
+``terminated`` True, and ``info["reason"] == "illegal_limit"``. Without a
+cap a deterministic policy that keeps choosing an illegal action would loop
+forever (``evaluate_policy`` would never return).
+
+This wrapper is the package's one illegal-move-penalty mechanism:
+``gymnasium.make("TicTacToe-v0", illegal="penalty", illegal_penalty=-1.0)``
+applies it.
 
 Version history: v0, the first release.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any, SupportsFloat
 
 import gymnasium as gym
@@ -45,11 +58,14 @@ class IllegalMovePenalty(gym.Wrapper):
     """Refuse illegal actions with an immediate ``penalty``; the episode goes on.
 
     Args:
-        env: an env with a ``Discrete`` action space and ``action_masks()``.
-        penalty: the reward of a refused action (default -1.0).
+        env: an env with a ``Discrete`` action space and ``action_masks()``
+            whose illegal actions lose the game (the tictacgo envs).
+        penalty: the reward of a refused action (default -1.0), a finite number.
+        max_illegal_in_a_row: refused actions in a row before the next illegal
+            one loses the game (default ``2 * action_space.n``); a positive int.
     """
 
-    def __init__(self, env: gym.Env, penalty: float = -1.0):
+    def __init__(self, env: gym.Env, penalty: float = -1.0, max_illegal_in_a_row: int | None = None):
         super().__init__(env)
         if not isinstance(env.action_space, spaces.Discrete):
             raise TypeError(f"IllegalMovePenalty needs a Discrete action space, got {env.action_space}")
@@ -59,7 +75,16 @@ class IllegalMovePenalty(gym.Wrapper):
             raise TypeError("IllegalMovePenalty needs an env with an action_masks() method") from None
         if isinstance(penalty, bool) or not isinstance(penalty, (int, float, np.number)):
             raise TypeError(f"penalty must be a number, got {penalty!r}")
+        if not math.isfinite(penalty):
+            raise ValueError(f"penalty must be a finite number, got {penalty!r}")
+        if max_illegal_in_a_row is None:
+            max_illegal_in_a_row = 2 * int(env.action_space.n)
+        if isinstance(max_illegal_in_a_row, bool) or not isinstance(max_illegal_in_a_row, (int, np.integer)) \
+                or max_illegal_in_a_row < 1:
+            raise ValueError(f"max_illegal_in_a_row must be a positive int, got {max_illegal_in_a_row!r}")
         self.penalty = float(penalty)
+        self.max_illegal_in_a_row = int(max_illegal_in_a_row)
+        self._refused_in_a_row = 0
         self._last_obs = None
         self._last_info: dict = {}
 
@@ -70,6 +95,7 @@ class IllegalMovePenalty(gym.Wrapper):
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         obs, info = self.env.reset(seed=seed, options=options)
         self._last_obs, self._last_info = obs, info
+        self._refused_in_a_row = 0
         return obs, info
 
     def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict]:
@@ -81,22 +107,38 @@ class IllegalMovePenalty(gym.Wrapper):
         a = check_action_type(action, int(self.env.action_space.n))
         mask = self.action_masks()
         # An all-False mask means the game is over: the env itself says so on step().
-        if self._last_obs is not None and mask.any() and not mask[a]:
-            info = dict(self._last_info)
+        illegal = self._last_obs is not None and mask.any() and not mask[a]
+        if illegal and self._refused_in_a_row >= self.max_illegal_in_a_row:
+            # The cap: the env plays the illegal action, which loses the game.
+            obs, reward, terminated, truncated, info = self.env.step(action)
+            info = dict(info)
+            info["reason"] = "illegal_limit"
+            info["game_reward"] = float(reward)
+            info["penalty"] = 0.0
+            info["refused"] = False
+            self._last_obs, self._last_info = obs, info
+            return obs, reward, terminated, truncated, info
+        if illegal:
+            self._refused_in_a_row += 1
+            # A fresh info each step: arrays copied, so a kept info never changes.
+            info = {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in self._last_info.items()}
             info["illegal_action"] = True
             unwrapped = self.env.unwrapped
-            state = getattr(unwrapped, "state", None)
+            state = getattr(unwrapped, "game_state", None)
             game = getattr(unwrapped, "game", None)
             if state is not None and game is not None and not game.is_terminal(state):
-                info["illegal_reason"] = game.illegal_reason(state, a)
-            info["opponent_action"] = None
+                info["illegal_reason"] = game.illegal_reason(state, a) or ""
+            info["opponent_action"] = -1
             info["game_reward"] = 0.0
             info["penalty"] = self.penalty
+            info["refused"] = True
             obs = self._last_obs.copy() if isinstance(self._last_obs, np.ndarray) else self._last_obs
             return obs, self.penalty, False, False, info
+        self._refused_in_a_row = 0
         obs, reward, terminated, truncated, info = self.env.step(action)
         info = dict(info)
         info["game_reward"] = float(reward)
         info["penalty"] = 0.0
+        info["refused"] = False
         self._last_obs, self._last_info = obs, info
         return obs, reward, terminated, truncated, info

@@ -10,11 +10,17 @@ written once for all games:
 ``play(state, a) -> state`` (raises ``IllegalActionError``), ``forfeit(state)``,
 ``is_terminal(state)``, ``winner(state)`` (None / 0 draw / 1 / 2),
 ``returns(state)`` ((first player's, second player's)), ``to_board(state)``
-(n x n int8, 0 empty / 1 first player / 2 second player), ``render_ascii(state)``.
+(n x n int8, 0 empty / 1 first player / 2 second player), ``stone_bits(state)``,
+``ko_bits(state)``, ``end_reason(state)``, ``render_ascii(state)``, and
+``spec(state)``: the game's facts as a ``GameSpec`` (see ``tictacgo.games.spec``;
+code outside this package asks the spec, it never tests a game's name).
+Games with a fast playout engine also offer ``fast_rollout(state, rnd, ...)``
+(``None`` otherwise).
 """
 
 from tictacgo.games import littlego, tictactoe
 from tictacgo.games.errors import GameOverError, IllegalActionError
+from tictacgo.games.spec import Game, GameSpec
 
 GAMES = {"tictactoe": tictactoe, "littlego": littlego}
 
@@ -28,4 +34,5 @@ def get_game(name: str):
     return GAMES[aliases[key]]
 
 
-__all__ = ["littlego", "tictactoe", "GAMES", "get_game", "GameOverError", "IllegalActionError"]
+__all__ = ["littlego", "tictactoe", "GAMES", "get_game", "Game", "GameSpec", "GameOverError",
+           "IllegalActionError"]

@@ -33,6 +33,7 @@ import numpy as np
 
 from tictacgo.games.bits import unpack_bits
 from tictacgo.games.errors import GameOverError, IllegalActionError, check_action_type
+from tictacgo.games.spec import GameSpec
 
 BLACK = 1
 WHITE = 2
@@ -189,6 +190,53 @@ def initial_state(n: int = 5, komi: float | None = None,
     return GoState(geo, 0, 0, BLACK, 0, 0, 0, False, False, 0, -1)
 
 
+PLANES = ("own", "opponent", "legal", "ko", "actions_left")
+
+
+def spec(state: GoState | None = None) -> GameSpec:
+    """The facts of ``state``'s variant (board size, komi, limit); the 5x5 game if None."""
+    return _spec(state.geo if state is not None else geometry(5))
+
+
+@cache
+def _spec(geo: Geometry) -> GameSpec:
+    return GameSpec(
+        name=NAME, title="Little-Go", player_names=("Black", "White"), agent_names=("black_0", "white_0"),
+        board_shape=(geo.n, geo.n), num_actions=geo.num_actions, pass_action=geo.pass_action,
+        komi=geo.komi, max_actions=geo.max_actions, planes=PLANES, captures=True, solvable=False,
+        pieces="stones")
+
+
+def stone_bits(state: GoState) -> tuple[int, int]:
+    """(Black's stones, White's stones) as bitboards (bit ``i*n + j`` is point (i, j))."""
+    return state.black, state.white
+
+
+def ko_bits(state: GoState) -> int:
+    """The empty points that the ko rule alone forbids to the player to move, as bits."""
+    if not state.ko_armed or state.end is not None:
+        return 0
+    geo = state.geo
+    empty = geo.full & ~(state.black | state.white)
+    out = 0
+    for p in geo.bits_to_list(empty):
+        if _place(state, p) == KO:
+            out |= 1 << p
+    return out
+
+
+def end_reason(state: GoState) -> str | None:
+    """Why the game ended (``max_actions``, ``double_pass``, ...), or None while it goes on."""
+    return state.end
+
+
+def fast_rollout(state: GoState, rnd, pass_prob: float = 0.0, capture_prob: float = 0.0) -> int:
+    """Play to the end on raw bitboards; the winner (see ``tictacgo.games.littlego_fast``)."""
+    from tictacgo.games.littlego_fast import fast_rollout as run
+
+    return run(state, rnd, pass_prob, capture_prob)
+
+
 def num_actions(state: GoState) -> int:
     return state.geo.num_actions
 
@@ -219,10 +267,29 @@ def _prev_own_opp(state: GoState) -> tuple[int, int]:
     return state.prev_white, state.prev_black
 
 
-def _place(state: GoState, p: int) -> tuple[int, int, int] | str:
-    """Try a placement at point ``p``: (own, opp, captured bits) or a refusal reason."""
-    geo = state.geo
-    own, opp = _own_opp(state)
+NO_KO = -1  # ``place_bits``' ko board when no ko applies: never equal to a bitboard
+
+
+def place_bits(geo: Geometry, own: int, opp: int, p: int, ko_own: int = NO_KO,
+               ko_opp: int = NO_KO) -> tuple[int, int, int] | str:
+    """One placement on raw bitboards: the rules of a move in one place.
+
+    This is the primitive every Little-Go engine of the package calls (the
+    rules core's ``play`` and ``legal_bits``, and the fast rollout of MCTS), so
+    the placement, capture, suicide and ko rules exist once.
+
+    Args:
+        geo: the board geometry.
+        own, opp: the mover's and the opponent's stones.
+        p: the point, ``0 <= p < n*n``.
+        ko_own, ko_opp: the board (mover's, opponent's stones) that this move
+            may not recreate, i.e. the board before the opponent's last action
+            when that action captured; ``NO_KO`` (-1) when no ko applies.
+    Returns:
+        ``(own, opp, captured)`` after the move (captured: the removed
+        opponent stones as bits), or the refusal reason: ``"occupied"``,
+        ``"suicide"`` or ``"ko"``.
+    """
     stone = geo.point_bits[p]
     if (own | opp) & stone:
         return OCCUPIED
@@ -239,19 +306,30 @@ def _place(state: GoState, p: int) -> tuple[int, int, int] | str:
     if geo.neighbour_bits[p] & empty:
         return own2, opp & ~dead, dead
     group = geo.flood(stone, own2)
-    liberties = geo.neighbours(group) & empty
-    if liberties:
+    if geo.neighbours(group) & empty:
         return own2, opp & ~dead, dead
     # The host's order: no liberty at once, so captures must give one (else
     # suicide), and only this kind of move can be a ko recapture.
     if not dead or not geo.neighbours(group) & dead:
         return SUICIDE
     opp2 = opp & ~dead
-    if state.ko_armed:
-        prev_own, prev_opp = _prev_own_opp(state)
-        if own2 == prev_own and opp2 == prev_opp:
-            return KO
+    if own2 == ko_own and opp2 == ko_opp:
+        return KO
     return own2, opp2, dead
+
+
+def ko_board(state: GoState) -> tuple[int, int]:
+    """(mover's, opponent's) stones that the mover may not recreate; ``(NO_KO, NO_KO)`` if none."""
+    if not state.ko_armed:
+        return NO_KO, NO_KO
+    return _prev_own_opp(state)
+
+
+def _place(state: GoState, p: int) -> tuple[int, int, int] | str:
+    """Try a placement at point ``p``: (own, opp, captured bits) or a refusal reason."""
+    own, opp = _own_opp(state)
+    ko_own, ko_opp = ko_board(state)
+    return place_bits(state.geo, own, opp, p, ko_own, ko_opp)
 
 
 def legal_bits(state: GoState) -> int:

@@ -23,6 +23,7 @@ import numpy as np
 
 from tictacgo.games.bits import unpack_bits
 from tictacgo.games.errors import GameOverError, IllegalActionError, check_action_type
+from tictacgo.games.spec import GameSpec
 
 X = 1
 O = 2  # noqa: E741 -- the piece's name
@@ -54,6 +55,17 @@ class TTTState(NamedTuple):
     def t(self) -> int:
         """Moves played so far."""
         return (self.x | self.o).bit_count()
+
+
+SPEC = GameSpec(
+    name=NAME, title="Tic-Tac-Toe", player_names=("X", "O"), agent_names=("player_1", "player_2"),
+    board_shape=(3, 3), num_actions=NUM_ACTIONS, pass_action=None, komi=None, max_actions=None,
+    planes=("own", "opponent", "legal"), captures=False, solvable=True, pieces="marks")
+
+
+def spec(state: TTTState | None = None) -> GameSpec:
+    """The game's facts (one variant: ``SPEC`` whatever the state)."""
+    return SPEC
 
 
 def initial_state() -> TTTState:
@@ -162,6 +174,21 @@ def returns(state: TTTState) -> tuple[float, float]:
     return (1.0, -1.0) if w == X else (-1.0, 1.0)
 
 
+def stone_bits(state: TTTState) -> tuple[int, int]:
+    """(X's cells, O's cells) as bitboards (bit ``c`` is cell ``c``)."""
+    return state.x, state.o
+
+
+def ko_bits(state: TTTState) -> int:
+    """Points refused by a ko rule: none in Tic-Tac-Toe."""
+    return 0
+
+
+def end_reason(state: TTTState) -> str | None:
+    """Why the game ended (``win``, ``draw``, ``illegal``), or None while it goes on."""
+    return state.end
+
+
 def to_board(state: TTTState) -> np.ndarray:
     """The board as a 3x3 int8 array: 0 empty, 1 X, 2 O."""
     cells = [X if (state.x >> c) & 1 else O if (state.o >> c) & 1 else EMPTY for c in range(9)]
@@ -214,3 +241,4 @@ def render_ascii(state: TTTState) -> str:
     status = (f"over ({state.end}, winner {sym.get(state.winner, 'none')})" if state.end
               else f"{sym[state.to_move]} to move")
     return "\n---------\n".join(rows) + "\n" + status
+fast_rollout = None  # no fast playout engine: search plays through play()

@@ -1,7 +1,7 @@
 """The CSCI-561 course file protocol: ``input.txt`` in, ``output.txt`` out.
 
 A course player is a program that the host runs once per move, in a working
-directory of its own (see specs/littlego.md, "The course player protocol"):
+directory of its own (see docs/littlego.md, "The course's player protocol"):
 
 ``input.txt`` (written by the host, no final newline)::
 

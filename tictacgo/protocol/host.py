@@ -21,7 +21,7 @@ game; so give scripts by absolute path). For every move the host:
    an occupied point, suicide or a ko recapture. The exit status of the
    player is not looked at, only its ``output.txt``.
 
-The game follows ``tictacgo.games.littlego`` (specs/littlego.md): every
+The game follows ``tictacgo.games.littlego`` (docs/littlego.md): every
 action counts (passes too), the game ends after ``n*n - 1`` actions, on two
 passes in a row, or on a pass as the very first action; Black's score is
 its stones, White's its stones plus komi ``n/2``.
@@ -51,6 +51,9 @@ from pathlib import Path
 
 import numpy as np
 
+from tictacgo.arena import game_loop
+from tictacgo.arena.game_loop import Forfeit
+from tictacgo.baselines.base import Agent
 from tictacgo.games import littlego
 from tictacgo.protocol import course
 from tictacgo.protocol.player import SEED_ENV
@@ -178,53 +181,74 @@ def play_game(black: str, white: str, size: int = 5, time_limit: float = 10.0,
     Returns:
         The ``GameResult``.
     """
-    state = littlego.initial_state(size)
     commands = {littlego.BLACK: black, littlego.WHITE: white}
-    moves: list[str] = []
-    forfeit = None
-    detail = ""
+    moves: list[str] = []  # what the players wrote, the illegal last one included
     with tempfile.TemporaryDirectory(prefix="tictacgo-host-") as tmp:
-        dirs = {c: Path(tmp) / COLOUR_NAMES[c].lower() for c in commands}
-        envs = {}
-        for c, d in dirs.items():
-            d.mkdir()
+        players = []
+        for c in (littlego.BLACK, littlego.WHITE):
+            workdir = Path(tmp) / COLOUR_NAMES[c].lower()
+            workdir.mkdir()
             env = dict(os.environ)
             if seed is not None:
                 env[SEED_ENV] = str(_player_seed(seed, game_index, c))
-            envs[c] = env
-        while not littlego.is_terminal(state):
-            c = state.to_move
-            name = COLOUR_NAMES[c]
-            result = run_player(commands[c], dirs[c], c, littlego.previous_board(state),
-                                littlego.to_board(state), time_limit, envs[c])
-            if result.failure is not None:
-                forfeit = result.failure
-                detail = f"{name} forfeits: {result.detail}"
-                if result.stderr_tail:
-                    detail += f"\n  {name}'s stderr: " + result.stderr_tail.replace("\n", "\n    ")
-                state = littlego.forfeit(state)
-                break
-            action, reason = course.judge_move(state, result.move)
-            text = course.PASS if result.move == course.PASS else f"{result.move[0]},{result.move[1]}"
-            moves.append(text)
-            if action is None:
-                forfeit = reason
-                detail = f"{name} forfeits: illegal move {text} ({reason})"
-                state = littlego.forfeit(state)
-                break
-            state = littlego.play(state, action)
+            players.append(ProgramPlayer(commands[c], workdir, c, time_limit, env, moves))
+
+        def show(state, action, colour, seconds):
             if log is not None:
-                log(f"  {state.t:2d}. {name}: {text}  [{result.seconds:.2f} s]")
+                log(f"  {state.t:2d}. {COLOUR_NAMES[colour]}: {moves[-1]}  [{seconds:.2f} s]")
                 log("\n".join("      " + line for line in littlego.render_ascii(state).splitlines()))
-    w = littlego.winner(state)
+
+        record = game_loop.play_game(littlego, players[0], players[1], state=littlego.initial_state(size),
+                           on_move=show)
+    state = record.final_state
+    w = record.winner
     b_score, w_score = littlego.scores(state)
-    if forfeit is None:
+    if not record.forfeit:
         who = "draw" if w == 0 else f"{COLOUR_NAMES[w]} wins"
         detail = f"{who} {b_score:g} : {w_score:g} after {state.t} actions ({state.end})"
     else:
-        detail = f"{detail}\n  {COLOUR_NAMES[w]} wins"
-    return GameResult(black, white, w, state.end, forfeit, detail, (b_score, w_score), state.t,
+        loser = COLOUR_NAMES[record.illegal_by]
+        detail = f"{loser} forfeits: {record.illegal_detail}\n  {COLOUR_NAMES[w]} wins"
+    return GameResult(black, white, w, state.end, record.forfeit or None, detail, (b_score, w_score), state.t,
                       littlego.to_board(state), moves)
+
+
+class ProgramPlayer(Agent):
+    """A player program seen as an agent: each ``act`` is one run through the course's files.
+
+    A run that fails (timeout, no or malformed output.txt) or a move the
+    course's host refuses (out of bounds, occupied, suicide, ko) raises
+    ``tictacgo.arena.Forfeit``, so that the arena's one game loop scores the
+    forfeit as the host does.
+    """
+
+    name = "program"
+
+    def __init__(self, command: str, workdir: Path, colour: int, time_limit: float, env: dict,
+                 moves: list[str]):
+        super().__init__(littlego)
+        self.command = command
+        self.workdir = workdir
+        self.colour = colour
+        self.time_limit = time_limit
+        self.env = env
+        self.moves = moves
+
+    def act(self, state) -> int:
+        name = COLOUR_NAMES[self.colour]
+        result = run_player(self.command, self.workdir, self.colour, littlego.previous_board(state),
+                            littlego.to_board(state), self.time_limit, self.env)
+        if result.failure is not None:
+            detail = result.detail
+            if result.stderr_tail:
+                detail += f"\n  {name}'s stderr: " + result.stderr_tail.replace("\n", "\n    ")
+            raise Forfeit(result.failure, detail)
+        action, reason = course.judge_move(state, result.move)
+        text = course.PASS if result.move == course.PASS else f"{result.move[0]},{result.move[1]}"
+        self.moves.append(text)
+        if action is None:
+            raise Forfeit(reason, f"illegal move {text} ({reason})", action=text)
+        return action
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

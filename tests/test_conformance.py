@@ -1,48 +1,35 @@
-"""The rules core reproduces every game recorded from the course's game host.
+"""One rules conformance suite: every engine that claims the Little-Go rules replays
+every game recorded from the course's game host.
 
-../shared/data/littlego_host_games.jsonl.gz: 300 games with, at every action,
+tests/data/littlego_host_games.jsonl.gz: 300 games with, at every action,
 the legal set, the ko-forbidden points, the captures, the board after it and
 the host's verdict; then the end, the scores and the winner. The illegal-move
-file holds positions where a player submitted a refused move.
+file holds positions where a player submitted a refused move. The engines are
+listed in ``tests/engines.py`` (the rules core, the fast MCTS rollout, ...);
+a new engine joins by one adapter there.
 """
-
-import gzip
-import json
-import os
-from pathlib import Path
 
 import numpy as np
 import pytest
+from engines import ENGINES, CoreEngine
 
 from tictacgo.games import littlego as go
 
-DATA = Path(os.environ.get("TICTACGO_SHARED", Path(__file__).resolve().parents[1].parent / "shared")) / "data"
-GAMES = DATA / "littlego_host_games.jsonl.gz"
-ILLEGAL = DATA / "littlego_host_illegal.jsonl.gz"
 REASONS = {"max_moves": go.END_MAX_ACTIONS, "double_pass": go.END_DOUBLE_PASS,
            "pass_on_empty_start": go.END_PASS_ON_EMPTY_START}
-
-
-def load(path):
-    if not path.exists():
-        if os.environ.get("CI"):
-            pytest.fail(f"host data {path} is missing; CI must see ../shared")
-        pytest.skip(f"host data {path} not found (set TICTACGO_SHARED)")
-    with gzip.open(path, "rt") as f:
-        return [json.loads(line) for line in f]
 
 
 def grid(rows):
     return np.array([[int(c) for c in r] for r in rows], dtype=np.int8)
 
 
+def bits_of(rows, colour):
+    flat = grid(rows).ravel()
+    return sum(1 << p for p in range(25) if flat[p] == colour)
+
+
 def action_of(move):
     return 25 if move == "PASS" else move[0] * 5 + move[1]
-
-
-@pytest.fixture(scope="module")
-def host_games():
-    return load(GAMES)
 
 
 def test_there_are_300_recorded_games(host_games):
@@ -89,8 +76,8 @@ def test_a_state_rebuilt_from_the_course_boards_has_the_same_legal_moves(host_ga
             s = go.play(s, action_of(pos["action"]))
 
 
-def test_every_recorded_illegal_placement_is_refused_for_the_hosts_reason():
-    records = load(ILLEGAL)
+def test_every_recorded_illegal_placement_is_refused_for_the_hosts_reason(host_illegal):
+    records = host_illegal
     assert {r['kind'] for r in records} >= {'occupied', 'suicide', 'ko', 'ko_replay', 'out_of_bounds'}
     expected = {"occupied": go.OCCUPIED, "suicide": go.SUICIDE, "ko": go.KO, "ko_replay": go.KO}
     checked = 0
@@ -106,3 +93,38 @@ def test_every_recorded_illegal_placement_is_refused_for_the_hosts_reason():
             assert not (0 <= i < 5 and 0 <= j < 5)
             checked += 1
     assert checked >= 60
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.name)
+def test_every_engine_reproduces_every_recorded_game(engine, host_games):
+    for g in host_games:
+        actions = [action_of(p["action"]) for p in g["positions"]]
+        replay = engine.replay(actions)
+        assert len(replay.steps) == len(actions), g["game"]
+        for k, (pos, step) in enumerate(zip(g["positions"], replay.steps, strict=True)):
+            where = f"{engine.name}: game {g['game']} action {pos['t']}"
+            if k + 1 < len(g["positions"]):
+                following = g["positions"][k + 1]
+                assert step.legal == {i * 5 + j for i, j in following["legal"]}, where
+            assert step.captured == pos["captured"], where
+            assert (step.black, step.white) == (bits_of(pos["next_board"], 1),
+                                                bits_of(pos["next_board"], 2)), where
+        end = g["end"]
+        assert replay.t == end["n_actions"], g["game"]
+        assert replay.winner == end["winner"] == end["host_exit"], g["game"]
+        if replay.end is not None:
+            assert replay.end == REASONS[end["reason"]], g["game"]
+        if replay.scores is not None:
+            assert replay.scores == (end["black_score"], end["white_score"]), g["game"]
+
+
+def test_the_placement_primitive_gives_every_recorded_legal_set(host_games):
+    # The primitive that the core and the fast rollout share, asked point by point.
+    for g in host_games:
+        actions = [action_of(p["action"]) for p in g["positions"]]
+        for pos, s in zip(g["positions"], CoreEngine().states(actions), strict=False):
+            own, opp = (s.black, s.white) if s.to_move == 1 else (s.white, s.black)
+            ko_own, ko_opp = go.ko_board(s)
+            legal = {divmod(p, 5) for p in range(25)
+                     if not isinstance(go.place_bits(s.geo, own, opp, p, ko_own, ko_opp), str)}
+            assert legal == set(map(tuple, pos["legal"])), (g["game"], pos["t"])

@@ -169,7 +169,6 @@ def fit_bradley_terry(points, games, names: Sequence[str] | None = None, prior: 
         raise ValueError("points[i][j] + points[j][i] must equal games[i][j] (a draw gives 1/2 to each)")
 
     theta, iterations, converged = _fit_theta(W, N, prior, tol, max_iter)
-    np.exp(theta)
 
     # Observed Fisher information in theta.
     info = _information(theta, N, prior)

@@ -67,7 +67,8 @@ def _error(message: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tictacgo.baselines import arena
+    from tictacgo import arena
+    from tictacgo.protocol import grading
 
     rr = args.round_robin is not None
     if rr and args.course_report:
@@ -102,12 +103,13 @@ def run(args: argparse.Namespace) -> int:
         game = arena.validate_specs(args.game, specs)
     except ValueError as e:  # unknown game or agent, bad parameter: the registry's message
         return _error(str(e))
-    if args.course_report and game != "littlego":
-        return _error(f"--course-report is for littlego, not {game}")
+    if args.course_report and not grading.plays_course_ladder(game):
+        return _error(f"--course-report needs the course ladder ({', '.join(grading.COURSE_LADDER)}), "
+                      f"which does not play {game}; the course plays littlego")
 
     progress = not args.no_progress
     if args.course_report:
-        result = arena.run_course_report(specs[0], args.seed, games=args.games or DEFAULT_GAMES["course"],
+        result = grading.run_course_report(specs[0], args.seed, games=args.games or DEFAULT_GAMES["course"],
                                          workers=args.workers, progress=progress)
     elif rr:
         result = arena.run_round_robin(game, specs, args.games or DEFAULT_GAMES["round_robin"], args.seed,
@@ -124,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
         arena.write_json_atomic(args.out, result.to_json())
         print(f"wrote {args.out}")
     if args.plot:
-        from tictacgo.baselines.ratings import plot_ratings
+        from tictacgo.arena.ratings import plot_ratings
 
         plot_ratings(result.ratings, args.plot, title=f"{game} round robin, seed {args.seed}")
         print(f"wrote {args.plot}")

@@ -1,0 +1,126 @@
+"""Trained SB3 models as agents: ``PolicyAgent`` and ``load_model``.
+
+A ``PolicyAgent`` plays with a trained ``MaskablePPO`` or A2C policy on the
+rules state: it builds the observation the model was trained on (read from
+its observation space: "flat", "board" or "planes", from the side of the
+player to move), asks the policy for its action logits, masks the illegal
+actions and takes the best legal one (``sample=True`` draws from the masked
+distribution with the agent's generator instead). So a loaded model never
+plays an illegal move, whatever it learned.
+
+``load_model(path, algo)`` loads on the CPU and refuses, with a clear error, a
+missing or corrupt file and a model made for another game or board size.
+"""
+
+from __future__ import annotations
+
+import os
+import zipfile
+from types import ModuleType
+
+import numpy as np
+import torch as th
+
+from tictacgo.baselines.base import Agent
+from tictacgo.envs import observations
+
+ALGOS = ("maskable-ppo", "a2c")
+
+
+def load_model(path: str | os.PathLike, algo: str):
+    """The SB3 model saved at ``path`` (a .zip), loaded on the CPU.
+
+    Args:
+        path: the model file.
+        algo: "maskable-ppo" or "a2c".
+    Raises:
+        FileNotFoundError: no such file.
+        ValueError: not a model zip of that algorithm.
+    """
+    if algo not in ALGOS:
+        raise ValueError(f"algo must be one of {ALGOS}, got {algo!r}")
+    path = os.fspath(path)
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f"no model file at {path!r}")
+    if not zipfile.is_zipfile(path):
+        raise ValueError(f"{path!r} is not a stable-baselines3 model (.zip); is the file corrupt?")
+    if algo == "maskable-ppo":
+        from sb3_contrib import MaskablePPO as cls
+    else:
+        from tictacgo.baselines.learning.a2c import IllegalAwareA2C as cls
+    try:
+        return cls.load(path, device="cpu")
+    except Exception as e:  # SB3 raises many kinds for a damaged or foreign zip
+        raise ValueError(f"could not load {path!r} as a {algo} model: {type(e).__name__}: {e}") from e
+
+
+def observation_format(space, game: ModuleType, state) -> str:
+    """The observation format ("flat", "board", "planes") a model's ``space`` stands for.
+
+    Raises:
+        ValueError: the space fits no format of this game and board size.
+    """
+    spec = game.spec(state)
+    n = spec.board_shape[0]
+    shape = tuple(space.shape)
+    if shape == (n * n,):
+        return observations.FLAT
+    if shape == (n, n):
+        return observations.BOARD
+    if shape == (spec.num_planes, n, n):
+        return observations.PLANES
+    raise ValueError(f"the model's observations have shape {shape}, which fits no observation of "
+                     f"{spec.name} on a {n}x{n} board (flat {(n * n,)}, board {(n, n)}, "
+                     f"planes {(spec.num_planes, n, n)}): it was trained for another game or size")
+
+
+class PolicyAgent(Agent):
+    """An agent that plays a trained policy's best legal action (see the module docstring).
+
+    Args:
+        game: the rules module.
+        model: a loaded SB3 model (``load_model``) or its ``policy``.
+        sample: draw from the masked distribution instead of taking the argmax.
+        rng: the generator for ``sample``.
+    """
+
+    name = "policy"
+
+    def __init__(self, game: ModuleType, model, sample: bool = False, rng: np.random.Generator | None = None):
+        super().__init__(game, rng)
+        policy = getattr(model, "policy", model)
+        probe = game.initial_state()
+        self.format = observation_format(policy.observation_space, game, probe)
+        if int(policy.action_space.n) != game.spec(probe).num_actions:
+            raise ValueError(f"the model has {policy.action_space.n} actions, {game.spec(probe).name} "
+                             f"has {game.spec(probe).num_actions}: it was trained for another game or size")
+        if not isinstance(sample, bool):
+            raise ValueError(f"sample must be true or false, got {sample!r}")
+        self.policy = policy.to("cpu").eval()
+        self.sample = sample
+
+    def logits(self, state) -> np.ndarray:
+        """The policy's action logits for ``state`` (illegal actions included)."""
+        obs = observations.observe(self.game, state, self.format)
+        with th.no_grad():
+            obs_t = th.as_tensor(obs[None], dtype=th.float32)
+            dist = self.policy.get_distribution(obs_t)
+            return dist.distribution.logits[0].numpy().astype(np.float64)
+
+    def probabilities(self, state) -> dict[int, float]:
+        """The policy's distribution over the legal actions of ``state`` (sums to 1)."""
+        legal = self.game.legal_actions(state)
+        z = self.logits(state)[legal]
+        p = np.exp(z - z.max())
+        p /= p.sum()
+        return dict(zip(legal, p.tolist(), strict=True))
+
+    def act(self, state) -> int:
+        legal = self.game.legal_actions(state)
+        if not legal:
+            raise ValueError("act() called on a finished game")
+        z = self.logits(state)[legal]
+        if self.sample:
+            p = np.exp(z - z.max())
+            return int(legal[int(self.rng.choice(len(legal), p=p / p.sum()))])
+        return int(legal[int(np.argmax(z))])

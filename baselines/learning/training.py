@@ -1,0 +1,362 @@
+"""Training MaskablePPO and A2C on the tictacgo envs: opponents, self-play, evaluation.
+
+``train(TrainConfig(...))`` is the library behind ``tictacgo train`` and the
+scripts in ``scripts/``. SB3 and sb3-contrib do the learning; this module
+supplies the rest:
+
+* **Envs**: ``gymnasium.make(<game>, learner="alternate")`` in a
+  ``DummyVecEnv``, so the learner plays both colours and one network serves
+  both through the player-relative observation. MaskablePPO uses the action
+  masks; A2C has none and trains through ``IllegalMovePenalty``
+  (``illegal="penalty"``) with seed 000's credit assignment
+  (``IllegalAwareA2C``).
+* **Opponents**: registry specs with weights (``"minimax:2"`` = weight 2), as
+  a ``MixtureOpponent`` that draws one member per episode; and, with
+  ``self_play``, a ``SnapshotPool`` of frozen copies of the learner, refreshed
+  every ``snapshot_every`` steps and pushed to every env with
+  ``env_method("set_opponent", ...)`` (so it works with SubprocVecEnv too).
+  Snapshots are deep copies: they never share weights with the live model.
+* **Evaluation**: every ``eval_every`` steps the greedy policy (masked: it
+  never plays an illegal move) plays ``eval_games`` games per opponent and
+  colour through the arena's game loop; win/draw/loss per opponent and
+  colour and the unmasked policy's illegal-move rate go to TensorBoard
+  (``out/tb``); the best model (by mean score) is kept as
+  ``out/best_model.zip``; ``out/checkpoint.zip`` and ``out/progress.json``
+  are written atomically, so ``resume`` continues the same run; at the end a
+  learning curve ``out/learning_curve.png`` is drawn (with the ``plot`` extra).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from stable_baselines3.common.callbacks import BaseCallback, CallbackList
+from stable_baselines3.common.vec_env import DummyVecEnv
+
+import tictacgo  # noqa: F401 -- registers the env ids
+from tictacgo.arena.game_loop import play_wdl
+from tictacgo.atomic import atomic_write_json
+from tictacgo.baselines.base import Agent
+from tictacgo.baselines.learning.networks import policy_spec
+from tictacgo.baselines.learning.policy_agent import PolicyAgent
+from tictacgo.baselines.learning.training_config import TrainConfig, parse_weighted
+from tictacgo.baselines.registry import make_agent
+from tictacgo.games import get_game
+from tictacgo.wrappers import RandomOpening
+
+ENV_IDS = {"tictactoe": "TicTacToe-v0", "littlego": "LittleGo-v0"}
+
+
+class MixtureOpponent(Agent):
+    """Plays as one of its members, drawn per game (at ``reset``) with the given weights.
+
+    Args:
+        game: the rules module.
+        members: agents.
+        weights: one positive weight per member.
+        rng: draws the member, and is split to seed the members.
+    """
+
+    name = "mixture"
+
+    def __init__(self, game, members: list[Agent], weights: list[float],
+                 rng: np.random.Generator | None = None):
+        super().__init__(game, rng)
+        if not members or len(members) != len(weights):
+            raise ValueError("a mixture needs members and one weight per member")
+        w = np.asarray(weights, dtype=float)
+        if not (np.isfinite(w).all() and (w > 0).all()):
+            raise ValueError(f"weights must be positive finite numbers, got {weights!r}")
+        self.members = list(members)
+        self.weights = w / w.sum()
+        self.current = self.members[0]
+
+    def seed(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+        for m, s in zip(self.members, rng.integers(0, 2**63 - 1, size=len(self.members)), strict=True):
+            m.seed(np.random.default_rng(int(s)))
+
+    def reset(self) -> None:
+        self.current = self.members[int(self.rng.choice(len(self.members), p=self.weights))]
+        self.current.reset()
+
+    def act(self, state) -> int:
+        return self.current.act(state)
+
+
+class SnapshotPool(Agent):
+    """Frozen copies of the learner's policy; one, drawn per game, plays (greedy, masked)."""
+
+    name = "self"
+
+    def __init__(self, game, snapshots: list[PolicyAgent] | None = None,
+                 rng: np.random.Generator | None = None):
+        super().__init__(game, rng)
+        self.snapshots = snapshots if snapshots is not None else []
+        self.current: PolicyAgent | None = None
+
+    def reset(self) -> None:
+        if not self.snapshots:
+            raise RuntimeError("the snapshot pool is empty")
+        self.current = self.snapshots[int(self.rng.integers(len(self.snapshots)))]
+
+    def act(self, state) -> int:
+        if self.current is None:
+            self.reset()
+        return self.current.act(state)
+
+
+def snapshot(model, game) -> PolicyAgent:
+    """A frozen copy of ``model``'s policy as an agent; it shares no tensor with the model."""
+    live = model.policy
+    # A new policy of the same build, with the weights copied in (load_state_dict copies).
+    frozen = type(live)(**live._get_constructor_parameters())
+    frozen.load_state_dict(live.state_dict())
+    frozen = frozen.to("cpu").eval()
+    for p in frozen.parameters():
+        p.requires_grad_(False)
+    return PolicyAgent(game, frozen)
+
+
+def _opponent(cfg: TrainConfig, game, pool: SnapshotPool | None, rng: np.random.Generator) -> Agent:
+    members, weights = [], []
+    for spec in cfg.opponents:
+        name, w = parse_weighted(spec)
+        members.append(make_agent(name, game, rng=np.random.default_rng(int(rng.integers(2**63)))))
+        weights.append(w)
+    if pool is not None and pool.snapshots:
+        # A view per env: the snapshot list is shared, the snapshot in play is not.
+        view_rng = np.random.default_rng(int(rng.integers(2**63)))
+        members.append(SnapshotPool(game, pool.snapshots, rng=view_rng))
+        weights.append(cfg.self_play_weight)
+    return MixtureOpponent(game, members, weights, rng=np.random.default_rng(int(rng.integers(2**63))))
+
+
+def _env(cfg: TrainConfig, opponent, kwargs: dict[str, Any]) -> gym.Env:
+    env = gym.make(ENV_IDS[cfg.game], opponent=opponent, **kwargs)
+    return RandomOpening(env, cfg.random_opening) if cfg.random_opening else env
+
+
+def make_vec_env(cfg: TrainConfig, game) -> DummyVecEnv:
+    """``n_envs`` envs of the game, the learner alternating colours, opponents mixed."""
+    kwargs: dict[str, Any] = {"learner": "alternate", "observation": cfg.observation}
+    if cfg.board_size is not None:
+        kwargs["board_size"] = cfg.board_size
+    if cfg.algo == "a2c":
+        kwargs["illegal"] = "penalty"
+    rng = np.random.default_rng(cfg.seed)
+    fns = []
+    for _ in range(cfg.n_envs):
+        opponent = _opponent(cfg, game, None, rng)
+        fns.append(lambda o=opponent: _env(cfg, o, kwargs))
+    vec = DummyVecEnv(fns)
+    vec.seed(cfg.seed)
+    return vec
+
+
+def _new_model(cfg: TrainConfig, env, tb: str):
+    policy, policy_kwargs = policy_spec(cfg.policy, cfg.algo, cfg.net_arch)
+    common = dict(policy=policy, env=env, gamma=cfg.gamma, learning_rate=cfg.learning_rate,
+                  ent_coef=cfg.ent_coef, seed=cfg.seed, policy_kwargs=policy_kwargs, tensorboard_log=tb,
+                  verbose=0, device="cpu")
+    if cfg.algo == "maskable-ppo":
+        from sb3_contrib import MaskablePPO
+
+        return MaskablePPO(n_steps=cfg.n_steps or 256, batch_size=cfg.batch_size, n_epochs=cfg.n_epochs,
+                           **common)
+    if cfg.algo == "a2c":
+        from tictacgo.baselines.learning.a2c import IllegalAwareA2C
+
+        return IllegalAwareA2C(n_steps=cfg.n_steps or 5, **common)
+    raise ValueError(f"algo must be 'maskable-ppo' or 'a2c', got {cfg.algo!r}")
+
+
+def save_model_atomic(model, path: Path) -> None:
+    """Save ``model`` to ``path`` (.zip) through a temporary file and a rename."""
+    tmp = path.with_name(f".{path.stem}.tmp-{os.getpid()}.zip")
+    model.save(tmp)
+    os.replace(tmp, path)
+
+
+def illegal_rate(model, game, states: list) -> float:
+    """The fraction of ``states`` where the policy's unmasked argmax is illegal."""
+    agent = PolicyAgent(game, model.policy)
+    bad = 0
+    for s in states:
+        bad += not (game.legal_bits(s) >> int(np.argmax(agent.logits(s)))) & 1
+    return bad / max(1, len(states))
+
+
+def sample_states(game, count: int, rng: np.random.Generator) -> list:
+    """Up to ``count`` distinct live positions from random games (all of them for Tic-Tac-Toe)."""
+    seen: dict = {}
+    for _ in range(count * 20):
+        s = game.initial_state()
+        while not game.is_terminal(s) and len(seen) < count:
+            seen.setdefault(s, None)
+            acts = game.legal_actions(s)
+            s = game.play(s, acts[int(rng.integers(len(acts)))])
+        if len(seen) >= count:
+            break
+    return list(seen)
+
+
+class TrainingCallback(BaseCallback):
+    """Self-play snapshots, evaluation, best model, checkpoints and history (see the module docstring)."""
+
+    def __init__(self, cfg: TrainConfig, game, out: Path, history: list[dict], pool: SnapshotPool | None):
+        super().__init__()
+        self.cfg, self.game, self.out, self.history, self.pool = cfg, game, out, history, pool
+        self.rng = np.random.default_rng(cfg.seed + 1)
+        self.best = max((h["score"] for h in history), default=-np.inf)
+        self.last_eval = history[-1]["steps"] if history else 0
+        self.last_snapshot = self.last_eval
+        self.states = sample_states(game, 2000, np.random.default_rng(cfg.seed + 2))
+        self.t0 = time.perf_counter()
+        self.seconds_before = history[-1]["seconds"] if history else 0.0  # of a resumed run
+
+    def _on_training_start(self) -> None:
+        if self.pool is not None and not self.pool.snapshots:
+            self._push_snapshot()
+
+    def _on_step(self) -> bool:
+        steps = self.num_timesteps
+        if self.pool is not None and steps - self.last_snapshot >= self.cfg.snapshot_every:
+            self.last_snapshot = steps
+            self._push_snapshot()
+        if steps - self.last_eval >= self.cfg.eval_every:
+            self.last_eval = steps
+            self.evaluate()
+        return True
+
+    def _push_snapshot(self) -> None:
+        self.pool.snapshots.append(snapshot(self.model, self.game))
+        del self.pool.snapshots[:-self.cfg.pool_size]
+        env_rng = np.random.default_rng(int(self.rng.integers(2**63)))
+        for k in range(self.training_env.num_envs):
+            opponent = _opponent(self.cfg, self.game, self.pool, env_rng)
+            self.training_env.env_method("set_opponent", opponent, indices=[k])
+
+    def evaluate(self) -> dict:
+        """Play the greedy policy against each evaluation opponent; log, keep the best, checkpoint."""
+        agent = snapshot(self.model, self.game)
+        row: dict[str, Any] = {"steps": int(self.num_timesteps),
+                               "seconds": round(time.perf_counter() - self.t0 + self.seconds_before, 1)}
+        scores = []
+        for spec in self.cfg.eval_opponents:
+            for colour, label in ((1, "first"), (2, "second")):
+                opp = make_agent(spec, self.game, rng=np.random.default_rng(int(self.rng.integers(2**63))))
+                w, d, losses = play_wdl(self.game, agent, opp, self.cfg.eval_games, colour=colour)
+                n = max(1, w + d + losses)
+                for key, v in (("win", w), ("draw", d), ("loss", losses)):
+                    self.logger.record(f"eval/{spec}/{label}/{key}", v / n)
+                row[f"{spec}/{label}"] = [w, d, losses]
+                scores.append((w + 0.5 * d) / n)
+        row["illegal_rate"] = illegal_rate(self.model, self.game, self.states)
+        self.logger.record("eval/illegal_rate", row["illegal_rate"])
+        row["score"] = float(np.mean(scores))
+        self.logger.record("eval/score", row["score"])
+        self.history.append(row)
+        if row["score"] > self.best:
+            self.best = row["score"]
+            save_model_atomic(self.model, self.out / "best_model.zip")
+        save_model_atomic(self.model, self.out / "checkpoint.zip")
+        atomic_write_json(self.out / "progress.json", {"config": asdict(self.cfg), "history": self.history},
+                          indent=1)
+        print(f"[{row['steps']:>8d} steps, {row['seconds']:7.1f} s] score {row['score']:.3f} "
+              f"illegal {row['illegal_rate']:.4f} " +
+              " ".join(f"{k}={v}" for k, v in row.items() if "/" in k), flush=True)
+        return row
+
+
+def plot_curve(history: list[dict], path: Path, title: str) -> bool:
+    """Draw the evaluation score over steps; False if matplotlib is missing."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    ax.plot([h["steps"] for h in history], [h["score"] for h in history], marker="o")
+    ax.set_xlabel("training steps")
+    ax.set_ylabel("evaluation score (win + draw/2)")
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_title(title)
+    fig.tight_layout()
+    tmp = path.with_name(f".{path.stem}.tmp.png")
+    fig.savefig(tmp)
+    plt.close(fig)
+    os.replace(tmp, path)
+    return True
+
+
+def train(cfg: TrainConfig):
+    """Run (or resume) one training run; returns the trained model.
+
+    Raises:
+        ValueError: a bad configuration (game, algorithm, opponents, numbers).
+        FileNotFoundError: ``resume`` without a checkpoint in ``out``.
+    """
+    game = get_game(cfg.game)
+    for name, value in (("steps", cfg.steps), ("n_envs", cfg.n_envs), ("eval_every", cfg.eval_every),
+                        ("eval_games", cfg.eval_games), ("snapshot_every", cfg.snapshot_every),
+                        ("pool_size", cfg.pool_size), ("batch_size", cfg.batch_size),
+                        ("n_epochs", cfg.n_epochs), *(("net_arch", n) for n in cfg.net_arch)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"{name} must be a positive int, got {value!r}")
+    for name, value, ok, expected in (
+            ("gamma", cfg.gamma, lambda v: 0 < v <= 1, "in (0, 1]"),
+            ("learning_rate", cfg.learning_rate, lambda v: v > 0, "positive"),
+            ("ent_coef", cfg.ent_coef, lambda v: v >= 0, "non-negative"),
+            ("self_play_weight", cfg.self_play_weight, lambda v: v > 0, "positive")):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not np.isfinite(value) \
+                or not ok(value):
+            raise ValueError(f"{name} must be a finite number {expected}, got {value!r}")
+    if isinstance(cfg.random_opening, bool) or not isinstance(cfg.random_opening, int) \
+            or cfg.random_opening < 0:
+        raise ValueError(f"random_opening must be a non-negative int, got {cfg.random_opening!r}")
+    if isinstance(cfg.n_steps, bool) or not isinstance(cfg.n_steps, int) or cfg.n_steps < 0:
+        raise ValueError(f"n_steps must be a non-negative int (0: the algorithm's default), "
+                         f"got {cfg.n_steps!r}")
+    if cfg.seed < 0:
+        raise ValueError(f"seed must be non-negative, got {cfg.seed}")
+    for spec in [*cfg.opponents, *cfg.eval_opponents]:  # fail before any training
+        make_agent(parse_weighted(spec)[0], game)
+    out = Path(cfg.out)
+    out.mkdir(parents=True, exist_ok=True)
+    env = make_vec_env(cfg, game)
+    history: list[dict] = []
+    if cfg.resume:
+        ckpt = out / "checkpoint.zip"
+        if not ckpt.exists():
+            raise FileNotFoundError(f"nothing to resume: no {ckpt}")
+        from tictacgo.baselines.learning.policy_agent import load_model
+
+        model = load_model(ckpt, cfg.algo)
+        model.set_env(env)
+        model.tensorboard_log = str(out / "tb")
+        history = json.loads((out / "progress.json").read_text())["history"]
+    else:
+        model = _new_model(cfg, env, str(out / "tb"))
+    pool = SnapshotPool(game, rng=np.random.default_rng(cfg.seed + 3)) if cfg.self_play else None
+    callback = TrainingCallback(cfg, game, out, history, pool)
+    remaining = cfg.steps - model.num_timesteps
+    if remaining > 0:
+        model.learn(total_timesteps=remaining, callback=CallbackList([callback]),
+                    reset_num_timesteps=not cfg.resume, progress_bar=cfg.progress_bar,
+                    tb_log_name=f"{cfg.game}_{cfg.algo}")
+    if not history or history[-1]["steps"] != model.num_timesteps:
+        callback.evaluate()
+    save_model_atomic(model, out / "final_model.zip")
+    plot_curve(history, out / "learning_curve.png", f"{cfg.game} {cfg.algo}, seed {cfg.seed}")
+    env.close()
+    return model

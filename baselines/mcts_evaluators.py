@@ -1,0 +1,256 @@
+"""Evaluators: where MCTS gets the value of a leaf and the prior of its children.
+
+The search (``tictacgo.baselines.mcts``) knows nothing about how a position
+is judged; it asks an evaluator, as OpenSpiel's ``mcts.Evaluator`` does:
+
+* ``evaluate(state, rnd) -> (first player's value, second player's value)``
+  for a position that is not over, each in [-1, 1] (a rollout's result, or a
+  network's value estimate);
+* ``prior(state) -> {action: probability}`` when ``uses_prior`` is True: the
+  search then expands all children at once and selects by PUCT
+  (``Q + c * P * sqrt(N) / (1 + n)``); with ``uses_prior`` False it is plain
+  UCT, expanding one untried child at a time.
+
+The evaluators here:
+
+* ``RandomRollout``: play uniformly random legal placements to the end
+  (PASS only when forced, or with ``pass_prob``); on a game with a fast
+  playout engine (Little-Go's ``fast_rollout``) it runs there.
+* ``CaptureRollout``: the same, but with probability ``capture_prob`` the
+  mover takes a capture (Go: an opponent group in atari) or a win
+  (Tic-Tac-Toe) when one exists. Also on the fast engine where there is one.
+* ``PolicyRollout``: rollout moves drawn from a policy ``f(state, rnd) ->
+  action`` (seed 001's "policy MCTS" plugs a learned policy in here).
+* ``ValueAndPrior``: a value function ``f(state) -> v`` (from the view of the
+  player to move) and an optional prior function: AlphaZero-style search
+  with a policy-value network, or UCT plus a policy prior ("mix MCTS").
+
+A new kind of guidance is a new evaluator, never a change to the search.
+All evaluators draw randomness only from the ``random.Random`` the search
+passes in, so a seeded search is reproducible.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from types import ModuleType
+
+from tictacgo.games import GameSpec
+
+_WIN_VALUES = {0: (0.0, 0.0), 1: (1.0, -1.0), 2: (-1.0, 1.0)}
+
+
+class Evaluator:
+    """Base class: the value of a live leaf, and optionally the prior of its children."""
+
+    #: True: the search expands every child with ``prior(state)`` and selects by PUCT.
+    uses_prior = False
+
+    def evaluate(self, state, rnd: random.Random) -> tuple[float, float]:
+        """(first player's value, second player's value) of ``state``, which is not over."""
+        raise NotImplementedError
+
+    def prior(self, state) -> dict[int, float]:
+        """Prior probabilities of the legal actions of ``state`` (need not sum to 1)."""
+        raise NotImplementedError
+
+
+def _check_probability(name: str, value: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
+        raise ValueError(f"{name} must be a probability in [0, 1], got {value!r}")
+    return float(value)
+
+
+class CaptureRollout(Evaluator):
+    """Rollouts that take a capture (Go) or a win (Tic-Tac-Toe) with probability ``capture_prob``.
+
+    Args:
+        game: the rules module.
+        capture_prob: chance per rollout move of looking for a capture first.
+        pass_prob: chance per rollout move of a voluntary PASS (games with a pass).
+        fast: run on the game's fast playout engine when it has one (the same
+            moves for the same random stream as the rules core would give).
+    """
+
+    def __init__(self, game: ModuleType, capture_prob: float = 1.0, pass_prob: float = 0.0,
+                 fast: bool = True):
+        self.game = game
+        self.capture_prob = _check_probability("capture_prob", capture_prob)
+        self.pass_prob = _check_probability("pass_prob", pass_prob)
+        self._fast = getattr(game, "fast_rollout", None) if fast else None
+
+    def evaluate(self, state, rnd: random.Random) -> tuple[float, float]:
+        if self._fast is not None:
+            return _WIN_VALUES[self._fast(state, rnd, self.pass_prob, self.capture_prob)]
+        if self.capture_prob > 0:
+            end = capture_rollout(self.game, state, rnd, self.pass_prob, self.capture_prob)
+        else:
+            end = random_rollout(self.game, state, rnd, self.pass_prob)
+        return self.game.returns(end)
+
+    def __getstate__(self) -> dict:
+        d = self.__dict__.copy()
+        d["game"] = self.game.spec().name
+        d["_fast"] = self._fast is not None
+        return d
+
+    def __setstate__(self, d: dict) -> None:
+        from tictacgo.games import get_game
+
+        d = dict(d)
+        d["game"] = get_game(d["game"])
+        d["_fast"] = getattr(d["game"], "fast_rollout", None) if d["_fast"] else None
+        self.__dict__.update(d)
+
+
+class RandomRollout(CaptureRollout):
+    """Uniformly random rollouts: ``CaptureRollout`` with ``capture_prob=0`` (plain UCT's)."""
+
+    def __init__(self, game: ModuleType, pass_prob: float = 0.0, fast: bool = True):
+        super().__init__(game, capture_prob=0.0, pass_prob=pass_prob, fast=fast)
+
+
+class PolicyRollout(Evaluator):
+    """Rollouts whose moves come from ``policy(state, rnd) -> action`` (e.g. a learned policy)."""
+
+    def __init__(self, game: ModuleType, policy: Callable[[object, random.Random], int]):
+        if not callable(policy):
+            raise TypeError(f"policy must be callable f(state, rnd) -> action, got {policy!r}")
+        self.game = game
+        self.policy = policy
+
+    def evaluate(self, state, rnd: random.Random) -> tuple[float, float]:
+        game, policy = self.game, self.policy
+        while not game.is_terminal(state):
+            state = game.play(state, policy(state, rnd))
+        return game.returns(state)
+
+
+class ValueAndPrior(Evaluator):
+    """A value function and, optionally, a prior: AlphaZero-style or "UCT plus a policy prior".
+
+    Args:
+        game: the rules module.
+        value: ``f(state) -> v`` in [-1, 1] from the view of the player to
+            move; None evaluates leaves with ``rollout`` instead.
+        prior: ``f(state) -> {action: p}``; None keeps plain UCT expansion.
+        rollout: the evaluator for leaf values when ``value`` is None
+            (default: ``RandomRollout``).
+    """
+
+    def __init__(self, game: ModuleType, value: Callable[[object], float] | None = None,
+                 prior: Callable[[object], dict[int, float]] | None = None,
+                 rollout: Evaluator | None = None):
+        if value is None and prior is None:
+            raise ValueError("give a value function, a prior function, or both")
+        self.game = game
+        self.value = value
+        self.prior_fn = prior
+        self.uses_prior = prior is not None
+        self.rollout = rollout if rollout is not None else RandomRollout(game)
+
+    def evaluate(self, state, rnd: random.Random) -> tuple[float, float]:
+        if self.value is None:
+            return self.rollout.evaluate(state, rnd)
+        v = float(self.value(state))
+        return (v, -v) if self.game.current_player(state) == 1 else (-v, v)
+
+    def prior(self, state) -> dict[int, float]:
+        return self.prior_fn(state)
+
+
+def default_evaluator(game: ModuleType, rollout: str | None = None, capture_prob: float = 1.0,
+                      pass_prob: float = 0.0) -> Evaluator:
+    """The registry's tuned rollouts: capture-first where the game has captures, else random.
+
+    Args:
+        rollout: "random", "capture", or None to ask the game (``spec().captures``).
+    """
+    spec: GameSpec = game.spec()
+    if rollout is None:
+        rollout = "capture" if spec.captures else "random"
+    if rollout == "random":
+        return RandomRollout(game, pass_prob=pass_prob)
+    if rollout == "capture":
+        return CaptureRollout(game, capture_prob=capture_prob, pass_prob=pass_prob)
+    raise ValueError(f"rollout must be 'random' or 'capture', got {rollout!r}")
+
+
+# -- rollouts on the rules core ------------------------------------------------------
+
+def random_rollout(game: ModuleType, state, rnd: random.Random, pass_prob: float = 0.0):
+    """Play uniformly random legal placements to the end; PASS only when none (or with ``pass_prob``).
+
+    Returns:
+        The terminal state.
+    """
+    return capture_rollout(game, state, rnd, pass_prob=pass_prob, capture_prob=0.0)
+
+
+def capture_rollout(game: ModuleType, state, rnd: random.Random, pass_prob: float = 0.0,
+                    capture_prob: float = 0.5):
+    """Like ``random_rollout``, but with probability ``capture_prob`` a capturing placement
+    (Go) or a winning move (Tic-Tac-Toe) is played when one exists. Returns the terminal state."""
+    legal_bits, play, is_terminal = game.legal_bits, game.play, game.is_terminal
+    pa = game.pass_action(state)
+    not_pass = ~(1 << pa) if pa is not None else -1
+    rand = rnd.random
+    captures = game.spec(state).captures
+    while not is_terminal(state):
+        bits = legal_bits(state) & not_pass
+        if not bits or (pass_prob and rand() < pass_prob):
+            state = play(state, pa)
+            continue
+        if capture_prob and rand() < capture_prob:  # no draw at 0: random_rollout's stream
+            nxt = _capture_move(game, state, bits) if captures else _winning_move(game, state, bits)
+            if nxt is not None:
+                state = nxt[rnd.randrange(len(nxt))] if isinstance(nxt, list) else nxt
+                continue
+        r = int(rand() * bits.bit_count())
+        while r:
+            bits &= bits - 1
+            r -= 1
+        state = play(state, (bits & -bits).bit_length() - 1)
+    return state
+
+
+def _capture_move(game: ModuleType, state, bits: int):
+    """Next states of the placements in ``bits`` that capture, or None.
+
+    Only points next to opponent stones can capture, so just those are tried.
+    """
+    first, second = game.stone_bits(state)
+    opp = second if game.current_player(state) == 1 else first
+    if not opp:
+        return None
+    n_points = game.spec(state).num_points
+    empty = ((1 << n_points) - 1) & ~(first | second)
+    cand = bits & empty & _neighbours(opp, game.spec(state).board_shape[1], n_points)
+    out = []
+    while cand:
+        low = cand & -cand
+        cand ^= low
+        child = game.play(state, low.bit_length() - 1)
+        if child.captured:
+            out.append(child)
+    return out or None
+
+
+def _neighbours(bits: int, n: int, n_points: int) -> int:
+    """Points orthogonally next to ``bits`` on an ``n``-wide board (may include ``bits``)."""
+    full = (1 << n_points) - 1
+    first_col = sum(1 << (i * n) for i in range(n_points // n))
+    not_first = full & ~first_col
+    not_last = full & ~(first_col << (n - 1))
+    return ((bits << 1) & not_first) | ((bits >> 1) & not_last) | ((bits << n) & full) | (bits >> n)
+
+
+def _winning_move(game: ModuleType, state, bits: int):
+    while bits:
+        low = bits & -bits
+        bits ^= low
+        child = game.play(state, low.bit_length() - 1)
+        if game.is_terminal(child) and game.winner(child) == game.current_player(state):
+            return child
+    return None

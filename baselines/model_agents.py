@@ -1,0 +1,62 @@
+"""Registry entries for trained models: ``ppo`` and ``a2c``.
+
+``ppo:path=model.zip`` and ``a2c:path=model.zip`` play a saved
+``MaskablePPO`` / A2C model (``tictacgo.baselines.learning.PolicyAgent``:
+the best legal action, or ``sample=true`` to sample). Without ``path`` they
+load the model shipped with the package for the game
+(``baselines/models/<game>_<algo>.zip``, see ``baselines/models/README.md``).
+The models need the ``train`` extra (torch, SB3, sb3-contrib); this module
+imports them only when such an agent is built, so listing agents stays light.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+from tictacgo.baselines.registry import register_agent
+
+MODELS_DIR = Path(__file__).resolve().parent / "models"
+_ALGO_FILE = {"maskable-ppo": "ppo", "a2c": "a2c"}
+
+
+def shipped_model(game_name: str, algo: str) -> Path:
+    """The path of the model shipped for ``game_name`` and ``algo`` (it may not exist)."""
+    return MODELS_DIR / f"{game_name}_{_ALGO_FILE[algo]}.zip"
+
+
+def _build(game, rng, algo: str, path: str | None, sample: bool):
+    if importlib.util.find_spec("sb3_contrib") is None or importlib.util.find_spec("torch") is None:
+        raise ValueError("trained-model agents need the train extra: pip install 'tictacgo[train]'")
+    from tictacgo.baselines.learning.policy_agent import PolicyAgent, load_model
+
+    name = game.spec().name
+    if path is None:
+        shipped = shipped_model(name, algo)
+        if not shipped.exists():
+            raise ValueError(f"no {algo} model is shipped for {name}; train one with "
+                             f"'tictacgo train {name} --algo {algo}' and pass path=DIR/best_model.zip")
+        path = str(shipped)
+    if not isinstance(path, str):
+        raise ValueError(f"path must be a file name, got {path!r}")
+    try:
+        model = load_model(path, algo)
+    except FileNotFoundError as e:
+        raise ValueError(str(e)) from None
+    agent = PolicyAgent(game, model, sample=sample, rng=rng)
+    agent.name = _ALGO_FILE[algo]
+    return agent
+
+
+def _make_ppo(game, rng, path: str | None = None, sample: bool = False):
+    return _build(game, rng, "maskable-ppo", path, sample)
+
+
+def _make_a2c(game, rng, path: str | None = None, sample: bool = False):
+    return _build(game, rng, "a2c", path, sample)
+
+
+register_agent("ppo", _make_ppo, description="a trained MaskablePPO model: best legal action "
+               "(path=model.zip; default: the shipped model; sample=true to sample)")
+register_agent("a2c", _make_a2c, description="a trained A2C model: best legal action "
+               "(path=model.zip; default: the shipped model; sample=true to sample)")

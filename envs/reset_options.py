@@ -1,0 +1,70 @@
+"""The arguments of ``reset`` for every tictacgo env, AEC and Gymnasium alike.
+
+``seed`` must be a non-negative int (``check_seed``). Both APIs accept
+``options={"state": s}``: the game starts from the rules-core
+state ``s`` (any position of the env's game and variant that is not over)
+instead of the initial position. Other keys are ignored, as Gymnasium envs
+usually do; ``options`` that is not a dict is refused.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
+
+def start_state(game: ModuleType, options: Any, initial: Any) -> Any:
+    """The state a reset starts from: ``options["state"]`` if given (checked), else ``initial``.
+
+    Args:
+        game: the env's rules module.
+        options: the ``options`` argument of ``reset`` (None or a dict).
+        initial: the env's own initial state (gives the type and variant expected).
+    Raises:
+        TypeError: ``options`` is not a dict, or the state is not a state of this game.
+        ValueError: the state is over, or of another variant (board size, komi, limit).
+    """
+    if options is None:
+        return initial
+    if not isinstance(options, dict):
+        raise TypeError(f"options must be a dict or None, got {options!r} ({type(options).__name__})")
+    start = options.get("state")
+    if start is None:
+        return initial
+    mine = game.spec(initial)
+    if type(start) is not type(initial):
+        raise TypeError(f"options['state'] must be a {type(initial).__name__} of "
+                        f"tictacgo.games.{mine.name}, got {type(start).__name__}")
+    if game.is_terminal(start):
+        raise ValueError("options['state'] is a finished game; give a position with a move to play")
+    theirs = game.spec(start)
+    if theirs != mine:
+        raise ValueError(f"options['state'] is a game of other rules ({_rules(theirs)}); "
+                         f"this env plays {_rules(mine)}")
+    return start
+
+
+def _rules(spec) -> str:
+    rows, cols = spec.board_shape
+    text = f"{rows}x{cols}"
+    if spec.komi is not None:
+        text += f", komi {spec.komi:g}"
+    if spec.max_actions is not None:
+        text += f", {spec.max_actions} actions"
+    return text
+
+
+def check_seed(seed: Any) -> int:
+    """``seed`` as a non-negative int, the seeds Gymnasium's ``np_random`` accepts.
+
+    Raises:
+        TypeError: not an int (bools too).
+        ValueError: negative.
+    """
+    import numpy as np
+
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"seed must be a non-negative int or None, got {seed!r} ({type(seed).__name__})")
+    if seed < 0:
+        raise ValueError(f"seed must be a non-negative int or None, got {seed}")
+    return int(seed)

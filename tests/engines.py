@@ -1,0 +1,80 @@
+"""Adapters of every engine that claims the Little-Go rules, for the conformance suite.
+
+An engine joins ``tests/test_conformance.py`` by one adapter class here and
+one entry in ``ENGINES``. The suite replays every recorded course-host game
+through each adapter: ``replay(actions)`` plays the recorded actions from the
+empty 5x5 board and returns, for every action, the board after it and the
+stones it captured, then how the game ended. ``legal_points(actions, t)``
+gives the legal placements before action ``t`` (engines that only play, such
+as the fast rollout, answer through the same placement primitive they use).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import NamedTuple
+
+from tictacgo.games import littlego as go
+from tictacgo.games.littlego_fast import fast_rollout
+
+
+class Step(NamedTuple):
+    black: int
+    white: int
+    captured: int
+    legal: set[int]  # the next mover's legal placements (points), by the engine's own ko memory
+
+
+class Replay(NamedTuple):
+    steps: list[Step]
+    winner: int
+    t: int
+    end: str | None  # an END_* reason, or None when the engine does not report it
+    scores: tuple[float, float] | None
+
+
+class CoreEngine:
+    """The rules core, ``tictacgo.games.littlego``."""
+
+    name = "core"
+
+    def replay(self, actions: list[int]) -> Replay:
+        s = go.initial_state()
+        steps = []
+        for a in actions:
+            s = go.play(s, a)
+            legal = {p for p in go.legal_actions(s) if p != go.pass_action(s)}
+            steps.append(Step(s.black, s.white, s.captured, legal))
+        return Replay(steps, go.winner(s), s.t, s.end, go.scores(s))
+
+    def states(self, actions: list[int]):
+        s = go.initial_state()
+        yield s
+        for a in actions:
+            s = go.play(s, a)
+            yield s
+
+
+class FastRolloutEngine:
+    """MCTS's fast playout, ``tictacgo.games.littlego_fast.fast_rollout``, driven by ``choose=``."""
+
+    name = "fast_rollout"
+
+    def replay(self, actions: list[int]) -> Replay:
+        script = iter(actions)
+        record: list = []
+        winner = fast_rollout(go.initial_state(), random.Random(0),
+                              choose=lambda black, white, to_move, t: next(script), record=record)
+        left = list(script)
+        assert not left, f"the fast rollout ended the game with {len(left)} recorded actions unplayed"
+        geo = go.geometry(5)
+        steps = []
+        for k, (_, b, w, c, (ko_own, ko_opp)) in enumerate(record):
+            own, opp = (b, w) if k % 2 else (w, b)  # Black moved at even k, so White is next
+            legal = {p for p in range(25)
+                     if not isinstance(go.place_bits(geo, own, opp, p, ko_own, ko_opp), str)}
+            steps.append(Step(b, w, c, legal))
+        return Replay(steps, winner, len(record), None, None)
+
+
+ENGINES = [CoreEngine(), FastRolloutEngine()]

@@ -1,0 +1,86 @@
+"""Each rules core declares its facts (GameSpec) and offers the one Game interface;
+code outside tictacgo/games asks the spec instead of testing which game it holds."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+
+import pytest
+
+from tictacgo.games import Game, GameSpec, littlego, tictactoe
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize("game", [tictactoe, littlego], ids=["tictactoe", "littlego"])
+def test_every_rules_module_satisfies_the_game_interface(game):
+    assert isinstance(game, Game)
+    spec = game.spec(game.initial_state())
+    assert isinstance(spec, GameSpec)
+    assert spec.num_actions == game.num_actions(game.initial_state())
+    assert spec.pass_action == game.pass_action(game.initial_state())
+    assert spec.num_planes == len(spec.planes)
+
+
+def test_the_spec_is_frozen():
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        tictactoe.SPEC.name = "chess"
+
+
+def test_tic_tac_toe_declares_a_3x3_board_without_pass_or_score():
+    spec = tictactoe.spec()
+    assert (spec.name, spec.board_shape, spec.num_actions) == ("tictactoe", (3, 3), 9)
+    assert spec.pass_action is None and spec.komi is None and spec.max_actions is None
+    assert spec.player_names == ("X", "O") and spec.agent_names == ("player_1", "player_2")
+    assert spec.solvable and not spec.captures
+
+
+def test_little_go_declares_the_course_game_and_follows_the_board_size():
+    spec = littlego.spec()
+    assert (spec.board_shape, spec.num_actions, spec.pass_action) == ((5, 5), 26, 25)
+    assert (spec.komi, spec.max_actions) == (2.5, 24)
+    assert spec.captures and not spec.solvable
+    assert spec.planes == ("own", "opponent", "legal", "ko", "actions_left")
+    big = littlego.spec(littlego.initial_state(n=7, komi=3.5))
+    assert (big.board_shape, big.num_actions, big.pass_action, big.komi, big.max_actions) == \
+        ((7, 7), 50, 49, 3.5, 48)
+
+
+def test_ko_bits_are_the_points_only_the_ko_rule_forbids():
+    s = littlego.from_ascii("""
+        . X O . .
+        X O . O .
+        . X O . .
+        . . . . .
+        . . . . .
+    """, to_move=1, previous="""
+        . X O . .
+        X . X O .
+        . X O . .
+        . . . . .
+        . . . . .
+    """)
+    assert littlego.ko_bits(s) == 1 << (1 * 5 + 2)
+    assert littlego.ko_bits(littlego.initial_state()) == 0
+    assert tictactoe.ko_bits(tictactoe.initial_state()) == 0
+
+
+# Patterns of "which game is this?" tests: a name compared, a game-specific
+# attribute probed, a module compared by identity.
+NAME_CHECKS = re.compile(
+    r"""\.NAME\b|["']NAME["']|["']geo["']|hasattr\([^)]*["'](geo|x|o|black|white)["']|==\s*["'](littlego|tictactoe)["']"""
+    r"""|[!=]=\s*["'](littlego|tictactoe)["']|["'](littlego|tictactoe)["']\s*[!=]=|\bis\s+(littlego|tictactoe|ttt|go)\b""")
+
+
+def test_no_code_outside_the_games_package_tests_which_game_it_holds():
+    offenders = []
+    for folder in ("tictacgo", "envs", "wrappers", "baselines", "scripts"):
+        for path in (ROOT / folder).rglob("*.py"):
+            if (ROOT / "tictacgo" / "games") in path.parents:
+                continue
+            for k, line in enumerate(path.read_text().splitlines(), 1):
+                if NAME_CHECKS.search(line):
+                    offenders.append(f"{path.relative_to(ROOT)}:{k}: {line.strip()}")
+    assert not offenders, "ask game.spec() instead:\n" + "\n".join(offenders)

@@ -1,0 +1,204 @@
+"""Learned baselines: seed 000's credit assignment, the A2C buffer, the networks,
+trained models as agents, training with self-play, save / load / resume."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+import gymnasium as gym  # noqa: E402
+import torch as th  # noqa: E402
+from gymnasium import spaces  # noqa: E402
+
+import tictacgo  # noqa: E402,F401
+from tictacgo.arena import play_game  # noqa: E402
+from tictacgo.baselines import make_agent  # noqa: E402
+from tictacgo.baselines.learning import illegal_aware_returns  # noqa: E402
+from tictacgo.baselines.learning.a2c import IllegalAwareRolloutBuffer  # noqa: E402
+from tictacgo.baselines.learning.networks import (  # noqa: E402
+    SmallResNetExtractor,
+    TwoBranchExtractor,
+    policy_spec,
+)
+from tictacgo.baselines.learning.policy_agent import PolicyAgent, load_model  # noqa: E402
+from tictacgo.baselines.learning.training import (  # noqa: E402
+    MixtureOpponent,
+    SnapshotPool,
+    snapshot,
+    train,
+)
+from tictacgo.baselines.learning.training_config import TrainConfig, parse_weighted  # noqa: E402
+from tictacgo.games import littlego, tictactoe  # noqa: E402
+
+# -- seed 000's credit assignment ---------------------------------------------------
+
+
+def test_the_seeds_example_gives_its_targets():
+    # X 1, O 7, X 5, O 9, X 7 (illegal: occupied), X 6, O 8: O wins. X's four steps.
+    targets = illegal_aware_returns([0.0, 0.0, -1.0, -1.0], [False, False, True, False], 0.9)
+    assert targets == pytest.approx([-0.81, -0.9, -1.0, -1.0])
+
+
+def test_an_illegal_attempt_consumes_no_discount_step_and_stays_its_own():
+    with_illegal = illegal_aware_returns([0, 0, -0.5, -0.5, 1], [False, False, True, True, False], 0.5)
+    without = illegal_aware_returns([0, 0, 1], [False, False, False], 0.5)
+    assert with_illegal[[0, 1, 4]] == pytest.approx(without)
+    assert with_illegal[[2, 3]] == pytest.approx([-0.5, -0.5])
+    assert illegal_aware_returns([], [], 0.9).shape == (0,)
+    assert illegal_aware_returns([-1.0], [True], 0.9) == pytest.approx([-1.0])
+
+
+@pytest.mark.parametrize("args", [([0, 1], [False], 0.9), ([0.0], [False], 1.5), ([np.nan], [False], 0.9),
+                                  ([0.0], [1], 0.9)])
+def test_bad_input_to_the_returns_is_refused(args):
+    with pytest.raises(ValueError):
+        illegal_aware_returns(*args)
+
+
+def test_the_a2c_buffer_gives_legal_steps_the_seeds_returns_and_refused_steps_their_penalty():
+    buf = IllegalAwareRolloutBuffer(6, spaces.Box(-1, 1, (9,), np.int8), spaces.Discrete(9),
+                                    device="cpu", gamma=0.9, gae_lambda=1.0, n_envs=1)
+    rewards = [0.0, 0.0, -1.0, -1.0, 0.0, 0.0]          # one X episode, then a new one starts
+    refused = [False, False, True, False, False, False]
+    starts = [1, 0, 0, 0, 1, 0]
+    values = [0.3, -0.2, 0.1, 0.4, 0.0, 0.0]
+    for r, bad, start, v in zip(rewards, refused, starts, values, strict=True):
+        buf.next_refused = np.array([bad])
+        buf.add(np.zeros((1, 9)), np.zeros((1, 1)), np.array([r]), np.array([start]), th.tensor([[v]]),
+                th.zeros(1))
+    buf.compute_returns_and_advantage(last_values=th.tensor([[0.0]]), dones=np.array([False]))
+    expected = illegal_aware_returns(rewards[:4], refused[:4], 0.9)
+    legal = [0, 1, 3]
+    assert buf.returns[legal, 0] == pytest.approx(expected[legal])
+    assert buf.advantages[2, 0] == pytest.approx(-1.0 - 0.1)   # the penalty alone, against V(s)
+    assert buf.returns[2, 0] == pytest.approx(0.1)             # no penalty in the value target
+
+
+# -- networks -------------------------------------------------------------------------
+
+def test_the_two_branch_and_resnet_extractors_give_their_features():
+    two = TwoBranchExtractor(spaces.Box(-1, 1, (9,), np.int8))
+    assert two(th.zeros(4, 9)).shape == (4, 128)
+    res = SmallResNetExtractor(spaces.Box(0, 1, (5, 5, 5), np.float32))
+    assert res(th.zeros(2, 5, 5, 5)).shape == (2, 128)
+    with pytest.raises(ValueError):
+        TwoBranchExtractor(spaces.Box(0, 1, (5, 5, 5), np.float32))
+    with pytest.raises(ValueError):
+        policy_spec("nature_cnn", "a2c")
+
+
+@pytest.mark.parametrize("algo,policy,game,obs", [
+    ("maskable-ppo", "two_branch", "tictactoe", "flat"), ("a2c", "two_branch", "tictactoe", "board"),
+    ("maskable-ppo", "resnet", "littlego", "planes")])
+def test_smoke_training_saves_loads_and_resumes(tmp_path, algo, policy, game, obs):
+    cfg = TrainConfig(game=game, algo=algo, policy=policy, observation=obs, steps=256, n_envs=2,
+                      n_steps=64 if algo == "maskable-ppo" else 5, eval_every=128, eval_games=2,
+                      out=str(tmp_path), progress_bar=False, self_play=True, snapshot_every=64,
+                      opponents=["random", "random@2"])
+    model = train(cfg)
+    assert (tmp_path / "best_model.zip").exists() and (tmp_path / "checkpoint.zip").exists()
+    cfg.steps, cfg.resume = 384, True
+    resumed = train(cfg)
+    assert resumed.num_timesteps >= 384 > model.num_timesteps - 1
+    kind = "ppo" if algo == "maskable-ppo" else "a2c"
+    agent = make_agent(f"{kind}:path={tmp_path / 'final_model.zip'}", game)
+    record = play_game(game, agent, "random", rng=np.random.default_rng(0))
+    assert record.forfeit == ""
+
+
+# -- trained models are agents ----------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def ttt_model(tmp_path_factory):
+    out = tmp_path_factory.mktemp("ttt")
+    train(TrainConfig(steps=256, n_envs=2, n_steps=64, eval_every=256, eval_games=1, out=str(out),
+                      progress_bar=False))
+    return out / "final_model.zip"
+
+
+def test_a_loaded_model_never_chooses_an_illegal_move_in_any_tictactoe_position(ttt_model):
+    agent = make_agent(f"ppo:path={ttt_model}", "tictactoe")
+    seen, stack = set(), [tictactoe.initial_state()]
+    while stack:
+        s = stack.pop()
+        if (s.x, s.o) in seen or tictactoe.is_terminal(s):
+            continue
+        seen.add((s.x, s.o))
+        assert agent.act(s) in tictactoe.legal_actions(s)
+        stack += [tictactoe.play(s, a) for a in tictactoe.legal_actions(s)]
+    assert len(seen) == 4520
+
+
+def test_a_go_model_never_chooses_an_illegal_move_in_2000_random_positions(tmp_path):
+    train(TrainConfig(game="littlego", steps=128, n_envs=2, n_steps=64, eval_every=128, eval_games=1,
+                      out=str(tmp_path), progress_bar=False))
+    agent = make_agent(f"ppo:path={tmp_path / 'final_model.zip'},sample=true", "littlego",
+                       rng=np.random.default_rng(0))
+    rng = np.random.default_rng(1)
+    checked = 0
+    while checked < 2000:
+        s = littlego.initial_state()
+        while not littlego.is_terminal(s) and checked < 2000:
+            assert littlego.illegal_reason(s, agent.act(s)) is None
+            checked += 1
+            acts = littlego.legal_actions(s)
+            s = littlego.play(s, acts[int(rng.integers(len(acts)))])
+
+
+def test_model_files_are_checked(tmp_path, ttt_model):
+    with pytest.raises(ValueError, match="no model file"):
+        make_agent(f"ppo:path={tmp_path / 'missing.zip'}", "tictactoe")
+    bad = tmp_path / "bad.zip"
+    bad.write_text("not a zip")
+    with pytest.raises(ValueError, match="corrupt"):
+        make_agent(f"ppo:path={bad}", "tictactoe")
+    with pytest.raises(ValueError, match="another game"):
+        make_agent(f"ppo:path={ttt_model}", "littlego")
+    with pytest.raises(ValueError):
+        load_model(ttt_model, "dqn")
+
+
+# -- opponents and self-play ------------------------------------------------------------
+
+def test_snapshots_never_share_weights_with_the_live_model(ttt_model):
+    model = load_model(ttt_model, "maskable-ppo")
+    frozen = snapshot(model, tictactoe)
+    before = [p.detach().clone() for p in frozen.policy.parameters()]
+    with th.no_grad():
+        for p in model.policy.parameters():
+            p.add_(1.0)
+    after = list(frozen.policy.parameters())
+    assert all(th.equal(a, b) for a, b in zip(before, after, strict=True))
+    live = {p.data_ptr() for p in model.policy.parameters()}
+    assert not live & {p.data_ptr() for p in frozen.policy.parameters()}
+
+
+def test_self_play_rewards_belong_to_the_learner(ttt_model):
+    pool = SnapshotPool(tictactoe, [PolicyAgent(tictactoe, load_model(ttt_model, "maskable-ppo"))],
+                        rng=np.random.default_rng(0))
+    env = gym.make("TicTacToe-v0", opponent=pool, learner="alternate")
+    rng = np.random.default_rng(0)
+    for episode in range(20):
+        obs, info = env.reset(seed=episode)
+        done = False
+        while not done:
+            obs, reward, done, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        expected = {"learner": 1.0, "opponent": -1.0, "draw": 0.0}[info["winner"]]
+        assert reward == expected
+        assert (info["winner_colour"] == info["learner_colour"]) == (reward == 1.0)
+
+
+def test_a_mixture_draws_its_members_by_weight():
+    a = make_agent("random", "tictactoe")
+    b = make_agent("minimax", "tictactoe")
+    mix = MixtureOpponent(tictactoe, [a, b], [3.0, 1.0], rng=np.random.default_rng(0))
+    picks = []
+    for _ in range(400):
+        mix.reset()
+        picks.append(mix.current is a)
+    assert 0.65 < np.mean(picks) < 0.85
+    assert parse_weighted("minimax@2") == ("minimax", 2.0)
+    with pytest.raises(ValueError):
+        parse_weighted("minimax@-1")

@@ -1,0 +1,80 @@
+"""Matches between agents named by registry specs: ``run_match``.
+
+``run_match(game, spec_a, spec_b, games, seed)`` plays a match between two
+agents named by registry specs (``"random"``, ``"minimax"``,
+``"alphabeta:depth=2"``). Colours alternate: A moves first in the even games
+(0, 2, ...) and second in the odd ones. The games run through
+``tictacgo.arena.runner`` (seeded per game, in parallel, with progress);
+Ctrl-C stops the match and returns the games finished so far, flagged
+``interrupted``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from tictacgo.arena.results import MatchResult
+from tictacgo.arena.runner import Job, execute_jobs
+from tictacgo.baselines.registry import make_agent
+from tictacgo.games import get_game
+
+
+def validate_specs(game: str, specs: Sequence[str]) -> str:
+    """Check a game name and agent specs by building each agent once, here.
+
+    Args:
+        game: a game name.
+        specs: registry specs.
+
+    Returns:
+        The game's canonical name.
+
+    Raises:
+        ValueError: an unknown game or agent, or a bad agent parameter (the
+            registry's message, which lists what exists).
+        TypeError: a spec that is not a string.
+    """
+    module = get_game(game)
+    for spec in specs:
+        if not isinstance(spec, str):
+            raise TypeError(f"the arena takes agents as registry specs (strings), got {spec!r}")
+        make_agent(spec, module, rng=np.random.default_rng(0))
+    return module.spec().name
+
+
+def check_match_args(game: str, specs: Sequence[str], games: int, seed: int) -> str:
+    """Validate up front (in this process) so mistakes surface as a clear ValueError."""
+    name = validate_specs(game, specs)
+    if not isinstance(games, int) or isinstance(games, bool) or games < 1:
+        raise ValueError(f"games must be a positive int, got {games!r}")
+    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
+        raise ValueError(f"seed must be a non-negative int, got {seed!r}")
+    return name
+
+
+def run_match(game_name: str, spec_a: str, spec_b: str, games: int, seed: int,
+              workers: int | None = None, progress: bool = True) -> MatchResult:
+    """Play ``games`` games between two registered agents, colours alternating.
+
+    Args:
+        game_name: ``"tictactoe"`` or ``"littlego"``.
+        spec_a, spec_b: registry specs of agents A and B (A moves first in even games).
+        games: how many games.
+        seed: a non-negative int; game ``i`` uses ``SeedSequence(seed, spawn_key=(i,))``.
+        workers: worker processes (None: one per CPU core; 1: in this process).
+        progress: show a progress bar on stderr.
+
+    Returns:
+        The ``MatchResult``; on Ctrl-C, the games finished so far with
+        ``interrupted=True``.
+
+    Raises:
+        ValueError: an unknown game or agent, a bad agent parameter, or a bad count.
+    """
+    name = check_match_args(game_name, (spec_a, spec_b), games, seed)
+    jobs = [Job(0, name, spec_a, spec_b, int(seed), i) for i in range(games)]
+    results, interrupted = execute_jobs(jobs, workers, progress, f"{spec_a} vs {spec_b}")
+    played = sorted((g for _, g in results), key=lambda g: g.index)
+    return MatchResult(name, spec_a, spec_b, int(seed), games, played, interrupted)

@@ -1,0 +1,208 @@
+"""Match results: the games of a match, their summary, table and JSON file.
+
+``MatchResult.to_json()`` holds the summary and every game (its move list,
+who moved first, the winner, the reason, the times); ``write_json_atomic``
+writes it to a temporary file in the target's folder and renames it over the
+target, so a results file is either the old one or the complete new one,
+never half written.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from tictacgo.arena.game_loop import GameRecord
+from tictacgo.arena.stats import Z95, score_interval
+from tictacgo.atomic import atomic_write_json
+from tictacgo.games import get_game
+
+
+def colour_name(game: str | ModuleType, colour: int) -> str:
+    """The display name of a colour: ``X``/``O`` (Tic-Tac-Toe), ``Black``/``White`` (Little-Go)."""
+    module = get_game(game) if isinstance(game, str) else game
+    return module.spec().player_name(colour)
+
+
+
+
+
+
+class MatchGame(NamedTuple):
+    """One game of a match: its index, whether agent A moved first, and the record."""
+
+    index: int
+    a_first: bool
+    record: GameRecord
+
+
+def _time_stats(times: list[float]) -> dict[str, float]:
+    if not times:
+        return {"moves": 0, "mean_s": 0.0, "worst_s": 0.0}
+    return {"moves": len(times), "mean_s": float(np.mean(times)), "worst_s": float(np.max(times))}
+
+
+def _fmt_seconds(s: float) -> str:
+    if s >= 1:
+        return f"{s:.2f} s"
+    if s >= 1e-3:
+        return f"{s * 1e3:.2f} ms"
+    return f"{s * 1e6:.1f} us"
+
+
+@dataclass
+class MatchResult:
+    """The games of a match between agent A and agent B, and what they add up to.
+
+    Everything is from A's view: W/D/L are A's wins, draws and losses.
+    """
+
+    game: str
+    spec_a: str
+    spec_b: str
+    seed: int
+    games_requested: int
+    games: list[MatchGame] = field(default_factory=list)
+    interrupted: bool = False
+
+    @property
+    def n(self) -> int:
+        """Games played."""
+        return len(self.games)
+
+    def _a_result(self, g: MatchGame) -> float:
+        a_colour = 1 if g.a_first else 2
+        w = g.record.winner
+        return 0.5 if w == 0 else 1.0 if w == a_colour else 0.0
+
+    def wdl(self, a_colour: int | None = None) -> tuple[int, int, int]:
+        """A's (wins, draws, losses), over all games or those where A played ``a_colour`` (1 or 2)."""
+        w = d = lo = 0
+        for g in self.games:
+            if a_colour is not None and (1 if g.a_first else 2) != a_colour:
+                continue
+            s = self._a_result(g)
+            if s == 1.0:
+                w += 1
+            elif s == 0.5:
+                d += 1
+            else:
+                lo += 1
+        return w, d, lo
+
+    @property
+    def score(self) -> float:
+        """A's score ``(W + D/2) / N`` (0.5 if no game was played)."""
+        w, d, lo = self.wdl()
+        n = w + d + lo
+        return (w + 0.5 * d) / n if n else 0.5
+
+    def score_ci(self, z: float = Z95) -> tuple[float, float, str]:
+        """``(low, high, method)``: the confidence interval of A's score (``score_interval``)."""
+        return score_interval(*self.wdl(), z=z)
+
+    def move_times(self, agent: str) -> list[float]:
+        """Every move time (seconds) of agent ``"a"`` or ``"b"``."""
+        if agent not in ("a", "b"):
+            raise ValueError(f"agent must be 'a' or 'b', got {agent!r}")
+        out: list[float] = []
+        for g in self.games:
+            first = g.a_first if agent == "a" else not g.a_first
+            out.extend(g.record.times[0 if first else 1])
+        return out
+
+    def forfeits(self, agent: str) -> int:
+        """Games that agent ``"a"`` or ``"b"`` lost by an illegal action."""
+        n = 0
+        for g in self.games:
+            colour = (1 if g.a_first else 2) if agent == "a" else (2 if g.a_first else 1)
+            n += g.record.illegal_by == colour
+        return n
+
+    def summary(self) -> dict[str, Any]:
+        """The numbers of ``table()`` as a dict."""
+        lo, hi, method = self.score_ci()
+        by_colour = {}
+        for colour in (1, 2):
+            w, d, lo_ = self.wdl(colour)
+            by_colour[colour_name(self.game, colour)] = {"wins": w, "draws": d, "losses": lo_}
+        w, d, lo_ = self.wdl()
+        return {
+            "wins": w, "draws": d, "losses": lo_, "score": self.score,
+            "score_ci95": [lo, hi], "ci_method": method, "a_by_colour": by_colour,
+            "time_per_move": {"a": _time_stats(self.move_times("a")), "b": _time_stats(self.move_times("b"))},
+            "forfeits": {"a": self.forfeits("a"), "b": self.forfeits("b")},
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole match, every game's moves included, as a JSON-ready dict."""
+        games = []
+        for g in self.games:
+            d = {"index": g.index, "a_first": g.a_first,
+                 "first": self.spec_a if g.a_first else self.spec_b,
+                 "second": self.spec_b if g.a_first else self.spec_a}
+            d.update(g.record.to_json())
+            games.append(d)
+        return {
+            "format": "tictacgo-arena-match/1",
+            "game": self.game, "agent_a": self.spec_a, "agent_b": self.spec_b, "seed": self.seed,
+            "games_requested": self.games_requested, "games_played": self.n,
+            "interrupted": self.interrupted, "summary": self.summary(), "games": games,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> MatchResult:
+        """The match that ``to_json`` wrote."""
+        games = [MatchGame(int(g["index"]), bool(g["a_first"]), GameRecord.from_json(g))
+                 for g in data["games"]]
+        return cls(data["game"], data["agent_a"], data["agent_b"], int(data["seed"]),
+                   int(data["games_requested"]), games, bool(data.get("interrupted", False)))
+
+    def table(self) -> str:
+        """A win/draw/loss table split by A's colour, the score with its 95% CI, and move times."""
+        a, b = self.spec_a, self.spec_b
+        head = f"{self.game}: A = {a}  vs  B = {b}; {self.n} games"
+        if self.n != self.games_requested:
+            head += f" of {self.games_requested}"
+        head += f", seed {self.seed}" + (" (INTERRUPTED)" if self.interrupted else "")
+        rows = [head, "", f"{'A plays':16s}{'games':>6s}{'W':>6s}{'D':>6s}{'L':>6s}{'score':>8s}"]
+        for colour in (1, 2):
+            w, d, lo = self.wdl(colour)
+            n = w + d + lo
+            sc = f"{(w + d / 2) / n:8.3f}" if n else f"{'-':>8s}"
+            label = f"{colour_name(self.game, colour)} ({'first' if colour == 1 else 'second'})"
+            rows.append(f"{label:16s}{n:6d}{w:6d}{d:6d}{lo:6d}{sc}")
+        w, d, lo = self.wdl()
+        ci_lo, ci_hi, method = self.score_ci()
+        rows.append(f"{'total':16s}{self.n:6d}{w:6d}{d:6d}{lo:6d}{self.score:8.3f}")
+        note = {"wilson": "Wilson interval", "normal": "normal approximation on per-game scores",
+                "none": "no games"}[method]
+        rows.append(f"A's score {self.score:.3f}, 95% CI [{ci_lo:.3f}, {ci_hi:.3f}] ({note})")
+        fa, fb = self.forfeits("a"), self.forfeits("b")
+        if fa or fb:
+            rows.append(f"games lost by an illegal action: A {fa}, B {fb}")
+        rows += ["", f"{'time per move':24s}{'moves':>8s}{'mean':>12s}{'worst':>12s}"]
+        for key, spec in (("a", a), ("b", b)):
+            st = _time_stats(self.move_times(key))
+            rows.append(f"{key.upper() + ' ' + spec:24s}{st['moves']:8d}"
+                        f"{_fmt_seconds(st['mean_s']):>12s}{_fmt_seconds(st['worst_s']):>12s}")
+        return "\n".join(rows)
+
+
+
+
+def write_json_atomic(path: str | os.PathLike, data: Any) -> None:
+    """Write ``data`` as JSON to ``path`` atomically.
+
+    See ``tictacgo.atomic``: readers see the old file or the complete new one;
+    on any error the old file is left as it was and no temporary file remains.
+
+    Args:
+        path: the results file.
+        data: anything ``json.dump`` accepts.
+    """
+    atomic_write_json(path, data, indent=1)

@@ -1,0 +1,144 @@
+"""Round robins: every pair of agents plays a match; cross table and ratings.
+
+``run_round_robin(game, specs, games_per_pair, seed)`` plays every pair (all
+games of all pairs share one pool of workers) and returns a cross table
+(score of the row agent against the column agent) and Bradley-Terry ratings
+on the Elo scale (``tictacgo.arena.ratings``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from tictacgo.arena.match import check_match_args
+from tictacgo.arena.results import MatchResult
+from tictacgo.arena.runner import Job, execute_jobs
+
+
+def pair_seed(seed: int, i: int, j: int) -> int:
+    """The match seed of agents ``i`` and ``j`` in a round robin seeded ``seed``.
+
+    ``run_match(game, specs[i], specs[j], n, pair_seed(seed, i, j))`` replays that pair.
+    """
+    state = np.random.SeedSequence(int(seed), spawn_key=(i, j)).generate_state(2, dtype=np.uint32)
+    return int(state[0]) << 32 | int(state[1])
+
+
+def unique_labels(specs: Sequence[str]) -> list[str]:
+    """The specs as table labels, with ``#2``, ``#3`` added to repeats."""
+    seen: dict[str, int] = {}
+    out = []
+    for s in specs:
+        seen[s] = seen.get(s, 0) + 1
+        out.append(s if seen[s] == 1 else f"{s}#{seen[s]}")
+    return out
+
+
+@dataclass
+class RoundRobinResult:
+    """Every pair's match, the cross table and the ratings of a round robin."""
+
+    game: str
+    specs: list[str]
+    games_per_pair: int
+    seed: int
+    matches: dict[tuple[int, int], MatchResult]
+    ratings: Any  # tictacgo.arena.ratings.Ratings
+    interrupted: bool = False
+
+    @property
+    def labels(self) -> list[str]:
+        return unique_labels(self.specs)
+
+    def points_and_games(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(points, games)``: points[i, j] scored by i against j, games[i, j] between them."""
+        k = len(self.specs)
+        points, games = np.zeros((k, k)), np.zeros((k, k))
+        for (i, j), m in self.matches.items():
+            w, d, lo = m.wdl()
+            points[i, j] += w + 0.5 * d
+            points[j, i] += lo + 0.5 * d
+            games[i, j] += m.n
+            games[j, i] += m.n
+        return points, games
+
+    def cross_table(self) -> np.ndarray:
+        """Score of the row agent against the column agent (NaN on the diagonal or without games)."""
+        points, games = self.points_and_games()
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(games > 0, points / np.where(games > 0, games, 1), np.nan)
+
+    def table(self) -> str:
+        """The cross table, then the ratings."""
+        labels = self.labels
+        width = max(8, *(len(s) for s in labels)) + 2
+        cross = self.cross_table()
+        points, games = self.points_and_games()
+        head = (f"{self.game} round robin: {len(labels)} agents, {self.games_per_pair} games per pair, "
+                f"seed {self.seed}" + (" (INTERRUPTED)" if self.interrupted else ""))
+        rows = [head, "", "score of row vs column"]
+        rows.append(" " * width + "".join(f"{s:>{width}s}" for s in labels) + f"{'total':>{width}s}")
+        for i, s in enumerate(labels):
+            cells = "".join(f"{'-':>{width}s}" if np.isnan(cross[i, j]) else f"{cross[i, j]:>{width}.3f}"
+                            for j in range(len(labels)))
+            total = points[i].sum() / games[i].sum() if games[i].sum() else float("nan")
+            rows.append(f"{s:<{width}s}{cells}{total:>{width}.3f}")
+        rows += ["", self.ratings.table()]
+        return "\n".join(rows)
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything, every game of every pair included, as a JSON-ready dict."""
+        cross = self.cross_table()
+        return {
+            "format": "tictacgo-arena-round-robin/1",
+            "game": self.game, "agents": self.specs, "labels": self.labels,
+            "games_per_pair": self.games_per_pair, "seed": self.seed, "interrupted": self.interrupted,
+            "cross_table": [[None if np.isnan(v) else float(v) for v in row] for row in cross],
+            "ratings": self.ratings.to_json(),
+            "matches": [{"i": i, "j": j, **m.to_json()} for (i, j), m in sorted(self.matches.items())],
+        }
+
+
+def run_round_robin(game: str, specs: Sequence[str], games_per_pair: int, seed: int,
+                    workers: int | None = None, progress: bool = True,
+                    prior: float = 1.0) -> RoundRobinResult:
+    """Play every pair of agents and rate them.
+
+    Pair ``(i, j)`` (``i < j``) plays a match with agent ``i`` as A, seeded
+    ``pair_seed(seed, i, j)``; all games go through one pool of workers.
+
+    Args:
+        game: ``"tictactoe"`` or ``"littlego"``.
+        specs: at least two registry specs.
+        games_per_pair: games in each pair's match.
+        seed: a non-negative int.
+        workers: worker processes (None: one per CPU core; 1: in this process).
+        progress: show a progress bar on stderr.
+        prior: the Bradley-Terry prior strength (``ratings.fit_bradley_terry``).
+
+    Returns:
+        The ``RoundRobinResult`` (partial, ``interrupted=True``, after Ctrl-C).
+    """
+    from tictacgo.arena.ratings import fit_bradley_terry
+
+    specs = list(specs)
+    if len(specs) < 2:
+        raise ValueError(f"a round robin needs at least two agents, got {specs!r}")
+    name = check_match_args(game, specs, games_per_pair, seed)
+    pairs = [(i, j) for i in range(len(specs)) for j in range(i + 1, len(specs))]
+    jobs = [Job(p, name, specs[i], specs[j], pair_seed(seed, i, j), g)
+            for p, (i, j) in enumerate(pairs) for g in range(games_per_pair)]
+    results, interrupted = execute_jobs(jobs, workers, progress, f"round robin ({len(pairs)} pairs)")
+    matches = {}
+    for p, (i, j) in enumerate(pairs):
+        played = sorted((g for key, g in results if key == p), key=lambda g: g.index)
+        matches[(i, j)] = MatchResult(name, specs[i], specs[j], pair_seed(seed, i, j), games_per_pair,
+                                      played, interrupted and len(played) < games_per_pair)
+    rr = RoundRobinResult(name, specs, games_per_pair, int(seed), matches, None, interrupted)
+    points, games = rr.points_and_games()
+    rr.ratings = fit_bradley_terry(points, games, names=rr.labels, prior=prior)
+    return rr

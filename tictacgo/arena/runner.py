@@ -1,0 +1,138 @@
+"""Running many games: seeded jobs, a pool of worker processes, a progress bar.
+
+Game ``i`` of a match gets its own generators, ``SeedSequence(seed,
+spawn_key=(i,)).spawn(2)`` (A's, B's), and fresh agents, so a match is
+reproducible for a given seed whatever the number of workers and whichever
+games ran first. Games run in parallel in worker processes (the ``spawn``
+start method everywhere: workers receive only specs and seeds and build their
+agents themselves, so the agents must be registered by the built-in modules;
+``workers=1`` runs in-process and accepts any registered agent). A progress
+bar (tqdm if installed, else a line on stderr every few seconds) follows the
+games; Ctrl-C stops the run and returns the games finished so far.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import sys
+import time
+from typing import NamedTuple
+
+import numpy as np
+
+from tictacgo.arena.game_loop import play_game
+from tictacgo.arena.results import MatchGame
+from tictacgo.baselines.registry import make_agent
+from tictacgo.games import get_game
+
+
+class Job(NamedTuple):
+    """What a worker needs to play one game: plain data, so it pickles under ``spawn``."""
+
+    key: int          # which match (0 for run_match; the pair's number in a round robin)
+    game: str
+    spec_a: str
+    spec_b: str
+    seed: int
+    index: int
+
+
+def _game_rngs(seed: int, index: int) -> tuple[np.random.Generator, np.random.Generator]:
+    """A's and B's generators for game ``index`` of a match seeded ``seed``."""
+    ss_a, ss_b = np.random.SeedSequence(seed, spawn_key=(index,)).spawn(2)
+    return np.random.default_rng(ss_a), np.random.default_rng(ss_b)
+
+
+def _play_job(job: Job) -> tuple[int, MatchGame]:
+    module = get_game(job.game)
+    rng_a, rng_b = _game_rngs(job.seed, job.index)
+    a = make_agent(job.spec_a, module, rng=rng_a)
+    b = make_agent(job.spec_b, module, rng=rng_b)
+    a_first = job.index % 2 == 0
+    record = play_game(module, a, b) if a_first else play_game(module, b, a)
+    return job.key, MatchGame(job.index, a_first, record)
+
+
+def _ignore_sigint() -> None:
+    # Ctrl-C goes to the whole process group; the parent alone handles it.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class _Progress:
+    """tqdm if importable, else a line on stderr every ``every`` seconds; nothing if disabled."""
+
+    def __init__(self, total: int, enabled: bool, desc: str, every: float = 5.0):
+        self.total, self.enabled, self.desc, self.every = total, enabled, desc, every
+        self.done = 0
+        self.bar = None
+        self.start = self.last = time.monotonic()
+        if enabled:
+            try:
+                from tqdm import tqdm
+            except ImportError:
+                pass
+            else:
+                self.bar = tqdm(total=total, desc=desc, unit="game", file=sys.stderr, dynamic_ncols=True)
+
+    def update(self) -> None:
+        self.done += 1
+        if not self.enabled:
+            return
+        if self.bar is not None:
+            self.bar.update(1)
+            return
+        now = time.monotonic()
+        if now - self.last >= self.every or self.done == self.total:
+            self.last = now
+            pct = 100 * self.done / max(1, self.total)
+            print(f"{self.desc}: {self.done}/{self.total} games ({pct:.0f}%), "
+                  f"{now - self.start:.0f} s", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _resolve_workers(workers: int | None, n_jobs: int) -> int:
+    if workers is None:
+        workers = os.cpu_count() or 1
+    if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
+        raise ValueError(f"workers must be a positive int or None, got {workers!r}")
+    return max(1, min(workers, n_jobs))
+
+
+def execute_jobs(jobs: list[Job], workers: int | None, progress: bool, desc: str
+             ) -> tuple[list[tuple[int, MatchGame]], bool]:
+    """Play the jobs, in-process or in a pool; returns (results, interrupted)."""
+    results: list[tuple[int, MatchGame]] = []
+    if not jobs:
+        return results, False
+    n_workers = _resolve_workers(workers, len(jobs))
+    bar = _Progress(len(jobs), progress, desc)
+    interrupted = False
+    try:
+        if n_workers == 1:
+            for job in jobs:
+                results.append(_play_job(job))
+                bar.update()
+        else:
+            # Small chunks keep the bar lively; bigger ones cut overhead on tiny games.
+            chunksize = max(1, min(16, len(jobs) // (n_workers * 8)))
+            pool = multiprocessing.get_context("spawn").Pool(n_workers, initializer=_ignore_sigint)
+            try:
+                for r in pool.imap_unordered(_play_job, jobs, chunksize=chunksize):
+                    results.append(r)
+                    bar.update()
+                pool.close()
+            except BaseException:
+                pool.terminate()
+                raise
+            finally:
+                pool.join()
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        bar.close()
+    return results, interrupted

@@ -1,0 +1,163 @@
+"""The course's first-stage grading: 20 games against each ladder opponent, scored by the rubric.
+
+``run_course_report(spec, seed)`` plays the agent against each of the
+course's first-stage opponents that is registered (random, greedy,
+aggressive, alphabeta), 10 games as Black and 10 as White, and scores the
+win rates with the assignment's rubric (seed 002): ``course_points``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from tictacgo.arena.match import check_match_args
+from tictacgo.arena.results import MatchResult
+from tictacgo.arena.round_robin import pair_seed
+from tictacgo.arena.runner import Job, execute_jobs
+
+# The ladder of the course's first grading stage, in the assignment's order.
+COURSE_LADDER = ("random", "greedy", "aggressive", "alphabeta")
+
+# "Grading Rubrics for the 1st Stage (max 90 points)" of the assignment (seed
+# 002), per opponent: (points at a win rate >= 90%, factor times winRate at
+# >= 70%, factor times winRate below 70%).
+COURSE_RUBRIC = {
+    "random": (25.0, 15.0, 0.0),
+    "greedy": (25.0, 15.0, 0.0),
+    "aggressive": (25.0, 20.0, 10.0),
+    "alphabeta": (15.0, 10.0, 5.0),
+}
+
+COURSE_RUBRIC_TEXT = """\
+Grading Rubrics for the 1st Stage (max 90 points), as the assignment gives them:
+WinRate   Random              Greedy              Aggressive          Alpha-beta
+>= 90%    25pts               25pts               25pts               15pts
+>= 70%    15pts x winRate     15pts x winRate     20pts x winRate     10pts x winRate
+< 70%     0pts                0pts                10pts x winRate     5pts x winRate
+(20 games against each: 10 as Black, 10 as White. Random, Greedy and Aggressive
+are available for testing; Alpha-beta is reserved for grading.)"""
+
+
+def plays_course_ladder(game: str) -> bool:
+    """Whether every ladder opponent of the course is registered for ``game``."""
+    from tictacgo.baselines.registry import available_agents
+
+    return set(COURSE_LADDER) <= set(available_agents(game))
+
+
+def course_points(opponent: str, win_rate: float) -> float:
+    """The first-stage points for ``win_rate`` against a ladder opponent.
+
+    Example (the assignment's): 18/20 vs random -> 25; 16/20 vs greedy -> 12;
+    14/20 vs aggressive -> 14; 11/20 vs alphabeta -> 2.75 (53.75 in all).
+
+    Args:
+        opponent: one of ``COURSE_LADDER``.
+        win_rate: wins / games, in [0, 1].
+
+    Returns:
+        The points.
+    """
+    if opponent not in COURSE_RUBRIC:
+        raise ValueError(f"no rubric for {opponent!r}; the ladder is {', '.join(COURSE_LADDER)}")
+    if not 0 <= win_rate <= 1:
+        raise ValueError(f"win_rate must be in [0, 1], got {win_rate!r}")
+    full, mid, low = COURSE_RUBRIC[opponent]
+    # The rates of interest are k/20: compare with a little slack against rounding.
+    if win_rate >= 0.9 - 1e-9:
+        return full
+    if win_rate >= 0.7 - 1e-9:
+        return mid * win_rate
+    return low * win_rate
+
+
+@dataclass
+class CourseReport:
+    """An agent's matches against the course ladder and the points they earn."""
+
+    spec: str
+    seed: int
+    games_per_opponent: int
+    matches: dict[str, MatchResult]
+    missing: list[str]
+    interrupted: bool = False
+
+    def rows(self) -> list[dict[str, Any]]:
+        """Per opponent: wins as Black and White, win rate, points and the most available."""
+        out = []
+        for opp, m in self.matches.items():
+            wb, wdb, lb = m.wdl(1)
+            ww, wdw, lw = m.wdl(2)
+            rate = (wb + ww) / m.n if m.n else 0.0
+            out.append({"opponent": opp, "wins_black": wb, "games_black": wb + wdb + lb,
+                        "wins_white": ww, "games_white": ww + wdw + lw, "win_rate": rate,
+                        "points": course_points(opp, rate), "max": COURSE_RUBRIC[opp][0]})
+        return out
+
+    @property
+    def total(self) -> float:
+        """Points over the opponents played."""
+        return sum(r["points"] for r in self.rows())
+
+    def table(self) -> str:
+        """The grading table, then the rubric it follows."""
+        head = (f"Course report (Little-Go, 1st grading stage): {self.spec}, {self.games_per_opponent} games "
+                f"per opponent, seed {self.seed}" + (" (INTERRUPTED)" if self.interrupted else ""))
+        rows = [head, "", (f"{'opponent':12s}{'as Black':>10s}{'as White':>10s}{'win rate':>10s}"
+                          f"{'points':>9s}{'max':>6s}")]
+        for r in self.rows():
+            black = f"{r['wins_black']}/{r['games_black']}"
+            white = f"{r['wins_white']}/{r['games_white']}"
+            rows.append(f"{r['opponent']:12s}{black:>10s}{white:>10s}{100 * r['win_rate']:9.0f}%"
+                        f"{r['points']:9.2f}{r['max']:6.0f}")
+        if self.games_per_opponent != 20:
+            rows.append(f"(note: the course grades on 20 games per opponent; this report played "
+                        f"{self.games_per_opponent})")
+        for opp in self.missing:
+            rows.append(f"{opp:12s}{'(not registered: not played, 0 points counted)':>45s}"
+                        f"{COURSE_RUBRIC[opp][0]:6.0f}")
+        rows.append(f"{'total':12s}{'':30s}{self.total:9.2f}{90:6d}")
+        rows += ["", COURSE_RUBRIC_TEXT]
+        return "\n".join(rows)
+
+    def to_json(self) -> dict[str, Any]:
+        """The report, every game included, as a JSON-ready dict."""
+        return {"format": "tictacgo-arena-course-report/1", "agent": self.spec, "seed": self.seed,
+                "games_per_opponent": self.games_per_opponent, "interrupted": self.interrupted,
+                "rows": self.rows(), "total": self.total, "missing_opponents": self.missing,
+                "matches": {opp: m.to_json() for opp, m in self.matches.items()}}
+
+
+def run_course_report(spec: str, seed: int, games: int = 20, workers: int | None = None,
+                      progress: bool = True) -> CourseReport:
+    """Play ``spec`` against each registered ladder opponent, as in the course's first stage.
+
+    Against ``COURSE_LADDER[k]`` the match is ``run_match("littlego", spec,
+    opponent, games, pair_seed(seed, 0, k + 1))``: the agent is Black in the
+    even games, White in the odd ones (10 and 10 of the default 20).
+
+    Args:
+        spec: the agent's registry spec.
+        seed: a non-negative int.
+        games: games per opponent (the course plays 20).
+        workers: worker processes (None: one per CPU core; 1: in this process).
+        progress: show a progress bar on stderr.
+
+    Returns:
+        The ``CourseReport``; opponents not registered are listed in ``missing``.
+    """
+    from tictacgo.baselines.registry import available_agents
+
+    registered = set(available_agents("littlego"))
+    ladder = [(k, o) for k, o in enumerate(COURSE_LADDER) if o in registered]
+    missing = [o for o in COURSE_LADDER if o not in registered]
+    name = check_match_args("littlego", [spec] + [o for _, o in ladder], games, seed)
+    jobs = [Job(k, name, spec, opp, pair_seed(seed, 0, k + 1), g) for k, opp in ladder for g in range(games)]
+    results, interrupted = execute_jobs(jobs, workers, progress, f"{spec} vs the course ladder")
+    matches = {}
+    for k, opp in ladder:
+        played = sorted((g for key, g in results if key == k), key=lambda g: g.index)
+        matches[opp] = MatchResult(name, spec, opp, pair_seed(seed, 0, k + 1), games, played,
+                                   interrupted and len(played) < games)
+    return CourseReport(spec, int(seed), games, matches, missing, interrupted)
