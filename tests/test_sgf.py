@@ -10,7 +10,7 @@ pytest.importorskip("sgfmill")
 
 from sgfmill import sgf as sgfmill_sgf  # noqa: E402
 
-from tictacgo.baselines.arena import run_match  # noqa: E402
+from tictacgo.arena import run_match  # noqa: E402
 from tictacgo.envs import littlego_v0  # noqa: E402
 from tictacgo.games import littlego as go  # noqa: E402
 from tictacgo.protocol import sgf  # noqa: E402
@@ -200,3 +200,27 @@ def test_replay_of_an_unreadable_file_exits_2(tmp_path):
     proc = replay_cli(bad)
     assert proc.returncode == 2 and "not a readable SGF record" in proc.stderr
     assert replay_cli(tmp_path / "missing.sgf").returncode == 2
+
+
+def test_match_records_keep_the_variant_a_game_was_played_in(tmp_path):
+    from tictacgo.arena import play_game
+
+    record = play_game(go, "random", "random", rng=np.random.default_rng(0),
+                       state=go.initial_state(n=4, komi=1.5, max_actions=10))
+    (path,) = sgf.write_match_sgf([record], tmp_path)
+    rec = sgf.load_record(path)
+    assert (rec.initial.geo.n, rec.initial.geo.komi, rec.initial.geo.max_actions) == (4, 1.5, 10)
+    assert list(rec.actions) == record.moves
+
+
+def test_a_forfeit_is_recorded_as_a_win_by_forfeit_with_the_reason(tmp_path):
+    from tictacgo.arena import Forfeit, play_game
+
+    def slow(state):
+        raise Forfeit("timeout", "no move within 10 s")
+
+    record = play_game(go, "random", slow, rng=np.random.default_rng(0))
+    (path,) = sgf.write_match_sgf([record], tmp_path)
+    root = sgfmill_sgf.Sgf_game.from_bytes(path.read_bytes()).get_root()
+    assert root.get("RE") == "B+F"
+    assert "White forfeited (timeout): no move within 10 s" in root.get("GC")

@@ -39,29 +39,46 @@ from typing import IO
 import numpy as np
 
 from tictacgo.games import get_game
-from tictacgo.games import littlego as go
-from tictacgo.games import tictactoe as ttt
 from tictacgo.protocol.coords import GO_LETTERS, action_to_course, course_to_action, vertex_to_action
 
 COMMANDS = ("undo", "quit", "help")
 
+# Why a game ended, in words, by the rules cores' ``end_reason`` (``{limit}``, ``{winner}``,
+# ``{loser}`` are filled in).
+END_WORDS = {
+    "win": "{winner} has three in a row",
+    "draw": "the board is full",
+    "max_actions": "the {limit}-action limit was reached",
+    "double_pass": "two passes in a row",
+    "pass_on_empty_start": "Black passed on the very first action (the course host's rule: White wins)",
+    "illegal": "{loser} played an illegal action and forfeits",
+}
+
+
+def uses_go_vertices(game: ModuleType, state=None) -> bool:
+    """Whether moves are also typed as Go vertices (``C3``, ``pass``): games of stones with a pass."""
+    spec = game.spec(state)
+    return spec.pieces == "stones" and spec.pass_action is not None
+
 
 def colour_name(game: ModuleType, colour: int) -> str:
     """``Black (X)``/``White (O)`` in Little-Go, ``X``/``O`` in Tic-Tac-Toe."""
-    if game is go:
-        return "Black (X)" if colour == go.BLACK else "White (O)"
-    return "X" if colour == ttt.X else "O"
+    spec = game.spec()
+    name = spec.player_name(colour)
+    if spec.pieces == "stones":
+        return f"{name} ({'X' if colour == 1 else 'O'})"
+    return name
 
 
 def board_size(game: ModuleType, state) -> int:
-    return int(game.to_board(state).shape[0])
+    return int(game.spec(state).board_shape[0])
 
 
 def move_name(game: ModuleType, state, action: int) -> str:
     """How a move is shown: ``C3 (2,2)`` or ``pass`` in Little-Go, ``1,1 (cell 4)`` in Tic-Tac-Toe."""
     n = board_size(game, state)
-    if game is go:
-        if action == n * n:
+    if uses_go_vertices(game, state):
+        if action == game.pass_action(state):
             return "pass"
         i, j = divmod(action, n)
         return f"{GO_LETTERS[j]}{n - i} ({i},{j})"
@@ -81,68 +98,74 @@ def parse_move(game: ModuleType, state, text: str) -> int | str:
     n = board_size(game, state)
     if "," in t or (len(t.split()) == 2 and all(p.lstrip("-").isdigit() for p in t.split())):
         return course_to_action(t, n)
-    if game is go:
+    if uses_go_vertices(game, state):
         if not t:
             raise ValueError("empty line; type a move such as C3 or 2,2, pass, undo or quit")
         return vertex_to_action(t, n)
     if t.isdigit() and 0 <= int(t) < n * n:
         return int(t)
-    raise ValueError(f"{t!r} is not a move; type row,col such as 1,2 or a cell number 0..8, undo or quit")
+    raise ValueError(f"{t!r} is not a move; type row,col such as 1,2 or a cell number 0..{n * n - 1}, "
+                     "undo or quit")
 
 
-def help_text(game: ModuleType) -> str:
-    if game is go:
+def help_text(game: ModuleType, state=None) -> str:
+    n = board_size(game, state)
+    if uses_go_vertices(game, state):
+        last = GO_LETTERS[n - 1]
         moves = ("a move is row,col as the course writes it (0-based, row 0 at the top), e.g. 2,2, "
-                 "or Go letters, e.g. C3 (column A..E without I, row 1 at the bottom), or pass")
+                 f"or Go letters, e.g. C3 (column A..{last} without I, row 1 at the bottom), or pass")
     else:
-        moves = "a move is row,col (0-based, row 0 at the top), e.g. 1,2, or a cell number 0..8"
+        moves = f"a move is row,col (0-based, row 0 at the top), e.g. 1,2, or a cell number 0..{n * n - 1}"
     return f"{moves}; undo takes back your last move and the reply; quit ends the game"
 
 
 def render(game: ModuleType, state) -> str:
     """The board with coordinates for both ways of typing a move."""
+    spec = game.spec(state)
     n = board_size(game, state)
     board = game.to_board(state)
-    if game is go:
-        sym = {0: ".", 1: "X", 2: "O"}
+    sym = {0: ".", 1: "X", 2: "O"}
+    if uses_go_vertices(game, state):
         lines = ["     " + " ".join(GO_LETTERS[:n])]
         for i in range(n):
             lines.append(f"  {n - i:>2} " + " ".join(sym[int(v)] for v in board[i]) + f"  {i}")
         lines.append("     " + " ".join(str(j) for j in range(n)))
         lines.append("  Go letters: column above, row left (C3); course: row right, column below (2,2)")
-        lines.append(f"  action {state.t}/{state.geo.max_actions}; stones: Black {state.black.bit_count()}, "
-                     f"White {state.white.bit_count()} + komi {state.geo.komi:g}")
+        first, second = (b.bit_count() for b in game.stone_bits(state))
+        limit = f"/{spec.max_actions}" if spec.max_actions is not None else ""
+        komi = f" + komi {spec.komi:g}" if spec.komi is not None else ""
+        lines.append(f"  action {state.t}{limit}; stones: {spec.player_names[0]} {first}, "
+                     f"{spec.player_names[1]} {second}{komi}")
         return "\n".join(lines)
-    sym = {0: ".", 1: "X", 2: "O"}
-    lines = ["      0   1   2        cells"]
-    for i in range(3):
-        cells = " | ".join(sym[int(board[i][j])] for j in range(3))
-        key = " ".join(str(i * 3 + j) for j in range(3))
+    width = len(str(n * n - 1))
+    lines = ["      " + "   ".join(str(j) for j in range(n)) + "        cells"]
+    for i in range(n):
+        cells = " | ".join(sym[int(board[i][j])] for j in range(n))
+        key = " ".join(f"{i * n + j:>{width}}" for j in range(n))
         lines.append(f"  {i}   {cells}        {key}")
-        if i < 2:
-            lines.append("     ---+---+---")
+        if i < n - 1:
+            lines.append("     " + "+".join(["---"] * n))
     lines.append("  row,col: row left, column above; or a cell number")
     return "\n".join(lines)
 
 
 def result_text(game: ModuleType, state, human: int) -> str:
     """Who won, by what score (Little-Go) and why the game ended."""
+    spec = game.spec(state)
     w = game.winner(state)
     who = "draw" if w == 0 else f"{colour_name(game, w)} wins"
     you = "it is a draw" if w == 0 else "you win" if w == human else "the agent wins"
-    if game is go:
-        b, wh = go.scores(state)
-        why = {
-            go.END_MAX_ACTIONS: f"the {state.geo.max_actions}-action limit was reached",
-            go.END_DOUBLE_PASS: "two passes in a row",
-            go.END_PASS_ON_EMPTY_START: "Black passed on the very first action (the course host's rule: "
-                                        "White wins)",
-            go.END_ILLEGAL: f"{colour_name(game, state.loser)} played an illegal action and forfeits",
-        }.get(state.end, str(state.end))
-        score = f"Black {b:g} : White {wh:g} (stones on the board, komi {state.geo.komi:g} to White)"
+    reason = game.end_reason(state)
+    why = END_WORDS.get(reason, str(reason)).format(
+        limit=spec.max_actions, winner=colour_name(game, w) if w else "nobody",
+        loser=colour_name(game, 3 - w) if w else "a player")
+    scores = getattr(game, "scores", None)
+    if spec.komi is not None and scores is not None:
+        b, wh = scores(state)
+        first, second = spec.player_names
+        score = (f"{first} {b:g} : {second} {wh:g} (stones on the board, komi {spec.komi:g} "
+                 f"to {second})")
         return f"Game over: {who}, {score}; the game ended because {why}. {you.capitalize()}."
-    why = {ttt.END_WIN: f"{colour_name(game, w)} has three in a row", ttt.END_DRAW: "the board is full",
-           ttt.END_ILLEGAL: "an illegal move forfeits"}.get(state.end, str(state.end))
     return f"Game over: {who}; {why}. {you.capitalize()}."
 
 
@@ -168,9 +191,9 @@ def play_session(game: ModuleType, agent, agent_name: str, human: int,
     state = game.initial_state()
     history = [state]
     shown = None  # the board is printed again only when it changed
-    say(f"You play {colour_name(game, human)} against {agent_name}. {help_text(game)}.")
+    say(f"You play {colour_name(game, human)} against {agent_name}. {help_text(game, state)}.")
     while not game.is_terminal(state):
-        if state.to_move != human:
+        if game.current_player(state) != human:
             start = time.perf_counter()
             action = agent.act(state)
             seconds = time.perf_counter() - start
@@ -205,10 +228,10 @@ def play_session(game: ModuleType, agent, agent_name: str, human: int,
             say("You quit; the game is abandoned.")
             return 0
         if move == "help":
-            say(help_text(game))
+            say(help_text(game, state))
             continue
         if move == "undo":
-            earlier = [k for k in range(len(history) - 1) if history[k].to_move == human]
+            earlier = [k for k in range(len(history) - 1) if game.current_player(history[k]) == human]
             if not earlier:
                 say("Nothing to undo: you have not moved yet.")
                 continue

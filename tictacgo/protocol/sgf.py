@@ -44,12 +44,14 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from sgfmill import sgf
 
 from tictacgo import __version__
 from tictacgo.atomic import atomic_write_bytes
+from tictacgo.games import get_game
 from tictacgo.games import littlego as go
 from tictacgo.protocol.coords import action_to_vertex
 
@@ -63,6 +65,32 @@ def rules_text(geo: go.Geometry) -> str:
             f"komi {geo.komi:g} to White), no suicide, simple ko (no superko), "
             f"the game ends after {geo.max_actions} actions (passes count), after two passes in a row, "
             f"or when Black passes on the first action (White then wins)")
+
+
+def check_game(game: str | ModuleType) -> None:
+    """Raise ValueError unless this module can record ``game``: Go (``GM[1]``), i.e. Little-Go.
+
+    The game is asked for its spec: stones on the intersections of a square
+    board, a pass and captures. Tic-Tac-Toe has no SGF game type this module
+    writes (FF[4] has none for it).
+    """
+    module = get_game(game) if isinstance(game, str) else game
+    spec = module.spec()
+    rows, cols = spec.board_shape
+    if not (spec.pieces == "stones" and spec.pass_action is not None and spec.captures and rows == cols):
+        raise ValueError(f"SGF records are written for Little-Go (Go, GM[1]) only, not {spec.title}")
+
+
+def _rules_of(record: Any) -> dict[str, Any]:
+    """``n``, ``komi``, ``max_actions`` of the variant a ``GameRecord`` was played in ({} if unknown)."""
+    state = getattr(record, "final_state", None)
+    if state is None:
+        return {}
+    if not isinstance(state, go.GoState):
+        raise ValueError(f"SGF records are written for Little-Go only; this game ended in a "
+                         f"{type(state).__name__}")
+    spec = go.spec(state)
+    return {"n": spec.board_shape[0], "komi": spec.komi, "max_actions": spec.max_actions}
 
 
 # --------------------------------------------------------------------------- points
@@ -228,14 +256,16 @@ def write_match_sgf(records: Any, directory: str | os.PathLike,
         directory: where to write ``game-0000.sgf``, ``game-0001.sgf``, ... (by game index).
         names: (agent A, agent B) for ``MatchGame`` items, (Black, White) for
             ``GameRecord`` items.
-        rules: ``n``, ``komi``, ``max_actions`` if the match did not use the defaults.
+        rules: ``n``, ``komi``, ``max_actions``; by default those of each game's
+            ``final_state`` (the arena keeps it), else the 5x5 course game.
     Returns:
         The paths written, in the order of the games.
+    Raises:
+        ValueError: a match of another game than Little-Go, or a game the rules refuse.
     """
     games: Iterable[Any] = records
     if hasattr(records, "games") and hasattr(records, "spec_a"):
-        if str(records.game) != go.NAME:
-            raise ValueError(f"SGF records are for Little-Go, not {records.game!r}")
+        check_game(records.game)
         games = records.games
         names = names or (records.spec_a, records.spec_b)
     out_dir = Path(directory)
@@ -249,11 +279,16 @@ def write_match_sgf(records: Any, directory: str | os.PathLike,
         black, white = (a, b) if getattr(item, "a_first", True) else (b, a)
         comment = None
         if getattr(record, "illegal_by", 0):
-            comment = (f"{'Black' if record.illegal_by == go.BLACK else 'White'} lost by an illegal "
-                       f"action: {record.illegal_action!r} ({record.illegal_detail})")
+            who = "Black" if record.illegal_by == go.BLACK else "White"
+            why = getattr(record, "forfeit", "") or "illegal"
+            if why in (go.OCCUPIED, go.SUICIDE, go.KO, "malformed", "illegal"):
+                comment = (f"{who} lost by an illegal action: {record.illegal_action!r} "
+                           f"({record.illegal_detail})")
+            else:  # a Forfeit raised by the player (the course host's timeout, crash, ...)
+                comment = f"{who} forfeited ({why}): {record.illegal_detail}"
         written.append(write_sgf(out_dir / f"game-{index:04d}.sgf", list(record.moves), black=black,
                                  white=white, forfeit_by=int(getattr(record, "illegal_by", 0)),
-                                 comment=comment, **rules))
+                                 comment=comment, **{**_rules_of(record), **rules}))
     return written
 
 
