@@ -1,5 +1,6 @@
 """SGF records of Little-Go: written and read with sgfmill, replayed by `tictacgo replay`."""
 
+import json
 import subprocess
 import sys
 
@@ -224,3 +225,61 @@ def test_a_forfeit_is_recorded_as_a_win_by_forfeit_with_the_reason(tmp_path):
     root = sgfmill_sgf.Sgf_game.from_bytes(path.read_bytes()).get_root()
     assert root.get("RE") == "B+F"
     assert "White forfeited (timeout): no move within 10 s" in root.get("GC")
+
+
+# --------------------------------------------------------------------------- tictacgo arena --sgf
+
+
+def test_arena_sgf_writes_every_game_of_a_match(tmp_path, capsys):
+    from tictacgo.cli import main
+
+    out_dir, results = tmp_path / "records", tmp_path / "results.json"
+    rc = main(["arena", "littlego", "random", "greedy", "--games", "3", "--seed", "4", "--workers", "1",
+               "--no-progress", "--out", str(results), "--sgf", str(out_dir)])
+    assert rc == 0
+    assert f"wrote 3 SGF files in {out_dir}" in capsys.readouterr().out
+    games = json.loads(results.read_text())["games"]
+    assert sorted(p.name for p in out_dir.iterdir()) == ["game-0000.sgf", "game-0001.sgf", "game-0002.sgf"]
+    for g in games:
+        path = out_dir / f"game-{g['index']:04d}.sgf"
+        rec = sgf.load_record(path)
+        assert list(rec.actions) == g["moves"]
+        assert (rec.black, rec.white) == (g["first"], g["second"])
+        final = sgf.state_from_sgf(path)
+        assert go.winner(final) == g["winner"] and sgf.check_result(rec.result, final)[0]
+
+
+def test_arena_sgf_writes_one_folder_per_pair_of_a_round_robin(tmp_path, capsys):
+    from tictacgo.cli import main
+
+    rc = main(["arena", "littlego", "--round-robin", "random", "greedy", "mcts:sims=8", "--games", "2",
+               "--workers", "1", "--no-progress", "--sgf", str(tmp_path)])
+    assert rc == 0
+    assert "wrote 6 SGF files" in capsys.readouterr().out
+    folders = sorted(p.name for p in tmp_path.iterdir())
+    assert folders == ["00-01_random-vs-greedy", "00-02_random-vs-mcts_sims=8", "01-02_greedy-vs-mcts_sims=8"]
+    for folder in folders:
+        paths = sorted((tmp_path / folder).iterdir())
+        assert [p.name for p in paths] == ["game-0000.sgf", "game-0001.sgf"]
+        assert all(replay_cli(p, "--quiet").returncode == 0 for p in paths[:1])
+
+
+@pytest.mark.parametrize("game", ["tictactoe", "ttt"])
+def test_arena_sgf_refuses_tic_tac_toe_before_playing(game, tmp_path, capsys):
+    from tictacgo.cli import main
+
+    target = tmp_path / "records"
+    rc = main(["arena", game, "random", "random", "--games", "2", "--no-progress", "--sgf", str(target)])
+    err = capsys.readouterr().err
+    assert rc == 2 and "--sgf" in err and "Little-Go" in err and "Traceback" not in err
+    assert not target.exists()
+
+
+def test_arena_sgf_refuses_a_file_as_the_folder(tmp_path, capsys):
+    from tictacgo.cli import main
+
+    target = tmp_path / "file.sgf"
+    target.write_text("")
+    rc = main(["arena", "littlego", "random", "random", "--games", "2", "--no-progress",
+               "--sgf", str(target)])
+    assert rc == 2 and "not a folder" in capsys.readouterr().err
