@@ -10,8 +10,10 @@
    against ``think3`` (seed 000's table: 72 W / 0 L / 28 D first, 9 / 0 / 91
    second, over 100 games each).
 
-The script exits 1 if a target is missed (a loss, or the audit under 98%),
-so it can gate a shipped model.
+The script exits 1 if the agent misses issue 7's targets, so it can gate a
+shipped model: for a MaskablePPO (``ppo``) agent no loss at all and at least
+98% optimal moves; for an ``a2c`` agent (trained without masks) no loss to
+minimax and under 0.5% unmasked illegal favourites.
 
     python scripts/eval_learned_ttt.py --agent ppo --games 1000
     python scripts/eval_learned_ttt.py --agent a2c:path=runs/tictactoe_a2c/best_model.zip
@@ -77,25 +79,29 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\n## Matches from the empty board, {args.agent} W / D / L\n")
     print("| opponent | games a side | as X (first) | as O (second) | seed 000 (first; second) |")
     print("|---|---:|---:|---:|---|")
-    losses = 0
+    losses = {}
     for opp, n in (("minimax", args.games), ("random", args.games), ("think3", args.think3_games)):
         ra, rb = rng.spawn(2)
         me, them = make_agent(args.agent, "tictactoe", rng=ra), make_agent(opp, "tictactoe", rng=rb)
         res = {label: play_wdl(ttt, me, them, n, colour=side) for label, side in (("first", ttt.X),
                                                                                ("second", ttt.O))}
-        losses += res["first"][2] + res["second"][2]
+        losses[opp] = res["first"][2] + res["second"][2]
         seed = ("72 / 28 / 0; 9 / 91 / 0 of 100" if opp == "think3" else "")
         print(f"| {opp} | {n} | {' / '.join(map(str, res['first']))} | "
               f"{' / '.join(map(str, res['second']))} | {seed} |")
     print(f"\n({time.perf_counter() - t0:.0f} s in all)")
     missed = []
-    if losses:
-        missed.append(f"{losses} games lost")
-    if rates[args.agent]["all"] < 0.98:
-        missed.append(f"optimal moves {rates[args.agent]['all']:.2%} < 98%")
-    ill = rates[args.agent].get("unmasked argmax illegal")
-    if ill is not None and ill >= 0.005 and args.agent.startswith("a2c"):
-        missed.append(f"unmasked illegal {ill:.2%} >= 0.5%")
+    mine = rates[args.agent]
+    if args.agent.split(":")[0] == "a2c":
+        if losses["minimax"]:
+            missed.append(f"{losses['minimax']} games lost to minimax")
+        if mine.get("unmasked argmax illegal", 1.0) >= 0.005:
+            missed.append(f"unmasked illegal {mine.get('unmasked argmax illegal', 1.0):.2%} >= 0.5%")
+    else:
+        if sum(losses.values()):
+            missed.append(f"{sum(losses.values())} games lost")
+        if mine["all"] < 0.98:
+            missed.append(f"optimal moves {mine['all']:.2%} < 98%")
     print("targets: " + ("met" if not missed else "MISSED: " + "; ".join(missed)))
     return 1 if missed else 0
 

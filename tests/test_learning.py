@@ -3,6 +3,8 @@ trained models as agents, training with self-play, save / load / resume."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -26,6 +28,7 @@ from tictacgo.baselines.learning.policy_agent import PolicyAgent, load_model  # 
 from tictacgo.baselines.learning.training import (  # noqa: E402
     MixtureOpponent,
     SnapshotPool,
+    best_key,
     snapshot,
     train,
 )
@@ -202,3 +205,50 @@ def test_a_mixture_draws_its_members_by_weight():
     assert parse_weighted("minimax@2") == ("minimax", 2.0)
     with pytest.raises(ValueError):
         parse_weighted("minimax@-1")
+
+
+def test_a_tictactoe_run_audits_every_position_and_keeps_the_model_that_loses_least(tmp_path):
+    cfg = TrainConfig(steps=256, n_envs=2, n_steps=64, eval_every=128, eval_games=2, out=str(tmp_path),
+                      progress_bar=False, random_opening=4, anneal_lr=True, net_arch=[32])
+    model = train(cfg)
+    history = json.loads((tmp_path / "progress.json").read_text())["history"]
+    assert all(0.0 <= row["optimal_rate"] <= 1.0 for row in history)
+    assert all(row["losses"] == sum(v[2] for k, v in row.items() if "/" in k) for row in history)
+    assert model.lr_schedule(1.0) == pytest.approx(cfg.learning_rate)  # annealed: full at the start
+    assert model.lr_schedule(0.0) == pytest.approx(0.0)  # and none at the end
+
+
+def test_fewer_losses_rank_first_then_unmasked_illegal_moves_then_optimal_moves_then_score():
+    no_loss = {"losses": 0, "optimal_rate": 0.90, "score": 0.5}
+    lossy = {"losses": 3, "optimal_rate": 0.99, "score": 0.9}
+    sharper = {"losses": 0, "optimal_rate": 0.95, "score": 0.4}
+    assert best_key(no_loss) > best_key(lossy)
+    assert best_key(sharper) > best_key(no_loss)
+    careful = {**no_loss, "illegal_rate": 0.001}
+    careless = {**sharper, "illegal_rate": 0.02}
+    assert best_key(careful, masked=False) > best_key(careless, masked=False)  # A2C: illegal rate first
+    assert best_key(careless, masked=True) > best_key(careful, masked=True)  # masked: it never matters
+
+
+@pytest.mark.parametrize("field,value", [("gamma", 0.0), ("gamma", 1.5), ("learning_rate", -1.0),
+                                         ("learning_rate", float("nan")), ("ent_coef", -0.1),
+                                         ("random_opening", -1), ("n_steps", -5), ("batch_size", 0),
+                                         ("net_arch", [64, 0]), ("self_play_weight", 0.0)])
+def test_bad_hyperparameters_are_refused_before_training(tmp_path, field, value):
+    cfg = TrainConfig(steps=64, out=str(tmp_path / "run"), progress_bar=False)
+    setattr(cfg, field, value)
+    with pytest.raises(ValueError, match=field):
+        train(cfg)
+    assert not (tmp_path / "run").exists()
+
+
+def test_the_training_scripts_take_every_setting_with_its_docstring_as_help(capsys):
+    from tictacgo.baselines.learning.training_config import config_parser, field_docs, parse_config
+
+    docs = field_docs(TrainConfig)
+    assert docs["gamma"] == "Discount factor." and set(docs) == set(TrainConfig.__dataclass_fields__)
+    cfg = parse_config(TrainConfig(steps=5), ["--opponents", "random", "minimax@2", "--net-arch", "32", "16",
+                                              "--self-play", "--gamma", "0.9", "--board-size", "4"])
+    assert cfg.opponents == ["random", "minimax@2"] and cfg.net_arch == [32, 16]
+    assert cfg.self_play and cfg.gamma == 0.9 and cfg.board_size == 4 and cfg.steps == 5
+    assert "Discount factor." in config_parser(TrainConfig()).format_help()

@@ -53,6 +53,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--learning-rate", type=float, default=defaults.learning_rate)
     parser.add_argument("--n-steps", type=int, default=defaults.n_steps,
                         help="rollout length per env (0: 256 for PPO, 5 for A2C)")
+    parser.add_argument("--anneal-lr", action="store_true", help="decay the learning rate linearly to 0")
     parser.add_argument("--ent-coef", type=float, default=defaults.ent_coef)
     parser.add_argument("--batch-size", type=int, default=defaults.batch_size, help="PPO minibatch size")
     parser.add_argument("--n-epochs", type=int, default=defaults.n_epochs, help="PPO epochs per rollout")
@@ -87,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
                       eval_games=args.eval_games, eval_opponents=args.eval_opponent or ["random"],
                       snapshot_every=args.snapshot_every, self_play_weight=args.self_play_weight,
                       pool_size=args.pool_size, random_opening=args.random_opening,
-                      gamma=args.gamma, learning_rate=args.learning_rate,
+                      gamma=args.gamma, learning_rate=args.learning_rate, anneal_lr=args.anneal_lr,
                       n_steps=args.n_steps, ent_coef=args.ent_coef, batch_size=args.batch_size,
                       n_epochs=args.n_epochs, net_arch=args.net_arch, board_size=args.board_size,
                       progress_bar=not args.no_progress)

@@ -10,7 +10,10 @@ supplies the rest:
   masks; A2C has none and trains through ``IllegalMovePenalty``
   (``illegal="penalty"``) with seed 000's credit assignment
   (``IllegalAwareA2C``).
-* **Opponents**: registry specs with weights (``"minimax:2"`` = weight 2), as
+* **Exploring starts** (``random_opening``): each training game may open
+  with a few random moves (``RandomOpening``), so the policy also learns the
+  positions that good play never reaches.
+* **Opponents**: registry specs with weights (``"minimax@2"`` = weight 2), as
   a ``MixtureOpponent`` that draws one member per episode; and, with
   ``self_play``, a ``SnapshotPool`` of frozen copies of the learner, refreshed
   every ``snapshot_every`` steps and pushed to every env with
@@ -20,7 +23,11 @@ supplies the rest:
   never plays an illegal move) plays ``eval_games`` games per opponent and
   colour through the arena's game loop; win/draw/loss per opponent and
   colour and the unmasked policy's illegal-move rate go to TensorBoard
-  (``out/tb``); the best model (by mean score) is kept as
+  (``out/tb``), and for a solvable game (Tic-Tac-Toe) the share of all
+  live positions where the greedy move keeps the minimax value
+  (``tictacgo.baselines.audit``); the best model (fewest evaluation losses,
+  then, for A2C, the lowest unmasked illegal rate, then the highest
+  optimal-move share, then the highest mean score) is kept as
   ``out/best_model.zip``; ``out/checkpoint.zip`` and ``out/progress.json``
   are written atomically, so ``resume`` continues the same run; at the end a
   learning curve ``out/learning_curve.png`` is drawn (with the ``plot`` extra).
@@ -43,6 +50,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 import tictacgo  # noqa: F401 -- registers the env ids
 from tictacgo.arena.game_loop import play_wdl
 from tictacgo.atomic import atomic_write_json
+from tictacgo.baselines.audit import optimal_actions, optimal_move_rate, reachable_positions
 from tictacgo.baselines.base import Agent
 from tictacgo.baselines.learning.networks import policy_spec
 from tictacgo.baselines.learning.policy_agent import PolicyAgent
@@ -161,9 +169,20 @@ def make_vec_env(cfg: TrainConfig, game) -> DummyVecEnv:
     return vec
 
 
+class LinearDecay:
+    """A learning-rate schedule: ``start`` at the beginning, falling linearly to 0 at the end."""
+
+    def __init__(self, start: float):
+        self.start = start
+
+    def __call__(self, progress_remaining: float) -> float:  # SB3 counts progress from 1 down to 0
+        return self.start * progress_remaining
+
+
 def _new_model(cfg: TrainConfig, env, tb: str):
     policy, policy_kwargs = policy_spec(cfg.policy, cfg.algo, cfg.net_arch)
-    common = dict(policy=policy, env=env, gamma=cfg.gamma, learning_rate=cfg.learning_rate,
+    lr = LinearDecay(cfg.learning_rate) if cfg.anneal_lr else cfg.learning_rate
+    common = dict(policy=policy, env=env, gamma=cfg.gamma, learning_rate=lr,
                   ent_coef=cfg.ent_coef, seed=cfg.seed, policy_kwargs=policy_kwargs, tensorboard_log=tb,
                   verbose=0, device="cpu")
     if cfg.algo == "maskable-ppo":
@@ -208,6 +227,13 @@ def sample_states(game, count: int, rng: np.random.Generator) -> list:
     return list(seen)
 
 
+def best_key(row: dict, masked: bool = True) -> tuple:
+    """How evaluation rows rank: fewest losses, then (for a policy trained without masks) the
+    lowest unmasked illegal rate, then most optimal moves (if audited), then the score."""
+    illegal = 0.0 if masked else row.get("illegal_rate", 1.0)
+    return (-row.get("losses", 0), -illegal, row.get("optimal_rate", 0.0), row["score"])
+
+
 class TrainingCallback(BaseCallback):
     """Self-play snapshots, evaluation, best model, checkpoints and history (see the module docstring)."""
 
@@ -215,10 +241,15 @@ class TrainingCallback(BaseCallback):
         super().__init__()
         self.cfg, self.game, self.out, self.history, self.pool = cfg, game, out, history, pool
         self.rng = np.random.default_rng(cfg.seed + 1)
-        self.best = max((h["score"] for h in history), default=-np.inf)
+        self.masked = cfg.algo == "maskable-ppo"
+        self.best = max((best_key(h, self.masked) for h in history), default=None)
         self.last_eval = history[-1]["steps"] if history else 0
         self.last_snapshot = self.last_eval
         self.states = sample_states(game, 2000, np.random.default_rng(cfg.seed + 2))
+        self.audit = None
+        if game.spec().solvable:
+            positions = reachable_positions(game)
+            self.audit = (positions, optimal_actions(game, positions))
         self.t0 = time.perf_counter()
         self.seconds_before = history[-1]["seconds"] if history else 0.0  # of a resumed run
 
@@ -263,14 +294,19 @@ class TrainingCallback(BaseCallback):
         self.logger.record("eval/illegal_rate", row["illegal_rate"])
         row["score"] = float(np.mean(scores))
         self.logger.record("eval/score", row["score"])
+        row["losses"] = sum(v[2] for k, v in row.items() if "/" in k)
+        if self.audit is not None:
+            row["optimal_rate"] = round(optimal_move_rate(agent.act, *self.audit), 4)
+            self.logger.record("eval/optimal_move_rate", row["optimal_rate"])
         self.history.append(row)
-        if row["score"] > self.best:
-            self.best = row["score"]
+        if self.best is None or best_key(row, self.masked) > self.best:
+            self.best = best_key(row, self.masked)
             save_model_atomic(self.model, self.out / "best_model.zip")
         save_model_atomic(self.model, self.out / "checkpoint.zip")
         atomic_write_json(self.out / "progress.json", {"config": asdict(self.cfg), "history": self.history},
                           indent=1)
         print(f"[{row['steps']:>8d} steps, {row['seconds']:7.1f} s] score {row['score']:.3f} "
+              f"optimal {row.get('optimal_rate', float('nan')):.4f} "
               f"illegal {row['illegal_rate']:.4f} " +
               " ".join(f"{k}={v}" for k, v in row.items() if "/" in k), flush=True)
         return row

@@ -6,7 +6,8 @@ the scripts in ``scripts/`` fill it, ``training.train`` reads it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import argparse
+from dataclasses import dataclass, field, fields
 
 import numpy as np
 
@@ -46,7 +47,9 @@ class TrainConfig:
     gamma: float = 0.95
     """Discount factor."""
     learning_rate: float = 3e-4
-    """Adam learning rate."""
+    """Optimizer learning rate (Adam for PPO, RMSprop for A2C)."""
+    anneal_lr: bool = False
+    """Decay the learning rate linearly to 0 over the run (cleanrl's anneal_lr)."""
     n_steps: int = 0
     """Rollout length per env (0: the algorithm's default: 256 for PPO, 5 for A2C)."""
     ent_coef: float = 0.01
@@ -87,3 +90,49 @@ def parse_weighted(spec: str) -> tuple[str, float]:
     if not np.isfinite(w) or w <= 0:
         raise ValueError(f"opponent weight in {spec!r} must be a positive finite number")
     return name, w
+
+
+def field_docs(cls: type) -> dict[str, str]:
+    """The docstring under each field of dataclass ``cls`` (cleanrl's convention), by field name."""
+    import ast
+    import inspect
+    import textwrap
+
+    tree = ast.parse(textwrap.dedent(inspect.getsource(cls)))
+    body = tree.body[0].body
+    docs = {}
+    for node, nxt in zip(body, body[1:], strict=False):
+        if isinstance(node, ast.AnnAssign) and isinstance(nxt, ast.Expr) \
+                and isinstance(nxt.value, ast.Constant) and isinstance(nxt.value.value, str):
+            docs[node.target.id] = nxt.value.value
+    return docs
+
+
+def config_parser(defaults: TrainConfig, description: str = "") -> argparse.ArgumentParser:
+    """An argparse parser with one ``--flag`` per ``TrainConfig`` field, its docstring as the help.
+
+    Lists take several values (``--opponents random minimax@2``); booleans are
+    ``--flag`` / ``--no-flag``.
+    """
+    parser = argparse.ArgumentParser(description=description,
+                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    docs = field_docs(TrainConfig)
+    for f in fields(TrainConfig):
+        value = getattr(defaults, f.name)
+        flag = "--" + f.name.replace("_", "-")
+        if isinstance(value, bool):
+            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=value, help=docs[f.name])
+        elif isinstance(value, list):
+            kind = int if f.name == "net_arch" else str
+            parser.add_argument(flag, nargs="+", type=kind, default=value, help=docs[f.name])
+        elif f.name == "board_size":
+            parser.add_argument(flag, type=int, default=value, help=docs[f.name])
+        else:
+            parser.add_argument(flag, type=type(value), default=value, help=docs[f.name])
+    return parser
+
+
+def parse_config(defaults: TrainConfig, argv: list[str] | None = None, description: str = "") -> TrainConfig:
+    """A ``TrainConfig`` from the command line, starting from ``defaults``."""
+    args = config_parser(defaults, description).parse_args(argv)
+    return TrainConfig(**vars(args))
