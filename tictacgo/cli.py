@@ -21,6 +21,9 @@ COMMANDS = {
     "train": ("tictacgo.baselines.learning.cli", "train a MaskablePPO or A2C baseline (train extra)"),
     "my-player": ("tictacgo.protocol.player", "the course player: read input.txt, write output.txt"),
     "host": ("tictacgo.protocol.host", "run two player programs through the course file protocol"),
+    "play": ("tictacgo.play", "play an agent yourself in the terminal (or from a pipe of moves)"),
+    "replay": ("tictacgo.protocol.replay", "replay an SGF record of Little-Go and check every move"),
+    "gtp": ("tictacgo.protocol.gtp", "a Go Text Protocol (GTP v2) engine for Little-Go backed by an agent"),
 }
 
 

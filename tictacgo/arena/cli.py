@@ -20,8 +20,13 @@ Three modes::
 
 Agents are registry specs (``tictacgo agents GAME`` lists them), e.g.
 ``random``, ``minimax``, ``alphabeta:depth=2``. ``--out`` writes every game
-(moves included) as JSON, atomically. Ctrl-C stops early: what was played is
-still printed and saved (exit status 130). An unknown game, agent or
+(moves included) as JSON, atomically. ``--sgf DIR`` writes every game as an
+SGF record (Little-Go only; needs sgfmill: ``pip install 'tictacgo[sgf]'``):
+``DIR/game-0000.sgf``, ... for a match, one subfolder per pair for a round
+robin (``DIR/00-01_A-vs-B/``) and per opponent for a course report
+(``DIR/vs-greedy/``); ``tictacgo replay FILE`` checks one, Go programs open
+them. Ctrl-C stops early: what was played is still printed and saved (exit
+status 130). An unknown game, agent or
 parameter is reported in one line with exit status 2.
 """
 
@@ -30,7 +35,9 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import re
 import sys
+from pathlib import Path
 
 DEFAULT_GAMES = {"match": 100, "round_robin": 20, "course": 20}
 
@@ -54,6 +61,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="worker processes (default: one per CPU core; 1: no subprocesses)")
     parser.add_argument("--out", metavar="RESULTS.json", default=None,
                         help="write every game and the summary to this JSON file (atomically)")
+    parser.add_argument("--sgf", metavar="DIR", default=None,
+                        help="littlego: write every game as an SGF file in DIR (created if missing; "
+                             "needs tictacgo[sgf])")
     parser.add_argument("--plot", metavar="RATINGS.png", default=None,
                         help="round robin: draw the ratings with error bars (needs tictacgo[plot])")
     parser.add_argument("--prior", type=float, default=1.0,
@@ -64,6 +74,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _error(message: str) -> int:
     print(f"tictacgo arena: error: {message}", file=sys.stderr)
     return 2
+
+
+def _folder_name(text: str) -> str:
+    """An agent spec as part of a folder name (``mcts:sims=200`` -> ``mcts_sims=200``)."""
+    return re.sub(r"[^A-Za-z0-9._=+-]+", "_", text).strip("._") or "agent"
+
+
+def sgf_folders(result, directory: str | os.PathLike) -> list[tuple[Path, object]]:
+    """Where ``--sgf`` writes each match of a result: ``[(folder, MatchResult), ...]``.
+
+    A match goes straight into ``directory``; a round robin's pair ``(i, j)`` into
+    ``directory/ii-jj_A-vs-B``; a course report's opponent into ``directory/vs-OPPONENT``.
+    """
+    from tictacgo.arena.round_robin import RoundRobinResult
+    from tictacgo.protocol.grading import CourseReport
+
+    root = Path(directory)
+    if isinstance(result, RoundRobinResult):
+        labels = result.labels
+        return [(root / f"{i:02d}-{j:02d}_{_folder_name(labels[i])}-vs-{_folder_name(labels[j])}", m)
+                for (i, j), m in sorted(result.matches.items())]
+    if isinstance(result, CourseReport):
+        return [(root / f"vs-{_folder_name(opp)}", m) for opp, m in result.matches.items()]
+    return [(root, result)]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -83,6 +117,8 @@ def run(args: argparse.Namespace) -> int:
         return _error(f"--workers must be at least 1, got {args.workers}")
     if args.out and not os.path.isdir(os.path.dirname(os.path.abspath(args.out))):
         return _error(f"--out {args.out!r}: the folder does not exist")
+    if args.sgf and os.path.exists(args.sgf) and not os.path.isdir(args.sgf):
+        return _error(f"--sgf {args.sgf!r}: not a folder")
     if args.plot and importlib.util.find_spec("matplotlib") is None:
         return _error("--plot needs matplotlib, which is not installed: pip install 'tictacgo[plot]'")
 
@@ -107,6 +143,21 @@ def run(args: argparse.Namespace) -> int:
         return _error(f"--course-report needs the course ladder ({', '.join(grading.COURSE_LADDER)}), "
                       f"which does not play {game}; the course plays littlego")
 
+    sgf = None
+    if args.sgf:
+        try:
+            from tictacgo.protocol import sgf
+        except ImportError as e:
+            return _error(f"--sgf needs sgfmill, which is not installed: pip install 'tictacgo[sgf]' ({e})")
+        try:
+            sgf.check_game(game)
+        except ValueError as e:
+            return _error(f"--sgf: {e}")
+        try:
+            os.makedirs(args.sgf, exist_ok=True)
+        except OSError as e:
+            return _error(f"--sgf {args.sgf!r}: {e}")
+
     progress = not args.no_progress
     if args.course_report:
         result = grading.run_course_report(specs[0], args.seed, games=args.games or DEFAULT_GAMES["course"],
@@ -125,6 +176,11 @@ def run(args: argparse.Namespace) -> int:
     if args.out:
         arena.write_json_atomic(args.out, result.to_json())
         print(f"wrote {args.out}")
+    if sgf is not None:
+        count = 0
+        for folder, match in sgf_folders(result, args.sgf):
+            count += len(sgf.write_match_sgf(match, folder))
+        print(f"wrote {count} SGF file{'s' if count != 1 else ''} in {args.sgf}")
     if args.plot:
         from tictacgo.arena.ratings import plot_ratings
 

@@ -1,0 +1,81 @@
+"""``tictacgo replay FILE.sgf``: replay a Little-Go record through the env and check it.
+
+Each move of the record's main line is checked against the rules core
+(``illegal_reason``) and then stepped through the PettingZoo AEC env
+``littlego_v0`` built with the record's size, komi and action limit, so a
+record that replays here is a game the env plays. The first illegal move is
+reported with its number, colour, vertex, the course's ``i,j`` and the
+rule it breaks (occupied, suicide, ko), and so is a move played after the
+game ended (24 actions, two passes, Black passing first). Otherwise the final
+board and the result by this variant's stone scoring are printed, and the
+record's ``RE`` is checked against it.
+
+Exit status: 0 when every move is legal and ``RE`` agrees (or is absent);
+1 for an illegal move, moves after the end, or an ``RE`` that disagrees;
+2 for a file that cannot be read as a Little-Go SGF record (or no sgfmill).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from tictacgo.games import littlego as go
+from tictacgo.protocol.coords import action_to_course
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", help="an SGF record of a Little-Go game")
+    parser.add_argument("--quiet", action="store_true", help="print only the verdict")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        from tictacgo.protocol import sgf
+    except ImportError as e:
+        print(f"tictacgo replay needs sgfmill (pip install 'tictacgo[sgf]'): {e}", file=sys.stderr)
+        return 2
+    try:
+        record = sgf.load_record(args.file)
+    except (OSError, ValueError) as e:
+        print(f"{args.file}: {e}", file=sys.stderr)
+        return 2
+    from tictacgo.envs import littlego_v0
+
+    geo = record.initial.geo
+    n = geo.n
+    env = littlego_v0.raw_env(board_size=n, komi=geo.komi, max_actions=geo.max_actions)
+    env.reset()
+    for k, action in enumerate(record.actions, start=1):
+        state = env.game_state
+        where = f"move {k} ({record.vertex(k)}, course {action_to_course(action, n)})"
+        if state.end is not None:
+            print(f"{args.file}: {where} comes after the end of the game: it ended after move {k - 1} "
+                  f"({state.end})", file=sys.stderr)
+            return 1
+        reason = go.illegal_reason(state, action)
+        if reason is not None:
+            print(f"{args.file}: {where} is illegal: {reason}", file=sys.stderr)
+            if not args.quiet:
+                print(go.render_ascii(state))
+            return 1
+        env.step(action)
+        if env.game_state.last_action != action or env.game_state.t != state.t + 1:
+            print(f"{args.file}: {where}: the env did not play the move", file=sys.stderr)
+            return 1
+    state = env.game_state
+    b, w = go.scores(state)
+    if not args.quiet:
+        print(f"{record.black or 'Black'} (Black) vs {record.white or 'White'} (White), {n}x{n}, "
+              f"komi {geo.komi:g}, action limit {geo.max_actions}: {len(record.actions)} moves, all legal")
+        if record.actions:
+            print(f"last move: {record.vertex(len(record.actions))}")
+        print(go.render_ascii(state))
+        if state.end is None:
+            print("the game is not over after the recorded moves")
+        else:
+            print(f"result by the rules: {sgf.result_string(state)} (Black {b:g}, White {w:g}; "
+                  f"ended by {state.end})")
+    ok, why = sgf.check_result(record.result, state)
+    print(why if ok else f"{args.file}: {why}", file=sys.stdout if ok else sys.stderr)
+    return 0 if ok else 1
