@@ -4,6 +4,7 @@ trained models as agents, training with self-play, save / load / resume."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -252,3 +253,28 @@ def test_the_training_scripts_take_every_setting_with_its_docstring_as_help(caps
     assert cfg.opponents == ["random", "minimax@2"] and cfg.net_arch == [32, 16]
     assert cfg.self_play and cfg.gamma == 0.9 and cfg.board_size == 4 and cfg.steps == 5
     assert "Discount factor." in config_parser(TrainConfig()).format_help()
+
+
+# -- the shipped models --------------------------------------------------------------------
+
+SHIPPED = [(game, kind) for game in ("tictactoe", "littlego") for kind in ("ppo", "a2c")
+           if (Path(tictacgo.baselines.__file__).parent / "models" / f"{game}_{kind}.zip").exists()]
+
+
+def test_the_package_ships_a_ppo_model_for_each_game_and_an_a2c_model_for_tictactoe():
+    assert {("tictactoe", "ppo"), ("tictactoe", "a2c"), ("littlego", "ppo")} <= set(SHIPPED)
+
+
+@pytest.mark.parametrize("game_name,kind", SHIPPED)
+def test_a_shipped_model_loads_without_network_and_plays_only_legal_moves(monkeypatch, game_name, kind):
+    import socket
+
+    def no_network(*args, **kwargs):
+        raise OSError("no network in this test")
+
+    monkeypatch.setattr(socket, "socket", no_network)
+    monkeypatch.setattr(socket, "create_connection", no_network)
+    agent = make_agent(kind, game_name, rng=np.random.default_rng(0))
+    for seed in range(5):
+        record = play_game(game_name, agent, "random", rng=np.random.default_rng(seed))
+        assert record.forfeit == ""
