@@ -1,0 +1,68 @@
+"""A learned Little-Go agent against the course ladder, each colour apart (issue 7's targets).
+
+The agent (default: the shipped ``ppo``, greedy policy, no search) plays
+``--games`` games as Black and as White against ``random``, ``greedy`` and
+``aggressive`` (targets: at least 95%, 90% and 75% wins on each colour),
+and, for reference, the course ``alphabeta`` and our ``mcts`` (at
+``--mcts-sims`` simulations, ``--mcts-games`` games a colour). Each row gives
+wins / draws / losses from the agent's view and the win rate's 95% Wilson
+interval. Exits 1 if a target is missed.
+
+    python scripts/eval_learned_go.py --agent ppo --games 100 --seed 0
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+import numpy as np
+
+from tictacgo.arena import play_wdl
+from tictacgo.arena.stats import wilson_interval
+from tictacgo.baselines.registry import make_agent
+from tictacgo.games import littlego
+
+TARGETS = {"random": 0.95, "greedy": 0.90, "aggressive": 0.75}
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--agent", default="ppo", help="registry spec of the agent (default: the shipped ppo)")
+    p.add_argument("--games", type=int, default=100, help="games a colour against each ladder opponent")
+    p.add_argument("--mcts-sims", type=int, default=400)
+    p.add_argument("--mcts-games", type=int, default=20, help="games a colour against mcts (0: skip)")
+    p.add_argument("--seed", type=int, default=0)
+    args = p.parse_args(argv)
+    if args.games < 1 or args.mcts_games < 0 or args.mcts_sims < 1:
+        p.error("--games and --mcts-sims must be positive and --mcts-games non-negative")
+    rng = np.random.default_rng(args.seed)
+    opponents = [(name, args.games) for name in ("random", "greedy", "aggressive", "alphabeta")]
+    if args.mcts_games:
+        opponents.append((f"mcts:sims={args.mcts_sims}", args.mcts_games))
+    print(f"{args.agent} (greedy, no search) on 5x5 Little-Go, W / D / L a colour, seed {args.seed}\n")
+    print("| opponent | games a colour | as Black | win rate [95% Wilson] | as White | win rate [95% Wilson] "
+          "| target |")
+    print("|---|---:|---|---|---|---|---:|")
+    missed = []
+    t0 = time.perf_counter()
+    for opp, n in opponents:
+        cells = []
+        for colour, label in ((littlego.BLACK, "Black"), (littlego.WHITE, "White")):
+            ra, rb = rng.spawn(2)
+            me, them = make_agent(args.agent, littlego, rng=ra), make_agent(opp, littlego, rng=rb)
+            w, d, lost = play_wdl(littlego, me, them, n, colour=colour)
+            lo, hi = wilson_interval(w, n)
+            cells += [f"{w} / {d} / {lost}", f"{w / n:.0%} [{lo:.0%}, {hi:.0%}]"]
+            if opp in TARGETS and w / n < TARGETS[opp]:
+                missed.append(f"{opp} as {label}: {w / n:.0%} < {TARGETS[opp]:.0%}")
+        target = f"{TARGETS[opp]:.0%}" if opp in TARGETS else "-"
+        print(f"| {opp} | {n} | " + " | ".join(cells) + f" | {target} |", flush=True)
+    print(f"\n({time.perf_counter() - t0:.0f} s)")
+    print("targets: " + ("met" if not missed else "MISSED: " + "; ".join(missed)))
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
