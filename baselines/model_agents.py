@@ -4,9 +4,13 @@
 ``MaskablePPO`` / A2C model (``tictacgo.baselines.learning.PolicyAgent``:
 the best legal action, or ``sample=true`` to sample). Without ``path`` they
 load the model shipped with the package for the game
-(``baselines/models/<game>_<algo>.zip``, see ``baselines/models/README.md``).
-The models need the ``train`` extra (torch, SB3, sb3-contrib); this module
-imports them only when such an agent is built, so listing agents stays light.
+(``baselines/models/<game>_<algo>.zip``, see ``baselines/models/README.md``),
+played from its numpy export (``<game>_<algo>.npz``,
+``tictacgo.baselines.numpy_policy``) when there is one: the same moves,
+without torch, in a fraction of the loading time. A ``path`` ending in
+``.npz`` is such an export; any other path is an SB3 model zip, which needs
+the ``train`` extra (torch, SB3, sb3-contrib), imported only when such an
+agent is built, so listing agents stays light.
 """
 
 from __future__ import annotations
@@ -20,25 +24,39 @@ MODELS_DIR = Path(__file__).resolve().parent / "models"
 _ALGO_FILE = {"maskable-ppo": "ppo", "a2c": "a2c"}
 
 
-def shipped_model(game_name: str, algo: str) -> Path:
-    """The path of the model shipped for ``game_name`` and ``algo`` (it may not exist)."""
-    return MODELS_DIR / f"{game_name}_{_ALGO_FILE[algo]}.zip"
+def shipped_model(game_name: str, algo: str, suffix: str = ".zip") -> Path:
+    """The path of the model shipped for ``game_name`` and ``algo`` (it may not exist).
+
+    ``suffix=".npz"`` gives its numpy export (``tictacgo.baselines.numpy_policy``).
+    """
+    return MODELS_DIR / f"{game_name}_{_ALGO_FILE[algo]}{suffix}"
 
 
 def _build(game, rng, algo: str, path: str | None, sample: bool):
+    name = game.spec().name
+    if path is None and shipped_model(name, algo, ".npz").exists():
+        path = str(shipped_model(name, algo, ".npz"))  # the same policy, without torch
+    if path is not None and not isinstance(path, str):
+        raise ValueError(f"path must be a file name, got {path!r}")
+    if path is not None and path.endswith(".npz"):
+        from tictacgo.baselines.numpy_policy import NumpyPolicyAgent, load_npz
+
+        try:
+            agent = NumpyPolicyAgent(game, load_npz(path), sample=sample, rng=rng)
+        except FileNotFoundError as e:
+            raise ValueError(str(e)) from None
+        agent.name = _ALGO_FILE[algo]
+        return agent
     if importlib.util.find_spec("sb3_contrib") is None or importlib.util.find_spec("torch") is None:
         raise ValueError("trained-model agents need the train extra: pip install 'tictacgo[train]'")
     from tictacgo.baselines.learning.policy_agent import PolicyAgent, load_model
 
-    name = game.spec().name
     if path is None:
         shipped = shipped_model(name, algo)
         if not shipped.exists():
             raise ValueError(f"no {algo} model is shipped for {name}; train one with "
                              f"'tictacgo train {name} --algo {algo}' and pass path=DIR/best_model.zip")
         path = str(shipped)
-    if not isinstance(path, str):
-        raise ValueError(f"path must be a file name, got {path!r}")
     try:
         model = load_model(path, algo)
     except FileNotFoundError as e:

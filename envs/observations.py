@@ -108,3 +108,23 @@ def observe(game: ModuleType, state, fmt: str = FLAT, viewer: int | None = None)
     if fmt == PLANES:
         return planes(game, state, viewer)
     raise ValueError(f"unknown observation format {fmt!r}; expected one of {FORMATS}")
+
+
+def format_for_shape(game: ModuleType, state, shape: tuple[int, ...]) -> str:
+    """The format whose observations of ``state``'s variant have ``shape`` (how a saved model is read).
+
+    Raises:
+        ValueError: the shape fits no format of this game and board size.
+    """
+    spec = game.spec(state)
+    n = spec.board_shape[0]
+    shape = tuple(int(x) for x in shape)
+    if shape == (n * n,):
+        return FLAT
+    if shape == (n, n):
+        return BOARD
+    if shape == (spec.num_planes, n, n):
+        return PLANES
+    raise ValueError(f"the model's observations have shape {shape}, which fits no observation of "
+                     f"{spec.name} on a {n}x{n} board (flat {(n * n,)}, board {(n, n)}, "
+                     f"planes {(spec.num_planes, n, n)}): it was trained for another game or size")

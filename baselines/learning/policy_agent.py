@@ -60,18 +60,7 @@ def observation_format(space, game: ModuleType, state) -> str:
     Raises:
         ValueError: the space fits no format of this game and board size.
     """
-    spec = game.spec(state)
-    n = spec.board_shape[0]
-    shape = tuple(space.shape)
-    if shape == (n * n,):
-        return observations.FLAT
-    if shape == (n, n):
-        return observations.BOARD
-    if shape == (spec.num_planes, n, n):
-        return observations.PLANES
-    raise ValueError(f"the model's observations have shape {shape}, which fits no observation of "
-                     f"{spec.name} on a {n}x{n} board (flat {(n * n,)}, board {(n, n)}, "
-                     f"planes {(spec.num_planes, n, n)}): it was trained for another game or size")
+    return observations.format_for_shape(game, state, tuple(space.shape))
 
 
 class PolicyAgent(Agent):

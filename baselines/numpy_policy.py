@@ -1,0 +1,135 @@
+"""Trained MLP policies in plain numpy: the shipped models without torch.
+
+A MaskablePPO or A2C ``MlpPolicy`` chooses its action with a small stack: the
+flattened observation, ``Linear`` layers with ``tanh`` between them, and a
+``Linear`` action head giving one logit per action. ``export_mlp(policy)``
+(torch needed, once) copies those weights into plain arrays, which
+``save_npz`` writes beside the model; ``NumpyPolicyAgent`` replays the same
+forward pass with numpy alone. The numbers match torch's to float32 rounding,
+and the agent chooses as ``PolicyAgent`` does: the best legal action, or a
+draw from the masked distribution with ``sample=True``.
+
+Why: importing torch and stable-baselines3 costs seconds of the course's 10 s
+per move, and the games and envs should not need the ``train`` extra to play
+against a shipped model. Policies with other networks (the two-branch or
+residual ones) are refused by ``export_mlp`` and stay SB3-only.
+"""
+
+from __future__ import annotations
+
+import os
+import zipfile
+from types import ModuleType
+
+import numpy as np
+
+from tictacgo.baselines.base import Agent
+from tictacgo.envs import observations
+
+
+def export_mlp(policy) -> dict[str, np.ndarray]:
+    """The actor of an SB3 ``MlpPolicy`` as arrays ``W0, b0, W1, b1, ...`` (the last layer is the head).
+
+    Raises:
+        ValueError: the policy is not a flatten + Linear/Tanh MLP.
+    """
+    import torch.nn as nn
+
+    policy = getattr(policy, "policy", policy)
+    if type(policy.features_extractor).__name__ != "FlattenExtractor":
+        raise ValueError(f"only MLP policies export to numpy; this one extracts features with "
+                         f"{type(policy.features_extractor).__name__}")
+    layers = list(policy.mlp_extractor.policy_net) + [policy.action_net]
+    linear = [m for m in layers if isinstance(m, nn.Linear)]
+    others = [m for m in layers if not isinstance(m, (nn.Linear, nn.Tanh))]
+    if others or len(layers) != 2 * len(linear) - 1:
+        raise ValueError(f"only Linear layers with Tanh between them export to numpy, got {layers}")
+    arrays = {}
+    for k, m in enumerate(linear):
+        arrays[f"W{k}"] = m.weight.detach().cpu().numpy().astype(np.float32)
+        arrays[f"b{k}"] = m.bias.detach().cpu().numpy().astype(np.float32)
+    arrays["obs_shape"] = np.asarray(policy.observation_space.shape, dtype=np.int64)
+    return arrays
+
+
+def save_npz(arrays: dict[str, np.ndarray], path: str | os.PathLike) -> None:
+    """Write exported arrays to ``path`` (.npz) through a temporary file and a rename."""
+    path = os.fspath(path)
+    tmp = f"{path}.tmp-{os.getpid()}.npz"
+    np.savez(tmp, **arrays)
+    os.replace(tmp, path)
+
+
+def load_npz(path: str | os.PathLike) -> dict[str, np.ndarray]:
+    """The arrays ``save_npz`` wrote.
+
+    Raises:
+        FileNotFoundError: no such file.
+        ValueError: not an exported policy.
+    """
+    path = os.fspath(path)
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f"no exported policy at {path!r}")
+    if not zipfile.is_zipfile(path):
+        raise ValueError(f"{path!r} is not an exported policy (.npz); is the file corrupt?")
+    with np.load(path, allow_pickle=False) as data:
+        arrays = {k: data[k] for k in data.files}
+    if "obs_shape" not in arrays or "W0" not in arrays:
+        raise ValueError(f"{path!r} is not an exported policy: it has {sorted(arrays)}")
+    return arrays
+
+
+class NumpyPolicyAgent(Agent):
+    """A policy exported by ``export_mlp``, played with numpy (see the module docstring).
+
+    Args:
+        game: the rules module.
+        arrays: ``export_mlp``'s output (or ``load_npz``'s).
+        sample: draw from the masked distribution instead of taking the argmax.
+        rng: the generator for ``sample``.
+    Raises:
+        ValueError: the arrays were made for another game or board size.
+    """
+
+    name = "policy"
+
+    def __init__(self, game: ModuleType, arrays: dict[str, np.ndarray], sample: bool = False,
+                 rng: np.random.Generator | None = None):
+        super().__init__(game, rng)
+        probe = game.initial_state()
+        self.format = observations.format_for_shape(game, probe, tuple(arrays["obs_shape"]))
+        count = sum(1 for k in arrays if k.startswith("W"))
+        self.layers = [(arrays[f"W{k}"], arrays[f"b{k}"]) for k in range(count)]
+        actions = self.layers[-1][1].shape[0]
+        if actions != game.spec(probe).num_actions:
+            raise ValueError(f"the policy has {actions} actions, {game.spec(probe).name} has "
+                             f"{game.spec(probe).num_actions}: it was exported for another game or size")
+        if not isinstance(sample, bool):
+            raise ValueError(f"sample must be true or false, got {sample!r}")
+        self.sample = sample
+
+    def logits(self, state) -> np.ndarray:
+        """The policy's action logits for ``state`` (illegal actions included)."""
+        x = observations.observe(self.game, state, self.format).astype(np.float32).ravel()
+        for W, b in self.layers[:-1]:
+            x = np.tanh(W @ x + b)
+        W, b = self.layers[-1]
+        return (W @ x + b).astype(np.float64)
+
+    def probabilities(self, state) -> dict[int, float]:
+        """The policy's distribution over the legal actions of ``state`` (sums to 1)."""
+        legal = self.game.legal_actions(state)
+        z = self.logits(state)[legal]
+        p = np.exp(z - z.max())
+        p /= p.sum()
+        return dict(zip(legal, p.tolist(), strict=True))
+
+    def act(self, state) -> int:
+        legal = self.game.legal_actions(state)
+        if not legal:
+            raise ValueError("act() called on a finished game")
+        z = self.logits(state)[legal]
+        if self.sample:
+            p = np.exp(z - z.max())
+            return int(legal[int(self.rng.choice(len(legal), p=p / p.sum()))])
+        return int(legal[int(np.argmax(z))])
