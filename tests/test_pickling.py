@@ -15,7 +15,10 @@ from tictacgo.baselines.registry import available_agents, make_agent
 from tictacgo.games import get_game
 
 CHEAP = {"mcts": "mcts:sims=30", "alphabeta": "alphabeta:depth=1"}
-CASES = [(g, name) for g in ("tictactoe", "littlego") for name in available_agents(g)]
+# No A2C model is shipped for Little-Go (baselines/models/README.md): a2c needs path= there.
+NOT_SHIPPED = {("littlego", "a2c")}
+CASES = [(g, name) for g in ("tictactoe", "littlego") for name in available_agents(g)
+         if (g, name) not in NOT_SHIPPED]
 
 
 def position(game_name: str):
