@@ -110,7 +110,19 @@ class NumpyPolicyAgent(Agent):
 
     def logits(self, state) -> np.ndarray:
         """The policy's action logits for ``state`` (illegal actions included)."""
-        x = observations.observe(self.game, state, self.format).astype(np.float32).ravel()
+        return self.observation_logits(observations.observe(self.game, state, self.format))
+
+    def predict(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        """The best action allowed by ``action_mask``, from an env's observation (as SB3's ``predict``)."""
+        mask = np.asarray(action_mask).astype(bool)
+        if not mask.any():
+            raise ValueError("the action mask allows no action")
+        z = np.where(mask, self.observation_logits(observation), -np.inf)
+        return int(np.argmax(z))
+
+    def observation_logits(self, observation: np.ndarray) -> np.ndarray:
+        """The action logits for an observation in the agent's format."""
+        x = np.asarray(observation, dtype=np.float32).ravel()
         for W, b in self.layers[:-1]:
             x = np.tanh(W @ x + b)
         W, b = self.layers[-1]

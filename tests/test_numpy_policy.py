@@ -70,3 +70,33 @@ def test_non_mlp_policies_are_refused_by_the_export():
 
     with pytest.raises(ValueError, match="TwoBranchExtractor"):
         export_mlp(load_model(shipped_model("tictactoe", "a2c"), "a2c"))
+
+
+def test_predicting_from_the_envs_observation_and_mask_agrees_with_acting_on_the_state():
+    import gymnasium as gym
+
+    import tictacgo  # noqa: F401
+
+    agent = make_agent("ppo", "tictactoe")
+    env = gym.make("TicTacToe-v0", opponent="random", learner="alternate")
+    for seed in range(10):
+        obs, info = env.reset(seed=seed)
+        done = False
+        while not done:
+            action = agent.predict(obs, info["action_mask"])
+            assert action == agent.act(env.unwrapped.game_state)
+            obs, _, term, trunc, info = env.step(action)
+            done = term or trunc
+    with pytest.raises(ValueError, match="allows no action"):
+        agent.predict(obs, np.zeros(9))
+
+
+def test_the_demo_shows_the_shipped_learned_agents():
+    code = "import sys; from tictacgo.cli import main; sys.exit(main([\"demo\", \"--games\", \"2\"]))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True,
+                         text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert "the shipped MaskablePPO" in out.stdout
+    assert "skipped" not in out.stdout
+    assert sum(line.split()[1] == "ppo" for line in out.stdout.splitlines() if line.split()[:1] in
+               (["tictactoe"], ["littlego"])) == 4

@@ -70,9 +70,8 @@ def _gym_episode(seed: int) -> None:
     done = False
     total = 0.0
     while not done:
-        if learned is not None:  # the SB3 policy itself, from the observation and the mask
-            action, _ = learned.policy.predict(obs, action_masks=info["action_mask"], deterministic=True)
-            action = int(action)
+        if learned is not None:  # from the env's observation and action mask, as a trained policy does
+            action = learned.predict(obs, info["action_mask"])
         else:
             action = int(rng.choice(np.flatnonzero(info["action_mask"])))
         obs, reward, terminated, truncated, info = env.step(action)
