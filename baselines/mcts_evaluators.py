@@ -25,6 +25,12 @@ The evaluators here:
   player to move) and an optional prior function: AlphaZero-style search
   with a policy-value network, or UCT plus a policy prior ("mix MCTS").
 
+``AgentPolicy`` turns any agent that gives move probabilities (a method
+``probabilities(state) -> {action: p}``, as ``PolicyAgent`` and the random
+player have) into both: ``AgentPolicy(agent)(state, rnd)`` draws a move for
+``PolicyRollout`` and ``.probabilities(state)`` is a prior (seed 001's
+agents, ``tictacgo.baselines.policy_mcts``, use it).
+
 A new kind of guidance is a new evaluator, never a change to the search.
 All evaluators draw randomness only from the ``random.Random`` the search
 passes in, so a seeded search is reproducible.
@@ -36,6 +42,7 @@ import random
 from collections.abc import Callable
 from types import ModuleType
 
+from tictacgo.baselines.base import _GameRef
 from tictacgo.games import GameSpec
 
 _WIN_VALUES = {0: (0.0, 0.0), 1: (1.0, -1.0), 2: (-1.0, 1.0)}
@@ -54,6 +61,21 @@ class Evaluator:
     def prior(self, state) -> dict[int, float]:
         """Prior probabilities of the legal actions of ``state`` (need not sum to 1)."""
         raise NotImplementedError
+
+    # A rules module does not pickle: evaluators (and so the searches holding
+    # them) travel with the game's name instead, as agents do.
+    def __getstate__(self) -> dict:
+        d = self.__dict__.copy()
+        for key, value in d.items():
+            if isinstance(value, ModuleType) and value.__name__.startswith("tictacgo.games."):
+                d[key] = _GameRef(value.spec().name)
+        return d
+
+    def __setstate__(self, d: dict) -> None:
+        from tictacgo.games import get_game
+
+        d = {k: get_game(v.name) if isinstance(v, _GameRef) else v for k, v in d.items()}
+        self.__dict__.update(d)
 
 
 def _check_probability(name: str, value: float) -> float:
@@ -158,6 +180,87 @@ class ValueAndPrior(Evaluator):
 
     def prior(self, state) -> dict[int, float]:
         return self.prior_fn(state)
+
+
+def normalised(probs: dict[int, float], legal: list[int]) -> dict[int, float]:
+    """``probs`` over the ``legal`` actions only, summing to 1 (uniform if they carry no mass).
+
+    Negative, NaN or missing entries count as 0.
+    """
+    kept = {a: max(float(probs.get(a, 0.0)), 0.0) for a in legal}
+    kept = {a: (p if p == p else 0.0) for a, p in kept.items()}  # NaN -> 0
+    total = sum(kept.values())
+    if not total > 0:
+        return {a: 1.0 / len(legal) for a in legal} if legal else {}
+    return {a: p / total for a, p in kept.items()}
+
+
+class AgentPolicy:
+    """An agent's move probabilities as a search policy (see the module docstring).
+
+    ``probabilities(state)``: the agent's distribution renormalised over the
+    legal actions (a prior); calling it, ``policy(state, rnd)``, draws a move
+    from that distribution with ``rnd`` (a rollout policy for
+    ``PolicyRollout``, reproducible for a seeded ``rnd``). Distributions are
+    cached per state (the last ``cache_size`` states), since a search asks
+    for the same positions again and again and a network is slow.
+
+    Raises:
+        ValueError: the agent gives no move probabilities.
+    """
+
+    def __init__(self, agent, cache_size: int = 100_000):
+        if not callable(getattr(agent, "probabilities", None)):
+            raise ValueError(f"{agent!r} gives no move probabilities (it has no probabilities(state) "
+                             "method): use a policy agent such as 'ppo', 'a2c' or 'random'")
+        if isinstance(cache_size, bool) or not isinstance(cache_size, int) or cache_size < 0:
+            raise ValueError(f"cache_size must be a non-negative int, got {cache_size!r}")
+        self.agent = agent
+        self.game = agent.game
+        self.cache_size = cache_size
+        self._cache: dict = {}
+
+    def probabilities(self, state) -> dict[int, float]:
+        """The agent's probabilities over the legal actions of ``state``, summing to 1."""
+        cache = self._cache
+        probs = cache.get(state)
+        if probs is None:
+            probs = normalised(self.agent.probabilities(state), self.game.legal_actions(state))
+            if self.cache_size:
+                if len(cache) >= self.cache_size:
+                    del cache[next(iter(cache))]  # the oldest entry
+                cache[state] = probs
+        return probs
+
+    def __call__(self, state, rnd: random.Random) -> int:
+        """A move drawn from ``probabilities(state)`` with ``rnd``."""
+        probs = self.probabilities(state)
+        r = rnd.random()
+        acc = 0.0
+        action = None
+        for action, p in probs.items():
+            acc += p
+            if r < acc:
+                return action
+        if action is None:
+            raise ValueError("no legal action: the game is over")
+        return action  # rounding left r at or above the total: the last action
+
+    def __getstate__(self) -> dict:
+        d = self.__dict__.copy()
+        d["game"] = _GameRef(self.game.spec().name)
+        d["_cache"] = {}  # a cache, not state: copies start empty
+        return d
+
+    def __setstate__(self, d: dict) -> None:
+        from tictacgo.games import get_game
+
+        d = dict(d)
+        d["game"] = get_game(d["game"].name)
+        self.__dict__.update(d)
+
+    def __repr__(self) -> str:
+        return f"AgentPolicy({self.agent!r})"
 
 
 def default_evaluator(game: ModuleType, rollout: str | None = None, capture_prob: float = 1.0,

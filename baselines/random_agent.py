@@ -1,7 +1,8 @@
 """The random player: a uniformly random legal placement.
 
 As the course's random player does, it passes (Little-Go) only when no
-placement is legal.
+placement is legal. ``probabilities(state)`` gives that distribution, so the
+random player also serves as a (uniform) policy for policy-guided search.
 """
 
 from __future__ import annotations
@@ -18,6 +19,13 @@ class RandomAgent(Agent):
         if not moves:
             return self.game.pass_action(state)
         return moves[int(self.rng.integers(len(moves)))]
+
+    def probabilities(self, state) -> dict[int, float]:
+        """The distribution ``act`` draws from: uniform over the placements (PASS only when none)."""
+        moves = placements(self.game, state)
+        if not moves:
+            return {self.game.pass_action(state): 1.0}
+        return dict.fromkeys(moves, 1.0 / len(moves))
 
 
 def _make(game, rng):

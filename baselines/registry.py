@@ -142,6 +142,7 @@ _BUILTIN_MODULES = (
     "tictacgo.baselines.ttt_players",
     "tictacgo.baselines.course_ladder",
     "tictacgo.baselines.mcts",
+    "tictacgo.baselines.policy_mcts",
     "tictacgo.baselines.qlearning",
     "tictacgo.baselines.model_agents",
 )

@@ -164,6 +164,21 @@ def test_model_files_are_checked(tmp_path, ttt_model):
         load_model(ttt_model, "dqn")
 
 
+def test_agents_from_one_file_share_its_loaded_model_until_the_file_changes(ttt_model, tmp_path):
+    import os
+    import shutil
+
+    path = tmp_path / "model.zip"
+    shutil.copy(ttt_model, path)
+    a, b = (make_agent(f"ppo:path={path}", "tictactoe") for _ in range(2))
+    assert a.policy is b.policy  # loaded once per process: the arena builds agents per game
+    os.utime(path, ns=(1, 1))     # the file changed: loaded afresh
+    c = make_agent(f"ppo:path={path}", "tictactoe")
+    assert c.policy is not a.policy
+    s = tictactoe.play(tictactoe.initial_state(), 4)
+    assert c.act(s) == a.act(s)
+
+
 # -- opponents and self-play ------------------------------------------------------------
 
 def test_snapshots_never_share_weights_with_the_live_model(ttt_model):

@@ -1,0 +1,214 @@
+"""Seed 001's tables ("AlphaGo in Tic Tac Toe"): policy MCTS and mix MCTS over a policy agent.
+
+The ladder, on Tic-Tac-Toe (default) or Little-Go (``--game littlego``),
+every match through the arena (``run_match``: colours alternating, game i
+seeded from ``--seed`` and i), results from the first-named agent's view:
+
+1. policy MCTS (``--policy-sims``, the seed's 100 rollouts) against the
+   policy alone (as given, and sampling from it when the policy agent takes
+   ``sample=``: the seed's opponent was its stochastic actor-critic; seed:
+   51 W 49 L);
+2. mix MCTS against UCT MCTS, both at ``--sims`` rollouts (the seed's 10;
+   seed: 100 W of 100);
+3. mix MCTS against policy MCTS, both at ``--sims`` (seed: 55 W 45 L of 100);
+4. Little-Go (a game the spec says is not solvable) only: mix MCTS against
+   plain UCT MCTS at ``--big-sims`` (400) over ``--big-games`` (200) games,
+   reported per colour (``--no-big`` skips it).
+
+UCT MCTS is the seed's chapter-9 search: ``mcts`` with uniform rollouts,
+``c=1.4`` and a fresh tree per move. Each table is printed in markdown with
+the score ``(W + D/2) / N`` and its 95% Wilson interval (a draw counting half
+a win), and A's results by colour. Progress goes to stderr.
+
+    python scripts/eval_seed001.py --policy ppo:path=runs/ttt_ppo/best_model.zip
+    python scripts/eval_seed001.py --game littlego --policy ppo:path=go.zip --games 50 --big-games 200
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+# One thread per process: the games already run in parallel, and a small
+# policy network gains nothing from more (set before torch is first imported).
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+from tictacgo.arena import run_match
+from tictacgo.arena.results import MatchResult, colour_name
+from tictacgo.arena.stats import wilson_interval
+from tictacgo.baselines.registry import agent_parameters, parse_spec
+from tictacgo.games import get_game
+
+# Seed 001's reported results (W, D, L of the first-named agent, games), Tic-Tac-Toe only.
+SEED_TTT = {"policy": (51, 0, 49, 100), "mix-uct": (100, 0, 0, 100), "mix-policy": (55, 0, 45, 100)}
+
+
+def embed(policy: str) -> str:
+    """The policy spec as a ``policy=`` value: its own parameters separated by ';'."""
+    return policy.replace(",", ";")
+
+
+def policy_mcts(policy: str, sims: int) -> str:
+    return f"policy_mcts:policy={embed(policy)},sims={sims}"
+
+
+def mix_mcts(policy: str, sims: int) -> str:
+    return f"mix_mcts:policy={embed(policy)},sims={sims}"
+
+
+def uct_mcts(sims: int) -> str:
+    return f"mcts:sims={sims},c=1.4,reuse=false,rollout=random"
+
+
+def sampled(policy: str) -> str | None:
+    """The policy spec drawing its moves (``sample=true``), if its agent takes ``sample``."""
+    name, params = parse_spec(policy)
+    if "sample" not in agent_parameters(name) or "sample" in params:
+        return None
+    return policy + ("," if ":" in policy else ":") + "sample=true"
+
+
+def cell(w: int, d: int, lost: int) -> tuple[str, str, str]:
+    """(W / D / L, score, 95% Wilson interval) of one row."""
+    n = w + d + lost
+    if n == 0:
+        return "0 / 0 / 0", "-", "-"
+    lo, hi = wilson_interval(w + d / 2, n)
+    return f"{w} / {d} / {lost}", f"{(w + d / 2) / n:.3f}", f"[{lo:.3f}, {hi:.3f}]"
+
+
+def seed_cell(key: str | None) -> str:
+    if key is None or key not in SEED_TTT:
+        return "-"
+    w, d, lost, n = SEED_TTT[key]
+    return f"{w} / {d} / {lost} of {n}"
+
+
+class Ladder:
+    """Plays the matches and prints the markdown table as it goes."""
+
+    def __init__(self, game: str, seed: int, workers: int | None, show_seed: bool):
+        self.game, self.seed, self.workers, self.show_seed = game, seed, workers, show_seed
+        self.specs: list[tuple[str, str]] = []
+        self.rows: list[str] = []
+        self.last: MatchResult | None = None
+
+    def label(self, name: str, spec: str) -> str:
+        self.specs.append((name, spec))
+        return name
+
+    def match(self, name_a: str, spec_a: str, name_b: str, spec_b: str, games: int,
+              seed_key: str | None = None) -> MatchResult:
+        t0 = time.perf_counter()
+        print(f"playing {name_a} vs {name_b}: {games} games ...", file=sys.stderr, flush=True)
+        res = run_match(self.game, spec_a, spec_b, games, self.seed, workers=self.workers, progress=True)
+        dt = time.perf_counter() - t0
+        print(f"  done in {dt:.0f} s ({dt / max(1, res.n):.2f} s per game)", file=sys.stderr, flush=True)
+        played = str(res.n) if not res.interrupted else f"{res.n} of {games} (interrupted)"
+        row = [self.label(name_a, spec_a), self.label(name_b, spec_b), played, *cell(*res.wdl()),
+               *("{} / {} / {}".format(*res.wdl(colour)) for colour in (1, 2))]
+        if self.show_seed:
+            row.append(seed_cell(seed_key))
+        self.rows.append("| " + " | ".join(row) + " |")
+        self.last = res
+        if res.interrupted:
+            raise KeyboardInterrupt
+        return res
+
+    def table(self) -> str:
+        first, second = (colour_name(self.game, c) for c in (1, 2))
+        head = ["A", "B", "games", "A: W / D / L", "A's score", "95% Wilson CI",
+                f"A as {first} (first)", f"A as {second} (second)"]
+        if self.show_seed:
+            head.append("seed 001 (Tic-Tac-Toe)")
+        lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head), *self.rows]
+        return "\n".join(lines)
+
+    def legend(self) -> str:
+        seen = dict(self.specs)
+        return "\n".join(f"- {name}: `{spec}`" for name, spec in seen.items())
+
+
+def per_colour_table(res: MatchResult) -> str:
+    played = f"{res.n} of {res.games_requested} games (interrupted)\n\n" if res.interrupted else ""
+    lines = [played + "| A plays | games | A: W / D / L | A's score | 95% Wilson CI |",
+             "|---|---|---|---|---|"]
+    for colour in (1, 2):
+        w, d, lost = res.wdl(colour)
+        row = [colour_name(res.game, colour), str(w + d + lost), *cell(w, d, lost)]
+        lines.append("| " + " | ".join(row) + " |")
+    w, d, lost = res.wdl()
+    lines.append("| " + " | ".join(["both", str(res.n), *cell(w, d, lost)]) + " |")
+    return "\n".join(lines)
+
+
+def print_big(big: Ladder, sims: int) -> None:
+    print(f"\n### mix MCTS ({sims}) vs UCT MCTS ({sims}), by mix MCTS's colour\n\n"
+          + per_colour_table(big.last) + "\n\n" + big.legend(), flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--game", default="tictactoe", help="tictactoe (default) or littlego")
+    p.add_argument("--policy", default="ppo", help="the policy agent's registry spec (default: ppo, "
+                   "the shipped model; e.g. ppo:path=best_model.zip)")
+    p.add_argument("--games", type=int, default=100, help="games per match of the ladder (default 100)")
+    p.add_argument("--sims", type=int, default=10, help="rollouts of mix/UCT/policy MCTS in tables 2-3 "
+                   "(default: the seed's 10)")
+    p.add_argument("--policy-sims", type=int, default=100,
+                   help="rollouts of policy MCTS against the policy (default: the seed's 100)")
+    p.add_argument("--big-sims", type=int, default=400, help="Little-Go: simulations of the big match")
+    p.add_argument("--big-games", type=int, default=200, help="Little-Go: games of the big match")
+    p.add_argument("--no-big", action="store_true", help="Little-Go: skip the big match")
+    p.add_argument("--skip-ladder", action="store_true", help="play only the big match (Little-Go)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--workers", type=int, default=None, help="worker processes (default: one per core)")
+    args = p.parse_args(argv)
+    for name in ("games", "sims", "policy_sims", "big_sims", "big_games"):
+        if getattr(args, name) < 1:
+            p.error(f"--{name.replace('_', '-')} must be positive")
+    try:
+        module = get_game(args.game)
+    except ValueError as e:
+        p.error(str(e))
+    game, policy = module.spec().name, args.policy
+    ladder = Ladder(game, args.seed, args.workers, True)
+    big = Ladder(game, args.seed, args.workers, False)
+    # The big match is for a game too large to solve (Little-Go): on a solved one,
+    # two 400-rollout searches both play perfectly and draw every game.
+    run_big = not module.spec().solvable and not args.no_big
+    print(f"## Seed 001 on {game}: policy `{policy}`, seed {args.seed}\n", flush=True)
+    try:
+        if not args.skip_ladder:
+            n = args.policy_sims
+            for opponent, label in ((policy, "policy"), (sampled(policy), "policy (sampling)")):
+                if opponent is not None:
+                    ladder.match(f"policy MCTS ({n})", policy_mcts(policy, n), label, opponent, args.games,
+                                 "policy" if label == "policy (sampling)" else None)
+            s = args.sims
+            ladder.match(f"mix MCTS ({s})", mix_mcts(policy, s), f"UCT MCTS ({s})", uct_mcts(s), args.games,
+                         "mix-uct")
+            ladder.match(f"mix MCTS ({s})", mix_mcts(policy, s), f"policy MCTS ({s})",
+                         policy_mcts(policy, s), args.games, "mix-policy")
+            print(ladder.table() + "\n\n" + ladder.legend(), flush=True)
+        if run_big:
+            b = args.big_sims
+            big.match(f"mix MCTS ({b})", mix_mcts(policy, b), f"UCT MCTS ({b})", uct_mcts(b), args.big_games)
+            print_big(big, b)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted: the games played so far", file=sys.stderr)
+        if big.last is not None:
+            print_big(big, args.big_sims)
+        elif ladder.rows:
+            print(ladder.table() + "\n\n" + ladder.legend(), flush=True)
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
