@@ -297,3 +297,84 @@ def test_agents_for_an_unknown_game_is_a_clean_error(capsys):
     assert main(["agents", "chess"]) == 2
     err = capsys.readouterr().err
     assert "chess" in err and "Traceback" not in err
+
+
+# --------------------------------------------------------------------------- output paths and parameters
+
+
+@pytest.fixture
+def no_games(monkeypatch):
+    """Fail the test if the arena starts playing: mistakes must be caught before the first game."""
+    def refuse(*args, **kw):
+        raise AssertionError("a game was played before the arguments were checked")
+
+    for name in ("run_match", "run_round_robin"):
+        monkeypatch.setattr(arena, name, refuse)
+    monkeypatch.setattr(grading, "run_course_report", refuse)
+
+
+_MATCH = ["tictactoe", "random", "random"]
+_RR = ["tictactoe", "--round-robin", "random", "minimax"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    pytest.param(_MATCH + ["--out", "{d}/pipe"], "is a named pipe; expected a regular file", id="out-fifo"),
+    pytest.param(_MATCH + ["--out", "{d}/folder"], "is a folder; expected a regular file", id="out-folder"),
+    pytest.param(_MATCH + ["--out", "/proc/x.json"], "cannot create a file in '/proc'", id="out-unwritable"),
+    pytest.param(_MATCH + ["--out", "{d}/missing/r.json"], "does not exist", id="out-missing-folder"),
+    pytest.param(_MATCH + ["--out", ""], "--out needs a file or folder name", id="out-empty"),
+    pytest.param(_RR + ["--plot", "{d}/missing/r.png"], "does not exist", id="plot-missing-folder"),
+    pytest.param(_RR + ["--plot", "{d}/pipe"], "named pipe", id="plot-fifo"),
+    pytest.param(_RR + ["--plot", "{d}/r.nosuchformat"], "matplotlib cannot write 'nosuchformat'",
+                 id="plot-unknown-format"),
+    pytest.param(_RR + ["--plot", "{d}/same.png", "--out", "{d}/same.png"], "the same file",
+                 id="out-is-plot"),
+    pytest.param(_RR + ["--prior", "-1"], "--prior must be a finite number >= 0, got -1.0",
+                 id="prior-negative"),
+    pytest.param(_RR + ["--prior", "nan"], "--prior must be a finite number >= 0, got nan", id="prior-nan"),
+    pytest.param(_RR + ["--prior", "inf"], "got inf", id="prior-inf"),
+    pytest.param(["littlego", "random", "random", "--sgf", "{d}/file"], "not a folder", id="sgf-file"),
+    pytest.param(["littlego", "random", "random", "--sgf", ""], "--sgf needs a file or folder name",
+                 id="sgf-empty"),
+])
+def test_cli_checks_outputs_and_parameters_before_the_first_game(argv, message, tmp_path, capsys, no_games):
+    import stat
+
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "file").write_text("")
+    os.mkfifo(tmp_path / "pipe")
+    if "--plot" in argv:
+        pytest.importorskip("matplotlib")
+    argv = [a.replace("{d}", str(tmp_path)) for a in argv]
+    rc = main(["arena"] + argv + ["--games", "2", "--workers", "1", "--no-progress"])
+    err = capsys.readouterr().err
+    assert rc == 2, err
+    assert message in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+    assert stat.S_ISFIFO(os.lstat(tmp_path / "pipe").st_mode)  # never replaced
+    assert sorted(os.listdir(tmp_path)) == ["file", "folder", "pipe"]
+
+
+def test_cli_keeps_the_results_in_a_temporary_file_when_saving_fails_at_the_end(
+        tmp_path, capsys, monkeypatch):
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+
+    def disk_full(path, data):
+        raise OSError(28, "No space left on device", str(path))
+
+    monkeypatch.setattr(arena, "write_json_atomic", disk_full)
+    out = tmp_path / "results.json"
+    rc = main(["arena", "tictactoe", "random", "random", "--games", "3", "--workers", "1", "--no-progress",
+               "--out", str(out)])
+    captured = capsys.readouterr()
+    assert rc == 1
+    assert "3 games" in captured.out  # the table is still printed
+    assert "No space left on device" in captured.err and "Traceback" not in captured.err
+    kept = [line.rsplit(" ", 1)[1] for line in captured.err.splitlines() if "results are kept in" in line]
+    assert len(kept) == 1 and kept[0].startswith(str(tmp_path / "tmp"))
+    data = json.loads(open(kept[0]).read())
+    assert data["games_played"] == 3 and len(data["games"]) == 3
+    assert not out.exists()
