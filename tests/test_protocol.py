@@ -432,6 +432,19 @@ def test_host_command_swaps_colours_and_tallies(capsys):
     assert "B (echo 2,2 > output.txt): 1/2 won (as Black 0/1, as White 1/1)" in out
 
 
+@pytest.mark.parametrize("value", ["inf", "nan", "-inf"])
+def test_time_limits_must_be_finite_for_the_host_and_the_player(tmp_path, capsys, value):
+    assert cli.main(["host", "true", "true", f"--time-limit={value}"]) == 2
+    assert f"--time-limit must be a finite positive number of seconds, got {value}" in capsys.readouterr().err
+    course.write_input(tmp_path / "input.txt", 1, EMPTY, EMPTY)
+    (tmp_path / "output.txt").write_text("2,2")  # stale: must not survive
+    assert my_player(tmp_path, "--agent", "random", f"--time-budget={value}") == 2
+    err = capsys.readouterr().err
+    assert f"--time-budget must be a finite positive number of seconds, got {value}" in err
+    assert "Traceback" not in err and "agent failed" not in err
+    assert not (tmp_path / "output.txt").exists()
+
+
 def test_host_command_refuses_bad_arguments(capsys):
     assert cli.main(["host", "true", "true", "--games", "0"]) == 2
     assert cli.main(["host", "true", "true", "--time-limit", "0"]) == 2

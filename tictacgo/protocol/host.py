@@ -38,6 +38,7 @@ games were played (whoever won), 2 for bad arguments.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import shlex
 import signal
@@ -274,8 +275,9 @@ def run(args: argparse.Namespace) -> int:
     if args.games < 1:
         print(f"host: error: --games must be at least 1, got {args.games}", file=sys.stderr)
         return 2
-    if not args.time_limit > 0:
-        print(f"host: error: --time-limit must be positive seconds, got {args.time_limit}", file=sys.stderr)
+    if not (math.isfinite(args.time_limit) and args.time_limit > 0):
+        print(f"host: error: --time-limit must be a finite positive number of seconds, got {args.time_limit}",
+              file=sys.stderr)
         return 2
     try:
         littlego.geometry(args.size)

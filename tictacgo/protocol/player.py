@@ -37,6 +37,7 @@ is used if set (``tictacgo host --seed`` sets it), else fresh entropy.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import signal
 import sys
@@ -147,8 +148,9 @@ def run(args: argparse.Namespace) -> int:
     # An answer left from an earlier move must not survive this one, even if
     # this process is killed before it writes (host timeout, out of memory).
     _remove(output)
-    if not args.time_budget > 0:
-        return _fail(f"--time-budget must be positive seconds, got {args.time_budget}", output, 2)
+    if not (math.isfinite(args.time_budget) and args.time_budget > 0):
+        return _fail(f"--time-budget must be a finite positive number of seconds, got {args.time_budget}",
+                     output, 2)
     seed = args.seed
     if seed is None and os.environ.get(SEED_ENV, "").strip():
         try:
