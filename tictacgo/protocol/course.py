@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
+import stat
 
 import numpy as np
 
@@ -52,6 +52,8 @@ from tictacgo.games import littlego
 
 PASS = "PASS"
 OUT_OF_BOUNDS = "out_of_bounds"
+# The most bytes read from input.txt or output.txt (a 19x19 input.txt has under 800).
+MAX_FILE_BYTES = 65536
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 
@@ -147,17 +149,39 @@ def read_input(path: str | os.PathLike) -> tuple[int, np.ndarray, np.ndarray]:
     Returns:
         ``(colour, previous_board, board)``; the boards are ``n x n`` int8 arrays.
     Raises:
-        InputFormatError (a ValueError): the format is wrong (see ``parse_input``)
-            or the file is not text.
+        InputFormatError (a ValueError): the format is wrong (see ``parse_input``),
+            the file is not text, not a regular file (a folder, a named pipe)
+            or larger than ``MAX_FILE_BYTES``.
         OSError: the file cannot be read.
     """
-    data = Path(path).read_bytes()
+    data = _read_small_file(path, "input.txt", InputFormatError)
     try:
         text = data.decode("ascii")
     except UnicodeDecodeError:
         raise InputFormatError(f"{path} is not ASCII text; input.txt holds only digits "
                                "and line ends") from None
     return parse_input(text)
+
+
+def _read_small_file(path: str | os.PathLike, name: str, error: type[ValueError]) -> bytes:
+    """The bytes of a protocol file, refused (``error``) unless it is a small regular file.
+
+    A folder, a named pipe or a device (a symlink to one included) is refused
+    before it is opened: reading a pipe or ``/dev/zero`` would never end.
+
+    Raises:
+        error: not a regular file, or more than ``MAX_FILE_BYTES`` bytes.
+        OSError: the file is missing or cannot be read.
+    """
+    mode = os.stat(path).st_mode
+    if not stat.S_ISREG(mode):
+        kind = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
+        raise error(f"{name} is {kind} ({os.fspath(path)})")
+    with open(path, "rb") as f:
+        data = f.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise error(f"{name} is larger than {MAX_FILE_BYTES} bytes ({os.fspath(path)})")
+    return data
 
 
 def estimate_t(colour: int, previous, board, max_actions: int | None = None) -> int:
@@ -275,12 +299,16 @@ def read_output(path: str | os.PathLike) -> str | tuple[int, int]:
     Returns:
         ``"PASS"`` or ``(i, j)`` (bounds unchecked).
     Raises:
-        ValueError: the file is missing, not UTF-8 text, or malformed.
+        ValueError: the file is missing, unreadable, not a regular file (a
+            folder, a named pipe), larger than ``MAX_FILE_BYTES``, not UTF-8
+            text, or malformed.
     """
     try:
-        data = Path(path).read_bytes()
+        data = _read_small_file(path, "output.txt", ValueError)
     except FileNotFoundError:
         raise ValueError(f"output.txt not found ({path})") from None
+    except OSError as e:
+        raise ValueError(f"output.txt cannot be read ({path}: {e.strerror or e})") from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
