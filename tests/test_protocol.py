@@ -309,6 +309,74 @@ def test_my_player_refuses_a_missing_input_and_an_unknown_agent(tmp_path, capsys
     assert not (tmp_path / "output.txt").exists()
 
 
+# Positions with the most stones a live game can hold, and one stone too many.
+BLACK_13 = board("X X X X X\n" "X X X X X\n" "X X X . .\n" ". . . . .\n" ". . . . .")
+BLACK_12_WHITE_12 = board("X X X X X\n" "X X X X X\n" "X X . O O\n" "O O O O O\n" "O O O O O")
+BLACK_24 = board("X X X X X\n" "X X X X X\n" "X X . X X\n" "X X X X X\n" "X X X X X")
+WHITE_12 = board("O O O O O\n" "O O O O O\n" "O O . . .\n" ". . . . .\n" ". . . . .")
+BLACK_12_WHITE_11 = board("X X X X X\n" "X X X X X\n" "X X . . O\n" "O O O O O\n" "O O O O O")
+BLACK_11_WHITE_11 = board("X X X X X\n" "X X X X X\n" "X . . . O\n" "O O O O O\n" "O O O O O")
+
+
+@pytest.mark.parametrize("colour, cur, reason", [
+    (2, BLACK_13, "White to move with 13 Black and 0 White stones after a pass means Black has played "
+                  "at least 14 actions, so at least 27 actions were played, more than the 24 a whole game "
+                  "lasts"),
+    (1, BLACK_12_WHITE_12, "Black to move with 12 Black and 12 White stones after a pass means White has "
+                           "played at least 13 actions, so at least 26 actions were played"),
+    (1, BLACK_24, "at least 48 actions were played"),
+    (2, BLACK_24, "Black has played at least 25 actions"),
+    (1, WHITE_12, "White has played at least 13 actions"),
+    (2, EMPTY, "White to move on an empty board"),
+])
+def test_my_player_refuses_positions_no_legal_game_reaches(tmp_path, capsys, colour, cur, reason):
+    course.write_input(tmp_path / "input.txt", colour, cur, cur)
+    (tmp_path / "output.txt").write_text("2,2")  # stale: must not survive
+    assert my_player(tmp_path, "--agent", "random") == 1
+    err = capsys.readouterr().err
+    assert "bad input.txt: no legal game reaches this position" in err and reason in err
+    assert not (tmp_path / "output.txt").exists()
+
+
+def _without(cur: np.ndarray, point: tuple[int, int]) -> np.ndarray:
+    prev = cur.copy()
+    prev[point] = 0
+    return prev
+
+
+def test_stone_counts_are_checked_against_the_24_action_limit():
+    # Without a pass: each stone is one action of its colour.
+    with pytest.raises(ValueError, match="White to move with 13 Black and 0 White stones means Black has "
+                                         "played at least 13 actions, so at least 25 actions were played"):
+        course.state_from_input(2, _without(BLACK_13, (2, 2)), BLACK_13)
+    with pytest.raises(ValueError, match="Black to move with 12 Black and 12 White stones means Black has "
+                                         "played at least 12 actions, so at least 24 actions were played, "
+                                         "and the game ends after 24, so it is over"):
+        course.state_from_input(1, _without(BLACK_12_WHITE_12, (2, 3)), BLACK_12_WHITE_12)
+    # The fullest live positions: White's 12th action is the game's 24th and last ...
+    state = course.state_from_input(2, _without(BLACK_12_WHITE_11, (2, 1)), BLACK_12_WHITE_11)
+    assert state.t == 23 and not littlego.is_terminal(state)
+    # ... and Black's 12th the 23rd.
+    state = course.state_from_input(1, _without(BLACK_11_WHITE_11, (2, 4)), BLACK_11_WHITE_11)
+    assert state.t == 22
+    # After White's pass, though, that pass was White's 12th action, the 24th: the game is over.
+    with pytest.raises(ValueError, match="White has played at least 12 actions, so at least 24"):
+        course.state_from_input(1, BLACK_11_WHITE_11, BLACK_11_WHITE_11)
+
+
+def test_every_position_of_random_games_is_reachable_and_t_is_a_lower_bound():
+    rng = np.random.default_rng(7)
+    for n in (3, 4, 5):
+        for _ in range(60):
+            state = littlego.initial_state(n)
+            while not littlego.is_terminal(state):
+                prev, cur = littlego.previous_board(state), littlego.to_board(state)
+                rebuilt = course.state_from_input(state.to_move, prev, cur)
+                assert rebuilt.t <= state.t and rebuilt.t % 2 == state.t % 2
+                legal = littlego.legal_actions(state)
+                state = littlego.play(state, legal[int(rng.integers(len(legal)))])
+
+
 def test_my_player_refuses_a_dir_that_is_not_a_folder(tmp_path, capsys):
     (tmp_path / "afile").write_text("")
     assert cli.main(["my-player", "--agent", "random", "--dir", str(tmp_path / "afile")]) == 2
