@@ -378,3 +378,103 @@ def test_cli_keeps_the_results_in_a_temporary_file_when_saving_fails_at_the_end(
     data = json.loads(open(kept[0]).read())
     assert data["games_played"] == 3 and len(data["games"]) == 3
     assert not out.exists()
+
+
+# --------------------------------------------------------------------------- huge runs and Ctrl-C
+
+
+def _count_jobs_and_stop_after(monkeypatch, module, games_before_ctrl_c: int) -> list[int]:
+    """Count the jobs ``module`` makes; Ctrl-C after some games. Returns the count seen at each game."""
+    from tictacgo.arena import runner
+
+    made = {"n": 0}
+
+    def counting_job(*args):
+        made["n"] += 1
+        return runner.Job(*args)
+
+    seen: list[int] = []
+    real_play = runner._play_job
+
+    def play(job):
+        seen.append(made["n"])
+        if len(seen) > games_before_ctrl_c:
+            raise KeyboardInterrupt
+        return real_play(job)
+
+    monkeypatch.setattr(module, "Job", counting_job)
+    monkeypatch.setattr(runner, "_play_job", play)
+    return seen
+
+
+def test_a_huge_match_makes_each_game_only_when_it_is_played(monkeypatch):
+    from tictacgo.arena import match
+
+    seen = _count_jobs_and_stop_after(monkeypatch, match, 3)
+    m = arena.run_match("tictactoe", "random", "random", games=10**6, seed=0, workers=1, progress=False)
+    assert seen == [1, 2, 3, 4]  # not 10**6 jobs made before the first game
+    assert m.interrupted and m.n == 3 and m.games_requested == 10**6
+
+
+def test_a_huge_round_robin_makes_each_game_only_when_it_is_played(monkeypatch):
+    from tictacgo.arena import round_robin
+
+    seen = _count_jobs_and_stop_after(monkeypatch, round_robin, 2)
+    rr = arena.run_round_robin("tictactoe", ["random", "random", "random"], games_per_pair=10**6, seed=0,
+                               workers=1, progress=False)
+    assert seen == [1, 2, 3]
+    assert rr.interrupted and sum(m.n for m in rr.matches.values()) == 2
+
+
+def _ctrl_c_the_arena(tmp_path, args, wait_for_stderr: bool):
+    """Run ``tictacgo arena`` in its own process group and Ctrl-C the group like a terminal does."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "tictacgo.cli", "arena", *args], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        if wait_for_stderr:  # the progress bar: the games are about to start
+            proc.stderr.peek(1)
+            time.sleep(0.5)
+        else:
+            time.sleep(0.05)  # still starting up
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    return proc.returncode, out.decode(), err.decode()
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_ctrl_c_during_a_huge_match_prints_the_table_and_exits_130(tmp_path, workers):
+    rc, out, err = _ctrl_c_the_arena(
+        tmp_path, ["tictactoe", "random", "random", "--games", "1000000000000", "--workers", workers,
+                   "--out", "r.json"], wait_for_stderr=True)
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert rc == 130
+    # Drop the progress bar's frames (tqdm redraws on one line with carriage returns).
+    lines = [line for line in err.replace("\r", "\n").splitlines() if line.strip() and "|" not in line]
+    assert lines[-1] in ("interrupted: the table covers the games finished before Ctrl-C",
+                         "tictacgo arena: interrupted"), err
+    if lines[-1].startswith("interrupted:"):  # stopped while playing: the table and the file are there
+        assert "(INTERRUPTED)" in out and "of 1000000000000" in out
+        assert json.loads((tmp_path / "r.json").read_text())["interrupted"] is True
+
+
+def test_ctrl_c_while_a_subcommand_loads_is_one_line_and_130(monkeypatch, capsys):
+    import importlib
+
+    real_import = importlib.import_module
+
+    def slow_import(name, *args):
+        if name == "tictacgo.arena.cli":
+            raise KeyboardInterrupt  # Ctrl-C while the subcommand's module loads
+        return real_import(name, *args)
+
+    monkeypatch.setattr(importlib, "import_module", slow_import)
+    assert main(["arena", "tictactoe", "random", "random"]) == 130
+    assert capsys.readouterr().err == "tictacgo arena: interrupted\n"

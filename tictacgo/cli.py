@@ -42,6 +42,16 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     command = argv[0] if argv and argv[0] in COMMANDS else None
+    try:
+        return _main(argv, command)
+    except KeyboardInterrupt:
+        # Ctrl-C at any stage (importing a subcommand, parsing, running, saving):
+        # one line and the conventional status, never a traceback.
+        print(f"tictacgo{' ' + command if command else ''}: interrupted", file=sys.stderr)
+        return 130
+
+
+def _main(argv: list[str], command: str | None) -> int:
     parser = build_parser(command)
     try:
         args = parser.parse_args(argv)
@@ -64,9 +74,6 @@ def main(argv: list[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 1
-    except KeyboardInterrupt:
-        print(f"tictacgo {args.command}: interrupted", file=sys.stderr)
-        return 130
 
 
 if __name__ == "__main__":
