@@ -124,8 +124,9 @@ class MCTSAgent(Agent):
         time_limit = check_seconds(time_limit)
         if not isinstance(reuse, bool):
             raise ValueError(f"reuse must be true or false, got {reuse!r}")
-        if not c >= 0:
-            raise ValueError(f"c must be a non-negative number, got {c!r}")
+        if isinstance(c, bool) or not isinstance(c, (int, float, np.integer, np.floating)) \
+                or not math.isfinite(c) or c < 0:
+            raise ValueError(f"c must be a finite non-negative number, got {c!r}")
         if evaluator is None:
             evaluator = CaptureRollout(game, capture_prob=capture_prob, pass_prob=pass_prob)
         if not isinstance(evaluator, Evaluator):

@@ -254,7 +254,9 @@ def load_table(path: str | os.PathLike) -> tuple[dict[int, list], dict, int]:
 
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+    except RecursionError:
+        raise bad("not a Q-table: its JSON nests too deeply to read") from None
+    except ValueError as e:  # JSONDecodeError, UnicodeDecodeError, an integer too long to convert
         raise bad(f"not JSON ({e})") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         found = data.get("format") if isinstance(data, dict) else type(data).__name__

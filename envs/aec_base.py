@@ -250,8 +250,16 @@ class TurnBasedAECEnv(AECEnv):
         return {"observation": obs, "action_mask": mask}
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        """(observation, cumulative reward, terminated, truncated, info) of ``agent_selection``."""
+        """(observation, cumulative reward, terminated, truncated, info) of ``agent_selection``.
+
+        Raises:
+            GameOverError: every agent has left the finished game (``agents`` is
+                empty), so there is no agent to report on; call ``reset()``.
+        """
         agent = self.agent_selection
+        if agent not in self.terminations:
+            raise GameOverError(f"{self.metadata['name']}: last() has no agent to report on: the game is "
+                                "over and every agent has left it; call reset() to start a new game")
         return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
                 self.terminations[agent], self.truncations[agent], self.infos[agent])
 

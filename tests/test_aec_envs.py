@@ -429,6 +429,24 @@ def test_stepping_a_finished_game_raises(mod):
     assert env.agents == env.possible_agents and env.last()[1] == 0
 
 
+@pytest.mark.parametrize("wrapped", [True, False], ids=["env", "raw_env"])
+@pytest.mark.parametrize("mod", MODULES, ids=IDS)
+def test_last_after_every_agent_left_is_a_clear_error_not_a_key_error(mod, wrapped):
+    env = mod.env() if wrapped else mod.raw_env()
+    env.reset()
+    env.step(4)
+    env.step(4)  # occupied: the game is over
+    env.step(None)
+    env.step(None)
+    assert env.agents == []
+    with pytest.raises(GameOverError, match="every agent has left it; call reset"):
+        env.last()
+    with pytest.raises(GameOverError, match="reset"):
+        env.last(observe=False)
+    env.reset()
+    assert env.last()[2] is False
+
+
 @pytest.mark.parametrize("mod", MODULES, ids=IDS)
 def test_step_before_reset_is_refused(mod):
     env = mod.env()

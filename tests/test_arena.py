@@ -297,3 +297,184 @@ def test_agents_for_an_unknown_game_is_a_clean_error(capsys):
     assert main(["agents", "chess"]) == 2
     err = capsys.readouterr().err
     assert "chess" in err and "Traceback" not in err
+
+
+# --------------------------------------------------------------------------- output paths and parameters
+
+
+@pytest.fixture
+def no_games(monkeypatch):
+    """Fail the test if the arena starts playing: mistakes must be caught before the first game."""
+    def refuse(*args, **kw):
+        raise AssertionError("a game was played before the arguments were checked")
+
+    for name in ("run_match", "run_round_robin"):
+        monkeypatch.setattr(arena, name, refuse)
+    monkeypatch.setattr(grading, "run_course_report", refuse)
+
+
+_MATCH = ["tictactoe", "random", "random"]
+_RR = ["tictactoe", "--round-robin", "random", "minimax"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    pytest.param(_MATCH + ["--out", "{d}/pipe"], "is a named pipe; expected a regular file", id="out-fifo"),
+    pytest.param(_MATCH + ["--out", "{d}/folder"], "is a folder; expected a regular file", id="out-folder"),
+    pytest.param(_MATCH + ["--out", "/proc/x.json"], "cannot create a file in '/proc'", id="out-unwritable"),
+    pytest.param(_MATCH + ["--out", "{d}/missing/r.json"], "does not exist", id="out-missing-folder"),
+    pytest.param(_MATCH + ["--out", ""], "--out needs a file or folder name", id="out-empty"),
+    pytest.param(_RR + ["--plot", "{d}/missing/r.png"], "does not exist", id="plot-missing-folder"),
+    pytest.param(_RR + ["--plot", "{d}/pipe"], "named pipe", id="plot-fifo"),
+    pytest.param(_RR + ["--plot", "{d}/r.nosuchformat"], "matplotlib cannot write 'nosuchformat'",
+                 id="plot-unknown-format"),
+    pytest.param(_RR + ["--plot", "{d}/same.png", "--out", "{d}/same.png"], "the same file",
+                 id="out-is-plot"),
+    pytest.param(_RR + ["--prior", "-1"], "--prior must be a finite number >= 0, got -1.0",
+                 id="prior-negative"),
+    pytest.param(_RR + ["--prior", "nan"], "--prior must be a finite number >= 0, got nan", id="prior-nan"),
+    pytest.param(_RR + ["--prior", "inf"], "got inf", id="prior-inf"),
+    pytest.param(["littlego", "random", "random", "--sgf", "{d}/file"], "not a folder", id="sgf-file"),
+    pytest.param(["littlego", "random", "random", "--sgf", ""], "--sgf needs a file or folder name",
+                 id="sgf-empty"),
+])
+def test_cli_checks_outputs_and_parameters_before_the_first_game(argv, message, tmp_path, capsys, no_games):
+    import stat
+
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "file").write_text("")
+    os.mkfifo(tmp_path / "pipe")
+    if "--plot" in argv:
+        pytest.importorskip("matplotlib")
+    argv = [a.replace("{d}", str(tmp_path)) for a in argv]
+    rc = main(["arena"] + argv + ["--games", "2", "--workers", "1", "--no-progress"])
+    err = capsys.readouterr().err
+    assert rc == 2, err
+    assert message in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+    assert stat.S_ISFIFO(os.lstat(tmp_path / "pipe").st_mode)  # never replaced
+    assert sorted(os.listdir(tmp_path)) == ["file", "folder", "pipe"]
+
+
+def test_cli_keeps_the_results_in_a_temporary_file_when_saving_fails_at_the_end(
+        tmp_path, capsys, monkeypatch):
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+
+    def disk_full(path, data):
+        raise OSError(28, "No space left on device", str(path))
+
+    monkeypatch.setattr(arena, "write_json_atomic", disk_full)
+    out = tmp_path / "results.json"
+    rc = main(["arena", "tictactoe", "random", "random", "--games", "3", "--workers", "1", "--no-progress",
+               "--out", str(out)])
+    captured = capsys.readouterr()
+    assert rc == 1
+    assert "3 games" in captured.out  # the table is still printed
+    assert "No space left on device" in captured.err and "Traceback" not in captured.err
+    kept = [line.rsplit(" ", 1)[1] for line in captured.err.splitlines() if "results are kept in" in line]
+    assert len(kept) == 1 and kept[0].startswith(str(tmp_path / "tmp"))
+    data = json.loads(open(kept[0]).read())
+    assert data["games_played"] == 3 and len(data["games"]) == 3
+    assert not out.exists()
+
+
+# --------------------------------------------------------------------------- huge runs and Ctrl-C
+
+
+def _count_jobs_and_stop_after(monkeypatch, module, games_before_ctrl_c: int) -> list[int]:
+    """Count the jobs ``module`` makes; Ctrl-C after some games. Returns the count seen at each game."""
+    from tictacgo.arena import runner
+
+    made = {"n": 0}
+
+    def counting_job(*args):
+        made["n"] += 1
+        return runner.Job(*args)
+
+    seen: list[int] = []
+    real_play = runner._play_job
+
+    def play(job):
+        seen.append(made["n"])
+        if len(seen) > games_before_ctrl_c:
+            raise KeyboardInterrupt
+        return real_play(job)
+
+    monkeypatch.setattr(module, "Job", counting_job)
+    monkeypatch.setattr(runner, "_play_job", play)
+    return seen
+
+
+def test_a_huge_match_makes_each_game_only_when_it_is_played(monkeypatch):
+    from tictacgo.arena import match
+
+    seen = _count_jobs_and_stop_after(monkeypatch, match, 3)
+    m = arena.run_match("tictactoe", "random", "random", games=10**6, seed=0, workers=1, progress=False)
+    assert seen == [1, 2, 3, 4]  # not 10**6 jobs made before the first game
+    assert m.interrupted and m.n == 3 and m.games_requested == 10**6
+
+
+def test_a_huge_round_robin_makes_each_game_only_when_it_is_played(monkeypatch):
+    from tictacgo.arena import round_robin
+
+    seen = _count_jobs_and_stop_after(monkeypatch, round_robin, 2)
+    rr = arena.run_round_robin("tictactoe", ["random", "random", "random"], games_per_pair=10**6, seed=0,
+                               workers=1, progress=False)
+    assert seen == [1, 2, 3]
+    assert rr.interrupted and sum(m.n for m in rr.matches.values()) == 2
+
+
+def _ctrl_c_the_arena(tmp_path, args, wait_for_stderr: bool):
+    """Run ``tictacgo arena`` in its own process group and Ctrl-C the group like a terminal does."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "tictacgo.cli", "arena", *args], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        if wait_for_stderr:  # the progress bar: the games are about to start
+            proc.stderr.peek(1)
+            time.sleep(0.5)
+        else:
+            time.sleep(0.05)  # still starting up
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    return proc.returncode, out.decode(), err.decode()
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_ctrl_c_during_a_huge_match_prints_the_table_and_exits_130(tmp_path, workers):
+    rc, out, err = _ctrl_c_the_arena(
+        tmp_path, ["tictactoe", "random", "random", "--games", "1000000000000", "--workers", workers,
+                   "--out", "r.json"], wait_for_stderr=True)
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert rc == 130
+    # Drop the progress bar's frames (tqdm redraws on one line with carriage returns).
+    lines = [line for line in err.replace("\r", "\n").splitlines() if line.strip() and "|" not in line]
+    assert lines[-1] in ("interrupted: the table covers the games finished before Ctrl-C",
+                         "tictacgo arena: interrupted"), err
+    if lines[-1].startswith("interrupted:"):  # stopped while playing: the table and the file are there
+        assert "(INTERRUPTED)" in out and "of 1000000000000" in out
+        assert json.loads((tmp_path / "r.json").read_text())["interrupted"] is True
+
+
+def test_ctrl_c_while_a_subcommand_loads_is_one_line_and_130(monkeypatch, capsys):
+    import importlib
+
+    real_import = importlib.import_module
+
+    def slow_import(name, *args):
+        if name == "tictacgo.arena.cli":
+            raise KeyboardInterrupt  # Ctrl-C while the subcommand's module loads
+        return real_import(name, *args)
+
+    monkeypatch.setattr(importlib, "import_module", slow_import)
+    assert main(["arena", "tictactoe", "random", "random"]) == 130
+    assert capsys.readouterr().err == "tictacgo arena: interrupted\n"

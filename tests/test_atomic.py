@@ -144,3 +144,81 @@ def test_a_missing_folder_is_an_error_not_a_new_folder(tmp_path):
     with pytest.raises(FileNotFoundError):
         atomic_write_text(tmp_path / "missing" / "x.txt", "x")
     assert os.listdir(tmp_path) == []
+
+
+# --------------------------------------------------------------------------- what is never replaced
+
+
+@pytest.mark.parametrize("write", [
+    lambda p: atomic_write_text(p, "x"),
+    lambda p: atomic_write_json(p, {"x": 1}),
+    lambda p: atomic_write_bytes(p, b"x"),
+])
+def test_a_named_pipe_at_the_path_is_refused_and_stays_a_pipe(tmp_path, write):
+    fifo = tmp_path / "f"
+    os.mkfifo(fifo)
+    with pytest.raises(ValueError, match=r"'.*f' is a named pipe; expected a regular file"):
+        write(fifo)
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    assert os.listdir(tmp_path) == ["f"]
+
+
+def test_a_folder_at_the_path_is_refused_and_kept(tmp_path):
+    folder = tmp_path / "results.json"
+    folder.mkdir()
+    (folder / "inside").write_text("kept")
+    with pytest.raises(ValueError, match="is a folder; expected a regular file"):
+        atomic_write_json(folder, {})
+    assert (folder / "inside").read_text() == "kept"
+    assert sorted(os.listdir(tmp_path)) == ["results.json"]
+
+
+def test_a_socket_at_the_path_is_refused(tmp_path):
+    import socket
+
+    path = tmp_path / "s"
+    sock = socket.socket(socket.AF_UNIX)
+    try:
+        sock.bind(str(path))
+        with pytest.raises(ValueError, match="is a socket"):
+            atomic_write_text(path, "x")
+        assert stat.S_ISSOCK(os.lstat(path).st_mode)
+    finally:
+        sock.close()
+
+
+def test_something_appearing_at_the_path_during_the_write_is_not_replaced(tmp_path):
+    path = tmp_path / "late"
+
+    def write_while_a_pipe_appears(f):
+        f.write("x")
+        os.mkfifo(path)
+
+    with pytest.raises(ValueError, match="named pipe"):
+        atomic_write(path, write_while_a_pipe_appears)
+    assert stat.S_ISFIFO(os.lstat(path).st_mode)
+    assert os.listdir(tmp_path) == ["late"]
+
+
+def test_an_empty_path_is_refused():
+    with pytest.raises(ValueError, match="empty"):
+        atomic_write_text("", "x")
+
+
+def test_check_writable_accepts_a_new_or_regular_file_and_leaves_nothing(tmp_path):
+    assert atomic.check_writable(tmp_path / "new.json") == tmp_path / "new.json"
+    (tmp_path / "old.json").write_text("old")
+    atomic.check_writable(tmp_path / "old.json")
+    assert os.listdir(tmp_path) == ["old.json"] and (tmp_path / "old.json").read_text() == "old"
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda d: d / "missing" / "x.json", "folder .* does not exist"),
+    (lambda d: (d / "file").write_text("") or d / "file" / "x.json", "is not a folder"),
+    (lambda d: d, "is a folder"),
+    (lambda d: "", "empty"),
+    (lambda d: "/proc/x.json", "cannot create a file in '/proc'"),
+])
+def test_check_writable_refuses_what_a_later_write_could_not_do(tmp_path, make, message):
+    with pytest.raises(ValueError, match=message):
+        atomic.check_writable(make(tmp_path))

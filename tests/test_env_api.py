@@ -167,6 +167,21 @@ def test_a_non_finite_penalty_is_refused(bad):
         gym.make("TicTacToe-v0", illegal="penalty", illegal_penalty=bad)
 
 
+@pytest.mark.parametrize("komi", [float("nan"), float("inf"), -float("inf")])
+def test_a_non_finite_komi_is_refused_by_both_apis(komi):
+    with pytest.raises(ValueError, match=f"komi must be a finite number, got {komi!r}"):
+        littlego_v0.env(komi=komi)
+    with pytest.raises(ValueError, match=f"komi must be a finite number, got {komi!r}"):
+        gym.make("LittleGo-v0", komi=komi)
+
+
+@pytest.mark.parametrize("env_id", ["TicTacToe-v0", "LittleGo-v0"])
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), -float("inf")])
+def test_a_non_finite_illegal_penalty_is_refused_by_both_games(env_id, bad):
+    with pytest.raises(ValueError, match=f"penalty must be a finite number, got {bad!r}"):
+        gym.make(env_id, illegal="penalty", illegal_penalty=bad)
+
+
 # -- one vocabulary ---------------------------------------------------------------
 
 @pytest.mark.parametrize("aec,gym_id", [(tictactoe_v0, "TicTacToe-v0"), (littlego_v0, "LittleGo-v0")])

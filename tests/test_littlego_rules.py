@@ -4,6 +4,8 @@ Boards are ASCII: X Black, O White, . empty; row 0 on top. ``at(i, j)`` is
 the action for row i, column j on the 5x5 board.
 """
 
+import re
+
 import numpy as np
 import pytest
 
@@ -334,6 +336,14 @@ def test_board_size_sets_actions_komi_and_limit(n):
 def test_bad_board_size_is_refused(bad):
     with pytest.raises(ValueError, match="board size"):
         go.initial_state(bad)
+
+
+@pytest.mark.parametrize("komi", [float("nan"), float("inf"), -float("inf"), np.float64("nan")])
+def test_a_komi_that_is_not_a_finite_number_is_refused(komi):
+    with pytest.raises(ValueError, match=re.escape(f"komi must be a finite number, got {komi!r}")):
+        go.initial_state(5, komi=komi)
+    with pytest.raises(ValueError, match="komi must be a finite number"):
+        go.geometry(5, komi)
 
 
 def test_board_size_type_is_checked():

@@ -202,6 +202,14 @@ def test_registry_specs_build_mcts(spec, game):
     assert agent.act(s) in module.legal_actions(s)
 
 
+@pytest.mark.parametrize("c", ["inf", "nan", "-inf"])
+def test_mcts_refuses_an_exploration_constant_that_is_not_finite(c):
+    with pytest.raises(ValueError, match=f"c must be a finite non-negative number, got {c}"):
+        make_agent(f"mcts:c={c}", "littlego")
+    with pytest.raises(ValueError, match="c must be a finite non-negative number"):
+        MCTSAgent(go, sims=10, c=float(c))
+
+
 def test_mcts_rejects_bad_parameters():
     for spec in ("mcts:sims=0", "mcts:c=-1", "mcts:rollout=smart", "mcts:time=0", "mcts:budget=3"):
         with pytest.raises(ValueError):

@@ -6,6 +6,7 @@ recorded from the course's real host.
 
 from __future__ import annotations
 
+import os
 import shlex
 import subprocess
 import sys
@@ -308,6 +309,164 @@ def test_my_player_refuses_a_missing_input_and_an_unknown_agent(tmp_path, capsys
     assert not (tmp_path / "output.txt").exists()
 
 
+# Positions with the most stones a live game can hold, and one stone too many.
+BLACK_13 = board("X X X X X\n" "X X X X X\n" "X X X . .\n" ". . . . .\n" ". . . . .")
+BLACK_12_WHITE_12 = board("X X X X X\n" "X X X X X\n" "X X . O O\n" "O O O O O\n" "O O O O O")
+BLACK_24 = board("X X X X X\n" "X X X X X\n" "X X . X X\n" "X X X X X\n" "X X X X X")
+WHITE_12 = board("O O O O O\n" "O O O O O\n" "O O . . .\n" ". . . . .\n" ". . . . .")
+BLACK_12_WHITE_11 = board("X X X X X\n" "X X X X X\n" "X X . . O\n" "O O O O O\n" "O O O O O")
+BLACK_11_WHITE_11 = board("X X X X X\n" "X X X X X\n" "X . . . O\n" "O O O O O\n" "O O O O O")
+
+
+@pytest.mark.parametrize("colour, cur, reason", [
+    (2, BLACK_13, "White to move with 13 Black and 0 White stones after a pass means Black has played "
+                  "at least 14 actions, so at least 27 actions were played, more than the 24 a whole game "
+                  "lasts"),
+    (1, BLACK_12_WHITE_12, "Black to move with 12 Black and 12 White stones after a pass means White has "
+                           "played at least 13 actions, so at least 26 actions were played"),
+    (1, BLACK_24, "at least 48 actions were played"),
+    (2, BLACK_24, "Black has played at least 25 actions"),
+    (1, WHITE_12, "White has played at least 13 actions"),
+    (2, EMPTY, "White to move on an empty board"),
+])
+def test_my_player_refuses_positions_no_legal_game_reaches(tmp_path, capsys, colour, cur, reason):
+    course.write_input(tmp_path / "input.txt", colour, cur, cur)
+    (tmp_path / "output.txt").write_text("2,2")  # stale: must not survive
+    assert my_player(tmp_path, "--agent", "random") == 1
+    err = capsys.readouterr().err
+    assert "bad input.txt: no legal game reaches this position" in err and reason in err
+    assert not (tmp_path / "output.txt").exists()
+
+
+def _without(cur: np.ndarray, point: tuple[int, int]) -> np.ndarray:
+    prev = cur.copy()
+    prev[point] = 0
+    return prev
+
+
+def test_stone_counts_are_checked_against_the_24_action_limit():
+    # Without a pass: each stone is one action of its colour.
+    with pytest.raises(ValueError, match="White to move with 13 Black and 0 White stones means Black has "
+                                         "played at least 13 actions, so at least 25 actions were played"):
+        course.state_from_input(2, _without(BLACK_13, (2, 2)), BLACK_13)
+    with pytest.raises(ValueError, match="Black to move with 12 Black and 12 White stones means Black has "
+                                         "played at least 12 actions, so at least 24 actions were played, "
+                                         "and the game ends after 24, so it is over"):
+        course.state_from_input(1, _without(BLACK_12_WHITE_12, (2, 3)), BLACK_12_WHITE_12)
+    # The fullest live positions: White's 12th action is the game's 24th and last ...
+    state = course.state_from_input(2, _without(BLACK_12_WHITE_11, (2, 1)), BLACK_12_WHITE_11)
+    assert state.t == 23 and not littlego.is_terminal(state)
+    # ... and Black's 12th the 23rd.
+    state = course.state_from_input(1, _without(BLACK_11_WHITE_11, (2, 4)), BLACK_11_WHITE_11)
+    assert state.t == 22
+    # After White's pass, though, that pass was White's 12th action, the 24th: the game is over.
+    with pytest.raises(ValueError, match="White has played at least 12 actions, so at least 24"):
+        course.state_from_input(1, BLACK_11_WHITE_11, BLACK_11_WHITE_11)
+
+
+def test_every_position_of_random_games_is_reachable_and_t_is_a_lower_bound():
+    rng = np.random.default_rng(7)
+    for n in (3, 4, 5):
+        for _ in range(60):
+            state = littlego.initial_state(n)
+            while not littlego.is_terminal(state):
+                prev, cur = littlego.previous_board(state), littlego.to_board(state)
+                rebuilt = course.state_from_input(state.to_move, prev, cur)
+                assert rebuilt.t <= state.t and rebuilt.t % 2 == state.t % 2
+                legal = littlego.legal_actions(state)
+                state = littlego.play(state, legal[int(rng.integers(len(legal)))])
+
+
+def test_my_player_refuses_a_dir_that_is_not_a_folder(tmp_path, capsys):
+    (tmp_path / "afile").write_text("")
+    assert cli.main(["my-player", "--agent", "random", "--dir", str(tmp_path / "afile")]) == 2
+    err = capsys.readouterr().err
+    assert "is not a folder" in err and "Traceback" not in err
+    assert cli.main(["my-player", "--agent", "random", "--dir", str(tmp_path / "missing")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+    assert sorted(os.listdir(tmp_path)) == ["afile"]
+
+
+def test_my_player_reports_an_output_txt_that_is_a_folder_and_leaves_it_alone(tmp_path, capsys):
+    course.write_input(tmp_path / "input.txt", 1, EMPTY, EMPTY)
+    (tmp_path / "output.txt").mkdir()
+    (tmp_path / "output.txt" / "keep").write_text("mine")
+    assert my_player(tmp_path, "--agent", "random") == 1
+    err = capsys.readouterr().err
+    assert "output.txt is a folder, so the answer cannot be written there" in err and "Traceback" not in err
+    assert (tmp_path / "output.txt" / "keep").read_text() == "mine"
+
+
+@pytest.mark.parametrize("argv, env, message", [
+    (["--seed=-1"], None, "--seed must be a non-negative int, got -1"),
+    ([], "-5", "$TICTACGO_SEED must be a non-negative integer, got -5"),
+    ([], "x", "$TICTACGO_SEED must be a non-negative integer, got 'x'"),
+])
+def test_my_player_refuses_a_negative_seed_and_leaves_no_output(tmp_path, capsys, monkeypatch, argv, env,
+                                                                 message):
+    if env is not None:
+        monkeypatch.setenv(player.SEED_ENV, env)
+    course.write_input(tmp_path / "input.txt", 1, EMPTY, EMPTY)
+    (tmp_path / "output.txt").write_text("2,2")  # stale: must not survive
+    assert my_player(tmp_path, "--agent", "random", *argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+    assert not (tmp_path / "output.txt").exists()
+
+
+@pytest.mark.parametrize("argv", [
+    [],                                                      # --agent is required
+    ["--agent", "random", "--time-budget", "soon"],
+    ["--agent", "random", "--seed", "x"],
+    ["--agent", "random", "--no-such-option"],
+])
+def test_my_player_argument_errors_leave_no_stale_output(tmp_path, capsys, argv):
+    course.write_input(tmp_path / "input.txt", 1, EMPTY, EMPTY)
+    (tmp_path / "output.txt").write_text("2,2")  # the answer to an earlier position
+    with pytest.raises(SystemExit) as exit_info:
+        my_player(tmp_path, *argv)
+    assert exit_info.value.code == 2
+    assert "error" in capsys.readouterr().err
+    assert not (tmp_path / "output.txt").exists()
+
+
+def _read_with_timeout(read, path, seconds=5.0):
+    """``read(path)``'s exception (or None), failing the test if it does not return in time."""
+    import threading
+
+    box = {}
+
+    def target():
+        try:
+            read(path)
+        except Exception as e:  # noqa: BLE001
+            box["error"] = e
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert not thread.is_alive(), f"{read.__name__} blocked on {path}"
+    return box.get("error")
+
+
+@pytest.mark.parametrize("read", [course.read_input, course.read_output])
+def test_protocol_files_that_are_pipes_or_folders_are_refused_without_blocking(tmp_path, read):
+    os.mkfifo(tmp_path / "pipe")
+    (tmp_path / "folder").mkdir()
+    for name, kind in (("pipe", "not a regular file"), ("folder", "a folder")):
+        error = _read_with_timeout(read, tmp_path / name)
+        assert isinstance(error, ValueError) and kind in str(error)
+
+
+def test_protocol_files_larger_than_the_limit_are_refused(tmp_path):
+    big = tmp_path / "big"
+    big.write_bytes(b"0" * (course.MAX_FILE_BYTES + 1))
+    with pytest.raises(ValueError, match="larger than"):
+        course.read_input(big)
+    with pytest.raises(ValueError, match="larger than"):
+        course.read_output(big)
+
+
 def test_my_player_as_a_process_exits_nonzero_on_bad_input(tmp_path):
     (tmp_path / "input.txt").write_text("3" + GOOD[1:])
     proc = subprocess.run([sys.executable, "-m", "tictacgo.cli", "my-player", "--agent", "random"],
@@ -400,12 +559,27 @@ def test_host_sends_the_course_input_files(tmp_path):
                                               ("true", host.MISSING),
                                               ("touch output.txt", host.MALFORMED),
                                               ("echo 5,0 > output.txt", "out_of_bounds"),
-                                              ("echo -1,2 > output.txt", "out_of_bounds")])
+                                              ("echo -1,2 > output.txt", "out_of_bounds"),
+                                              ("mkdir output.txt", host.MALFORMED),
+                                              ("mkdir -p output.txt/inside", host.MALFORMED)])
 def test_host_forfeits_a_bad_answer(command, failure):
     result = host.play_game(command, "echo 2,2 > output.txt")
     assert result.forfeit == failure and result.winner == 2 and result.end == littlego.END_ILLEGAL
     result = host.play_game("echo 2,2 > output.txt", command)
     assert result.forfeit == failure and result.winner == 1
+
+
+def test_host_clears_whatever_a_player_left_at_input_txt_before_the_next_move():
+    vandal = "rm input.txt && mkdir input.txt && echo 2,2 > output.txt"
+    result = host.play_game(vandal, "echo PASS > output.txt")
+    # Black's second move arrives through a fresh input.txt; it repeats 2,2 and forfeits.
+    assert result.forfeit == "occupied" and result.winner == 2 and result.moves == ["2,2", "PASS", "2,2"]
+
+
+def test_host_refuses_a_negative_seed(capsys):
+    assert cli.main(["host", "true", "true", "--seed=-1"]) == 2
+    err = capsys.readouterr().err
+    assert "--seed must be a non-negative int, got -1" in err and "Traceback" not in err
 
 
 def test_host_forfeits_an_occupied_point():
@@ -430,6 +604,19 @@ def test_host_command_swaps_colours_and_tallies(capsys):
     assert "pass_on_empty_start" in out and "occupied" in out
     assert "A (echo PASS > output.txt): 1/2 won (as Black 0/1, as White 1/1)" in out
     assert "B (echo 2,2 > output.txt): 1/2 won (as Black 0/1, as White 1/1)" in out
+
+
+@pytest.mark.parametrize("value", ["inf", "nan", "-inf"])
+def test_time_limits_must_be_finite_for_the_host_and_the_player(tmp_path, capsys, value):
+    assert cli.main(["host", "true", "true", f"--time-limit={value}"]) == 2
+    assert f"--time-limit must be a finite positive number of seconds, got {value}" in capsys.readouterr().err
+    course.write_input(tmp_path / "input.txt", 1, EMPTY, EMPTY)
+    (tmp_path / "output.txt").write_text("2,2")  # stale: must not survive
+    assert my_player(tmp_path, "--agent", "random", f"--time-budget={value}") == 2
+    err = capsys.readouterr().err
+    assert f"--time-budget must be a finite positive number of seconds, got {value}" in err
+    assert "Traceback" not in err and "agent failed" not in err
+    assert not (tmp_path / "output.txt").exists()
 
 
 def test_host_command_refuses_bad_arguments(capsys):

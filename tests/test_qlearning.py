@@ -165,12 +165,27 @@ def test_save_is_atomic_when_the_write_fails(trained, tmp_path, monkeypatch):
     json.dumps({"format": "tictacgo-qtable", "version": 1,
                 "table": {".........": [0.0, 0.0, None, None, "a", None, None, None, None]}}),
     json.dumps({"format": "tictacgo-qtable", "version": 1, "games": -3, "table": {}}),
+    "[" * 100_000 + "]" * 100_000,
+    '{"format": "tictacgo-qtable", "version": 1, "table": ' + "[" * 100_000 + "]" * 100_000 + "}",
+    '{"format": "tictacgo-qtable", "version": 1, "games": ' + "9" * 10_000 + ', "table": {}}',
 ])
 def test_bad_files_raise_a_value_error_naming_the_file(tmp_path, content):
     path = tmp_path / "bad.json"
     path.write_text(content)
     with pytest.raises(ValueError, match="bad.json"):
         load_table(path)
+
+
+def test_a_deeply_nested_file_is_a_clean_error_through_the_registry_and_the_cli(tmp_path, capsys):
+    from tictacgo.cli import main
+
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(ValueError, match="nests too deeply"):
+        make_agent(f"qlearning:path={path}", "tictactoe")
+    rc = main(["arena", "tictactoe", f"qlearning:path={path}", "random", "--games", "1", "--no-progress"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "nests too deeply" in err and "RecursionError" not in err and "Traceback" not in err
 
 
 def test_a_valid_hand_written_file_loads(tmp_path, trained):

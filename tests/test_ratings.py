@@ -137,3 +137,20 @@ def test_a_failed_plot_keeps_the_old_image(tmp_path, monkeypatch):
         ratings.plot_ratings(r, path)
     assert path.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == ["r.png"]
+
+
+@pytest.mark.parametrize("bad", [math.inf, math.nan])
+def test_results_that_are_not_finite_numbers_are_refused(bad):
+    points = [[0, bad], [bad, 0]]
+    with pytest.raises(ValueError, match="finite"):
+        ratings.fit_bradley_terry(points, points)
+
+
+@pytest.mark.parametrize("z", [math.inf, math.nan, 0.0, -1.96])
+def test_score_intervals_refuse_a_quantile_that_is_not_finite_and_positive(z):
+    from tictacgo.arena.stats import score_interval, wilson_interval
+
+    with pytest.raises(ValueError, match="z must be a finite positive number"):
+        score_interval(3, 1, 2, z=z)
+    with pytest.raises(ValueError, match="z must be a finite positive number"):
+        wilson_interval(3, 6, z=z)

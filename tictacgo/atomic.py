@@ -10,7 +10,12 @@ On any error, ``KeyboardInterrupt`` included, the temporary file is removed,
 the old file is left exactly as it was, and the exception propagates.
 
 The target's folder must exist. A symlink at ``path`` is replaced by a plain
-file (the rename replaces the link, not what it points to).
+file (the rename replaces the link, not what it points to). Anything else
+that is not a regular file (a folder, a device such as ``/dev/null``, a named
+pipe, a socket) is refused with a ``ValueError`` before anything is written:
+the writer never renames a file over it. ``check_writable`` makes the same
+check and also tries the folder, so that a command can refuse a bad output
+path before it does any long work.
 
 Example::
 
@@ -26,12 +31,14 @@ from __future__ import annotations
 import codecs
 import json
 import os
+import stat
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
-__all__ = ["atomic_write", "atomic_write_bytes", "atomic_write_json", "atomic_write_text"]
+__all__ = ["atomic_write", "atomic_write_bytes", "atomic_write_json", "atomic_write_text", "check_target",
+           "check_writable"]
 
 NEW_FILE_MODE = 0o644
 
@@ -53,10 +60,12 @@ def atomic_write(path: str | os.PathLike, write: Callable[[IO], Any], *, binary:
         ``path`` as a ``Path``.
 
     Raises:
+        ValueError: ``path`` is empty, or exists and is not a regular file (or
+            a symlink): a folder, a device, a pipe, a socket.
         Whatever ``write``, the file system or the rename raises; the old file
         is then unchanged and no temporary file is left behind.
     """
-    path = Path(path)
+    path = check_target(path)
     if not binary:
         codecs.lookup(encoding)  # a bad name raises LookupError here, before any file exists
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
@@ -68,6 +77,7 @@ def atomic_write(path: str | os.PathLike, write: Callable[[IO], Any], *, binary:
             f.flush()
             os.fsync(f.fileno())
         os.chmod(tmp, _mode_for(path))
+        check_target(path)  # again: something may have appeared at the path while we wrote
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -120,6 +130,77 @@ def atomic_write_json(path: str | os.PathLike, data: Any, **json_kw: Any) -> Pat
         f.write("\n")
 
     return atomic_write(path, write)
+
+
+def _kind(mode: int) -> str:
+    """What a non-regular file is, in words."""
+    for test, name in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe"),
+                       (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def check_target(path: str | os.PathLike) -> Path:
+    """Refuse a path that the atomic writer must not replace.
+
+    Args:
+        path: the file to be written.
+
+    Returns:
+        ``path`` as a ``Path``.
+
+    Raises:
+        ValueError: ``path`` is empty, or exists and is neither a regular file
+            nor a symlink (a folder, a device, a named pipe, a socket); the
+            message names the path and what it is.
+        TypeError: ``path`` is not a string or path.
+    """
+    if isinstance(path, (str, os.PathLike)) and os.fspath(path) in ("", b""):
+        raise ValueError("the output path is empty: expected a file name")
+    path = Path(path)
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return path
+    except OSError:
+        return path  # e.g. a component is not a folder: the write reports it
+    if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+        raise ValueError(f"{os.fspath(path)!r} is {_kind(mode)}; expected a regular file "
+                         "(or a new file name) to write")
+    return path
+
+
+def check_writable(path: str | os.PathLike) -> Path:
+    """Check, before any long work, that ``atomic_write(path, ...)`` can succeed.
+
+    The path must be non-empty, not an existing folder, device, pipe or
+    socket (``check_target``), and its folder must exist and accept a new
+    file: a temporary file is created there and removed again.
+
+    Args:
+        path: the file to be written later.
+
+    Returns:
+        ``path`` as a ``Path``.
+
+    Raises:
+        ValueError: any of the above, with the path and the reason.
+    """
+    path = check_target(path)
+    folder = path.parent
+    if not folder.is_dir():
+        what = "does not exist" if not os.path.lexists(folder) else "is not a folder"
+        raise ValueError(f"{os.fspath(path)!r}: the folder {os.fspath(folder)!r} {what}")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as e:
+        raise ValueError(f"{os.fspath(path)!r}: cannot create a file in {os.fspath(folder)!r} "
+                         f"({e.strerror or e})") from None
+    os.close(fd)
+    os.unlink(tmp)
+    return path
 
 
 def _mode_for(path: Path) -> int:

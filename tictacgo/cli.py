@@ -1,9 +1,11 @@
 """The ``tictacgo`` command: one subcommand per task.
 
 Each subcommand lives in its own module, which offers
-``add_arguments(parser)`` and ``run(args) -> int`` (the exit status); the
-module is imported only when its subcommand runs, so ``tictacgo --help``
-stays fast and optional dependencies stay optional.
+``add_arguments(parser)`` and ``run(args) -> int`` (the exit status), and
+may offer ``on_argument_error(argv)``, called before argparse's exit 2 when
+the arguments do not parse; the module is imported only when its subcommand
+runs, so ``tictacgo --help`` stays fast and optional dependencies stay
+optional.
 """
 
 from __future__ import annotations
@@ -40,8 +42,27 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     command = argv[0] if argv and argv[0] in COMMANDS else None
+    try:
+        return _main(argv, command)
+    except KeyboardInterrupt:
+        # Ctrl-C at any stage (importing a subcommand, parsing, running, saving):
+        # one line and the conventional status, never a traceback.
+        print(f"tictacgo{' ' + command if command else ''}: interrupted", file=sys.stderr)
+        return 130
+
+
+def _main(argv: list[str], command: str | None) -> int:
     parser = build_parser(command)
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:
+        # A subcommand may clean up after arguments that do not parse
+        # (my-player removes a stale output.txt).
+        hook = getattr(importlib.import_module(COMMANDS[command][0]), "on_argument_error", None) \
+            if command is not None and e.code else None
+        if hook is not None:
+            hook(argv[1:])
+        raise
     if args.command is None:
         parser.print_help()
         return 2
@@ -53,9 +74,6 @@ def main(argv: list[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 1
-    except KeyboardInterrupt:
-        print(f"tictacgo {args.command}: interrupted", file=sys.stderr)
-        return 130
 
 
 if __name__ == "__main__":

@@ -26,18 +26,31 @@ SGF record (Little-Go only; needs sgfmill: ``pip install 'tictacgo[sgf]'``):
 robin (``DIR/00-01_A-vs-B/``) and per opponent for a course report
 (``DIR/vs-greedy/``); ``tictacgo replay FILE`` checks one, Go programs open
 them. Ctrl-C stops early: what was played is still printed and saved (exit
-status 130). An unknown game, agent or
-parameter is reported in one line with exit status 2.
+status 130).
+
+Every mistake that can be seen before playing is reported in one line with
+exit status 2 before the first game: an unknown game, agent or parameter, a
+bad number (``--prior -1``, ``--prior nan``), an output path that cannot be
+written (``--out ""``, a folder, a named pipe or device, a missing or
+read-only folder, a ``--plot`` format matplotlib does not know). Existing
+files that are not regular files are never replaced. If writing still fails
+after the games (a full disk), the table is printed, the results are kept in
+a temporary file whose name is printed, and the exit status is 1.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
+import math
 import os
 import re
 import sys
+import tempfile
 from pathlib import Path
+
+from tictacgo.atomic import check_writable
 
 DEFAULT_GAMES = {"match": 100, "round_robin": 20, "course": 20}
 
@@ -115,12 +128,11 @@ def run(args: argparse.Namespace) -> int:
         return _error(f"--seed must be non-negative, got {args.seed}")
     if args.workers is not None and args.workers < 1:
         return _error(f"--workers must be at least 1, got {args.workers}")
-    if args.out and not os.path.isdir(os.path.dirname(os.path.abspath(args.out))):
-        return _error(f"--out {args.out!r}: the folder does not exist")
-    if args.sgf and os.path.exists(args.sgf) and not os.path.isdir(args.sgf):
-        return _error(f"--sgf {args.sgf!r}: not a folder")
-    if args.plot and importlib.util.find_spec("matplotlib") is None:
-        return _error("--plot needs matplotlib, which is not installed: pip install 'tictacgo[plot]'")
+    if not (math.isfinite(args.prior) and args.prior >= 0):
+        return _error(f"--prior must be a finite number >= 0, got {args.prior!r}")
+    problem = _check_output_paths(args)
+    if problem:
+        return _error(problem)
 
     if args.course_report:
         if args.agents:
@@ -155,8 +167,11 @@ def run(args: argparse.Namespace) -> int:
             return _error(f"--sgf: {e}")
         try:
             os.makedirs(args.sgf, exist_ok=True)
+            check_writable(Path(args.sgf) / "game-0000.sgf")
         except OSError as e:
-            return _error(f"--sgf {args.sgf!r}: {e}")
+            return _error(f"--sgf {args.sgf!r}: {e.strerror or e}")
+        except ValueError as e:
+            return _error(f"--sgf: {e}")
 
     progress = not args.no_progress
     if args.course_report:
@@ -173,17 +188,91 @@ def run(args: argparse.Namespace) -> int:
     status = 130 if result.interrupted else 0
     if result.interrupted:
         print("interrupted: the table covers the games finished before Ctrl-C", file=sys.stderr)
-    if args.out:
-        arena.write_json_atomic(args.out, result.to_json())
-        print(f"wrote {args.out}")
+    if not _save_outputs(args, result, game, sgf) and status == 0:
+        status = 1
+    return status
+
+
+def _check_output_paths(args: argparse.Namespace) -> str | None:
+    """What is wrong with ``--out``, ``--plot`` or ``--sgf`` (None if nothing), before any game."""
+    for flag, value in (("--out", args.out), ("--plot", args.plot), ("--sgf", args.sgf)):
+        if value is not None and not value.strip():
+            return f"{flag} needs a file or folder name, got {value!r}"
+    if args.out is not None and args.plot is not None and \
+            os.path.abspath(args.out) == os.path.abspath(args.plot):
+        return f"--out and --plot name the same file, {args.out!r}"
+    for flag, value in (("--out", args.out), ("--plot", args.plot)):
+        if value is not None:
+            try:
+                check_writable(value)
+            except ValueError as e:
+                return f"{flag}: {e}"
+    if args.plot is not None:
+        if importlib.util.find_spec("matplotlib") is None:
+            return "--plot needs matplotlib, which is not installed: pip install 'tictacgo[plot]'"
+        from matplotlib.backend_bases import FigureCanvasBase
+
+        formats = FigureCanvasBase.get_supported_filetypes()
+        fmt = os.path.splitext(args.plot)[1].lstrip(".").lower() or "png"
+        if fmt not in formats:
+            return f"--plot {args.plot!r}: matplotlib cannot write {fmt!r} images; use one of " \
+                   f"{', '.join('.' + f for f in sorted(formats))}"
+    if args.sgf is not None and os.path.lexists(args.sgf) and not os.path.isdir(args.sgf):
+        return f"--sgf {args.sgf!r}: not a folder"
+    return None
+
+
+def _save_outputs(args: argparse.Namespace, result, game: str, sgf) -> bool:
+    """Write ``--out``, ``--sgf`` and ``--plot``; on a failure say so and keep the results.
+
+    Returns True when everything asked for was written. When something could
+    not be written and the results are not safe in ``--out``, they go to a
+    new temporary file whose name is printed, so that a long run is never lost.
+    """
+    from tictacgo import arena
+
+    failures = []
+    saved = False
+    if args.out is not None:
+        try:
+            arena.write_json_atomic(args.out, result.to_json())
+            print(f"wrote {args.out}")
+            saved = True
+        except (OSError, ValueError) as e:
+            failures.append(f"could not write --out {args.out!r}: {_reason(e)}")
     if sgf is not None:
-        count = 0
-        for folder, match in sgf_folders(result, args.sgf):
-            count += len(sgf.write_match_sgf(match, folder))
-        print(f"wrote {count} SGF file{'s' if count != 1 else ''} in {args.sgf}")
+        try:
+            count = 0
+            for folder, match in sgf_folders(result, args.sgf):
+                count += len(sgf.write_match_sgf(match, folder))
+            print(f"wrote {count} SGF file{'s' if count != 1 else ''} in {args.sgf}")
+        except (OSError, ValueError) as e:
+            failures.append(f"could not write the SGF files in {args.sgf!r}: {_reason(e)}")
     if args.plot:
         from tictacgo.arena.ratings import plot_ratings
 
-        plot_ratings(result.ratings, args.plot, title=f"{game} round robin, seed {args.seed}")
-        print(f"wrote {args.plot}")
-    return status
+        try:
+            plot_ratings(result.ratings, args.plot, title=f"{game} round robin, seed {args.seed}")
+            print(f"wrote {args.plot}")
+        except (OSError, ValueError) as e:
+            failures.append(f"could not write --plot {args.plot!r}: {_reason(e)}")
+    for message in failures:
+        print(f"tictacgo arena: error: {message}", file=sys.stderr)
+    if failures and not saved:
+        try:
+            fd, kept = tempfile.mkstemp(prefix="tictacgo-arena-", suffix=".json")
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(result.to_json(), f, indent=1)
+                f.write("\n")
+        except OSError as e:
+            print(f"tictacgo arena: error: could not keep the results in a temporary file either: "
+                  f"{_reason(e)}", file=sys.stderr)
+        else:
+            print(f"tictacgo arena: the results are kept in {kept}", file=sys.stderr)
+    return not failures
+
+
+def _reason(e: BaseException) -> str:
+    if isinstance(e, OSError) and e.strerror:
+        return e.strerror + (f": {e.filename!r}" if e.filename else "")
+    return str(e)

@@ -74,7 +74,7 @@ def run_match(game_name: str, spec_a: str, spec_b: str, games: int, seed: int,
         ValueError: an unknown game or agent, a bad agent parameter, or a bad count.
     """
     name = check_match_args(game_name, (spec_a, spec_b), games, seed)
-    jobs = [Job(0, name, spec_a, spec_b, int(seed), i) for i in range(games)]
-    results, interrupted = execute_jobs(jobs, workers, progress, f"{spec_a} vs {spec_b}")
+    jobs = (Job(0, name, spec_a, spec_b, int(seed), i) for i in range(games))  # lazy: one per game as played
+    results, interrupted = execute_jobs(jobs, games, workers, progress, f"{spec_a} vs {spec_b}")
     played = sorted((g for _, g in results), key=lambda g: g.index)
     return MatchResult(name, spec_a, spec_b, int(seed), games, played, interrupted)

@@ -148,8 +148,8 @@ def fit_bradley_terry(points, games, names: Sequence[str] | None = None, prior: 
         The ``Ratings``.
 
     Raises:
-        ValueError: shapes or values that are not results (negative, points
-            exceeding games, games not symmetric) or a bad option.
+        ValueError: shapes or values that are not results (nan or inf, negative,
+            points exceeding games, games not symmetric) or a bad option.
     """
     W = np.asarray(points, dtype=float)
     N = np.asarray(games, dtype=float)
@@ -163,6 +163,8 @@ def fit_bradley_terry(points, games, names: Sequence[str] | None = None, prior: 
         raise ValueError(f"anchor must be 'mean' or 'first', got {anchor!r}")
     if not (isinstance(prior, (int, float)) and prior >= 0 and math.isfinite(prior)):
         raise ValueError(f"prior must be a finite number >= 0, got {prior!r}")
+    if not (np.isfinite(W).all() and np.isfinite(N).all()):
+        raise ValueError("points and games must be finite numbers (no nan or inf)")
     if (W < 0).any() or (N < 0).any() or not np.allclose(N, N.T) or np.diag(N).any():
         raise ValueError("games must be symmetric with a zero diagonal, and points and games non-negative")
     if not np.allclose(W + W.T, N):

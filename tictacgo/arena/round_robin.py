@@ -130,12 +130,17 @@ def run_round_robin(game: str, specs: Sequence[str], games_per_pair: int, seed: 
         raise ValueError(f"a round robin needs at least two agents, got {specs!r}")
     name = check_match_args(game, specs, games_per_pair, seed)
     pairs = [(i, j) for i in range(len(specs)) for j in range(i + 1, len(specs))]
-    jobs = [Job(p, name, specs[i], specs[j], pair_seed(seed, i, j), g)
-            for p, (i, j) in enumerate(pairs) for g in range(games_per_pair)]
-    results, interrupted = execute_jobs(jobs, workers, progress, f"round robin ({len(pairs)} pairs)")
+    seeds = [pair_seed(seed, i, j) for i, j in pairs]
+    jobs = (Job(p, name, specs[i], specs[j], seeds[p], g)  # lazy: one per game as played
+            for p, (i, j) in enumerate(pairs) for g in range(games_per_pair))
+    results, interrupted = execute_jobs(jobs, len(pairs) * games_per_pair, workers, progress,
+                                        f"round robin ({len(pairs)} pairs)")
+    by_pair: dict[int, list] = {p: [] for p in range(len(pairs))}
+    for key, g in results:
+        by_pair[key].append(g)
     matches = {}
     for p, (i, j) in enumerate(pairs):
-        played = sorted((g for key, g in results if key == p), key=lambda g: g.index)
+        played = sorted(by_pair[p], key=lambda g: g.index)
         matches[(i, j)] = MatchResult(name, specs[i], specs[j], pair_seed(seed, i, j), games_per_pair,
                                       played, interrupted and len(played) < games_per_pair)
     rr = RoundRobinResult(name, specs, games_per_pair, int(seed), matches, None, interrupted)

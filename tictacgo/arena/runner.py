@@ -8,7 +8,9 @@ start method everywhere: workers receive only specs and seeds and build their
 agents themselves, so the agents must be registered by the built-in modules;
 ``workers=1`` runs in-process and accepts any registered agent). A progress
 bar (tqdm if installed, else a line on stderr every few seconds) follows the
-games; Ctrl-C stops the run and returns the games finished so far.
+games; Ctrl-C stops the run and returns the games finished so far. Jobs come
+from a lazy iterator, made only as the workers take them, so a run of
+``10**12`` games starts at once; only the results are kept in memory.
 """
 
 from __future__ import annotations
@@ -17,7 +19,9 @@ import multiprocessing
 import os
 import signal
 import sys
+import threading
 import time
+from collections.abc import Iterable
 from typing import NamedTuple
 
 import numpy as np
@@ -103,25 +107,84 @@ def _resolve_workers(workers: int | None, n_jobs: int) -> int:
     return max(1, min(workers, n_jobs))
 
 
-def execute_jobs(jobs: list[Job], workers: int | None, progress: bool, desc: str
-             ) -> tuple[list[tuple[int, MatchGame]], bool]:
-    """Play the jobs, in-process or in a pool; returns (results, interrupted)."""
+def _start_pool(n_workers: int):
+    """A ``spawn`` pool whose workers never see SIGINT, and a function to call once it is held.
+
+    Ctrl-C goes to the whole process group. The workers' initializer ignores
+    it, but a worker still importing when it arrives would print a
+    KeyboardInterrupt traceback. An ignored signal stays ignored across
+    ``exec`` (and Python then installs no handler of its own), so SIGINT is
+    ignored while the workers are started. So that a Ctrl-C in that moment
+    is not lost here, SIGINT is also blocked meanwhile (a blocked signal is
+    kept pending even while ignored): the returned function restores the
+    handler, then unblocks it, and a pending Ctrl-C arrives there (call it
+    where an interrupt can clean up the pool). Blocking covers this thread
+    and the pool's own threads; a Ctrl-C that the kernel hands to another
+    thread started earlier (a progress bar's, say) in that moment is lost,
+    so start the pool before such threads.
+
+    Returns:
+        ``(pool, release)``.
+    """
+    context = multiprocessing.get_context("spawn")
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+        return context.Pool(n_workers, initializer=_ignore_sigint), lambda: None
+    old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    old_handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def release() -> None:
+        signal.signal(signal.SIGINT, old_handler)
+        signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
+
+    try:
+        pool = context.Pool(n_workers, initializer=_ignore_sigint)
+    except BaseException:
+        release()
+        raise
+    return pool, release
+
+
+def execute_jobs(jobs: Iterable[Job], total: int, workers: int | None, progress: bool, desc: str
+                 ) -> tuple[list[tuple[int, MatchGame]], bool]:
+    """Play the jobs, in-process or in a pool; returns (results, interrupted).
+
+    Args:
+        jobs: the games to play, best a lazy iterable (a generator): a job is
+            made only when a worker is ready for it, so a run of 10**12 games
+            starts at once and holds only the results in memory.
+        total: how many jobs ``jobs`` yields (for the progress bar and the pool size).
+        workers: worker processes (None: one per CPU core; 1: in this process).
+        progress: show a progress bar on stderr.
+        desc: the progress bar's label.
+
+    Returns:
+        The ``(key, MatchGame)`` results in the order they finished, and
+        whether Ctrl-C stopped the run (the results then hold the games
+        finished before it).
+    """
     results: list[tuple[int, MatchGame]] = []
-    if not jobs:
+    if total < 1:
         return results, False
-    n_workers = _resolve_workers(workers, len(jobs))
-    bar = _Progress(len(jobs), progress, desc)
+    n_workers = _resolve_workers(workers, total)
     interrupted = False
+    bar = None
     try:
         if n_workers == 1:
+            bar = _Progress(total, progress, desc)
             for job in jobs:
                 results.append(_play_job(job))
                 bar.update()
         else:
             # Small chunks keep the bar lively; bigger ones cut overhead on tiny games.
-            chunksize = max(1, min(16, len(jobs) // (n_workers * 8)))
-            pool = multiprocessing.get_context("spawn").Pool(n_workers, initializer=_ignore_sigint)
+            chunksize = max(1, min(16, total // (n_workers * 8)))
+            # The pool first: the progress bar may start a thread, which must not
+            # take (and drop) a Ctrl-C while the workers start (see _start_pool).
+            pool, release = _start_pool(n_workers)
             try:
+                release()  # a Ctrl-C during the start arrives here
+                bar = _Progress(total, progress, desc)
+                # imap_unordered draws from the iterator only as the workers'
+                # queue takes tasks, so a generator of jobs is never materialized.
                 for r in pool.imap_unordered(_play_job, jobs, chunksize=chunksize):
                     results.append(r)
                     bar.update()
@@ -134,5 +197,6 @@ def execute_jobs(jobs: list[Job], workers: int | None, progress: bool, desc: str
     except KeyboardInterrupt:
         interrupted = True
     finally:
-        bar.close()
+        if bar is not None:
+            bar.close()
     return results, interrupted

@@ -33,7 +33,11 @@ def score_interval(wins: int, draws: int, losses: int, z: float = Z95) -> tuple[
     Returns:
         ``(low, high, method)`` with method ``"wilson"``, ``"normal"`` or
         ``"none"`` (no games: the interval is [0, 1]).
+
+    Raises:
+        ValueError: a count or ``z`` that is nan or infinite, or ``z <= 0``.
     """
+    _check_counts_and_z((wins, draws, losses), z)
     n = wins + draws + losses
     if n == 0:
         return 0.0, 1.0, "none"
@@ -49,8 +53,6 @@ def score_interval(wins: int, draws: int, losses: int, z: float = Z95) -> tuple[
     return max(0.0, p - half), min(1.0, p + half), "normal"
 
 
-
-
 def wilson_interval(wins: float, games: int, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval of a win rate (95% for the default ``z``).
 
@@ -59,7 +61,11 @@ def wilson_interval(wins: float, games: int, z: float = Z95) -> tuple[float, flo
         games: games played (0 gives the whole interval (0, 1)).
     Returns:
         (low, high), both in [0, 1].
+
+    Raises:
+        ValueError: a count or ``z`` that is nan or infinite, or ``z <= 0``.
     """
+    _check_counts_and_z((wins, games), z)
     if games <= 0:
         return 0.0, 1.0
     p = wins / games
@@ -67,3 +73,11 @@ def wilson_interval(wins: float, games: int, z: float = Z95) -> tuple[float, flo
     centre = (p + z * z / (2 * games)) / denom
     half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _check_counts_and_z(counts: tuple[float, ...], z: float) -> None:
+    for value in counts:
+        if not math.isfinite(value):
+            raise ValueError(f"game counts must be finite numbers, got {value!r}")
+    if not (math.isfinite(z) and z > 0):
+        raise ValueError(f"z must be a finite positive number, got {z!r}")

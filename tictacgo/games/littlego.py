@@ -25,6 +25,7 @@ Version history: v0, the first release.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cache
 from typing import NamedTuple
@@ -128,9 +129,14 @@ def geometry(n: int = 5, komi: float | None = None, max_actions: int | None = No
 
     Args:
         n: board size, 2..19.
-        komi: added to White's score; defaults to ``n / 2``.
+        komi: added to White's score, a finite number; defaults to ``n / 2``.
         max_actions: actions (passes included) before the game ends;
             defaults to ``n * n - 1``.
+
+    Raises:
+        TypeError: a board size that is not an int, a komi that is not a number.
+        ValueError: a board size outside 2..19, a komi that is nan or infinite,
+            an action limit below 1.
     """
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
         raise TypeError(f"board size must be an int, got {n!r} ({type(n).__name__})")
@@ -141,6 +147,8 @@ def geometry(n: int = 5, komi: float | None = None, max_actions: int | None = No
         komi = n / 2
     if isinstance(komi, bool) or not isinstance(komi, (int, float, np.integer, np.floating)):
         raise TypeError(f"komi must be a number, got {komi!r}")
+    if not math.isfinite(komi):
+        raise ValueError(f"komi must be a finite number, got {komi!r}")
     if max_actions is None:
         max_actions = n * n - 1
     if isinstance(max_actions, bool) or not isinstance(max_actions, (int, np.integer)) or max_actions < 1:

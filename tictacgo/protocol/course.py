@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
+import stat
 
 import numpy as np
 
@@ -52,6 +52,8 @@ from tictacgo.games import littlego
 
 PASS = "PASS"
 OUT_OF_BOUNDS = "out_of_bounds"
+# The most bytes read from input.txt or output.txt (a 19x19 input.txt has under 800).
+MAX_FILE_BYTES = 65536
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 
@@ -147,17 +149,39 @@ def read_input(path: str | os.PathLike) -> tuple[int, np.ndarray, np.ndarray]:
     Returns:
         ``(colour, previous_board, board)``; the boards are ``n x n`` int8 arrays.
     Raises:
-        InputFormatError (a ValueError): the format is wrong (see ``parse_input``)
-            or the file is not text.
+        InputFormatError (a ValueError): the format is wrong (see ``parse_input``),
+            the file is not text, not a regular file (a folder, a named pipe)
+            or larger than ``MAX_FILE_BYTES``.
         OSError: the file cannot be read.
     """
-    data = Path(path).read_bytes()
+    data = _read_small_file(path, "input.txt", InputFormatError)
     try:
         text = data.decode("ascii")
     except UnicodeDecodeError:
         raise InputFormatError(f"{path} is not ASCII text; input.txt holds only digits "
                                "and line ends") from None
     return parse_input(text)
+
+
+def _read_small_file(path: str | os.PathLike, name: str, error: type[ValueError]) -> bytes:
+    """The bytes of a protocol file, refused (``error``) unless it is a small regular file.
+
+    A folder, a named pipe or a device (a symlink to one included) is refused
+    before it is opened: reading a pipe or ``/dev/zero`` would never end.
+
+    Raises:
+        error: not a regular file, or more than ``MAX_FILE_BYTES`` bytes.
+        OSError: the file is missing or cannot be read.
+    """
+    mode = os.stat(path).st_mode
+    if not stat.S_ISREG(mode):
+        kind = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
+        raise error(f"{name} is {kind} ({os.fspath(path)})")
+    with open(path, "rb") as f:
+        data = f.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise error(f"{name} is larger than {MAX_FILE_BYTES} bytes ({os.fspath(path)})")
+    return data
 
 
 def estimate_t(colour: int, previous, board, max_actions: int | None = None) -> int:
@@ -188,6 +212,75 @@ def estimate_t(colour: int, previous, board, max_actions: int | None = None) -> 
     return max(t, colour - 1)
 
 
+def minimum_actions(colour: int, previous, board) -> int:
+    """The fewest actions (passes included) that any legal game plays to reach this ``input.txt``.
+
+    Each stone on the board took one action of its colour (captures only
+    remove stones), and an unchanged board means the opponent's last action
+    was a pass, one more action of theirs. Black moves at even ``t`` and
+    White at odd ``t``, so with Black to move both have played ``t / 2``
+    actions, and with White to move Black has played one more than White.
+
+    Args:
+        colour: 1 or 2, the colour to move.
+        previous: the previous board.
+        board: the current board.
+    Returns:
+        The least ``t`` consistent with the stone counts and the colour to move.
+    """
+    return _minimum_actions(colour, previous, board)[0]
+
+
+def _minimum_actions(colour: int, previous, board) -> tuple[int, str, int]:
+    """``(t, side, k)``: the least ``t``, and the side whose ``k`` actions force it."""
+    cur = np.asarray(board)
+    b = int(np.count_nonzero(cur == littlego.BLACK))
+    w = int(np.count_nonzero(cur == littlego.WHITE))
+    passed = int(b + w > 0 and np.array_equal(np.asarray(previous), cur))
+    if colour == littlego.BLACK:
+        if b >= w + passed:
+            return 2 * b, "Black", b
+        return 2 * (w + passed), "White", w + passed
+    if w >= b - 1 + passed:
+        return 2 * w + 1, "White", w
+    return 2 * (b + passed) - 1, "Black", b + passed
+
+
+def check_reachable(colour: int, previous, board, max_actions: int | None = None) -> None:
+    """Refuse an ``input.txt`` position that no legal game reaches with ``colour`` to move.
+
+    The course's game lasts at most ``max_actions`` actions (``n*n - 1``, 24
+    on 5x5; passes count), so a player asked to move has seen at most
+    ``max_actions - 1``. ``minimum_actions`` must fit in that: White to move
+    with 13 Black stones needs 25 actions, Black to move with 12 Black and 12
+    White stones needs 24 (the game is over), 24 stones of one colour need
+    more than a whole game. White is never to move on an empty board (Black's
+    first action is a stone, or a pass, which ends the game).
+
+    Raises:
+        ValueError: the reason, with the stone counts.
+    """
+    if colour not in (littlego.BLACK, littlego.WHITE):
+        raise ValueError(f"the colour to move must be 1 (Black) or 2 (White), got {colour!r}")
+    cur = np.asarray(board)
+    n = cur.shape[0]
+    limit = n * n - 1 if max_actions is None else max_actions
+    b = int(np.count_nonzero(cur == littlego.BLACK))
+    w = int(np.count_nonzero(cur == littlego.WHITE))
+    mover = "Black" if colour == littlego.BLACK else "White"
+    if colour == littlego.WHITE and b + w == 0:
+        raise ValueError("no legal game reaches this position: White to move on an empty board "
+                         "(Black's first action places a stone, or passes, which ends the game)")
+    t, side, k = _minimum_actions(colour, previous, board)
+    if t >= limit:
+        passed = " after a pass" if np.array_equal(np.asarray(previous), cur) else ""
+        over = (f"and the game ends after {limit}, so it is over" if t == limit
+                else f"more than the {limit} a whole game lasts")
+        raise ValueError(f"no legal game reaches this position: {mover} to move with {b} Black and {w} "
+                         f"White stones{passed} means {side} has played at least {k} actions, so at least "
+                         f"{t} actions were played, {over}")
+
+
 def state_from_input(colour: int, previous, board, t: int | None = None) -> littlego.GoState:
     """The rules state that ``input.txt`` describes, ko information included.
 
@@ -195,15 +288,18 @@ def state_from_input(colour: int, previous, board, t: int | None = None) -> litt
         colour: 1 or 2, the colour to move.
         previous: the previous board (the board before the opponent's last action).
         board: the current board.
-        t: actions already played; None estimates it (``estimate_t``).
+        t: actions already played; None estimates it: ``estimate_t``, raised
+            to ``minimum_actions`` where the stones show more were played.
     Returns:
         A ``littlego.GoState`` with ``colour`` to move.
     Raises:
-        ValueError: a group without liberties, or boards that no single legal
-            action of the opponent connects.
+        ValueError: a group without liberties, boards that no single legal
+            action of the opponent connects, or a position that no legal game
+            reaches with ``colour`` to move (``check_reachable``).
     """
+    check_reachable(colour, previous, board)
     if t is None:
-        t = estimate_t(colour, previous, board)
+        t = max(estimate_t(colour, previous, board), minimum_actions(colour, previous, board))
     state = littlego.from_boards(board, colour, previous, t=t)
     _check_connected(state)
     return state
@@ -275,12 +371,16 @@ def read_output(path: str | os.PathLike) -> str | tuple[int, int]:
     Returns:
         ``"PASS"`` or ``(i, j)`` (bounds unchecked).
     Raises:
-        ValueError: the file is missing, not UTF-8 text, or malformed.
+        ValueError: the file is missing, unreadable, not a regular file (a
+            folder, a named pipe), larger than ``MAX_FILE_BYTES``, not UTF-8
+            text, or malformed.
     """
     try:
-        data = Path(path).read_bytes()
+        data = _read_small_file(path, "output.txt", ValueError)
     except FileNotFoundError:
         raise ValueError(f"output.txt not found ({path})") from None
+    except OSError as e:
+        raise ValueError(f"output.txt cannot be read ({path}: {e.strerror or e})") from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:

@@ -153,8 +153,10 @@ def run_course_report(spec: str, seed: int, games: int = 20, workers: int | None
     ladder = [(k, o) for k, o in enumerate(COURSE_LADDER) if o in registered]
     missing = [o for o in COURSE_LADDER if o not in registered]
     name = check_match_args("littlego", [spec] + [o for _, o in ladder], games, seed)
-    jobs = [Job(k, name, spec, opp, pair_seed(seed, 0, k + 1), g) for k, opp in ladder for g in range(games)]
-    results, interrupted = execute_jobs(jobs, workers, progress, f"{spec} vs the course ladder")
+    jobs = (Job(k, name, spec, opp, pair_seed(seed, 0, k + 1), g)  # lazy: one per game as played
+            for k, opp in ladder for g in range(games))
+    results, interrupted = execute_jobs(jobs, len(ladder) * games, workers, progress,
+                                        f"{spec} vs the course ladder")
     matches = {}
     for k, opp in ladder:
         played = sorted((g for key, g in results if key == k), key=lambda g: g.index)

@@ -11,13 +11,15 @@ game; so give scripts by absolute path). For every move the host:
    previous board (the board before the opponent's last action; equal to
    the current board when the opponent passed) and the current board, with
    no final newline;
-2. deletes any old ``output.txt`` there;
+2. deletes any old ``output.txt`` there (whatever the player left at that
+   name, a folder included);
 3. runs the command with a per-move limit (``--time-limit`` seconds of wall
    clock; the course counts 10 s of CPU time, which the wall clock bounds
    for a single-threaded player); a player still running then is killed
    (its whole process group) and loses;
 4. reads ``output.txt`` with the host's tolerance (``course.parse_output``).
-   A missing or malformed file loses, and so does a move out of bounds, on
+   A missing or malformed file loses (an ``output.txt`` that is a folder or
+   another non-file counts as malformed), and so does a move out of bounds, on
    an occupied point, suicide or a ko recapture. The exit status of the
    player is not looked at, only its ``output.txt``.
 
@@ -38,9 +40,12 @@ games were played (whoever won), 2 for bad arguments.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import shlex
+import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -102,6 +107,18 @@ def _kill_group(proc: subprocess.Popen) -> None:
         pass
 
 
+def _clear(path: Path) -> None:
+    """Remove whatever is at ``path`` in a player's working directory: a file, a link, a folder tree."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    if stat.S_ISDIR(mode):
+        shutil.rmtree(path)
+    else:
+        path.unlink()
+
+
 def _tail(path: Path, limit: int = 800) -> str:
     try:
         text = path.read_text(errors="replace")
@@ -126,12 +143,12 @@ def run_player(command: str, workdir: str | os.PathLike, colour: int, previous, 
         A ``PlayerRun`` with the parsed move, or the failure and why.
     """
     workdir = Path(workdir)
-    course.write_input(workdir / "input.txt", colour, previous, board)
     output = workdir / "output.txt"
-    try:
-        output.unlink()
-    except FileNotFoundError:
-        pass
+    # The player may have left anything at these names (a folder named
+    # output.txt, say); the working directory is the host's, so it is cleared.
+    _clear(workdir / "input.txt")
+    _clear(output)
+    course.write_input(workdir / "input.txt", colour, previous, board)
     logs = workdir.parent / f".{workdir.name}.log"
     logs.mkdir(exist_ok=True)
     out_path, err_path = logs / "stdout.txt", logs / "stderr.txt"
@@ -274,8 +291,12 @@ def run(args: argparse.Namespace) -> int:
     if args.games < 1:
         print(f"host: error: --games must be at least 1, got {args.games}", file=sys.stderr)
         return 2
-    if not args.time_limit > 0:
-        print(f"host: error: --time-limit must be positive seconds, got {args.time_limit}", file=sys.stderr)
+    if args.seed is not None and args.seed < 0:
+        print(f"host: error: --seed must be a non-negative int, got {args.seed}", file=sys.stderr)
+        return 2
+    if not (math.isfinite(args.time_limit) and args.time_limit > 0):
+        print(f"host: error: --time-limit must be a finite positive number of seconds, got {args.time_limit}",
+              file=sys.stderr)
         return 2
     try:
         littlego.geometry(args.size)

@@ -26,19 +26,26 @@ if there is none) is then written and a warning printed on stderr.
 Errors: a malformed or inconsistent ``input.txt`` (wrong line count, bad
 characters, colour not 1 or 2, boards that no single legal action connects),
 an unknown agent or an agent failure gives a message on stderr and exit
-status 1 (2 for bad arguments), and leaves NO ``output.txt`` in the
+status 1 (2 for bad arguments: those argparse refuses, an unknown agent or
+parameter, ``--dir`` that is not a folder, a negative seed, a time budget
+that is not a finite positive number), and leaves NO ``output.txt`` in the
 directory: a stale one from an earlier move is removed, so the host sees
-"no answer" rather than an answer to some other position.
+"no answer" rather than an answer to some other position. An ``output.txt``
+that is not a file (a folder, a named pipe) is left alone and reported
+(exit 1): the answer cannot be written there.
 
-Seeding: ``--seed S``; without it the ``TICTACGO_SEED`` environment variable
-is used if set (``tictacgo host --seed`` sets it), else fresh entropy.
+Seeding: ``--seed S`` (a non-negative int); without it the ``TICTACGO_SEED``
+environment variable is used if set (``tictacgo host --seed`` sets it), else
+fresh entropy.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import signal
+import stat
 import sys
 import time
 from pathlib import Path
@@ -101,17 +108,71 @@ def build_agent(spec: str, rng: np.random.Generator, seconds: float):
     return make_agent(spec, "littlego", rng)
 
 
-def _remove(path: Path) -> None:
+def _remove(path: Path) -> str | None:
+    """Remove a stale ``output.txt`` (a file or a symlink); what stands in the way, if anything.
+
+    Returns:
+        None when nothing is left at ``path``; else why the answer cannot be
+        written there (a folder, a named pipe, ...: left as it is, not ours to delete).
+    """
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        return f"cannot use {path}: {e.strerror or e}"
+    if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+        kind = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
+        return f"{path} is {kind}, so the answer cannot be written there; remove it"
     try:
         path.unlink()
     except FileNotFoundError:
         pass
+    except OSError as e:
+        return f"cannot remove the old {path}: {e.strerror or e}"
+    return None
 
 
-def _fail(message: str, output: Path, status: int = 1) -> int:
-    _remove(output)
+def _fail(message: str, output: Path | None, status: int = 1) -> int:
+    if output is not None:
+        _remove(output)
     print(f"my-player: error: {message}", file=sys.stderr)
     return status
+
+
+def on_argument_error(argv: list[str]) -> None:
+    """Called by ``tictacgo.cli`` when the arguments do not parse (exit 2).
+
+    Every error leaves no ``output.txt``: a stale one in ``--dir`` (found
+    leniently in ``argv``) is removed here too, so the host sees no answer
+    rather than the answer to an earlier position.
+    """
+    lenient = argparse.ArgumentParser(add_help=False, exit_on_error=False)
+    lenient.add_argument("--dir", default=".")
+    try:
+        known, _ = lenient.parse_known_args(argv)
+    except (argparse.ArgumentError, SystemExit):
+        return
+    if os.path.isdir(known.dir):
+        _remove(Path(known.dir) / "output.txt")
+
+
+def _seed(args: argparse.Namespace) -> tuple[int | None, str | None]:
+    """The seed from ``--seed`` or ``$TICTACGO_SEED`` (None: fresh entropy), or why it is refused."""
+    if args.seed is not None:
+        if args.seed < 0:
+            return None, f"--seed must be a non-negative int, got {args.seed}"
+        return args.seed, None
+    text = os.environ.get(SEED_ENV, "").strip()
+    if not text:
+        return None, None
+    try:
+        seed = int(text)
+    except ValueError:
+        return None, f"${SEED_ENV} must be a non-negative integer, got {os.environ[SEED_ENV]!r}"
+    if seed < 0:
+        return None, f"${SEED_ENV} must be a non-negative integer, got {seed}"
+    return seed, None
 
 
 def _choose(agent, state, budget_left: float, fallback: int) -> tuple[int, bool]:
@@ -143,18 +204,21 @@ def run(args: argparse.Namespace) -> int:
 
     start_cpu = time.process_time()
     workdir = Path(args.dir)
+    if not workdir.is_dir():
+        what = "does not exist" if not os.path.lexists(workdir) else "is not a folder"
+        return _fail(f"--dir {args.dir!r} {what}; give the folder that holds input.txt", None, 2)
     output = workdir / "output.txt"
     # An answer left from an earlier move must not survive this one, even if
     # this process is killed before it writes (host timeout, out of memory).
-    _remove(output)
-    if not args.time_budget > 0:
-        return _fail(f"--time-budget must be positive seconds, got {args.time_budget}", output, 2)
-    seed = args.seed
-    if seed is None and os.environ.get(SEED_ENV, "").strip():
-        try:
-            seed = int(os.environ[SEED_ENV])
-        except ValueError:
-            return _fail(f"${SEED_ENV} must be an integer, got {os.environ[SEED_ENV]!r}", output, 2)
+    problem = _remove(output)
+    if problem:
+        return _fail(problem, None)
+    if not (math.isfinite(args.time_budget) and args.time_budget > 0):
+        return _fail(f"--time-budget must be a finite positive number of seconds, got {args.time_budget}",
+                     output, 2)
+    seed, problem = _seed(args)
+    if problem:
+        return _fail(problem, output, 2)
     rng = np.random.default_rng(seed)
 
     try:
@@ -189,5 +253,9 @@ def run(args: argparse.Namespace) -> int:
     if reason:
         return _fail(f"agent {args.agent!r} chose the illegal action "
                      f"{course.format_move(action, n)} ({reason})", output)
-    course.write_output(output, action, n)
+    try:
+        course.write_output(output, action, n)
+    except (OSError, ValueError) as e:
+        reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        return _fail(f"cannot write {output}: {reason}", output)
     return 0
