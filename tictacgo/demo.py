@@ -10,19 +10,21 @@
    included, played on the rules cores with fixed seeds.
 
 Without the ``train`` extra the learned agent sits out and a random
-learner plays instead; the demo says so.
+learner plays instead; the demo says so. Exit status 0; 2 for bad arguments
+(``--games`` below 1, a negative ``--seed``); 130 on Ctrl-C.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 
 import numpy as np
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=20, help="games per pairing in the table (default 20)")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=0, help="non-negative seed (default 0)")
 
 
 def _aec_game(seed: int) -> None:
@@ -114,6 +116,10 @@ def _table(n_games: int, seed: int) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    for flag, value, least in (("--games", args.games, 1), ("--seed", args.seed, 0)):
+        if value < least:
+            print(f"tictacgo demo: error: {flag} must be at least {least}, got {value}", file=sys.stderr)
+            return 2
     print("== Little-Go through the PettingZoo AEC env: MCTS (300 simulations) as Black vs greedy ==")
     _aec_game(args.seed)
     print("\n== Tic-Tac-Toe through gymnasium.make('TicTacToe-v0'): the shipped MaskablePPO (O) "

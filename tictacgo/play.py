@@ -264,6 +264,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from tictacgo.baselines import make_agent
 
+    if args.seed is not None and args.seed < 0:
+        print(f"tictacgo play: --seed must be a non-negative int, got {args.seed}", file=sys.stderr)
+        return 2
     try:
         game = get_game(args.game)
         agent = make_agent(args.agent, game, rng=np.random.default_rng(args.seed))

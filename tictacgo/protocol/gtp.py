@@ -305,6 +305,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from tictacgo.baselines import make_agent
 
+    if args.seed is not None and args.seed < 0:
+        print(f"tictacgo gtp: --seed must be a non-negative int, got {args.seed}", file=sys.stderr)
+        return 2
     rng = np.random.default_rng(args.seed)
     try:
         make_agent(args.agent, go, rng=np.random.default_rng(0))  # fail now on a bad spec, not at genmove
