@@ -249,9 +249,11 @@ class MCTSAgent(Agent):
         if len(legal) == 1:
             self.root = None
             return legal[0]
-        root = self.search(state)
-        best = max(root.children, key=lambda ch: (ch.n, ch.q))
-        return best.action
+        return self._choose(self.search(state), legal, state)
+
+    def _choose(self, root, legal: list[int], state) -> int:
+        """The move to play after searching ``state``: the most visited, ties to the best mean."""
+        return max(root.children, key=lambda ch: (ch.n, ch.q)).action
 
 
 def _make(game, rng, sims: int | None = None, time: float | None = None, c: float = 1.0,

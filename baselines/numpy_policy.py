@@ -79,7 +79,35 @@ def load_npz(path: str | os.PathLike) -> dict[str, np.ndarray]:
     return arrays
 
 
-class NumpyPolicyAgent(Agent):
+class LogitsAgent(Agent):
+    """Plays from ``self.logits(state)``: the best legal action, or a draw from the masked
+    distribution with ``self.sample`` (the shared behaviour of every trained-policy agent)."""
+
+    sample = False
+
+    def logits(self, state) -> np.ndarray:
+        raise NotImplementedError
+
+    def probabilities(self, state) -> dict[int, float]:
+        """The policy's distribution over the legal actions of ``state`` (sums to 1)."""
+        legal = self.game.legal_actions(state)
+        z = self.logits(state)[legal]
+        p = np.exp(z - z.max())
+        p /= p.sum()
+        return dict(zip(legal, p.tolist(), strict=True))
+
+    def act(self, state) -> int:
+        legal = self.game.legal_actions(state)
+        if not legal:
+            raise ValueError("act() called on a finished game")
+        z = self.logits(state)[legal]
+        if self.sample:
+            p = np.exp(z - z.max())
+            return int(legal[int(self.rng.choice(len(legal), p=p / p.sum()))])
+        return int(legal[int(np.argmax(z))])
+
+
+class NumpyPolicyAgent(LogitsAgent):
     """A policy exported by ``export_mlp``, played with numpy (see the module docstring).
 
     Args:
@@ -127,21 +155,3 @@ class NumpyPolicyAgent(Agent):
             x = np.tanh(W @ x + b)
         W, b = self.layers[-1]
         return (W @ x + b).astype(np.float64)
-
-    def probabilities(self, state) -> dict[int, float]:
-        """The policy's distribution over the legal actions of ``state`` (sums to 1)."""
-        legal = self.game.legal_actions(state)
-        z = self.logits(state)[legal]
-        p = np.exp(z - z.max())
-        p /= p.sum()
-        return dict(zip(legal, p.tolist(), strict=True))
-
-    def act(self, state) -> int:
-        legal = self.game.legal_actions(state)
-        if not legal:
-            raise ValueError("act() called on a finished game")
-        z = self.logits(state)[legal]
-        if self.sample:
-            p = np.exp(z - z.max())
-            return int(legal[int(self.rng.choice(len(legal), p=p / p.sum()))])
-        return int(legal[int(np.argmax(z))])

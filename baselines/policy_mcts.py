@@ -118,14 +118,8 @@ def _as_policy(policy, game: ModuleType) -> AgentPolicy:
 class _SeedSearch(MCTSAgent):
     """What the seed's two searches share: a fresh tree per move and the seed's best move."""
 
-    def act(self, state) -> int:
-        legal = self.game.legal_actions(state) if not self.game.is_terminal(state) else []
-        if not legal:
-            raise ValueError("act() called on a finished game")
-        if len(legal) == 1:
-            self.root = None
-            return legal[0]
-        return best_move(self.search(state), legal, self.game.pass_action(state))
+    def _choose(self, root: Node, legal: list[int], state) -> int:
+        return best_move(root, legal, self.game.pass_action(state))
 
 
 class PolicyMCTSAgent(_SeedSearch):

@@ -21,7 +21,7 @@ from types import ModuleType
 import numpy as np
 import torch as th
 
-from tictacgo.baselines.base import Agent
+from tictacgo.baselines.numpy_policy import LogitsAgent
 from tictacgo.envs import observations
 
 ALGOS = ("maskable-ppo", "a2c")
@@ -63,7 +63,7 @@ def observation_format(space, game: ModuleType, state) -> str:
     return observations.format_for_shape(game, state, tuple(space.shape))
 
 
-class PolicyAgent(Agent):
+class PolicyAgent(LogitsAgent):
     """An agent that plays a trained policy's best legal action (see the module docstring).
 
     Args:
@@ -95,21 +95,3 @@ class PolicyAgent(Agent):
             obs_t = th.as_tensor(obs[None], dtype=th.float32)
             dist = self.policy.get_distribution(obs_t)
             return dist.distribution.logits[0].numpy().astype(np.float64)
-
-    def probabilities(self, state) -> dict[int, float]:
-        """The policy's distribution over the legal actions of ``state`` (sums to 1)."""
-        legal = self.game.legal_actions(state)
-        z = self.logits(state)[legal]
-        p = np.exp(z - z.max())
-        p /= p.sum()
-        return dict(zip(legal, p.tolist(), strict=True))
-
-    def act(self, state) -> int:
-        legal = self.game.legal_actions(state)
-        if not legal:
-            raise ValueError("act() called on a finished game")
-        z = self.logits(state)[legal]
-        if self.sample:
-            p = np.exp(z - z.max())
-            return int(legal[int(self.rng.choice(len(legal), p=p / p.sum()))])
-        return int(legal[int(np.argmax(z))])
