@@ -434,7 +434,10 @@ def _ctrl_c_the_arena(tmp_path, args, wait_for_stderr: bool):
     import time
 
     proc = subprocess.Popen([sys.executable, "-m", "tictacgo.cli", "arena", *args], cwd=tmp_path,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                            # A shell's background job (`make test &`) inherits SIGINT ignored, and
+                            # Python then keeps ignoring it: give the child the default, as a terminal does.
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         if wait_for_stderr:  # the progress bar: the games are about to start
             proc.stderr.peek(1)
