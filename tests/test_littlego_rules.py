@@ -448,3 +448,10 @@ def test_from_boards_default_move_count_fits_the_colour_to_move():
     one_stone = "X....\n.....\n.....\n.....\n....."
     assert go.from_ascii(one_stone, to_move=go.WHITE).t == 1
     assert go.from_ascii(one_stone, to_move=go.BLACK).t == 2  # so at least one pass happened
+
+
+def test_a_state_repr_names_the_board_not_the_geometry_tables():
+    s = go.play(go.initial_state(), 12)
+    text = repr(s)
+    assert "Geometry(n=5, komi=2.5, max_actions=24)" in text
+    assert "byte_tables" not in text and len(text) < 400

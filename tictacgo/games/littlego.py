@@ -84,6 +84,10 @@ class Geometry:
     def __hash__(self) -> int:
         return hash(self._key())
 
+    def __repr__(self) -> str:
+        # The derived tables are thousands of characters; a state's repr names the board only.
+        return f"Geometry(n={self.n}, komi={self.komi}, max_actions={self.max_actions})"
+
     @property
     def num_points(self) -> int:
         return self.n * self.n
