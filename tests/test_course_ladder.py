@@ -15,6 +15,7 @@ from tictacgo.baselines.course_ladder import (
     capture_counts,
     centre_distance,
     ordered_children,
+    placements,
 )
 from tictacgo.games import littlego as go
 from tictacgo.games import tictactoe
@@ -169,3 +170,28 @@ def test_ladder_refuses_tictactoe_and_bad_parameters():
         make_agent("alphabeta:depth=0", "littlego")
     with pytest.raises(ValueError):
         make_agent("alphabeta:width=3", "littlego")
+
+
+def _pair_scores_by_trial(state):
+    """Aggressive's pair scores the slow way: play every first, then every second placement."""
+    mover = state.to_move
+    scores = {}
+    for a in placements(state):
+        after = go.play(state, a)._replace(to_move=mover, ko_armed=False, last_pass=False, end=None)
+        scores[a] = max((go.play(after, b).captured for b in placements(after)), default=0)
+    return scores
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_aggressive_pair_scores_equal_trying_every_second_placement(n):
+    r = np.random.default_rng(n)
+    agent = AggressiveAgent(go, rng(0))
+    checked = 0
+    for _ in range(100):
+        s = go.initial_state(n)
+        while not go.is_terminal(s):
+            assert agent.pair_scores(s) == _pair_scores_by_trial(s)
+            checked += 1
+            acts = go.legal_actions(s)
+            s = go.play(s, acts[int(r.integers(len(acts)))])
+    assert checked > 600
