@@ -30,6 +30,7 @@ from tictacgo.baselines.learning.training import (  # noqa: E402
     MixtureOpponent,
     SnapshotPool,
     best_key,
+    make_vec_env,
     snapshot,
     train,
 )
@@ -249,13 +250,27 @@ def test_fewer_losses_rank_first_then_unmasked_illegal_moves_then_optimal_moves_
 @pytest.mark.parametrize("field,value", [("gamma", 0.0), ("gamma", 1.5), ("learning_rate", -1.0),
                                          ("learning_rate", float("nan")), ("ent_coef", -0.1),
                                          ("random_opening", -1), ("n_steps", -5), ("batch_size", 0),
-                                         ("net_arch", [64, 0]), ("self_play_weight", 0.0)])
+                                         ("net_arch", [64, 0]), ("self_play_weight", 0.0),
+                                         ("first_player_envs", -1), ("first_player_envs", 9)])
 def test_bad_hyperparameters_are_refused_before_training(tmp_path, field, value):
     cfg = TrainConfig(steps=64, out=str(tmp_path / "run"), progress_bar=False)
     setattr(cfg, field, value)
     with pytest.raises(ValueError, match=field):
         train(cfg)
     assert not (tmp_path / "run").exists()
+
+
+def test_first_player_envs_fix_the_learner_on_the_first_colour_and_the_rest_alternate():
+    cfg = TrainConfig(game="littlego", n_envs=4, first_player_envs=3, observation="planes")
+    vec = make_vec_env(cfg, littlego)
+    colours = [[], [], [], []]
+    for _ in range(4):
+        vec.reset()
+        for k, env in enumerate(vec.envs):
+            colours[k].append(env.unwrapped.learner_colour)
+    vec.close()
+    assert colours[:3] == [[1, 1, 1, 1]] * 3
+    assert sorted(set(colours[3])) == [1, 2]
 
 
 def test_the_training_scripts_take_every_setting_with_its_docstring_as_help(capsys):

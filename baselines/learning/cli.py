@@ -40,6 +40,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--policy", choices=["mlp", "two_branch", "resnet"], default=defaults.policy)
     parser.add_argument("--observation", choices=["flat", "board", "planes"], default=defaults.observation)
     parser.add_argument("--n-envs", type=int, default=defaults.n_envs)
+    parser.add_argument("--first-player-envs", type=int, default=defaults.first_player_envs, metavar="K",
+                        help="envs where the learner always moves first (Black, X); the rest alternate "
+                             "(more practice for the harder side)")
     parser.add_argument("--eval-every", type=int, default=defaults.eval_every)
     parser.add_argument("--eval-games", type=int, default=defaults.eval_games)
     parser.add_argument("--eval-opponent", action="append", default=None, metavar="SPEC",
@@ -84,7 +87,8 @@ def run(args: argparse.Namespace) -> int:
     cfg = TrainConfig(game=args.game, algo=args.algo, opponents=args.opponent or ["random"],
                       self_play=args.self_play, steps=args.steps, seed=args.seed,
                       out=args.out or f"runs/{args.game}_{args.algo}", resume=args.resume, policy=args.policy,
-                      observation=args.observation, n_envs=args.n_envs, eval_every=args.eval_every,
+                      observation=args.observation, n_envs=args.n_envs,
+                      first_player_envs=args.first_player_envs, eval_every=args.eval_every,
                       eval_games=args.eval_games, eval_opponents=args.eval_opponent or ["random"],
                       snapshot_every=args.snapshot_every, self_play_weight=args.self_play_weight,
                       pool_size=args.pool_size, random_opening=args.random_opening,

@@ -153,7 +153,8 @@ def _env(cfg: TrainConfig, opponent, kwargs: dict[str, Any]) -> gym.Env:
 
 
 def make_vec_env(cfg: TrainConfig, game) -> DummyVecEnv:
-    """``n_envs`` envs of the game, the learner alternating colours, opponents mixed."""
+    """``n_envs`` envs of the game, opponents mixed; the learner moves first in the first
+    ``first_player_envs`` of them and alternates colours in the others."""
     kwargs: dict[str, Any] = {"learner": "alternate", "observation": cfg.observation}
     if cfg.board_size is not None:
         kwargs["board_size"] = cfg.board_size
@@ -161,9 +162,10 @@ def make_vec_env(cfg: TrainConfig, game) -> DummyVecEnv:
         kwargs["illegal"] = "penalty"
     rng = np.random.default_rng(cfg.seed)
     fns = []
-    for _ in range(cfg.n_envs):
+    for k in range(cfg.n_envs):
         opponent = _opponent(cfg, game, None, rng)
-        fns.append(lambda o=opponent: _env(cfg, o, kwargs))
+        env_kwargs = {**kwargs, "learner": "first"} if k < cfg.first_player_envs else kwargs
+        fns.append(lambda o=opponent, kw=env_kwargs: _env(cfg, o, kw))
     vec = DummyVecEnv(fns)
     vec.seed(cfg.seed)
     return vec
@@ -363,6 +365,10 @@ def train(cfg: TrainConfig):
     if isinstance(cfg.n_steps, bool) or not isinstance(cfg.n_steps, int) or cfg.n_steps < 0:
         raise ValueError(f"n_steps must be a non-negative int (0: the algorithm's default), "
                          f"got {cfg.n_steps!r}")
+    if isinstance(cfg.first_player_envs, bool) or not isinstance(cfg.first_player_envs, int) \
+            or not 0 <= cfg.first_player_envs <= cfg.n_envs:
+        raise ValueError(f"first_player_envs must be an int from 0 to n_envs ({cfg.n_envs}), "
+                         f"got {cfg.first_player_envs!r}")
     if cfg.seed < 0:
         raise ValueError(f"seed must be non-negative, got {cfg.seed}")
     for spec in [*cfg.opponents, *cfg.eval_opponents]:  # fail before any training

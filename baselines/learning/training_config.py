@@ -38,6 +38,8 @@ class TrainConfig:
     """Seeds the model, the envs and the opponents, once."""
     n_envs: int = 8
     """Envs stepped together (DummyVecEnv)."""
+    first_player_envs: int = 0
+    """Envs (of n_envs) where the learner always moves first (X, Black); the others alternate colours."""
     policy: str = "mlp"
     """Network: "mlp", "two_branch" (seed 000's) or "resnet" (planes)."""
     observation: str = "flat"
