@@ -11,6 +11,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
+README_BLOCKS = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(), flags=re.S)
 
 
 @pytest.fixture(scope="module")
@@ -82,6 +83,8 @@ def _python_blocks() -> list:
 
 @pytest.mark.parametrize("block", _python_blocks())
 def test_docs_python_example_runs(block, tmp_path, monkeypatch):
+    if block in README_BLOCKS:
+        pytest.skip("the same example is in the README, run by tests/test_readme.py")
     if "sb3_contrib" in block or 'opponent="ppo"' in block:
         pytest.importorskip("sb3_contrib")
     from tictacgo.baselines import registry
