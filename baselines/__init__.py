@@ -1,7 +1,7 @@
 """Agents to train and measure against, and the registry that names them.
 
 Every agent works on a rules core (``tictacgo.games``) and takes an explicit
-``numpy.random.Generator``. Build one by name with ``make_agent``::
+``numpy.random.Generator``. Build one by name with ``make_agent``:
 
     from tictacgo.baselines import make_agent
     agent = make_agent("minimax", "tictactoe", rng=np.random.default_rng(0))

@@ -1,7 +1,7 @@
 """The agent interface: an object that picks an action for a rules-core state.
 
 Agents search on the rules cores (``tictacgo.games``), never on an env. An
-agent is built for one game module and one ``numpy.random.Generator``::
+agent is built for one game module and one ``numpy.random.Generator``:
 
     agent = RandomAgent(littlego, rng=np.random.default_rng(0))
     action = agent.act(state)       # an int legal in ``state``

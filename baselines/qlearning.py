@@ -7,7 +7,7 @@ with its generator; a state it has never seen gets a random legal move).
 Learning (``train``): the table plays both sides against itself. At each
 move it explores with probability ``epsilon`` (a uniformly random legal move)
 and otherwise plays greedily; after the move it updates (seed 003's rule,
-written for a two-player game where the next state belongs to the opponent)::
+written for a two-player game where the next state belongs to the opponent):
 
     Q(s, a) <- Q(s, a) + alpha * (target - Q(s, a))
     target = r                              if the move ended the game
@@ -37,7 +37,7 @@ equivalent moves (the four corners of the empty board) share one entry.
 seeds do, to measure what the symmetry saves.
 
 File format (``save`` / ``load``): JSON, written atomically (a temporary file
-in the same folder, then ``os.replace``)::
+in the same folder, then ``os.replace``):
 
     {"format": "tictacgo-qtable", "version": 1,
      "params": {"alpha": 0.75, "gamma": 0.5, "epsilon": 0.5, "symmetry": true},

@@ -34,10 +34,62 @@ class AgentEntry:
 _REGISTRY: dict[str, AgentEntry] = {}
 
 
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_-.")
+
+
 def register_agent(name: str, factory: Callable, games: tuple[str, ...] = ("tictactoe", "littlego"),
-                   description: str = "") -> None:
-    """Make ``factory(game, rng, **params)`` available as ``name``."""
-    _REGISTRY[name] = AgentEntry(name, factory, tuple(games), description)
+                   description: str = "", replace: bool = False) -> None:
+    """Make ``factory(game, rng, **params)`` available as the agent ``name``.
+
+    Once registered, the name works wherever a spec does: ``make_agent``, the
+    envs' ``opponent=`` and ``set_opponent``, ``play_game``, ``run_match`` and
+    ``tictacgo agents``. The factory's keyword parameters (other than ``game``
+    and ``rng``) become the spec's parameters, so ``"mine:depth=3"`` calls
+    ``factory(game, rng=rng, depth=3)``; an unknown parameter is refused
+    before the factory is called:
+
+        from tictacgo.baselines import RandomAgent, register_agent
+
+        def make_mine(game, rng, depth=1):
+            return RandomAgent(game, rng)      # any Agent, or an object with act(state)
+
+        register_agent("mine", make_mine, games=("tictactoe",), description="my agent")
+        run_match("tictactoe", "mine:depth=3", "minimax", games=10, seed=0, workers=1)
+
+    The registry lives in the process: the arena's worker processes (started
+    with ``spawn``) do not see a registration made at run time, so play such
+    agents in this process (``run_match(..., workers=1)``).
+
+    Args:
+        name: the spec name, lower case (letters, digits, ``_``, ``-``, ``.``),
+            since specs are matched in lower case.
+        factory: ``factory(game_module, rng, **params) -> Agent``.
+        games: the games it plays (``"tictactoe"``, ``"littlego"``).
+        description: one line for ``tictacgo agents``.
+        replace: allow replacing an agent already registered under ``name``
+            (a built-in one included); without it that is refused.
+
+    Raises:
+        ValueError: a bad name, an unknown game, or a name already taken.
+        TypeError: ``factory`` is not callable.
+    """
+    if not isinstance(name, str) or not name or not set(name) <= _NAME_CHARS:
+        raise ValueError(f"an agent name is a non-empty lower-case string of letters, digits, '_', '-' "
+                         f"and '.', got {name!r}")
+    if not callable(factory):
+        raise TypeError(f"factory must be callable as factory(game, rng, **params), got {factory!r}")
+    if isinstance(games, str):
+        games = (games,)
+    names = tuple(get_game(g).spec().name for g in games)
+    if not names:
+        raise ValueError(f"games must name at least one game, got {games!r}")
+    builtin = getattr(factory, "__module__", None) in _BUILTIN_MODULES
+    if not builtin:
+        _load_builtins()  # so that a user's name cannot silently lose to a built-in loaded later
+        if name in _REGISTRY and not replace:
+            raise ValueError(f"an agent named {name!r} is already registered "
+                             f"({_REGISTRY[name].description!r}); pick another name or pass replace=True")
+    _REGISTRY[name] = AgentEntry(name, factory, names, description)
 
 
 def available_agents(game: str | None = None) -> list[str]:

@@ -1,34 +1,28 @@
 """Little-Go (5x5 Go of the CSCI-561 homework) as a single-agent Gymnasium env: ``LittleGo-v0``.
 
 The learner plays Black (first) or White (second) against an opponent agent;
-each ``step()`` is the learner's action followed by the opponent's reply::
+each ``step()`` is the learner's action followed by the opponent's reply:
 
     import gymnasium, tictacgo
     env = gymnasium.make("LittleGo-v0", opponent="minimax:depth=2", learner="random")
     obs, info = env.reset(seed=0)
     obs, reward, terminated, truncated, info = env.step(12)   # the centre point
 
-======================  ===================================================
-Action space            ``Discrete(n*n + 1)`` (26 on 5x5): ``i*n + j`` places
-                        a stone on row i, column j; ``n*n`` is PASS
-Observation space       ``"flat"``: ``Box(-1, 1, (n*n,), int8)``;
-                        ``"board"``: ``Box(-1, 1, (n, n), int8)``;
-                        ``"planes"``: ``Box(0, 1, (6, n, n), float32)``
-                        (own, opponent, legal, ko-forbidden, actions left,
-                        to_move: all ones when Black is to move, zeros
-                        when White is)
-Rewards                 +1 win, -1 loss (also for an illegal action under
-                        ``illegal="lose"``), 0 otherwise; no draws with the
-                        default fractional komi; ``illegal_penalty`` for a
-                        refused action under ``illegal="penalty"``
-Termination             after action ``max_actions`` (24 on 5x5, passes
-                        included), two passes in a row, Black passing on
-                        the very first action, or an illegal action
-                        (``illegal="lose"``); never truncated
-Action mask             ``env.action_masks()`` (bool) and
-                        ``info["action_mask"]`` (int8); PASS is always legal
-Import                  ``gymnasium.make("tictacgo:LittleGo-v0")``
-======================  ===================================================
+* **Action space**: ``Discrete(n*n + 1)`` (26 on 5x5): ``i*n + j`` places a
+  stone on row i, column j; ``n*n`` is PASS
+* **Observation space**: ``"flat"``: ``Box(-1, 1, (n*n,), int8)``;
+  ``"board"``: ``Box(-1, 1, (n, n), int8)``; ``"planes"``: ``Box(0, 1, (6, n,
+  n), float32)`` (own, opponent, legal, ko-forbidden, actions left, to_move:
+  all ones when Black is to move, zeros when White is)
+* **Rewards**: +1 win, -1 loss (also for an illegal action under
+  ``illegal="lose"``), 0 otherwise; no draws with the default fractional komi;
+  ``illegal_penalty`` for a refused action under ``illegal="penalty"``
+* **Termination**: after action ``max_actions`` (24 on 5x5, passes included),
+  two passes in a row, Black passing on the very first action, or an illegal
+  action (``illegal="lose"``); never truncated
+* **Action mask**: ``env.action_masks()`` (bool) and ``info["action_mask"]``
+  (int8); PASS is always legal
+* **Import**: ``gymnasium.make("tictacgo:LittleGo-v0")``
 
 Rules: exactly the course host's (``docs/littlego.md``): no suicide, simple
 ko with one step of memory, no superko; score = stones on the board, komi

@@ -1,32 +1,28 @@
 """Tic-Tac-Toe as a single-agent Gymnasium env: ``TicTacToe-v0``.
 
 The learner plays X (first) or O (second) against an opponent agent; each
-``step()`` is the learner's move followed by the opponent's reply::
+``step()`` is the learner's move followed by the opponent's reply:
 
     import gymnasium, tictacgo
     env = gymnasium.make("TicTacToe-v0", opponent="minimax", learner="alternate")
     obs, info = env.reset(seed=0)
     obs, reward, terminated, truncated, info = env.step(4)
 
-======================  ===================================================
-Action space            ``Discrete(9)``: cells 0..8 row-major (the seeds
-                        number them 1..9)
-Observation space       ``"flat"``: ``Box(-1, 1, (9,), int8)``;
-                        ``"board"``: ``Box(-1, 1, (3, 3), int8)``;
-                        ``"planes"``: ``Box(0, 1, (4, 3, 3), float32)``
-                        (own, opponent, legal, to_move: all ones when X
-                        is to move, zeros when O is)
-Rewards                 +1 win, -1 loss (also for an illegal move under
-                        ``illegal="lose"``), 0 draw and non-final steps;
-                        ``illegal_penalty`` for a refused move under
-                        ``illegal="penalty"`` (the ``IllegalMovePenalty``
-                        wrapper)
-Termination             three in a row, a full board, or an illegal move
-                        (``illegal="lose"``); never truncated
-Action mask             ``env.action_masks()`` (bool) and
-                        ``info["action_mask"]`` (int8)
-Import                  ``gymnasium.make("tictacgo:TicTacToe-v0")``
-======================  ===================================================
+* **Action space**: ``Discrete(9)``: cells 0..8 row-major (the seeds number
+  them 1..9)
+* **Observation space**: ``"flat"``: ``Box(-1, 1, (9,), int8)``; ``"board"``:
+  ``Box(-1, 1, (3, 3), int8)``; ``"planes"``: ``Box(0, 1, (4, 3, 3),
+  float32)`` (own, opponent, legal, to_move: all ones when X is to move, zeros
+  when O is)
+* **Rewards**: +1 win, -1 loss (also for an illegal move under
+  ``illegal="lose"``), 0 draw and non-final steps; ``illegal_penalty`` for a
+  refused move under ``illegal="penalty"`` (the ``IllegalMovePenalty``
+  wrapper)
+* **Termination**: three in a row, a full board, or an illegal move
+  (``illegal="lose"``); never truncated
+* **Action mask**: ``env.action_masks()`` (bool) and ``info["action_mask"]``
+  (int8)
+* **Import**: ``gymnasium.make("tictacgo:TicTacToe-v0")``
 
 Rules: the usual game. X moves first; three in a row (row, column or
 diagonal) wins; a full board without one is a draw. The observation is

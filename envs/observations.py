@@ -12,18 +12,16 @@
 * ``planes``: float32 ``(C, n, n)`` channels in [0, 1] for CNNs, the ones the
   game declares in ``spec(state).planes``, in that order:
 
-  ================  ===========================================================
-  ``own``           1 on the viewer's stones (marks)
-  ``opponent``      1 on the opponent's stones (marks)
-  ``legal``         1 where the player to move may place (whichever side
-                    views it; all zeros once the game is over); PASS is not
-                    a point, so it has no plane
-  ``ko``            Little-Go: 1 on the points only the ko rule forbids
-  ``actions_left``  Little-Go: a constant plane, the fraction of the action
-                    limit still to play, ``(max_actions - t) / max_actions``
-  ``to_move``       a constant plane: 1.0 when the first player (Black, X) is
-                    to move, 0.0 when the second (White, O) is
-  ================  ===========================================================
+  * ``own``: 1 on the viewer's stones (marks)
+  * ``opponent``: 1 on the opponent's stones (marks)
+  * ``legal``: 1 where the player to move may place (whichever side views
+    it; all zeros once the game is over); PASS is not a point, so it has
+    no plane
+  * ``ko``: Little-Go: 1 on the points only the ko rule forbids
+  * ``actions_left``: Little-Go: a constant plane, the fraction of the
+    action limit still to play, ``(max_actions - t) / max_actions``
+  * ``to_move``: a constant plane: 1.0 when the first player (Black, X) is
+    to move, 0.0 when the second (White, O) is
 
   Tic-Tac-Toe: ``own, opponent, legal, to_move`` (4 channels); Little-Go:
   ``own, opponent, legal, ko, actions_left, to_move`` (6). ``to_move`` and

@@ -61,19 +61,17 @@ non-final step. ``terminated`` is True when the game is over; ``truncated``
 is always False (the games are finite). ``info`` has the same keys, each
 with one type, at every step (so Gymnasium's vector envs can stack them):
 
-==================  ======  ===================================================
-``action_mask``     int8    the learner's legal actions (all zero once over)
-``learner_colour``  int     1 first player, 2 second
-``winner``          str     ``"learner"``, ``"opponent"``, ``"draw"``, or
-                            ``""`` while the game goes on
-``winner_colour``   int     1, 2, 0 for a draw, -1 while the game goes on
-``reason``          str     why the game ended (``win``, ``draw``, ``illegal``,
-                            ``max_actions``, ``double_pass``,
-                            ``pass_on_empty_start``), ``""`` while it goes on
-``opponent_action`` int     the opponent's reply in this call, -1 for none
-``illegal_action``  bool    the learner's action was refused by the rules
-``illegal_reason``  str     why (``occupied``, ``suicide``, ``ko``), else ``""``
-==================  ======  ===================================================
+| key | type | meaning |
+|---|---|---|
+| ``action_mask`` | int8 | the learner's legal actions (all zero once over) |
+| ``learner_colour`` | int | 1 first player, 2 second |
+| ``winner`` | str | ``"learner"``, ``"opponent"``, ``"draw"``, or ``""`` while the game goes on |
+| ``winner_colour`` | int | 1, 2, 0 for a draw, -1 while the game goes on |
+| ``reason`` | str | why it ended (``win``, ``draw``, ``illegal``, ``max_actions``, ``double_pass``, |
+|  |  | ``pass_on_empty_start``), ``""`` while it goes on |
+| ``opponent_action`` | int | the opponent's reply in this call, -1 for none |
+| ``illegal_action`` | bool | the learner's action was refused by the rules |
+| ``illegal_reason`` | str | why (``occupied``, ``suicide``, ``ko``), else ``""`` |
 
 Subclasses add game entries (Little-Go: ``scores`` and ``t``).
 ``action_masks()`` returns the legal actions as a bool array; sb3-contrib's

@@ -42,7 +42,7 @@ Gymnasium env (``tictacgo.envs.observations``):
 turn and is all zeros otherwise (and once the game is over).
 
 ### Action space
-``Discrete(9)``: the cell, row-major::
+``Discrete(9)``: the cell, row-major:
 
     0 | 1 | 2
     3 | 4 | 5

@@ -17,7 +17,7 @@ the writer never renames a file over it. ``check_writable`` makes the same
 check and also tries the folder, so that a command can refuse a bad output
 path before it does any long work.
 
-Example::
+Example:
 
     from tictacgo.atomic import atomic_write, atomic_write_json, atomic_write_text
 

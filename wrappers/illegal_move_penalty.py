@@ -2,7 +2,7 @@
 
 Wraps any Gymnasium env with a ``Discrete`` action space and an
 ``action_masks()`` method (``TicTacToe-v0`` and ``LittleGo-v0``, typically
-made with the default ``illegal="lose"``)::
+made with the default ``illegal="lose"``):
 
     env = IllegalMovePenalty(gymnasium.make("TicTacToe-v0"), penalty=-1.0)
 

@@ -1,6 +1,6 @@
 """``tictacgo train GAME --algo maskable-ppo|a2c ...``: train a learned baseline.
 
-Examples::
+Examples:
 
     tictacgo train tictactoe --algo maskable-ppo --opponent random --opponent minimax@2 \\
         --self-play --steps 200000 --seed 0 --out runs/ttt_ppo

@@ -1,6 +1,6 @@
 """``tictacgo arena``: play agents against each other and report the results.
 
-Three modes::
+Three modes:
 
     tictacgo arena GAME AGENT_A AGENT_B --games N --seed S [--workers W] [--out results.json]
     tictacgo arena GAME --round-robin AGENT AGENT ... --games N [--plot ratings.png]

@@ -60,7 +60,8 @@ def run_match(game_name: str, spec_a: str, spec_b: str, games: int, seed: int,
 
     Args:
         game_name: ``"tictactoe"`` or ``"littlego"``.
-        spec_a, spec_b: registry specs of agents A and B (A moves first in even games).
+        spec_a: the registry spec of agent A (A moves first in the even games).
+        spec_b: the registry spec of agent B.
         games: how many games.
         seed: a non-negative int; game ``i`` uses ``SeedSequence(seed, spawn_key=(i,))``.
         workers: worker processes (None: one per CPU core; 1: in this process).

@@ -13,7 +13,7 @@ agent is at 0 (``anchor="first"``).
 Fit
 ---
 Ten steps of the minorization-maximization (MM) iteration of Hunter (2004,
-"MM algorithms for generalized Bradley-Terry models")::
+"MM algorithms for generalized Bradley-Terry models"):
 
     gamma_i <- W_i / sum_j n_ij / (gamma_i + gamma_j)
 
@@ -40,7 +40,7 @@ Uncertainty
 -----------
 Standard errors come from the observed Fisher information (the negative
 Hessian of the log-likelihood, prior included) at the fit, in the natural-log
-scale ``theta``::
+scale ``theta``:
 
     I_ii = sum_j n_ij p_ij (1 - p_ij) + prior * p_i0 (1 - p_i0),
     I_ij = -n_ij p_ij (1 - p_ij),

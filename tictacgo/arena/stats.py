@@ -27,7 +27,9 @@ def score_interval(wins: int, draws: int, losses: int, z: float = Z95) -> tuple[
     """A confidence interval for the score ``(W + D/2) / N`` (see the module docstring).
 
     Args:
-        wins, draws, losses: the counts from one side's view.
+        wins: the wins, from one side's view.
+        draws: the draws.
+        losses: the losses, from the same side's view.
         z: the normal quantile (1.96 for 95%).
 
     Returns:

@@ -293,11 +293,13 @@ def place_bits(geo: Geometry, own: int, opp: int, p: int, ko_own: int = NO_KO,
 
     Args:
         geo: the board geometry.
-        own, opp: the mover's and the opponent's stones.
+        own: the mover's stones.
+        opp: the opponent's stones.
         p: the point, ``0 <= p < n*n``.
-        ko_own, ko_opp: the board (mover's, opponent's stones) that this move
-            may not recreate, i.e. the board before the opponent's last action
-            when that action captured; ``NO_KO`` (-1) when no ko applies.
+        ko_own: the mover's stones of the board that this move may not
+            recreate, i.e. the board before the opponent's last action when
+            that action captured; ``NO_KO`` (-1) when no ko applies.
+        ko_opp: the opponent's stones of that board (``NO_KO`` likewise).
     Returns:
         ``(own, opp, captured)`` after the move (captured: the removed
         opponent stones as bits), or the refusal reason: ``"occupied"``,

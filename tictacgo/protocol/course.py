@@ -3,7 +3,7 @@
 A course player is a program that the host runs once per move, in a working
 directory of its own (see docs/littlego.md, "The course's player protocol"):
 
-``input.txt`` (written by the host, no final newline)::
+``input.txt`` (written by the host, no final newline):
 
     1            <- the colour to move: 1 Black, 2 White
     00000        <- n rows: the previous board, the board before the

@@ -1,6 +1,6 @@
 """``tictacgo my-player``: a course player for Little-Go backed by any registered agent.
 
-The course host runs its player once per move in a working directory::
+The course host runs its player once per move in a working directory:
 
     tictacgo my-player --agent alphabeta:depth=2 --dir .
 

@@ -5,7 +5,7 @@ GoGui, CGoban, KaTrain. The parsing and serialising is sgfmill's (the ``sgf``
 extra: ``pip install 'tictacgo[sgf]'``); this module maps records to the rules
 core's actions and back and puts the variant's rules into the record.
 
-A record written here looks like::
+A record written here looks like:
 
     (;FF[4]GM[1]SZ[5]CA[UTF-8]AP[tictacgo:0.1.0]KM[2.5]ACTIONLIMIT[24]
     RU[Little-Go (CSCI-561 host): stone scoring ...]PB[mcts]PW[greedy]RE[W+4.5]
@@ -186,8 +186,11 @@ def record_to_sgf(moves: Sequence[int], *, n: int = 5, komi: float | None = None
 
     Args:
         moves: actions in order (``i * n + j``; ``n * n`` is PASS).
-        n, komi, max_actions: the rules (defaults: 5, ``n / 2``, ``n * n - 1``).
-        black, white: player names (``PB``, ``PW``).
+        n: the board size (default 5).
+        komi: White's komi (default ``n / 2``).
+        max_actions: the action limit (default ``n * n - 1``).
+        black: Black's player name (``PB``).
+        white: White's player name (``PW``).
         forfeit_by: 1 or 2 if that colour lost by an illegal action after the
             last move (the arena's ``GameRecord.illegal_by``): ``RE`` is then a
             win by forfeit for the other colour; 0 otherwise.

@@ -1,0 +1,134 @@
+"""Conventions a user trips over (issue 10): env id registration, the registry listing, the public names of
+``tictacgo.envs`` and registering one's own agent."""
+
+import subprocess
+import sys
+import textwrap
+
+import gymnasium as gym
+import pytest
+
+import tictacgo  # noqa: F401  (registers the env ids)
+from tictacgo.arena import play_game, run_match
+from tictacgo.baselines import RandomAgent, make_agent, registry
+from tictacgo.baselines.registry import available_agents, register_agent
+
+
+def _run_python(code: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
+                          timeout=120)
+
+
+# -- env ids -----------------------------------------------------------------------
+
+def test_importing_tictacgo_after_a_foreign_registration_of_its_id_raises():
+    """The issue's case: a stand-in ``TicTacToe-v0`` registered first, then ``import tictacgo`` in a fresh
+    process. It must not go on with ``make`` returning the stand-in."""
+    done = _run_python("""
+        import gymnasium as gym
+        gym.register("TicTacToe-v0", entry_point="gymnasium.envs.classic_control:CartPoleEnv")
+        try:
+            import tictacgo
+        except gym.error.Error as e:
+            print("REFUSED:", e)
+        else:
+            print("MADE:", type(gym.make("TicTacToe-v0").unwrapped).__name__)
+    """)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("REFUSED:"), done.stdout
+    assert "'TicTacToe-v0' is already registered" in done.stdout and "CartPoleEnv" in done.stdout
+
+
+def test_make_with_the_module_prefix_also_refuses_a_foreign_registration():
+    done = _run_python("""
+        import gymnasium as gym
+        gym.register("LittleGo-v0", entry_point="gymnasium.envs.classic_control:CartPoleEnv")
+        try:
+            gym.make("tictacgo:LittleGo-v0")
+        except gym.error.Error as e:
+            print("REFUSED:", e)
+    """)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("REFUSED:") and "'LittleGo-v0' is already registered" in done.stdout
+
+
+def test_pprint_registry_lists_both_envs_in_one_group():
+    text = gym.pprint_registry(disable_print=True)
+    groups = {}
+    current = None
+    for line in text.splitlines():
+        if line.startswith("===== ") and line.endswith(" ====="):
+            current = line.strip("= ")
+        elif current is not None:
+            for env_id in line.split():
+                groups[env_id] = current
+    assert groups["TicTacToe-v0"] == groups["LittleGo-v0"]
+
+
+# -- tictacgo.envs ---------------------------------------------------------------------
+
+def test_tictacgo_envs_exports_the_aec_modules_the_gym_classes_and_the_shared_modules():
+    import tictacgo.envs as envs
+    from tictacgo.envs.gym_littlego import LittleGoEnv
+    from tictacgo.envs.gym_tictactoe import TicTacToeEnv
+
+    assert sorted(envs.__all__) == ["LittleGoEnv", "TicTacToeEnv", "littlego_v0", "observations", "rendering",
+                                    "tictactoe_v0"]
+    assert envs.LittleGoEnv is LittleGoEnv and envs.TicTacToeEnv is TicTacToeEnv
+    for module in (envs.tictactoe_v0, envs.littlego_v0):
+        assert callable(module.env) and isinstance(module.raw_env, type)
+    done = _run_python("from tictacgo.envs import *\nprint(sorted(k for k in dir() if k[0] != '_'))")
+    assert done.returncode == 0, done.stderr
+    assert eval(done.stdout) == sorted(envs.__all__)
+
+
+# -- register_agent ---------------------------------------------------------------------
+
+@pytest.fixture
+def clean_registry(monkeypatch):
+    """Registrations made by a test are dropped after it."""
+    registry._load_builtins()
+    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+
+
+def _make_first_legal(game, rng, offset=0):
+    class FirstLegal(RandomAgent):
+        def act(self, state):
+            legal = self.game.legal_actions(state)
+            return int(legal[min(offset, len(legal) - 1)])
+
+    return FirstLegal(game, rng)
+
+
+def test_a_registered_agent_plays_by_spec_with_its_parameters(clean_registry):
+    register_agent("first_legal", _make_first_legal, games=("tictactoe",), description="the first legal cell")
+    assert "first_legal" in available_agents("tictactoe")
+    assert "first_legal" not in available_agents("littlego")
+    record = play_game("tictactoe", "first_legal", "first_legal:offset=1")
+    assert record.moves[:2] == [0, 2]   # X takes cell 0; O, offset 1, the second empty cell
+    result = run_match("tictactoe", "first_legal", "minimax", games=2, seed=0, workers=1, progress=False)
+    assert len(result.games) == 2
+    with pytest.raises(ValueError, match="has no parameter 'depth'"):
+        make_agent("first_legal:depth=2", "tictactoe")
+    with pytest.raises(ValueError, match="does not play littlego"):
+        make_agent("first_legal", "littlego")
+
+
+def test_register_agent_refuses_a_taken_name_unless_replace_is_given(clean_registry):
+    with pytest.raises(ValueError, match="'random' is already registered"):
+        register_agent("random", _make_first_legal)
+    register_agent("random", _make_first_legal, games=("tictactoe",), replace=True)
+    assert make_agent("random", "tictactoe").act(tictacgo.tictactoe.initial_state()) == 0
+
+
+@pytest.mark.parametrize("name", ["", "Mine", "my agent", "mine:x", "a,b", 3])
+def test_register_agent_refuses_a_name_a_spec_cannot_reach(clean_registry, name):
+    with pytest.raises(ValueError, match="agent name"):
+        register_agent(name, _make_first_legal)
+
+
+def test_register_agent_refuses_an_unknown_game_and_a_non_callable(clean_registry):
+    with pytest.raises(ValueError, match="unknown game 'chess'"):
+        register_agent("mine", _make_first_legal, games=("chess",))
+    with pytest.raises(TypeError, match="factory must be callable"):
+        register_agent("mine", "not a function")
