@@ -183,3 +183,10 @@ def test_greedy_capture_counts_match_the_core():
         mask[~mask.any(axis=1), -1] = True
         engine.play(random_legal(rng, mask | engine.done[:, None]))
     assert engine.captured.max() > 0
+
+
+def test_play_where_leaves_the_other_games_untouched():
+    for engine in (BatchedLittleGo(3), BatchedTicTacToe(3)):
+        engine.play(np.array([4, 4, 4]), np.array([True, False, True]))
+        assert engine.t.tolist() == [1, 0, 1]
+        assert engine.boards()[1].sum() == 0

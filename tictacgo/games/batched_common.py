@@ -12,9 +12,10 @@ subclass ``BatchedGame`` and offer the same interface:
   ``END_NONE`` while live; ``END_NAMES`` maps codes to the rules core's names);
 * ``reset(where=None)``: new games (all, or where the bool mask is True);
 * ``legal_mask()``: a ``(B, num_actions)`` bool array (all False once a game is over);
-* ``play(actions)``: one action per game; entries of finished games are
-  ignored, an illegal action of a live game raises ``IllegalActionError``
-  and leaves every game untouched;
+* ``play(actions, where=None)``: one action per game (or per game of the
+  bool mask ``where``); entries of finished games are ignored, an illegal
+  action of a live game raises ``IllegalActionError`` and leaves every game
+  untouched;
 * ``forfeit(where)``: the player to move loses the games in the mask;
 * ``returns()``: ``(B, 2)`` float32, the first and second player's +1/-1/0;
 * ``step(actions)``: play, report ``(done, returns)``, then reset the

@@ -179,15 +179,19 @@ class BatchedLittleGo(BatchedGame):
         out[self.done] = False
         return out
 
-    def play(self, actions) -> None:
+    def play(self, actions, where=None) -> None:
         """Play one action in every live game (entries of finished games are ignored).
+
+        Args:
+            actions: B integer actions.
+            where: optional bool mask of B: play only in these games (the others' entries are ignored).
 
         Raises:
             TypeError / ValueError: actions that are not B integers in ``[0, n*n]``.
             IllegalActionError: an illegal placement in a live game (no game is changed).
         """
         a = self._check_actions(actions)
-        live = ~self.done
+        live = ~self.done & self._check_mask(where)
         passing = live & (a == self.pass_action)
         games = np.nonzero(live & ~passing)[0]
         own, opp = self._own_opp()

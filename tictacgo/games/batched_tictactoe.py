@@ -69,15 +69,19 @@ class BatchedTicTacToe(BatchedGame):
         out[self.done] = False
         return out
 
-    def play(self, actions) -> None:
+    def play(self, actions, where=None) -> None:
         """Mark one cell in every live game (entries of finished games are ignored).
+
+        Args:
+            actions: B integer actions.
+            where: optional bool mask of B: play only in these games (the others' entries are ignored).
 
         Raises:
             TypeError / ValueError: actions that are not B integers in 0..8.
             IllegalActionError: a taken cell in a live game (no game is changed).
         """
         a = self._check_actions(actions)
-        live = ~self.done
+        live = ~self.done & self._check_mask(where)
         bit = self._cell[a]
         taken = live & (((self.x | self.o) & bit) != 0)
         if taken.any():
