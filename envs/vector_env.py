@@ -272,6 +272,10 @@ class BatchedMatch:
         self.needs_reset |= ended
         return rewards, terminated, np.where(resetting, opening, replies), illegal
 
+    def reason_names(self) -> np.ndarray:
+        """Why each game ended, as the rules core names it (``""`` while live)."""
+        return self._reasons[self.engine.end]
+
     def info(self, opponent_action: np.ndarray, illegal: np.ndarray) -> dict[str, np.ndarray]:
         ones = np.ones(self.num_envs, bool)
         info = {
@@ -281,7 +285,7 @@ class BatchedMatch:
             "opponent_action": opponent_action,
             "illegal_action": illegal,
             "t": np.asarray(self.engine.t, dtype=np.int64).copy(),
-            "reason": self._reasons[self.engine.end],
+            "reason": self.reason_names(),
         }
         if hasattr(self.engine, "scores"):
             info["scores"] = self.engine.scores()

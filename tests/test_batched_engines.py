@@ -190,3 +190,14 @@ def test_play_where_leaves_the_other_games_untouched():
         engine.play(np.array([4, 4, 4]), np.array([True, False, True]))
         assert engine.t.tolist() == [1, 0, 1]
         assert engine.boards()[1].sum() == 0
+
+
+def test_engines_are_made_by_game_name_with_clear_errors():
+    from tictacgo.games.batched_engines import make_batched_engine
+
+    assert make_batched_engine("go", 4, board_size=3).num_actions == 10
+    assert make_batched_engine("ttt", 4).num_actions == 9
+    with pytest.raises(ValueError, match="unknown game"):
+        make_batched_engine("chess", 4)
+    with pytest.raises(TypeError, match="variant"):
+        make_batched_engine("tictactoe", 4, board_size=5)
