@@ -45,7 +45,8 @@ else:  # pragma: no cover - numpy 1.x
 
 def unpack(bits: np.ndarray, count: int) -> np.ndarray:
     """``(B,)`` int64 bitboards as a ``(B, count)`` bool array (bit 0 first)."""
-    return ((bits[:, None] >> np.arange(count, dtype=np.int64)) & 1).astype(bool)
+    raw = np.ascontiguousarray(bits, dtype="<i8").view(np.uint8).reshape(len(bits), 8)
+    return np.unpackbits(raw, axis=1, count=count, bitorder="little").view(bool)
 
 
 def check_batch_size(batch_size) -> int:

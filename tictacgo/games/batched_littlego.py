@@ -9,7 +9,9 @@ the core, so boards up to 7x7 fit one int64.
 
 Captures, suicide and ko are the core's ``place_bits`` written over arrays:
 flood fill is repeated shift-and-mask dilation of all the games' (or all the
-tried points') bitboards at once, until none grows. A legal mask tries only
+tried points') bitboards at once, until none grows. One flood finds the
+captured stones (the opponent stones no longer connected to a liberty); the
+new stone's own group is flooded only where the stone has no empty neighbour. A legal mask tries only
 the empty points without an empty neighbour (the others are always legal),
 all of them in one vectorized placement.
 
@@ -120,12 +122,16 @@ class BatchedLittleGo(BatchedGame):
         occupied = ((own | opp) & stone) != 0
         own2 = own | stone
         empty = self._full & ~(own2 | opp)
-        groups = self._flood(opp & nbp, opp)
-        breathing = groups & self._neighbours(empty)
-        dead = groups & ~self._flood(breathing, groups)
-        group = self._flood(stone, own2)
-        around = self._neighbours(group)
-        direct = ((nbp & empty) != 0) | ((around & empty) != 0)
+        # Every group of a reachable board has a liberty before the move (from_boards refuses
+        # others), so the opponent stones left without one are exactly the groups the move captures.
+        dead = opp & ~self._flood(opp & self._neighbours(empty), opp)
+        direct = (nbp & empty) != 0
+        around = self._neighbours(stone)
+        slow = np.nonzero(~direct)[0]  # no empty neighbour: the new group's liberties decide
+        if slow.size:
+            group = self._flood(stone[slow], own2[slow])
+            around[slow] = self._neighbours(group)
+            direct[slow] = (around[slow] & empty[slow]) != 0
         # No liberty at once: captures must give one (else suicide); only then can it be a ko.
         suicide = ~direct & ((dead == 0) | ((around & dead) == 0))
         opp2 = opp & ~dead
