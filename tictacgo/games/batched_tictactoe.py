@@ -55,13 +55,9 @@ class BatchedTicTacToe(BatchedGame):
     def reset(self, where=None) -> None:
         """Start new games: all of them, or those where the bool mask ``where`` is True."""
         m = self._check_mask(where)
-        self.x[m] = 0
-        self.o[m] = 0
-        self.to_move[m] = ttt.X
-        self.last_action[m] = -1
-        self.done[m] = False
-        self.end[m] = END_NONE
-        self.winner[m] = -1
+        for arr, value in ((self.x, 0), (self.o, 0), (self.to_move, ttt.X), (self.last_action, -1),
+                           (self.done, False), (self.end, END_NONE), (self.winner, -1)):
+            np.copyto(arr, value, where=m)
 
     def legal_mask(self) -> np.ndarray:
         """``(B, 9)`` bool: the empty cells of each live game (all False once over)."""
@@ -89,20 +85,20 @@ class BatchedTicTacToe(BatchedGame):
             raise IllegalActionError(f"action {int(a[i])} of game {i} is illegal: cell taken "
                                      f"({int(taken.sum())} illegal in the batch; no game was changed)",
                                      reason=ttt.OCCUPIED)
+        # Whole-array updates with where= masks: cheaper than boolean fancy indexing at large B.
         x_moves = live & (self.to_move == ttt.X)
         o_moves = live & ~x_moves
-        self.x[x_moves] |= bit[x_moves]
-        self.o[o_moves] |= bit[o_moves]
-        mine = np.where(x_moves, self.x, self.o)
-        won = live & HAS_LINE[mine]
+        self.x |= np.where(x_moves, bit, 0)
+        self.o |= np.where(o_moves, bit, 0)
+        won = live & HAS_LINE[np.where(x_moves, self.x, self.o)]
         drawn = live & ~won & ((self.x | self.o) == ttt.FULL)
-        self.end[won] = END_WIN
-        self.winner[won] = self.to_move[won]
-        self.end[drawn] = END_DRAW
-        self.winner[drawn] = 0
+        np.copyto(self.end, END_WIN, where=won)
+        np.copyto(self.winner, self.to_move, where=won)
+        np.copyto(self.end, END_DRAW, where=drawn)
+        np.copyto(self.winner, 0, where=drawn)
         self.done |= won | drawn
-        self.last_action[live] = a[live]
-        self.to_move[live] = 3 - self.to_move[live]
+        np.copyto(self.last_action, a, where=live, casting="same_kind")
+        np.copyto(self.to_move, 3 - self.to_move, where=live)
 
     def forfeit(self, where) -> None:
         """The player to move loses the live games where the bool mask ``where`` is True."""
