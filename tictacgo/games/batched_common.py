@@ -89,10 +89,8 @@ class BatchedGame:
 
     def returns(self) -> np.ndarray:
         """``(B, 2)`` float32: the first and second player's return (+1 win, -1 loss, 0 draw or live)."""
-        out = np.zeros((self.batch_size, 2), dtype=np.float32)
-        out[self.winner == 1] = (1.0, -1.0)
-        out[self.winner == 2] = (-1.0, 1.0)
-        return out
+        first = (self.winner == 1).astype(np.float32) - (self.winner == 2)
+        return np.stack([first, -first], axis=1) + np.float32(0.0)  # + 0.0: no -0.0 for draws
 
     def step(self, actions) -> tuple[np.ndarray, np.ndarray]:
         """Play ``actions``, then reset the games that ended (auto-reset).
@@ -104,8 +102,7 @@ class BatchedGame:
         was_live = ~self.done
         self.play(actions)
         ended = was_live & self.done
-        ret = self.returns()
-        ret[~ended] = 0.0
+        ret = self.returns() * ended[:, None]
         self.reset(ended)
         return ended, ret
 
