@@ -192,3 +192,55 @@ def test_bad_arguments_are_refused_with_clear_errors():
         envs.step(np.array([0]))
     with pytest.raises(ValueError, match=r"\[0, 8\]"):
         envs.step(np.array([0, 9]))
+
+
+def first_placement_core(game):
+    def act(state):
+        legal = game.legal_actions(state)
+        placements = [a for a in legal if a != game.pass_action(state)]
+        return placements[0] if placements else legal[0]
+    return act
+
+
+def first_placement_batched(num_points):
+    def act(obs, mask):
+        placements = mask[:, :num_points]
+        return np.where(placements.any(axis=1), np.argmax(placements, axis=1), num_points)
+    return act
+
+
+@pytest.mark.parametrize(("vector_cls", "env_id", "game", "points"),
+                         [(LittleGoVectorEnv, "LittleGo-v0", go, 25),
+                          (TicTacToeVectorEnv, "TicTacToe-v0", ttt, 9)])
+@pytest.mark.parametrize("learner", ["first", "second"])
+def test_each_vector_sub_env_plays_exactly_as_the_single_env(vector_cls, env_id, game, points, learner):
+    # The same deterministic opponent on both sides, the same learner actions: the same games.
+    B = 8
+    venv = vector_cls(B, learner=learner, opponent=first_placement_batched(points))
+    singles = [gym.make(env_id, learner=learner, opponent=first_placement_core(game)).unwrapped
+               for _ in range(B)]
+    obs, info = venv.reset(seed=0)
+    for i, env in enumerate(singles):
+        o, inf = env.reset(seed=0)
+        assert (obs[i] == o).all()
+        assert (info["action_mask"][i] == inf["action_mask"]).all()
+    rng = np.random.default_rng(1)
+    waiting = np.zeros(B, bool)
+    games_done = 0
+    for _ in range(60):
+        actions = masked_random(rng, info, pass_weight=0.3)
+        obs, reward, terminated, _, info = venv.step(actions)
+        for i, env in enumerate(singles):
+            if waiting[i]:  # the vector env reset this game in this step
+                o, inf = env.reset()
+                r, term = 0.0, False
+            else:
+                o, r, term, _, inf = env.step(int(actions[i]))
+                assert info["winner_colour"][i] == inf["winner_colour"]
+            assert (obs[i] == o).all()
+            assert (reward[i], terminated[i]) == (r, term)
+            if not term:
+                assert (info["action_mask"][i] == inf["action_mask"]).all()
+            games_done += term
+        waiting = terminated
+    assert games_done >= B
