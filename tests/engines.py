@@ -15,6 +15,7 @@ import random
 from typing import NamedTuple
 
 from tictacgo.games import littlego as go
+from tictacgo.games.batched_littlego import BatchedLittleGo
 from tictacgo.games.littlego_fast import fast_rollout
 
 
@@ -77,4 +78,28 @@ class FastRolloutEngine:
         return Replay(steps, winner, len(record), None, None)
 
 
-ENGINES = [CoreEngine(), FastRolloutEngine()]
+class BatchedEngine:
+    """The batched numpy engine, ``tictacgo.games.batched_littlego``, one recorded game per batch row.
+
+    Its legal sets come from its own ``legal_mask`` (its own ko memory), its
+    captures and end from its arrays; a batch of 3 plays the game in row 1
+    beside two games that pass at once, so that rows cannot leak into each other.
+    """
+
+    name = "batched"
+
+    def replay(self, actions: list[int]) -> Replay:
+        import numpy as np
+
+        engine = BatchedLittleGo(3)
+        steps = []
+        for a in actions:
+            engine.play(np.array([25, a, 25]))
+            mask = engine.legal_mask()[1]
+            legal = {int(p) for p in np.nonzero(mask[:25])[0]}
+            steps.append(Step(int(engine.black[1]), int(engine.white[1]), int(engine.captured[1]), legal))
+        return Replay(steps, int(engine.winner[1]), int(engine.t[1]),
+                      engine.END_NAMES[int(engine.end[1])], tuple(engine.scores()[1].tolist()))
+
+
+ENGINES = [CoreEngine(), FastRolloutEngine(), BatchedEngine()]

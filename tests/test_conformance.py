@@ -5,7 +5,8 @@ tests/data/littlego_host_games.jsonl.gz: 300 games with, at every action,
 the legal set, the ko-forbidden points, the captures, the board after it and
 the host's verdict; then the end, the scores and the winner. The illegal-move
 file holds positions where a player submitted a refused move. The engines are
-listed in ``tests/engines.py`` (the rules core, the fast MCTS rollout, ...);
+listed in ``tests/engines.py`` (the rules core, the fast MCTS rollout, the batched
+numpy engine);
 a new engine joins by one adapter there.
 """
 

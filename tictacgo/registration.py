@@ -30,6 +30,11 @@ ENV_IDS = {
     "TicTacToe-v0": "tictacgo.registration:make_tictactoe",
     "LittleGo-v0": "tictacgo.registration:make_littlego",
 }
+# gymnasium.make_vec(id, num_envs=..., vectorization_mode="vector_entry_point"): the native vector envs.
+VECTOR_ENTRY_POINTS = {
+    "TicTacToe-v0": "tictacgo.envs.vector_env:TicTacToeVectorEnv",
+    "LittleGo-v0": "tictacgo.envs.vector_env:LittleGoVectorEnv",
+}
 
 
 def resolve_opponent(spec: str, game: str) -> Any:
@@ -98,4 +103,4 @@ def register_envs() -> None:
                                   f"{existing.entry_point!r}; tictacgo registers it as {entry!r}. "
                                   f"Remove the other registration (del gymnasium.registry[{env_id!r}]) "
                                   "before importing tictacgo")
-        register(id=env_id, entry_point=entry)
+        register(id=env_id, entry_point=entry, vector_entry_point=VECTOR_ENTRY_POINTS[env_id])

@@ -1,0 +1,149 @@
+"""An SB3 ``VecEnv`` of B learner-against-opponent games on the batched engines: no subprocesses.
+
+``BatchedVecEnv`` is a ``stable_baselines3.common.vec_env.VecEnv`` whose B
+sub-envs are rows of one batched engine (``tictacgo.games.batched_littlego`` /
+``batched_tictactoe``) driven by ``tictacgo.envs.vector_env.BatchedMatch``:
+one ``step`` plays the learner's action and the in-batch opponent's reply in
+every game with numpy array operations. It trains sb3-contrib's
+``MaskablePPO`` directly::
+
+    from sb3_contrib import MaskablePPO
+    from tictacgo.baselines.learning.batched_vec_env import BatchedVecEnv
+    env = BatchedVecEnv("littlego", num_envs=256, opponent="greedy", learner="random")
+    model = MaskablePPO("MlpPolicy", env, n_steps=64).learn(100_000)
+
+SB3 conventions, as ``DummyVecEnv`` of the single env gives them:
+
+* auto-reset in the same step: a finished game's row of the returned
+  observations is already the next game's first observation; its final
+  observation is ``infos[i]["terminal_observation"]`` (and
+  ``infos[i]["TimeLimit.truncated"]`` is False: the games are finite);
+* ``env_method("action_masks")`` returns one bool mask of ``n_actions`` per
+  env, which is what sb3-contrib's ``get_action_masks`` stacks;
+  ``env_method("set_opponent", opponent)`` swaps the opponent of every game
+  (``"random"``, ``"greedy"`` or a batched policy ``f(obs, mask) -> actions``);
+* ``seed(s)`` then ``reset()`` gives one reproducible sequence of games;
+* ``illegal_actions`` counts the learner actions the rules refused (a
+  masked learner plays none).
+
+Rewards, observations, learner colours, the illegal-action rule (a loss) and
+the ``info`` of a finished game (``winner_colour``, ``learner_colour``,
+``illegal_action``, ``reason``) are those of the native vector env; see
+``tictacgo.envs.vector_env``. Needs the ``train`` extra (stable-baselines3).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from stable_baselines3.common.vec_env import VecEnv
+
+from tictacgo.envs.vector_env import BatchedMatch
+from tictacgo.games.batched_common import check_batch_size
+from tictacgo.games.batched_engines import make_batched_engine
+
+
+class BatchedVecEnv(VecEnv):
+    """B games of ``game`` against an in-batch opponent as one SB3 ``VecEnv`` (see the module docstring).
+
+    Args:
+        game: ``"littlego"`` or ``"tictactoe"``.
+        num_envs: the number of games B.
+        opponent, learner, observation: as ``tictacgo.envs.vector_env``.
+        board_size, komi, max_actions: Little-Go's variant (not for Tic-Tac-Toe).
+    """
+
+    def __init__(self, game: str = "littlego", num_envs: int = 64, opponent: Any = "random",
+                 learner: str = "random", observation: str = "flat", **variant: Any):
+        engine = make_batched_engine(game, check_batch_size(num_envs), **variant)
+        self.match = BatchedMatch(engine, opponent, learner, observation)
+        self.render_mode = None  # read by VecEnv.__init__ through get_attr
+        super().__init__(num_envs, self.match.observation_space, self.match.action_space)
+        self._actions: np.ndarray | None = None
+        self._seeded = False
+        self.illegal_actions = 0  # learner actions the rules refused (each lost its game), since creation
+
+    # -- VecEnv API -------------------------------------------------------------
+    def reset(self):
+        seed = self._seeds[0]
+        if seed is not None or not self._seeded:
+            self.match.seed(np.random.default_rng(seed))
+            self._seeded = True
+        self._reset_seeds()
+        self._reset_options()
+        self.match.needs_reset[:] = False
+        self.match.ended_at_reset[:] = False
+        self.match.reset_games(np.ones(self.num_envs, bool))
+        return self.match.observe()
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._actions = np.asarray(actions).reshape(self.num_envs)
+
+    def step_wait(self):
+        if self._actions is None:
+            raise RuntimeError("step_async() (or step()) must come before step_wait()")
+        match = self.match
+        rewards, terminated, _, illegal = match.step(self._actions)
+        self._actions = None
+        self.illegal_actions += int(illegal.sum())
+        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        obs = match.observe()
+        ended = np.nonzero(terminated)[0]
+        if ended.size:
+            reasons = match.reason_names()
+            for i in ended:
+                infos[i] = {"terminal_observation": obs[i].copy(), "TimeLimit.truncated": False,
+                            "winner_colour": int(match.engine.winner[i]),
+                            "learner_colour": int(match.learner_colour[i]),
+                            "illegal_action": bool(illegal[i]), "reason": str(reasons[i])}
+            match.reset_games(terminated)
+            obs = match.observe()
+        return obs, rewards.astype(np.float32), terminated, infos
+
+    def close(self) -> None:
+        pass
+
+    def action_masks(self) -> np.ndarray:
+        """``(num_envs, n_actions)`` bool: the learner's legal actions."""
+        return self.match.action_masks()
+
+    def set_opponent(self, opponent: Any) -> None:
+        """Play every game against ``opponent`` from its next move on."""
+        self.match.set_opponent(opponent)
+
+    def get_attr(self, attr_name: str, indices=None) -> list[Any]:
+        idx = list(self._get_indices(indices))
+        if attr_name in ("action_masks", "set_opponent", "render_mode"):
+            value = getattr(self, attr_name)
+        elif hasattr(self.match, attr_name):
+            value = getattr(self.match, attr_name)
+        else:
+            raise AttributeError(f"the batched games have no attribute {attr_name!r}")
+        if isinstance(value, np.ndarray) and value.shape[:1] == (self.num_envs,):
+            return [value[i] for i in idx]
+        return [value for _ in idx]
+
+    def set_attr(self, attr_name: str, value: Any, indices=None) -> None:
+        idx = list(self._get_indices(indices))
+        if sorted(idx) != list(range(self.num_envs)):
+            raise ValueError(f"set_attr({attr_name!r}) applies to every game at once; "
+                             f"got indices {indices!r}")
+        setattr(self.match, attr_name, value)
+
+    def env_method(self, method_name: str, *method_args, indices=None, **method_kwargs) -> list[Any]:
+        """``"action_masks"``: one mask per env; other methods (``set_opponent``) apply to every game."""
+        idx = list(self._get_indices(indices))
+        if method_name == "action_masks":
+            masks = self.match.action_masks()
+            return [masks[i] for i in idx]
+        if method_name not in ("set_opponent",):
+            raise AttributeError(f"the batched games have no method {method_name!r} "
+                                 "(env_method takes 'action_masks' and 'set_opponent')")
+        if sorted(idx) != list(range(self.num_envs)):
+            raise ValueError(f"{method_name} applies to every game at once; got indices {indices!r}")
+        result = getattr(self, method_name)(*method_args, **method_kwargs)
+        return [result for _ in idx]
+
+    def env_is_wrapped(self, wrapper_class, indices=None) -> list[bool]:
+        return [False for _ in self._get_indices(indices)]

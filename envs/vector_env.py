@@ -1,0 +1,362 @@
+"""Native vector envs: many learner-against-opponent games stepped at once on the batched engines.
+
+``LittleGoVectorEnv`` and ``TicTacToeVectorEnv`` are ``gymnasium.vector.VectorEnv``
+subclasses registered as the ``vector_entry_point`` of ``LittleGo-v0`` and
+``TicTacToe-v0``, so::
+
+    import gymnasium, tictacgo
+    envs = gymnasium.make_vec("LittleGo-v0", num_envs=1024, vectorization_mode="vector_entry_point",
+                              opponent="greedy", learner="random")
+    obs, info = envs.reset(seed=0)
+    obs, rewards, terminated, truncated, info = envs.step(actions)   # actions: (1024,) ints
+
+Each sub-env is the single-agent env's game (``tictacgo.envs.single_agent``):
+the learner plays one colour, and the opponent's replies are made inside
+``step`` for every game at once by ``tictacgo.games.batched_littlego`` /
+``batched_tictactoe`` (numpy arrays, no Python loop over games), so one
+``step`` is one learner action plus the opponent's reply in every game.
+
+Keyword arguments
+-----------------
+``num_envs``
+    The number of games.
+``opponent``
+    ``"random"`` (default: a uniformly random legal placement, PASS only
+    when no placement is legal, as the registry's ``random`` agent),
+    ``"greedy"`` (Little-Go: a legal placement capturing the most stones,
+    ties uniformly at random, PASS only when no placement is legal; in
+    Tic-Tac-Toe the same as random), or a batched policy: a callable
+    ``f(obs, mask) -> actions`` taking the opponent's player-relative
+    observations ``(k, *obs_shape)`` and legal masks ``(k, n_actions)`` bool
+    of the k games where it is to move and returning k legal actions (one
+    network call for self-play). ``set_opponent`` swaps it between episodes.
+``learner``
+    ``"first"`` (default), ``"second"``, ``"alternate"`` (per game, switching
+    at each of its resets, starting with first) or ``"random"`` (drawn per game
+    at each reset from ``self.np_random``).
+``observation``
+    ``"flat"`` (default, ``(n*n,)`` int8) or ``"board"`` (``(n, n)`` int8):
+    the player-relative board from the learner's view (+1 the learner's
+    stones, -1 the opponent's). The ``"planes"`` format of the single env is
+    not offered here.
+``board_size``, ``komi``, ``max_actions``
+    Little-Go's variant (5, ``n / 2``, ``n*n - 1``).
+
+Rewards, termination and auto-reset
+-----------------------------------
+Rewards are from the learner's view: +1 win, -1 loss, 0 draw and on every
+other step. An illegal learner action loses its game at once (reward -1,
+``info["illegal_action"]``), as in the single env with ``illegal="lose"``;
+mask with ``action_masks()`` to avoid it. ``truncated`` is always False.
+Auto-reset follows Gymnasium 1.x's default, ``AutoresetMode.NEXT_STEP``
+(``metadata["autoreset_mode"]``): the step after a game ends resets that game
+(its action is ignored; reward 0, ``terminated`` False) and returns the first
+observation of the new game. If the opponent's opening move ends a game (a
+batched policy that passes as Black on the empty board, the learner being
+White), the reset observation is that final position and the next step
+reports the result, as in the single env.
+
+``info`` (every key at every step, each with a ``_key`` bool mask that is all
+True, as Gymnasium's vector envs build them):
+
+===================  ============  ===============================================
+``action_mask``      int8 (B, A)   the learner's legal actions (all 1 while a
+                                   game waits for its reset step)
+``learner_colour``   int8          1 first player, 2 second
+``winner_colour``    int8          1, 2, 0 draw, -1 while the game goes on
+``opponent_action``  int64         the opponent's reply in this call, -1 for none
+``illegal_action``   bool          the learner's action was illegal (game lost)
+``t``                int64         actions played in the game
+``reason``           str           why the game ended (the rules core's names:
+                                   ``win``, ``draw``, ``illegal``,
+                                   ``max_actions``, ``double_pass``,
+                                   ``pass_on_empty_start``), ``""`` while live
+``scores``           float64 (B,2) Little-Go only: Black's, White's score
+===================  ============  ===============================================
+
+``action_masks()`` returns the learner's legal actions as a ``(num_envs,
+n_actions)`` bool array. ``reset(seed=s)`` seeds ``self.np_random`` (which
+draws the random learner colours and the built-in opponents' choices), so one
+seed gives one sequence of games. Rendering is not offered.
+
+Version history: v0, the first release.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+
+from tictacgo.games.batched_common import BatchedGame, check_batch_size
+from tictacgo.games.batched_littlego import BatchedLittleGo
+from tictacgo.games.batched_tictactoe import BatchedTicTacToe
+
+LEARNER_MODES = ("first", "second", "alternate", "random")
+OBSERVATIONS = ("flat", "board")
+BUILTIN_OPPONENTS = ("random", "greedy")
+
+
+def _uniform_choice(rng: np.random.Generator, allowed: np.ndarray) -> np.ndarray:
+    """One uniformly random True column per row of a (k, A) bool array (rows need one True)."""
+    return np.argmax(allowed * rng.random(allowed.shape), axis=1)
+
+
+class BatchedMatch:
+    """B learner-against-opponent games on a batched engine: the logic both vector APIs share.
+
+    ``tictacgo.envs.vector_env``'s Gymnasium envs and the SB3 ``VecEnv``
+    (``tictacgo.baselines.learning.batched_vec_env``) are thin adapters on it.
+
+    Args:
+        engine: a batched engine (``BatchedLittleGo`` or ``BatchedTicTacToe``).
+        opponent, learner, observation: see the module docstring.
+    """
+
+    def __init__(self, engine: BatchedGame, opponent: Any = "random", learner: str = "first",
+                 observation: str = "flat"):
+        if learner not in LEARNER_MODES:
+            raise ValueError(f"learner must be one of {LEARNER_MODES}, got {learner!r}")
+        if observation not in OBSERVATIONS:
+            raise ValueError(f"observation must be one of {OBSERVATIONS} for a vector env, "
+                             f"got {observation!r}")
+        self.engine = engine
+        self.num_envs = engine.batch_size
+        self.learner_mode = learner
+        self.observation_format = observation
+        self.set_opponent(opponent)
+        rows, cols = engine.board_shape
+        shape = (rows * cols,) if observation == "flat" else (rows, cols)
+        self.observation_space = spaces.Box(-1, 1, shape, np.int8)
+        self.action_space = spaces.Discrete(engine.num_actions)
+        self.rng = np.random.default_rng()
+        B = self.num_envs
+        self.learner_colour = np.ones(B, np.int8)
+        self._next_alternate = np.ones(B, np.int8)
+        self.needs_reset = np.zeros(B, bool)  # finished games waiting for their reset step
+        self.ended_at_reset = np.zeros(B, bool)
+        self.mask = np.zeros((B, engine.num_actions), bool)
+        self._reasons = np.array([name or "" for name in engine.END_NAMES])
+
+    def set_opponent(self, opponent: Any) -> None:
+        """Play against ``opponent`` ("random", "greedy" or a callable ``f(obs, mask) -> actions``)."""
+        if isinstance(opponent, str):
+            if opponent not in BUILTIN_OPPONENTS:
+                raise ValueError(f"a vector env's opponent must be one of {BUILTIN_OPPONENTS} or a callable "
+                                 f"f(obs, mask) -> actions, got {opponent!r}")
+        elif not callable(opponent):
+            raise TypeError(f"opponent must be one of {BUILTIN_OPPONENTS} or a callable "
+                            f"f(obs, mask) -> actions, got {opponent!r} ({type(opponent).__name__})")
+        self.opponent = opponent
+
+    def seed(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+        self._next_alternate[:] = 1
+
+    # -- observations ----------------------------------------------------------
+    def observe(self, colour: np.ndarray | None = None, games: np.ndarray | None = None) -> np.ndarray:
+        """The player-relative boards from ``colour``'s view (default: the learner's) of ``games``."""
+        colour = self.learner_colour if colour is None else colour
+        boards = self.engine.relative_boards(colour)
+        if games is not None:
+            boards = boards[games]
+        return boards.reshape(len(boards), *self.observation_space.shape)
+
+    def action_masks(self) -> np.ndarray:
+        """``(B, n_actions)`` bool: the learner's legal actions (all True where the action is ignored)."""
+        out = self.mask.copy()
+        out[self.needs_reset | self.ended_at_reset] = True
+        return out
+
+    # -- play ------------------------------------------------------------------
+    def reset_games(self, where: np.ndarray) -> np.ndarray:
+        """New games where ``where``; the opponent opens where it plays first.
+
+        Returns:
+            The opponent's opening actions (-1 where it did not move).
+        """
+        engine = self.engine
+        engine.reset(where)
+        k = int(where.sum())
+        mode = self.learner_mode
+        if mode == "first":
+            self.learner_colour[where] = 1
+        elif mode == "second":
+            self.learner_colour[where] = 2
+        elif mode == "alternate":
+            self.learner_colour[where] = self._next_alternate[where]
+            self._next_alternate[where] = 3 - self._next_alternate[where]
+        else:
+            self.learner_colour[where] = self.rng.integers(1, 3, size=k)
+        self.needs_reset[where] = False
+        opening = self._opponent_moves(where & (engine.to_move != self.learner_colour))
+        self.ended_at_reset[where] = engine.done[where]
+        self.mask = engine.legal_mask()
+        return opening
+
+    def _opponent_moves(self, where: np.ndarray) -> np.ndarray:
+        """The opponent plays in the live games of ``where``; returns the actions (-1 elsewhere)."""
+        engine = self.engine
+        where = where & ~engine.done
+        actions = np.full(self.num_envs, -1, np.int64)
+        games = np.nonzero(where)[0]
+        if games.size == 0:
+            return actions
+        mask = engine.legal_mask()[games]
+        if callable(self.opponent):
+            chosen = np.asarray(self.opponent(self.observe(engine.to_move, games), mask))
+            if chosen.shape != (games.size,) or chosen.dtype.kind not in "iu":
+                raise RuntimeError(f"the opponent {self.opponent!r} must return {games.size} integer "
+                                   f"actions, got {chosen.dtype} {chosen.shape}")
+            bad = ~mask[np.arange(games.size), np.clip(chosen, 0, engine.num_actions - 1)] | (chosen < 0) | (
+                chosen >= engine.num_actions)
+            if bad.any():
+                g = int(games[np.argmax(bad)])
+                raise RuntimeError(f"the opponent {self.opponent!r} returned the illegal action "
+                                   f"{int(chosen[np.argmax(bad)])} in game {g}")
+        else:
+            allowed = mask.copy()
+            if engine.pass_action is not None:
+                allowed[:, engine.pass_action] = False
+                if self.opponent == "greedy":
+                    counts = engine.capture_counts()[games]
+                    best = counts.max(axis=1, keepdims=True)
+                    allowed[:, :engine.pass_action] &= counts == best
+                allowed[~allowed.any(axis=1), engine.pass_action] = True
+            chosen = _uniform_choice(self.rng, allowed)
+        full = np.zeros(self.num_envs, np.int64)
+        full[games] = chosen
+        engine.play(full, where)
+        actions[games] = chosen
+        return actions
+
+    def step(self, actions) -> tuple[np.ndarray, ...]:
+        """One learner action per game, then the opponent's replies (NEXT_STEP auto-reset).
+
+        Returns:
+            ``(rewards, terminated, opponent_action, illegal)`` arrays of B.
+        """
+        engine = self.engine
+        a = np.asarray(actions)
+        if a.shape != (self.num_envs,):
+            raise ValueError(f"actions must have shape ({self.num_envs},), got {a.shape}")
+        if a.dtype.kind not in "iu":
+            raise TypeError(f"actions must be integers, got dtype {a.dtype}")
+        if ((a < 0) | (a >= engine.num_actions)).any():
+            bad = int(a[np.argmax((a < 0) | (a >= engine.num_actions))])
+            raise ValueError(f"actions must be in [0, {engine.num_actions - 1}], got {bad}")
+        a = a.astype(np.int64)
+        rewards = np.zeros(self.num_envs, np.float64)
+        terminated = np.zeros(self.num_envs, bool)
+        resetting = self.needs_reset.copy()
+        reported = self.ended_at_reset.copy()  # games the opponent's opening ended: report them now
+        self.ended_at_reset[:] = False
+        playing = ~resetting & ~reported
+        illegal = playing & ~self.mask[np.arange(self.num_envs), a]
+        engine.forfeit(illegal)
+        engine.play(a, playing & ~illegal)
+        replies = self._opponent_moves(playing & ~illegal)
+        ended = (playing | reported) & engine.done
+        terminated[ended] = True
+        ret = engine.returns()
+        learner = self.learner_colour.astype(np.int64) - 1
+        rewards[ended] = ret[np.nonzero(ended)[0], learner[ended]]
+        opening = np.full(self.num_envs, -1, np.int64)
+        if resetting.any():
+            opening = self.reset_games(resetting)
+        else:
+            self.mask = engine.legal_mask()
+        self.needs_reset |= ended
+        return rewards, terminated, np.where(resetting, opening, replies), illegal
+
+    def reason_names(self) -> np.ndarray:
+        """Why each game ended, as the rules core names it (``""`` while live)."""
+        return self._reasons[self.engine.end]
+
+    def info(self, opponent_action: np.ndarray, illegal: np.ndarray) -> dict[str, np.ndarray]:
+        ones = np.ones(self.num_envs, bool)
+        info = {
+            "action_mask": self.action_masks().astype(np.int8),
+            "learner_colour": self.learner_colour.copy(),
+            "winner_colour": self.engine.winner.copy(),
+            "opponent_action": opponent_action,
+            "illegal_action": illegal,
+            "t": np.asarray(self.engine.t, dtype=np.int64).copy(),
+            "reason": self.reason_names(),
+        }
+        if hasattr(self.engine, "scores"):
+            info["scores"] = self.engine.scores()
+        for key in list(info):
+            info["_" + key] = ones
+        return info
+
+
+class TurnBasedVectorEnv(VectorEnv):
+    """A ``gymnasium.vector.VectorEnv`` on a ``BatchedMatch``; see the module docstring."""
+
+    metadata: ClassVar[dict] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+
+    def __init__(self, engine: BatchedGame, opponent: Any = "random", learner: str = "first",
+                 observation: str = "flat", render_mode: str | None = None):
+        if render_mode is not None:
+            raise ValueError(f"the vector envs do not render; got render_mode={render_mode!r}")
+        self.match = BatchedMatch(engine, opponent, learner, observation)
+        self.num_envs = engine.batch_size
+        self.single_observation_space = self.match.observation_space
+        self.single_action_space = self.match.action_space
+        self.observation_space = gym.vector.utils.batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = gym.vector.utils.batch_space(self.single_action_space, self.num_envs)
+        self.render_mode = None
+        self._started = False
+
+    def set_opponent(self, opponent: Any) -> None:
+        """Play against ``opponent`` from its next move on ("random", "greedy" or ``f(obs, mask)``)."""
+        self.match.set_opponent(opponent)
+
+    def action_masks(self) -> np.ndarray:
+        """``(num_envs, n_actions)`` bool: the learner's legal actions."""
+        return self.match.action_masks()
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        """Start new games in every sub-env. ``seed``: an int or None."""
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
+            raise TypeError(f"seed must be an int or None for this vector env, got {seed!r}")
+        if options:
+            raise ValueError(f"this vector env takes no reset options, got {options!r}")
+        super().reset(seed=seed)
+        if seed is not None or not self._started:
+            self.match.seed(np.random.default_rng(int(self.np_random.integers(2**63))))
+        self._started = True
+        opening = self.match.reset_games(np.ones(self.num_envs, bool))
+        return self.match.observe(), self.match.info(opening, np.zeros(self.num_envs, bool))
+
+    def step(self, actions):
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        rewards, terminated, opponent_action, illegal = self.match.step(actions)
+        truncated = np.zeros(self.num_envs, bool)
+        return (self.match.observe(), rewards, terminated, truncated,
+                self.match.info(opponent_action, illegal))
+
+
+class LittleGoVectorEnv(TurnBasedVectorEnv):
+    """``num_envs`` Little-Go games against an in-batch opponent (``LittleGo-v0``'s vector entry point)."""
+
+    def __init__(self, num_envs: int, opponent: Any = "random", learner: str = "first",
+                 observation: str = "flat", board_size: int = 5, komi: float | None = None,
+                 max_actions: int | None = None, render_mode: str | None = None):
+        engine = BatchedLittleGo(check_batch_size(num_envs), n=board_size, komi=komi, max_actions=max_actions)
+        super().__init__(engine, opponent, learner, observation, render_mode)
+
+
+class TicTacToeVectorEnv(TurnBasedVectorEnv):
+    """``num_envs`` Tic-Tac-Toe games against an in-batch opponent (``TicTacToe-v0``'s vector entry point)."""
+
+    def __init__(self, num_envs: int, opponent: Any = "random", learner: str = "first",
+                 observation: str = "flat", render_mode: str | None = None):
+        super().__init__(BatchedTicTacToe(check_batch_size(num_envs)), opponent, learner, observation,
+                         render_mode)
+

@@ -1,0 +1,113 @@
+"""What the batched engines share: bit helpers on int64 arrays and the common interface.
+
+A batched engine holds B games of one rules module as numpy arrays (one
+bitboard per player and game) and steps them all at once. Both engines
+(``tictacgo.games.batched_tictactoe`` and ``tictacgo.games.batched_littlego``)
+subclass ``BatchedGame`` and offer the same interface:
+
+* ``batch_size``, ``num_actions``, ``board_shape``, ``pass_action`` (None for
+  Tic-Tac-Toe);
+* arrays, one entry per game: ``to_move`` (1 or 2), ``done`` (bool),
+  ``winner`` (-1 while live, 0 draw, 1 or 2), ``end`` (an ``END_*`` code,
+  ``END_NONE`` while live; ``END_NAMES`` maps codes to the rules core's names);
+* ``reset(where=None)``: new games (all, or where the bool mask is True);
+* ``legal_mask()``: a ``(B, num_actions)`` bool array (all False once a game is over);
+* ``play(actions, where=None)``: one action per game (or per game of the
+  bool mask ``where``); entries of finished games are ignored, an illegal
+  action of a live game raises ``IllegalActionError`` and leaves every game
+  untouched;
+* ``forfeit(where)``: the player to move loses the games in the mask;
+* ``returns()``: ``(B, 2)`` float32, the first and second player's +1/-1/0;
+* ``step(actions)``: play, report ``(done, returns)``, then reset the
+  finished games (auto-reset);
+* ``boards()``: ``(B, rows, cols)`` int8 of 0/1/2, ``relative_boards(colour)``
+  +1/-1/0 from the view of a colour per game;
+* ``state(i)`` / ``set_state(i, s)``: game ``i`` as a rules-core state and back
+  (how the engines are checked move for move against the cores).
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+if hasattr(np, "bitwise_count"):  # numpy >= 2.0
+    def popcount(x: np.ndarray) -> np.ndarray:
+        """The number of set bits of each entry of a non-negative int64 array."""
+        return np.bitwise_count(x).astype(np.int64)
+else:  # pragma: no cover - numpy 1.x
+    def popcount(x: np.ndarray) -> np.ndarray:
+        """The number of set bits of each entry of a non-negative int64 array."""
+        a = np.ascontiguousarray(x, dtype=np.int64)
+        return np.unpackbits(a.view(np.uint8)).reshape(*a.shape, 64).sum(-1).astype(np.int64)
+
+
+def unpack(bits: np.ndarray, count: int) -> np.ndarray:
+    """``(B,)`` int64 bitboards as a ``(B, count)`` bool array (bit 0 first)."""
+    raw = np.ascontiguousarray(bits, dtype="<i8").view(np.uint8).reshape(len(bits), 8)
+    return np.unpackbits(raw, axis=1, count=count, bitorder="little").view(bool)
+
+
+def check_batch_size(batch_size) -> int:
+    if isinstance(batch_size, bool) or not isinstance(batch_size, numbers.Integral) or batch_size < 1:
+        raise ValueError(f"batch_size must be a positive int, got {batch_size!r}")
+    return int(batch_size)
+
+
+class BatchedGame:
+    """The interface of a batched engine; see the module docstring."""
+
+    num_actions: int
+    pass_action: int | None
+    board_shape: tuple[int, int]
+    END_NAMES: tuple[str | None, ...]
+
+    def __init__(self, batch_size: int):
+        self.batch_size = check_batch_size(batch_size)
+
+    def _check_actions(self, actions) -> np.ndarray:
+        a = np.asarray(actions)
+        if a.shape != (self.batch_size,):
+            raise ValueError(f"actions must have shape ({self.batch_size},), one per game, got {a.shape}")
+        if a.dtype.kind not in "iu":
+            raise TypeError(f"actions must be integers, got dtype {a.dtype}")
+        bad = (a < 0) | (a >= self.num_actions)
+        if bad.any():
+            i = int(np.argmax(bad))
+            raise ValueError(f"actions must be in [0, {self.num_actions - 1}]; game {i} got {int(a[i])}")
+        return a.astype(np.int64)
+
+    def _check_mask(self, where, name: str = "where") -> np.ndarray:
+        if where is None:
+            return np.ones(self.batch_size, dtype=bool)
+        m = np.asarray(where)
+        if m.shape != (self.batch_size,) or m.dtype != bool:
+            raise ValueError(f"{name} must be a bool array of shape ({self.batch_size},), "
+                             f"got {m.dtype} {m.shape}")
+        return m
+
+    def returns(self) -> np.ndarray:
+        """``(B, 2)`` float32: the first and second player's return (+1 win, -1 loss, 0 draw or live)."""
+        first = (self.winner == 1).astype(np.float32) - (self.winner == 2)
+        return np.stack([first, -first], axis=1) + np.float32(0.0)  # + 0.0: no -0.0 for draws
+
+    def step(self, actions) -> tuple[np.ndarray, np.ndarray]:
+        """Play ``actions``, then reset the games that ended (auto-reset).
+
+        Returns:
+            ``(done, returns)``: which games ended with this action, and the
+            ``(B, 2)`` returns of those games (zeros for the others).
+        """
+        was_live = ~self.done
+        self.play(actions)
+        ended = was_live & self.done
+        ret = self.returns() * ended[:, None]
+        self.reset(ended)
+        return ended, ret
+
+    def relative_boards(self, colour) -> np.ndarray:
+        """``(B, rows, cols)`` int8: +1 the stones of ``colour`` (1 or 2, or one per game), -1 the other's."""
+        boards = self.boards()
+        c = np.broadcast_to(np.asarray(colour, dtype=np.int8), (self.batch_size,))[:, None, None]
+        return np.where(boards == 0, 0, np.where(boards == c, 1, -1)).astype(np.int8)

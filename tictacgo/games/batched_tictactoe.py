@@ -1,0 +1,130 @@
+"""Tic-Tac-Toe for many games at once: B boards as 9-bit bitboards, stepped with numpy.
+
+The rules are those of the single-game core ``tictacgo.games.tictactoe``
+(cells 0..8 row-major, X first, three in a row wins, a full board without one
+is a draw). Each game is one bitboard per player in an int64 array; a
+512-entry table answers "does this set of cells hold a line" for all games
+in one lookup. See ``tictacgo.games.batched_common`` for the interface
+shared with Little-Go; ``tests/test_batched_engines.py`` checks it move for
+move against the core.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tictacgo.games import tictactoe as ttt
+from tictacgo.games.batched_common import BatchedGame, popcount, unpack
+from tictacgo.games.errors import IllegalActionError
+
+END_NONE, END_WIN, END_DRAW, END_ILLEGAL = range(4)
+END_NAMES = (None, ttt.END_WIN, ttt.END_DRAW, ttt.END_ILLEGAL)
+_END_CODES = {name: code for code, name in enumerate(END_NAMES)}
+HAS_LINE = np.array([ttt.has_line(b) for b in range(512)], dtype=bool)
+
+
+class BatchedTicTacToe(BatchedGame):
+    """B Tic-Tac-Toe games (see the module docstring).
+
+    Args:
+        batch_size: the number of games B.
+    """
+
+    END_NAMES = END_NAMES
+    num_actions = ttt.NUM_ACTIONS
+    pass_action = None
+    board_shape = (3, 3)
+
+    def __init__(self, batch_size: int):
+        super().__init__(batch_size)
+        B = self.batch_size
+        self.x = np.zeros(B, np.int64)
+        self.o = np.zeros(B, np.int64)
+        self.to_move = np.ones(B, np.int8)
+        self.last_action = np.full(B, -1, np.int16)
+        self.done = np.zeros(B, bool)
+        self.end = np.zeros(B, np.int8)
+        self.winner = np.full(B, -1, np.int8)
+        self._cell = np.int64(1) << np.arange(9, dtype=np.int64)
+
+    @property
+    def t(self) -> np.ndarray:
+        """Moves played in each game."""
+        return popcount(self.x | self.o)
+
+    def reset(self, where=None) -> None:
+        """Start new games: all of them, or those where the bool mask ``where`` is True."""
+        m = self._check_mask(where)
+        for arr, value in ((self.x, 0), (self.o, 0), (self.to_move, ttt.X), (self.last_action, -1),
+                           (self.done, False), (self.end, END_NONE), (self.winner, -1)):
+            np.copyto(arr, value, where=m)
+
+    def legal_mask(self) -> np.ndarray:
+        """``(B, 9)`` bool: the empty cells of each live game (all False once over)."""
+        out = unpack(ttt.FULL & ~(self.x | self.o), 9)
+        out[self.done] = False
+        return out
+
+    def play(self, actions, where=None) -> None:
+        """Mark one cell in every live game (entries of finished games are ignored).
+
+        Args:
+            actions: B integer actions.
+            where: optional bool mask of B: play only in these games (the others' entries are ignored).
+
+        Raises:
+            TypeError / ValueError: actions that are not B integers in 0..8.
+            IllegalActionError: a taken cell in a live game (no game is changed).
+        """
+        a = self._check_actions(actions)
+        live = ~self.done & self._check_mask(where)
+        bit = self._cell[a]
+        taken = live & (((self.x | self.o) & bit) != 0)
+        if taken.any():
+            i = int(np.argmax(taken))
+            raise IllegalActionError(f"action {int(a[i])} of game {i} is illegal: cell taken "
+                                     f"({int(taken.sum())} illegal in the batch; no game was changed)",
+                                     reason=ttt.OCCUPIED)
+        # Whole-array updates with where= masks: cheaper than boolean fancy indexing at large B.
+        x_moves = live & (self.to_move == ttt.X)
+        o_moves = live & ~x_moves
+        self.x |= np.where(x_moves, bit, 0)
+        self.o |= np.where(o_moves, bit, 0)
+        won = live & HAS_LINE[np.where(x_moves, self.x, self.o)]
+        drawn = live & ~won & ((self.x | self.o) == ttt.FULL)
+        np.copyto(self.end, END_WIN, where=won)
+        np.copyto(self.winner, self.to_move, where=won)
+        np.copyto(self.end, END_DRAW, where=drawn)
+        np.copyto(self.winner, 0, where=drawn)
+        self.done |= won | drawn
+        np.copyto(self.last_action, a, where=live, casting="same_kind")
+        np.copyto(self.to_move, 3 - self.to_move, where=live)
+
+    def forfeit(self, where) -> None:
+        """The player to move loses the live games where the bool mask ``where`` is True."""
+        m = self._check_mask(where) & ~self.done
+        self.done[m] = True
+        self.end[m] = END_ILLEGAL
+        self.winner[m] = 3 - self.to_move[m]
+
+    def boards(self) -> np.ndarray:
+        """``(B, 3, 3)`` int8: 0 empty, 1 X, 2 O."""
+        cells = unpack(self.x, 9).astype(np.int8) + 2 * unpack(self.o, 9).astype(np.int8)
+        return cells.reshape(self.batch_size, 3, 3)
+
+    def state(self, i: int) -> ttt.TTTState:
+        """Game ``i`` as a rules-core ``TTTState``."""
+        w = int(self.winner[i])
+        return ttt.TTTState(int(self.x[i]), int(self.o[i]), int(self.to_move[i]),
+                            END_NAMES[int(self.end[i])], max(w, 0), int(self.last_action[i]))
+
+    def set_state(self, i: int, s: ttt.TTTState) -> None:
+        """Make game ``i`` the rules-core state ``s``."""
+        if not isinstance(s, ttt.TTTState):
+            raise TypeError(f"expected a tictactoe.TTTState, got {type(s).__name__}")
+        self.x[i], self.o[i], self.to_move[i] = s.x, s.o, s.to_move
+        self.last_action[i] = s.last_action
+        self.end[i] = _END_CODES[s.end]
+        self.done[i] = s.end is not None
+        w = ttt.winner(s)
+        self.winner[i] = -1 if w is None else w
