@@ -98,6 +98,10 @@ from tictacgo.games.batched_tictactoe import BatchedTicTacToe
 LEARNER_MODES = ("first", "second", "alternate", "random")
 OBSERVATIONS = ("flat", "board")
 BUILTIN_OPPONENTS = ("random", "greedy")
+# gymnasium.make_vec picks the vector entry point by default; what only the single-game envs take
+# (registry opponents, planes, the penalty wrapper) is there with vectorization_mode="sync".
+SYNC_HINT = ('; the single-game envs take more through gymnasium.make_vec(..., '
+             'vectorization_mode="sync" or "async")')
 
 
 def _uniform_choice(rng: np.random.Generator, allowed: np.ndarray) -> np.ndarray:
@@ -122,7 +126,7 @@ class BatchedMatch:
             raise ValueError(f"learner must be one of {LEARNER_MODES}, got {learner!r}")
         if observation not in OBSERVATIONS:
             raise ValueError(f"observation must be one of {OBSERVATIONS} for a vector env, "
-                             f"got {observation!r}")
+                             f"got {observation!r}{SYNC_HINT}")
         self.engine = engine
         self.num_envs = engine.batch_size
         self.learner_mode = learner
@@ -146,7 +150,7 @@ class BatchedMatch:
         if isinstance(opponent, str):
             if opponent not in BUILTIN_OPPONENTS:
                 raise ValueError(f"a vector env's opponent must be one of {BUILTIN_OPPONENTS} or a callable "
-                                 f"f(obs, mask) -> actions, got {opponent!r}")
+                                 f"f(obs, mask) -> actions, got {opponent!r}{SYNC_HINT}")
         elif not callable(opponent):
             raise TypeError(f"opponent must be one of {BUILTIN_OPPONENTS} or a callable "
                             f"f(obs, mask) -> actions, got {opponent!r} ({type(opponent).__name__})")
@@ -300,7 +304,10 @@ class TurnBasedVectorEnv(VectorEnv):
     metadata: ClassVar[dict] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
     def __init__(self, engine: BatchedGame, opponent: Any = "random", learner: str = "first",
-                 observation: str = "flat", render_mode: str | None = None):
+                 observation: str = "flat", render_mode: str | None = None, illegal: str = "lose"):
+        if illegal != "lose":
+            raise ValueError(f"a vector env's illegal action loses the game (illegal='lose'), got "
+                             f"illegal={illegal!r}{SYNC_HINT}")
         if render_mode is not None:
             raise ValueError(f"the vector envs do not render; got render_mode={render_mode!r}")
         self.match = BatchedMatch(engine, opponent, learner, observation)
@@ -347,16 +354,16 @@ class LittleGoVectorEnv(TurnBasedVectorEnv):
 
     def __init__(self, num_envs: int, opponent: Any = "random", learner: str = "first",
                  observation: str = "flat", board_size: int = 5, komi: float | None = None,
-                 max_actions: int | None = None, render_mode: str | None = None):
+                 max_actions: int | None = None, render_mode: str | None = None, illegal: str = "lose"):
         engine = BatchedLittleGo(check_batch_size(num_envs), n=board_size, komi=komi, max_actions=max_actions)
-        super().__init__(engine, opponent, learner, observation, render_mode)
+        super().__init__(engine, opponent, learner, observation, render_mode, illegal)
 
 
 class TicTacToeVectorEnv(TurnBasedVectorEnv):
     """``num_envs`` Tic-Tac-Toe games against an in-batch opponent (``TicTacToe-v0``'s vector entry point)."""
 
     def __init__(self, num_envs: int, opponent: Any = "random", learner: str = "first",
-                 observation: str = "flat", render_mode: str | None = None):
+                 observation: str = "flat", render_mode: str | None = None, illegal: str = "lose"):
         super().__init__(BatchedTicTacToe(check_batch_size(num_envs)), opponent, learner, observation,
-                         render_mode)
+                         render_mode, illegal)
 

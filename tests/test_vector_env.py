@@ -244,3 +244,13 @@ def test_each_vector_sub_env_plays_exactly_as_the_single_env(vector_cls, env_id,
             games_done += term
         waiting = terminated
     assert games_done >= B
+
+
+@pytest.mark.parametrize("kwargs", [{"opponent": "minimax"}, {"observation": "planes"},
+                                    {"illegal": "penalty"}])
+def test_make_vec_by_default_names_the_sync_mode_for_what_only_single_envs_take(kwargs):
+    with pytest.raises(ValueError, match='vectorization_mode="sync"'):
+        gym.make_vec("LittleGo-v0", num_envs=2, **kwargs)
+    env = gym.make_vec("LittleGo-v0", num_envs=2, vectorization_mode="sync", **kwargs)
+    env.reset(seed=0)
+    env.close()
