@@ -121,7 +121,7 @@ def test_peer_rows_appear_when_the_peer_is_installed_with_ratios_in_the_table(tm
     core = next(r for r in result["rows"] if r["impl"] == "tictacgo_core")
     for peer in peers:
         rate = next(r["per_s"] for r in result["rows"] if r["impl"] == peer)
-        assert f"{core['per_s'] / rate:.2f}x {peer}" in stdout
+        assert f"{bench.fmt_ratio(core['per_s'] / rate)} {peer}" in stdout
 
 
 def test_openspiel_mctsbot_searches_the_same_midgame_position(tmp_path):
@@ -144,6 +144,7 @@ def test_ratio_compares_a_tictacgo_row_with_the_peers_of_the_same_case_batch_and
     assert bench.ratios(rows[0], rows) == "3.00x pgx"
     assert bench.ratios(rows[3], rows) == "5.00x openspiel_mctsbot"
     assert bench.ratios(rows[1], rows) == ""   # peers get no ratio
+    assert bench.fmt_ratio(0.0042) == "0.004x" and bench.fmt_ratio(12.345) == "12.35x"
 
 
 @pytest.mark.parametrize("args, message", [
