@@ -710,7 +710,9 @@ def main(argv=None) -> int:
             r["position"] = row.position
         r.update(per_s=statistics.median(row.runs), runs=row.runs, unit=unit(row.case),
                  setup_s=round(row.setup_s, 3))
-        if row.case in RANDOM_PLAY_CASES and row.games:
+        if row.case in RANDOM_PLAY_CASES and row.batch == 1 and row.games:
+            # whole games only: a batch's games start together, so a short window of a large batch
+            # sees too few of them end for a fair mean length
             r["plies_per_game"] = round(row.count / row.games, 2)
         results.append(r)
     machine = machine_info(args, worker_versions, load_before, os.getloadavg())
