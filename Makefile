@@ -20,8 +20,10 @@ demo: $(VENV)/.installed
 test: $(VENV)/.installed
 	$(BIN)/python -m pytest
 
+# The peers (OpenSpiel, pgx + jax) come with the bench extra; about 10 minutes (scripts/bench.py).
 bench: $(VENV)/.installed
-	$(BIN)/python scripts/bench_envs.py --markdown
+	$(BIN)/pip install --quiet -e '.[bench]'
+	$(BIN)/python scripts/bench.py
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .
