@@ -9,6 +9,7 @@ from __future__ import annotations
 import builtins
 import importlib.util
 import json
+import types
 
 import pytest
 
@@ -109,3 +110,22 @@ def test_address_without_backend_ray_is_refused(capsys):
 def test_unknown_backend_is_a_value_error():
     with pytest.raises(ValueError, match="backend must be one of"):
         run_match("tictactoe", "random", "think1", games=2, seed=0, backend="dask", progress=False)
+
+
+def test_backend_ray_with_no_cluster_at_the_address_is_a_one_line_error_with_status_1(monkeypatch, capsys):
+    from tictacgo.arena import ray_backend
+
+    def no_cluster(**kwargs):
+        raise ConnectionError(f"Failed to connect to Ray cluster at {kwargs['address']}")
+
+    fake_ray = types.SimpleNamespace(is_initialized=lambda: False, init=no_cluster)
+    monkeypatch.setattr(ray_backend, "import_ray", lambda: fake_ray)
+    real_find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",  # as if ray were installed
+                        lambda name, *a, **k: object() if name == "ray" else real_find_spec(name, *a, **k))
+    code = main(["arena", "tictactoe", "random", "think1", "--games", "2", "--backend", "ray",
+                 "--address", "10.0.0.9:6379", "--no-progress"])
+    assert code == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["tictacgo arena: error: --backend ray could not reach Ray at '10.0.0.9:6379': "
+                   "Failed to connect to Ray cluster at 10.0.0.9:6379"]

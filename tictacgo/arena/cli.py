@@ -192,17 +192,23 @@ def run(args: argparse.Namespace) -> int:
             return _error(f"--sgf: {e}")
 
     progress = not args.no_progress
-    if args.course_report:
-        result = grading.run_course_report(specs[0], args.seed, games=args.games or DEFAULT_GAMES["course"],
-                                         workers=args.workers, progress=progress)
-    elif rr:
-        result = arena.run_round_robin(game, specs, args.games or DEFAULT_GAMES["round_robin"], args.seed,
-                                       workers=args.workers, progress=progress, prior=args.prior,
-                                       backend=args.backend, address=args.address or "local")
-    else:
-        result = arena.run_match(game, specs[0], specs[1], args.games or DEFAULT_GAMES["match"], args.seed,
-                                 workers=args.workers, progress=progress, backend=args.backend,
-                                 address=args.address or "local")
+    ray_args = {"backend": args.backend, "address": args.address or "local"}
+    try:
+        if args.course_report:
+            result = grading.run_course_report(specs[0], args.seed,
+                                               games=args.games or DEFAULT_GAMES["course"],
+                                               workers=args.workers, progress=progress)
+        elif rr:
+            result = arena.run_round_robin(game, specs, args.games or DEFAULT_GAMES["round_robin"],
+                                           args.seed, workers=args.workers, progress=progress,
+                                           prior=args.prior, **ray_args)
+        else:
+            result = arena.run_match(game, specs[0], specs[1], args.games or DEFAULT_GAMES["match"],
+                                     args.seed, workers=args.workers, progress=progress, **ray_args)
+    except ConnectionError as e:  # --backend ray and no Ray cluster at --address
+        print(f"tictacgo arena: error: --backend ray could not reach Ray at {args.address or 'local'!r}: {e}",
+              file=sys.stderr)
+        return 1
 
     print(result.table())
     status = 130 if result.interrupted else 0
