@@ -18,7 +18,7 @@ RLlib's new API stack (RLModule, Learner, EnvRunner, ConnectorV2):
   policy, ``"shared"`` (parameter-sharing self-play: the observation is
   player-relative, so one network plays both sides, each agent learning
   from its own reward).
-* ``IllegalMoveCallback``: logs ``illegal_moves`` (games ended by an illegal
+* ``GameEndCallback``: logs ``illegal_moves`` (games ended by an illegal
   move; the masked module should keep it at 0) and ``games_won_first`` /
   ``games_drawn`` per training iteration under ``result["env_runners"]``.
 
@@ -180,7 +180,7 @@ def _episode_end_info(episode: Any) -> dict[str, Any]:
     return {}
 
 
-class IllegalMoveCallback(RLlibCallback):
+class GameEndCallback(RLlibCallback):
     """Logs, per iteration, games ended by an illegal move, games won by the first mover, and draws."""
 
     def on_episode_end(self, *, episode: Any, metrics_logger: Any = None, **kwargs: Any) -> None:
@@ -242,7 +242,7 @@ def self_play_config(game: str = "tictactoe", env_config: dict[str, Any] | None 
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={SHARED_POLICY: module_spec}))
         .training(lr=lr, gamma=gamma, entropy_coeff=entropy_coeff, num_epochs=num_epochs,
                   train_batch_size_per_learner=train_batch_size, minibatch_size=minibatch_size)
-        .callbacks(IllegalMoveCallback)
+        .callbacks(GameEndCallback)
     )
     if seed is not None:
         config = config.debugging(seed=seed)
