@@ -10,7 +10,7 @@ loads it).
 
     python scripts/train_rllib.py --iterations 50                       # a local Ray instance
     python scripts/train_rllib.py --address auto --num-env-runners 16   # a running Ray cluster
-    python scripts/train_rllib.py --game littlego --iterations 200 --num-env-runners 4
+    python scripts/train_rllib.py --game littlego --board-size 5 --iterations 200 --num-env-runners 4
 
 Needs the ``rllib`` extra: ``pip install 'tictacgo[rllib]'``.
 """
@@ -18,12 +18,14 @@ Needs the ``rllib`` extra: ``pip install 'tictacgo[rllib]'``.
 from __future__ import annotations
 
 import argparse
+import inspect
 import os
 import sys
 import time
 from dataclasses import asdict, dataclass, field, fields
 
 from tictacgo.baselines.learning.training_config import field_docs
+from tictacgo.games import get_game
 
 
 @dataclass
@@ -49,8 +51,8 @@ class Args:
     """Entropy bonus."""
     hidden: list[int] = field(default_factory=lambda: [64, 64])
     """Hidden layer sizes of the policy and value networks."""
-    board_size: int = 5
-    """littlego: the board size."""
+    board_size: int | None = None
+    """The board size, for games whose env takes one (littlego); default: the game's own."""
     seed: int = 0
     """RLlib's seed and the evaluation's."""
     eval_games: int = 50
@@ -73,12 +75,15 @@ def parse_args(argv: list[str] | None = None) -> Args:
             kind = int if f.name == "hidden" else str
             parser.add_argument(flag, nargs="+", type=kind, default=value, help=docs[f.name])
         else:
-            parser.add_argument(flag, type=type(value), default=value, help=docs[f.name])
+            kind = int if f.name == "board_size" else type(value)
+            parser.add_argument(flag, type=kind, default=value, help=docs[f.name])
     args = Args(**vars(parser.parse_args(argv)))
-    if args.game not in ("tictactoe", "littlego"):
-        parser.error(f"--game must be tictactoe or littlego, got {args.game!r}")
+    try:
+        args.game = get_game(args.game).spec().name
+    except ValueError as e:
+        parser.error(f"--game: {e}")
     for name in ("iterations", "train_batch_size", "minibatch_size", "num_epochs", "board_size"):
-        if getattr(args, name) < 1:
+        if getattr(args, name) is not None and getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}")
     for name in ("num_env_runners", "eval_games", "seed"):
         if getattr(args, name) < 0:
@@ -98,9 +103,15 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     from tictacgo.arena import play_wdl
     from tictacgo.baselines.registry import make_agent
-    from tictacgo.games import get_game
 
-    env_config = {"board_size": args.board_size} if args.game == "littlego" else {}
+    game = get_game(args.game)
+    env_config = {}
+    if args.board_size is not None:
+        if "board_size" not in inspect.signature(rllib.GAMES[args.game].raw_env).parameters:
+            print(f"train_rllib.py: error: --board-size: the {args.game} env has one board size",
+                  file=sys.stderr)
+            return 2
+        env_config["board_size"] = args.board_size
     config = rllib.self_play_config(
         args.game, env_config, num_env_runners=args.num_env_runners, hidden=tuple(args.hidden), lr=args.lr,
         train_batch_size=args.train_batch_size, minibatch_size=args.minibatch_size,
@@ -120,10 +131,9 @@ def main(argv: list[str] | None = None) -> int:
                   f"draws {int(runners.get('games_drawn', 0))}", flush=True)
         path = algo.save(os.path.abspath(args.out)).checkpoint.path
         print(f"wrote the checkpoint {path}")
-        if args.eval_games and args.game == "littlego" and args.board_size != 5:
-            print("no evaluation: the arena plays Little-Go on the 5x5 board only")
+        if args.eval_games and args.board_size not in (None, game.spec().board_shape[0]):
+            print(f"no evaluation: the arena plays {game.spec().title} on its default board only")
         elif args.eval_games:
-            game = get_game(args.game)
             policy = rllib.ModulePolicy(algo.get_module(rllib.SHARED_POLICY), game)
             for spec in args.eval_opponents:
                 for colour, label in ((1, "first"), (2, "second")):
