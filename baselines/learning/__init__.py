@@ -6,8 +6,9 @@
 * ``policy_agent``: ``PolicyAgent`` (a trained model as an agent) and ``load_model``.
 * ``training``: ``train(TrainConfig(...))``: opponents, self-play, evaluation, checkpoints.
 * ``cli``: ``tictacgo train``.
+* ``rllib``: the AEC envs, a masked PPO RLModule and self-play for RLlib (needs the ``rllib`` extra).
 
-``tictacgo.baselines.learning.returns`` imports only numpy; the rest imports torch.
+``tictacgo.baselines.learning.returns`` imports only numpy; the rest imports torch (and ``rllib``, ray).
 """
 
 from tictacgo.baselines.learning.returns import illegal_aware_returns

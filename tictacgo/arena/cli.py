@@ -3,6 +3,7 @@
 Three modes:
 
     tictacgo arena GAME AGENT_A AGENT_B --games N --seed S [--workers W] [--out results.json]
+    tictacgo arena GAME AGENT_A AGENT_B --games N --seed S --backend ray [--address auto]
     tictacgo arena GAME --round-robin AGENT AGENT ... --games N [--plot ratings.png]
     tictacgo arena littlego --course-report AGENT --seed S
 
@@ -25,8 +26,11 @@ SGF record (Little-Go only; needs sgfmill: ``pip install 'tictacgo[sgf]'``):
 ``DIR/game-0000.sgf``, ... for a match, one subfolder per pair for a round
 robin (``DIR/00-01_A-vs-B/``) and per opponent for a course report
 (``DIR/vs-greedy/``); ``tictacgo replay FILE`` checks one, Go programs open
-them. Ctrl-C stops early: what was played is still printed and saved (exit
-status 130).
+them. ``--backend ray`` plays the games as Ray tasks (a Ray instance started
+for the run, or a running cluster with ``--address auto``; needs ray:
+``pip install 'tictacgo[ray]'``, and tictacgo on every node): the same games
+and results as the default local process pool for the same seed. Ctrl-C
+stops early: what was played is still printed and saved (exit status 130).
 
 Every mistake that can be seen before playing is reported in one line with
 exit status 2 before the first game: an unknown game, agent or parameter, a
@@ -72,6 +76,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="non-negative seed (default 0)")
     parser.add_argument("--workers", type=int, default=None,
                         help="worker processes (default: one per CPU core; 1: no subprocesses)")
+    parser.add_argument("--backend", choices=("local", "ray"), default="local",
+                        help="local: worker processes on this machine (default); ray: Ray tasks, here or on "
+                             "a cluster (needs tictacgo[ray])")
+    parser.add_argument("--address", default=None,
+                        help="--backend ray: the Ray address (default 'local': a Ray instance for this run; "
+                             "'auto': the running cluster; 'ray://HOST:10001': Ray Client)")
     parser.add_argument("--out", metavar="RESULTS.json", default=None,
                         help="write every game and the summary to this JSON file (atomically)")
     parser.add_argument("--sgf", metavar="DIR", default=None,
@@ -130,6 +140,14 @@ def run(args: argparse.Namespace) -> int:
         return _error(f"--workers must be at least 1, got {args.workers}")
     if not (math.isfinite(args.prior) and args.prior >= 0):
         return _error(f"--prior must be a finite number >= 0, got {args.prior!r}")
+    if args.address is not None and args.backend != "ray":
+        return _error(f"--address {args.address!r} is for --backend ray")
+    if args.backend == "ray":
+        if args.course_report:
+            return _error("--course-report plays on the local backend only; drop --backend ray")
+        if importlib.util.find_spec("ray") is None:
+            return _error("--backend ray needs ray, which is not installed: "
+                          "pip install 'tictacgo[ray]' (or 'tictacgo[rllib]', which includes ray)")
     problem = _check_output_paths(args)
     if problem:
         return _error(problem)
@@ -174,15 +192,23 @@ def run(args: argparse.Namespace) -> int:
             return _error(f"--sgf: {e}")
 
     progress = not args.no_progress
-    if args.course_report:
-        result = grading.run_course_report(specs[0], args.seed, games=args.games or DEFAULT_GAMES["course"],
-                                         workers=args.workers, progress=progress)
-    elif rr:
-        result = arena.run_round_robin(game, specs, args.games or DEFAULT_GAMES["round_robin"], args.seed,
-                                       workers=args.workers, progress=progress, prior=args.prior)
-    else:
-        result = arena.run_match(game, specs[0], specs[1], args.games or DEFAULT_GAMES["match"], args.seed,
-                                 workers=args.workers, progress=progress)
+    ray_args = {"backend": args.backend, "address": args.address or "local"}
+    try:
+        if args.course_report:
+            result = grading.run_course_report(specs[0], args.seed,
+                                               games=args.games or DEFAULT_GAMES["course"],
+                                               workers=args.workers, progress=progress)
+        elif rr:
+            result = arena.run_round_robin(game, specs, args.games or DEFAULT_GAMES["round_robin"],
+                                           args.seed, workers=args.workers, progress=progress,
+                                           prior=args.prior, **ray_args)
+        else:
+            result = arena.run_match(game, specs[0], specs[1], args.games or DEFAULT_GAMES["match"],
+                                     args.seed, workers=args.workers, progress=progress, **ray_args)
+    except ConnectionError as e:  # --backend ray and no Ray cluster at --address
+        print(f"tictacgo arena: error: --backend ray could not reach Ray at {args.address or 'local'!r}: {e}",
+              file=sys.stderr)
+        return 1
 
     print(result.table())
     status = 130 if result.interrupted else 0

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from tictacgo.arena.results import MatchResult
-from tictacgo.arena.runner import Job, execute_jobs
+from tictacgo.arena.runner import Job, check_backend, execute_jobs
 from tictacgo.baselines.registry import make_agent
 from tictacgo.games import get_game
 
@@ -55,7 +55,8 @@ def check_match_args(game: str, specs: Sequence[str], games: int, seed: int) -> 
 
 
 def run_match(game_name: str, spec_a: str, spec_b: str, games: int, seed: int,
-              workers: int | None = None, progress: bool = True) -> MatchResult:
+              workers: int | None = None, progress: bool = True, backend: str = "local",
+              address: str | None = "local") -> MatchResult:
     """Play ``games`` games between two registered agents, colours alternating.
 
     Args:
@@ -66,16 +67,23 @@ def run_match(game_name: str, spec_a: str, spec_b: str, games: int, seed: int,
         seed: a non-negative int; game ``i`` uses ``SeedSequence(seed, spawn_key=(i,))``.
         workers: worker processes (None: one per CPU core; 1: in this process).
         progress: show a progress bar on stderr.
+        backend: ``"local"`` (worker processes here) or ``"ray"`` (Ray tasks, here or
+            on a cluster; the same games for the same seed).
+        address: the Ray address for ``backend="ray"``: ``"local"`` (a Ray instance
+            for this run), ``"auto"`` (the running cluster); ignored if Ray is initialized.
 
     Returns:
         The ``MatchResult``; on Ctrl-C, the games finished so far with
         ``interrupted=True``.
 
     Raises:
-        ValueError: an unknown game or agent, a bad agent parameter, or a bad count.
+        ValueError: an unknown game or agent, a bad agent parameter, a bad count or backend.
+        ImportError: ``backend="ray"`` without ray installed.
     """
     name = check_match_args(game_name, (spec_a, spec_b), games, seed)
+    check_backend(backend)
     jobs = (Job(0, name, spec_a, spec_b, int(seed), i) for i in range(games))  # lazy: one per game as played
-    results, interrupted = execute_jobs(jobs, games, workers, progress, f"{spec_a} vs {spec_b}")
+    results, interrupted = execute_jobs(jobs, games, workers, progress, f"{spec_a} vs {spec_b}",
+                                        backend=backend, address=address)
     played = sorted((g for _, g in results), key=lambda g: g.index)
     return MatchResult(name, spec_a, spec_b, int(seed), games, played, interrupted)

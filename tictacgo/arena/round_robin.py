@@ -16,7 +16,7 @@ import numpy as np
 
 from tictacgo.arena.match import check_match_args
 from tictacgo.arena.results import MatchResult
-from tictacgo.arena.runner import Job, execute_jobs
+from tictacgo.arena.runner import Job, check_backend, execute_jobs
 
 
 def pair_seed(seed: int, i: int, j: int) -> int:
@@ -105,7 +105,8 @@ class RoundRobinResult:
 
 def run_round_robin(game: str, specs: Sequence[str], games_per_pair: int, seed: int,
                     workers: int | None = None, progress: bool = True,
-                    prior: float = 1.0) -> RoundRobinResult:
+                    prior: float = 1.0, backend: str = "local", address: str | None = "local"
+                    ) -> RoundRobinResult:
     """Play every pair of agents and rate them.
 
     Pair ``(i, j)`` (``i < j``) plays a match with agent ``i`` as A, seeded
@@ -119,6 +120,7 @@ def run_round_robin(game: str, specs: Sequence[str], games_per_pair: int, seed: 
         workers: worker processes (None: one per CPU core; 1: in this process).
         progress: show a progress bar on stderr.
         prior: the Bradley-Terry prior strength (``ratings.fit_bradley_terry``).
+        backend, address: ``"local"`` worker processes or ``"ray"`` tasks, as in ``run_match``.
 
     Returns:
         The ``RoundRobinResult`` (partial, ``interrupted=True``, after Ctrl-C).
@@ -129,12 +131,13 @@ def run_round_robin(game: str, specs: Sequence[str], games_per_pair: int, seed: 
     if len(specs) < 2:
         raise ValueError(f"a round robin needs at least two agents, got {specs!r}")
     name = check_match_args(game, specs, games_per_pair, seed)
+    check_backend(backend)
     pairs = [(i, j) for i in range(len(specs)) for j in range(i + 1, len(specs))]
     seeds = [pair_seed(seed, i, j) for i, j in pairs]
     jobs = (Job(p, name, specs[i], specs[j], seeds[p], g)  # lazy: one per game as played
             for p, (i, j) in enumerate(pairs) for g in range(games_per_pair))
     results, interrupted = execute_jobs(jobs, len(pairs) * games_per_pair, workers, progress,
-                                        f"round robin ({len(pairs)} pairs)")
+                                        f"round robin ({len(pairs)} pairs)", backend=backend, address=address)
     by_pair: dict[int, list] = {p: [] for p in range(len(pairs))}
     for key, g in results:
         by_pair[key].append(g)

@@ -11,6 +11,8 @@ bar (tqdm if installed, else a line on stderr every few seconds) follows the
 games; Ctrl-C stops the run and returns the games finished so far. Jobs come
 from a lazy iterator, made only as the workers take them, so a run of
 ``10**12`` games starts at once; only the results are kept in memory.
+``backend="ray"`` plays the same jobs as Ray tasks instead
+(``tictacgo.arena.ray_backend``), with the same results.
 """
 
 from __future__ import annotations
@@ -144,9 +146,19 @@ def _start_pool(n_workers: int):
     return pool, release
 
 
-def execute_jobs(jobs: Iterable[Job], total: int, workers: int | None, progress: bool, desc: str
+BACKENDS = ("local", "ray")
+
+
+def check_backend(backend: str) -> None:
+    """Raise ValueError unless ``backend`` is one of ``BACKENDS``."""
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
+
+
+def execute_jobs(jobs: Iterable[Job], total: int, workers: int | None, progress: bool, desc: str,
+                 backend: str = "local", address: str | None = "local"
                  ) -> tuple[list[tuple[int, MatchGame]], bool]:
-    """Play the jobs, in-process or in a pool; returns (results, interrupted).
+    """Play the jobs, in-process, in a pool or as Ray tasks; returns (results, interrupted).
 
     Args:
         jobs: the games to play, best a lazy iterable (a generator): a job is
@@ -156,12 +168,20 @@ def execute_jobs(jobs: Iterable[Job], total: int, workers: int | None, progress:
         workers: worker processes (None: one per CPU core; 1: in this process).
         progress: show a progress bar on stderr.
         desc: the progress bar's label.
+        backend: ``"local"`` (this machine's processes) or ``"ray"`` (Ray tasks,
+            ``tictacgo.arena.ray_backend``; ``workers`` then caps the tasks at once).
+        address: the Ray address for the ``"ray"`` backend (``"local"``, ``"auto"``, ...).
 
     Returns:
         The ``(key, MatchGame)`` results in the order they finished, and
         whether Ctrl-C stopped the run (the results then hold the games
         finished before it).
     """
+    check_backend(backend)
+    if backend == "ray":
+        from tictacgo.arena import ray_backend
+
+        return ray_backend.execute_jobs(jobs, total, workers, progress, desc, address=address)
     results: list[tuple[int, MatchGame]] = []
     if total < 1:
         return results, False
