@@ -120,7 +120,8 @@ def run_round_robin(game: str, specs: Sequence[str], games_per_pair: int, seed: 
         workers: worker processes (None: one per CPU core; 1: in this process).
         progress: show a progress bar on stderr.
         prior: the Bradley-Terry prior strength (``ratings.fit_bradley_terry``).
-        backend, address: ``"local"`` worker processes or ``"ray"`` tasks, as in ``run_match``.
+        backend: ``"local"`` worker processes or ``"ray"`` tasks, as in ``run_match``.
+        address: the Ray address for ``backend="ray"``, as in ``run_match``.
 
     Returns:
         The ``RoundRobinResult`` (partial, ``interrupted=True``, after Ctrl-C).
