@@ -28,8 +28,11 @@ and start it again (the engines' ``step``).
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 from numba import njit
+
+numba_version = numba.__version__
 
 # End codes and placement outcomes, as in batched_tictactoe / batched_littlego (checked there).
 TTT_END_NONE, TTT_END_WIN, TTT_END_DRAW = 0, 1, 2
