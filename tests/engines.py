@@ -7,6 +7,10 @@ empty 5x5 board and returns, for every action, the board after it and the
 stones it captured, then how the game ended. ``legal_points(actions, t)``
 gives the legal placements before action ``t`` (engines that only play, such
 as the fast rollout, answer through the same placement primitive they use).
+
+The batched engine joins once per backend (numpy, numba); ``BACKEND_PARAMS``
+is the pytest parameter list of backends, the numba one skipped when numba
+cannot be imported.
 """
 
 from __future__ import annotations
@@ -14,9 +18,17 @@ from __future__ import annotations
 import random
 from typing import NamedTuple
 
+import pytest
+
 from tictacgo.games import littlego as go
+from tictacgo.games.batched_common import load_kernels
 from tictacgo.games.batched_littlego import BatchedLittleGo
 from tictacgo.games.littlego_fast import fast_rollout
+
+NUMBA_MISSING = None if load_kernels() is not None else (
+    "numba cannot be imported (the fast extra: pip install -e '.[fast]')")
+BACKEND_PARAMS = ["numpy", pytest.param("numba", marks=pytest.mark.skipif(NUMBA_MISSING is not None,
+                                                                          reason=str(NUMBA_MISSING)))]
 
 
 class Step(NamedTuple):
@@ -79,19 +91,24 @@ class FastRolloutEngine:
 
 
 class BatchedEngine:
-    """The batched numpy engine, ``tictacgo.games.batched_littlego``, one recorded game per batch row.
+    """The batched engine, ``tictacgo.games.batched_littlego``, one recorded game per batch row.
+
+    ``backend`` is "numpy" or "numba"; ``skip`` says why this engine cannot run here (None when it can).
 
     Its legal sets come from its own ``legal_mask`` (its own ko memory), its
     captures and end from its arrays; a batch of 3 plays the game in row 1
     beside two games that pass at once, so that rows cannot leak into each other.
     """
 
-    name = "batched"
+    def __init__(self, backend: str):
+        self.backend = backend
+        self.name = f"batched_{backend}"
+        self.skip = NUMBA_MISSING if backend == "numba" else None
 
     def replay(self, actions: list[int]) -> Replay:
         import numpy as np
 
-        engine = BatchedLittleGo(3)
+        engine = BatchedLittleGo(3, backend=self.backend)
         steps = []
         for a in actions:
             engine.play(np.array([25, a, 25]))
@@ -102,4 +119,4 @@ class BatchedEngine:
                       engine.END_NAMES[int(engine.end[1])], tuple(engine.scores()[1].tolist()))
 
 
-ENGINES = [CoreEngine(), FastRolloutEngine(), BatchedEngine()]
+ENGINES = [CoreEngine(), FastRolloutEngine(), BatchedEngine("numpy"), BatchedEngine("numba")]

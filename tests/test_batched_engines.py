@@ -7,16 +7,29 @@ compared with the core's state reached by the same actions. In total several
 hundred thousand positions over board sizes 3, 4, 5 (and 6) and Tic-Tac-Toe.
 The recorded course-host games are replayed through the batched engine in
 ``tests/test_conformance.py`` (adapter in ``tests/engines.py``).
+
+Every test that builds an engine runs on both backends, numpy and numba (the
+``backend`` fixture; the numba half skips when numba cannot be imported), and
+the two backends are also compared with each other array for array.
 """
+
+import pickle
 
 import numpy as np
 import pytest
+from engines import BACKEND_PARAMS
 
+from tictacgo.games import batched_common
 from tictacgo.games import littlego as go
 from tictacgo.games import tictactoe as ttt
 from tictacgo.games.batched_littlego import BatchedLittleGo
 from tictacgo.games.batched_tictactoe import BatchedTicTacToe
 from tictacgo.games.errors import IllegalActionError
+
+
+@pytest.fixture(params=BACKEND_PARAMS)
+def backend(request):
+    return request.param
 
 
 def random_legal(rng, mask):
@@ -52,21 +65,21 @@ def play_and_compare(engine, game, states, rng):
 
 
 @pytest.mark.parametrize(("n", "seeds"), [(3, 2), (4, 2), (5, 4), (6, 1)])
-def test_batched_littlego_agrees_with_the_core_move_for_move(n, seeds):
+def test_batched_littlego_agrees_with_the_core_move_for_move(n, seeds, backend):
     total = 0
     for seed in range(seeds):
         rng = np.random.default_rng(1000 * n + seed)
-        engine = BatchedLittleGo(2048, n=n)
+        engine = BatchedLittleGo(2048, n=n, backend=backend)
         states = [go.initial_state(n)] * engine.batch_size
         total += play_and_compare(engine, go, states, rng)
     # Random games with frequent passes still last about (n*n - 1) / 1.25 actions on average.
     assert total >= seeds * 2048 * (n * n - 1) * 0.6
 
 
-def test_batched_littlego_agrees_with_the_core_in_placement_heavy_games():
+def test_batched_littlego_agrees_with_the_core_in_placement_heavy_games(backend):
     # Passing rarely: long games with many captures and kos.
     rng = np.random.default_rng(7)
-    engine = BatchedLittleGo(2048)
+    engine = BatchedLittleGo(2048, backend=backend)
     states = [go.initial_state()] * engine.batch_size
     kos = 0
     while not engine.done.all():
@@ -86,17 +99,17 @@ def test_batched_littlego_agrees_with_the_core_in_placement_heavy_games():
     assert (engine.end == 1).mean() > 0.5  # most games run to the action limit
 
 
-def test_batched_tictactoe_agrees_with_the_core_move_for_move():
+def test_batched_tictactoe_agrees_with_the_core_move_for_move(backend):
     total = 0
     for seed in range(4):
-        engine = BatchedTicTacToe(4096)
+        engine = BatchedTicTacToe(4096, backend=backend)
         states = [ttt.initial_state()] * engine.batch_size
         total += play_and_compare(engine, ttt, states, np.random.default_rng(seed))
     assert total > 100_000
 
 
-def test_black_passing_first_ends_the_game_and_white_wins():
-    engine = BatchedLittleGo(3)
+def test_black_passing_first_ends_the_game_and_white_wins(backend):
+    engine = BatchedLittleGo(3, backend=backend)
     engine.play(np.array([25, 12, 25]))
     assert engine.done.tolist() == [True, False, True]
     assert engine.winner.tolist() == [2, -1, 2]
@@ -104,8 +117,8 @@ def test_black_passing_first_ends_the_game_and_white_wins():
                                                          go.END_PASS_ON_EMPTY_START]
 
 
-def test_two_passes_in_a_row_end_the_game_and_a_single_pass_does_not():
-    engine = BatchedLittleGo(2)
+def test_two_passes_in_a_row_end_the_game_and_a_single_pass_does_not(backend):
+    engine = BatchedLittleGo(2, backend=backend)
     engine.play(np.array([12, 12]))
     engine.play(np.array([25, 6]))
     assert not engine.done.any()
@@ -115,8 +128,8 @@ def test_two_passes_in_a_row_end_the_game_and_a_single_pass_does_not():
     assert engine.winner[0] == 2  # komi 2.5 outweighs Black's one stone
 
 
-def test_every_action_counts_toward_the_limit_passes_included():
-    engine = BatchedLittleGo(1, n=3)  # limit 8 actions
+def test_every_action_counts_toward_the_limit_passes_included(backend):
+    engine = BatchedLittleGo(1, n=3, backend=backend)  # limit 8 actions
     for a in (4, 9, 0, 9, 8, 9, 2):  # PASS is 9 on 3x3
         engine.play(np.array([a]))
         assert not engine.done[0]
@@ -125,8 +138,8 @@ def test_every_action_counts_toward_the_limit_passes_included():
     assert engine.t[0] == 8
 
 
-def test_an_illegal_placement_raises_and_changes_no_game():
-    engine = BatchedLittleGo(2)
+def test_an_illegal_placement_raises_and_changes_no_game(backend):
+    engine = BatchedLittleGo(2, backend=backend)
     engine.play(np.array([12, 0]))
     before = [engine.state(i) for i in range(2)]
     with pytest.raises(IllegalActionError, match="game 0 is illegal: occupied"):
@@ -134,8 +147,8 @@ def test_an_illegal_placement_raises_and_changes_no_game():
     assert [engine.state(i) for i in range(2)] == before
 
 
-def test_bad_action_arrays_are_refused_with_clear_errors():
-    engine = BatchedLittleGo(2)
+def test_bad_action_arrays_are_refused_with_clear_errors(backend):
+    engine = BatchedLittleGo(2, backend=backend)
     with pytest.raises(ValueError, match="shape"):
         engine.play(np.array([1, 2, 3]))
     with pytest.raises(TypeError, match="integers"):
@@ -143,13 +156,13 @@ def test_bad_action_arrays_are_refused_with_clear_errors():
     with pytest.raises(ValueError, match=r"\[0, 25\]"):
         engine.play(np.array([1, 26]))
     with pytest.raises(ValueError, match="batch_size"):
-        BatchedLittleGo(0)
+        BatchedLittleGo(0, backend=backend)
     with pytest.raises(ValueError, match="up to 7x7"):
-        BatchedLittleGo(4, n=9)
+        BatchedLittleGo(4, n=9, backend=backend)
 
 
-def test_step_reports_finished_games_and_resets_them():
-    engine = BatchedLittleGo(2)
+def test_step_reports_finished_games_and_resets_them(backend):
+    engine = BatchedLittleGo(2, backend=backend)
     done, ret = engine.step(np.array([25, 12]))
     assert done.tolist() == [True, False]
     assert ret.tolist() == [[-1.0, 1.0], [0.0, 0.0]]
@@ -157,8 +170,8 @@ def test_step_reports_finished_games_and_resets_them():
     assert engine.black[1] == 1 << 12
 
 
-def test_forfeit_makes_the_player_to_move_lose():
-    engine = BatchedTicTacToe(2)
+def test_forfeit_makes_the_player_to_move_lose(backend):
+    engine = BatchedTicTacToe(2, backend=backend)
     engine.play(np.array([0, 0]))
     engine.forfeit(np.array([True, False]))
     assert engine.winner.tolist() == [1, -1]
@@ -166,9 +179,9 @@ def test_forfeit_makes_the_player_to_move_lose():
     assert engine.state(0) == ttt.forfeit(ttt.play(ttt.initial_state(), 0))
 
 
-def test_greedy_capture_counts_match_the_core():
+def test_greedy_capture_counts_match_the_core(backend):
     rng = np.random.default_rng(3)
-    engine = BatchedLittleGo(256)
+    engine = BatchedLittleGo(256, backend=backend)
     for _ in range(14):
         counts = engine.capture_counts()
         for i in range(engine.batch_size):
@@ -185,19 +198,101 @@ def test_greedy_capture_counts_match_the_core():
     assert engine.captured.max() > 0
 
 
-def test_play_where_leaves_the_other_games_untouched():
-    for engine in (BatchedLittleGo(3), BatchedTicTacToe(3)):
+def test_play_where_leaves_the_other_games_untouched(backend):
+    for engine in (BatchedLittleGo(3, backend=backend), BatchedTicTacToe(3, backend=backend)):
         engine.play(np.array([4, 4, 4]), np.array([True, False, True]))
         assert engine.t.tolist() == [1, 0, 1]
         assert engine.boards()[1].sum() == 0
 
 
-def test_engines_are_made_by_game_name_with_clear_errors():
+def test_engines_are_made_by_game_name_with_clear_errors(backend):
     from tictacgo.games.batched_engines import make_batched_engine
 
-    assert make_batched_engine("go", 4, board_size=3).num_actions == 10
-    assert make_batched_engine("ttt", 4).num_actions == 9
+    assert make_batched_engine("go", 4, board_size=3, backend=backend).num_actions == 10
+    assert make_batched_engine("ttt", 4, backend=backend).num_actions == 9
     with pytest.raises(ValueError, match="unknown game"):
         make_batched_engine("chess", 4)
     with pytest.raises(TypeError, match="variant"):
         make_batched_engine("tictactoe", 4, board_size=5)
+
+
+def test_an_illegal_tictactoe_action_raises_and_changes_no_game(backend):
+    engine = BatchedTicTacToe(3, backend=backend)
+    engine.play(np.array([4, 0, 8]))
+    before = [engine.state(i) for i in range(3)]
+    with pytest.raises(IllegalActionError, match=r"action 0 of game 1 is illegal: cell taken \(2 illegal"):
+        engine.play(np.array([5, 0, 8]))
+    assert [engine.state(i) for i in range(3)] == before
+
+
+def test_a_suicide_is_refused_with_its_reason_and_changes_no_game(backend):
+    # 3x3: White at 1 and 3 leaves Black's point 0 without liberties (and nothing to capture).
+    engine = BatchedLittleGo(2, n=3, backend=backend)
+    for a in ((8, 8), (1, 1), (7, 7), (3, 3)):
+        engine.play(np.array(a))
+    before = [engine.state(i) for i in range(2)]
+    assert not engine.legal_mask()[:, 0].any()
+    with pytest.raises(IllegalActionError, match="game 0 is illegal: suicide") as info:
+        engine.play(np.array([0, 6]))
+    assert info.value.reason == go.SUICIDE
+    assert [engine.state(i) for i in range(2)] == before
+
+
+@pytest.mark.parametrize("make", [lambda b: BatchedTicTacToe(333, backend=b),
+                                  lambda b: BatchedLittleGo(333, n=4, backend=b),
+                                  lambda b: BatchedLittleGo(333, n=5, komi=0.5, max_actions=40, backend=b)],
+                         ids=["tictactoe", "littlego4", "littlego5_long"])
+def test_the_numba_and_numpy_backends_give_identical_arrays_step_by_step(make):
+    pytest.importorskip("numba", reason="the fast extra (numba) is not installed: pip install -e '.[fast]'")
+    a, b = make("numpy"), make("numba")
+    assert (a.backend, b.backend) == ("numpy", "numba")
+    rng = np.random.default_rng(11)
+    ended_games = 0
+    for _ in range(150):
+        mask = a.legal_mask()
+        assert (mask == b.legal_mask()).all()
+        if isinstance(a, BatchedLittleGo):
+            assert (a.capture_counts() == b.capture_counts()).all()
+        weights = rng.random(mask.shape)
+        weights[:, -1] *= 0.1
+        actions = np.argmax(mask * weights, axis=1)
+        done_a, ret_a = a.step(actions)
+        done_b, ret_b = b.step(actions)
+        ended_games += int(done_a.sum())
+        assert (done_a == done_b).all() and (ret_a == ret_b).all() and ret_a.dtype == ret_b.dtype
+        for name, value in vars(a).items():
+            if isinstance(value, np.ndarray):
+                other = getattr(b, name)
+                assert value.dtype == other.dtype and (value == other).all(), name
+    assert ended_games > 333
+
+
+def test_backend_auto_picks_numba_when_it_imports_and_the_env_var_overrides(monkeypatch):
+    monkeypatch.delenv(batched_common.BACKEND_ENV, raising=False)
+    expected = "numba" if batched_common.load_kernels() is not None else "numpy"
+    assert BatchedTicTacToe(2).backend == expected
+    assert BatchedLittleGo(2, backend="auto").backend == expected
+    monkeypatch.setenv(batched_common.BACKEND_ENV, "numpy")
+    assert BatchedLittleGo(2).backend == "numpy"
+    assert BatchedTicTacToe(2, backend="auto").backend == expected  # an argument beats the variable
+    monkeypatch.setenv(batched_common.BACKEND_ENV, "cuda")
+    with pytest.raises(ValueError, match="TICTACGO_BATCHED_BACKEND must be one of"):
+        BatchedTicTacToe(2)
+
+
+def test_an_unknown_backend_is_refused_and_numba_without_numba_names_the_extra(monkeypatch):
+    with pytest.raises(ValueError, match=r"backend must be one of \('auto', 'numpy', 'numba'\), got 'jax'"):
+        BatchedLittleGo(2, backend="jax")
+    monkeypatch.setattr(batched_common, "_kernels", False)  # as if numba failed to import
+    with pytest.raises(ImportError, match=r"tictacgo\[fast\]"):
+        BatchedTicTacToe(2, backend="numba")
+    assert BatchedTicTacToe(2, backend="auto").backend == "numpy"
+
+
+def test_an_engine_pickles_with_its_backend_and_games(backend):
+    engine = BatchedLittleGo(3, backend=backend)
+    engine.play(np.array([12, 25, 0]))
+    copy = pickle.loads(pickle.dumps(engine))
+    assert copy.backend == engine.backend
+    assert [copy.state(i) for i in range(3)] == [engine.state(i) for i in range(3)]
+    assert (copy.legal_mask() == engine.legal_mask()).all()

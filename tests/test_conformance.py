@@ -6,7 +6,8 @@ the legal set, the ko-forbidden points, the captures, the board after it and
 the host's verdict; then the end, the scores and the winner. The illegal-move
 file holds positions where a player submitted a refused move. The engines are
 listed in ``tests/engines.py`` (the rules core, the fast MCTS rollout, the batched
-numpy engine);
+engine on its numpy and its numba backend; an engine that cannot run here, numba
+missing, is skipped with the reason);
 a new engine joins by one adapter there.
 """
 
@@ -96,7 +97,12 @@ def test_every_recorded_illegal_placement_is_refused_for_the_hosts_reason(host_i
     assert checked >= 60
 
 
-@pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.name)
+ENGINE_PARAMS = [pytest.param(e, id=e.name, marks=pytest.mark.skipif(getattr(e, "skip", None) is not None,
+                                                                     reason=str(getattr(e, "skip", None))))
+                 for e in ENGINES]
+
+
+@pytest.mark.parametrize("engine", ENGINE_PARAMS)
 def test_every_engine_reproduces_every_recorded_game(engine, host_games):
     for g in host_games:
         actions = [action_of(p["action"]) for p in g["positions"]]

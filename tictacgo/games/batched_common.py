@@ -23,14 +23,68 @@ subclass ``BatchedGame`` and offer the same interface:
 * ``boards()``: ``(B, rows, cols)`` int8 of 0/1/2, ``relative_boards(colour)``
   +1/-1/0 from the view of a colour per game;
 * ``state(i)`` / ``set_state(i, s)``: game ``i`` as a rules-core state and back
-  (how the engines are checked move for move against the cores).
+  (how the engines are checked move for move against the cores);
+* ``backend``: ``"numpy"`` or ``"numba"``, see below.
+
+Backends: every engine takes ``backend=`` ``"auto"`` (the default), ``"numpy"``
+or ``"numba"``. ``"numba"`` runs the hot loops (legal masks, play, step,
+Little-Go's capture counts) as compiled kernels (``batched_kernels``; install
+the ``fast`` extra: ``pip install 'tictacgo[fast]'``); ``"numpy"`` is the pure
+numpy fallback; ``"auto"`` picks numba when it imports. Without an argument
+the environment variable ``TICTACGO_BATCHED_BACKEND`` (same three values)
+decides, so a whole program (the vector envs, the SB3 VecEnv) can be switched
+without code changes. Both backends give exactly the same games.
 """
 
 from __future__ import annotations
 
 import numbers
+import os
 
 import numpy as np
+
+BACKENDS = ("auto", "numpy", "numba")
+BACKEND_ENV = "TICTACGO_BATCHED_BACKEND"
+_kernels = None  # the batched_kernels module once imported, False when numba is unusable
+
+
+def load_kernels():
+    """The numba kernels module, or None when numba is missing or cannot be imported."""
+    global _kernels
+    if _kernels is None:
+        try:
+            from tictacgo.games import batched_kernels
+        except ImportError:  # numba missing, or a numba that refuses the installed numpy
+            _kernels = False
+        else:
+            _kernels = batched_kernels
+    return _kernels or None
+
+
+def resolve_backend(backend: str | None = None) -> str:
+    """``"numpy"`` or ``"numba"``: the backend an engine built with ``backend=`` runs on.
+
+    Args:
+        backend: ``"auto"`` (numba when it imports, else numpy), ``"numpy"``,
+            ``"numba"``, or None for the environment variable ``TICTACGO_BATCHED_BACKEND``
+            (``"auto"`` when unset or empty).
+    Raises:
+        ValueError: an unknown backend name.
+        ImportError: ``"numba"`` asked for while numba cannot be imported.
+    """
+    source = "backend"
+    if backend is None:
+        backend, source = os.environ.get(BACKEND_ENV) or "auto", BACKEND_ENV
+    if backend not in BACKENDS:
+        raise ValueError(f"{source} must be one of {BACKENDS}, got {backend!r}")
+    if backend == "numpy":
+        return "numpy"
+    if load_kernels() is None:
+        if backend == "numba":
+            raise ImportError(f"{source}='numba' needs numba, which cannot be imported here: "
+                              "pip install 'tictacgo[fast]' (or use backend='numpy')")
+        return "numpy"
+    return "numba"
 
 if hasattr(np, "bitwise_count"):  # numpy >= 2.0
     def popcount(x: np.ndarray) -> np.ndarray:
@@ -63,8 +117,18 @@ class BatchedGame:
     board_shape: tuple[int, int]
     END_NAMES: tuple[str | None, ...]
 
-    def __init__(self, batch_size: int):
+    def __init__(self, batch_size: int, backend: str | None = None):
         self.batch_size = check_batch_size(batch_size)
+        self.backend = resolve_backend(backend)
+        self._everywhere = np.ones(self.batch_size, dtype=bool)
+
+    @property
+    def _k(self):
+        """The kernels module on the numba backend, else None (a property: engines stay picklable)."""
+        return load_kernels() if self.backend == "numba" else None
+
+    def _where(self, where) -> np.ndarray:
+        return self._everywhere if where is None else self._check_mask(where)
 
     def _check_actions(self, actions) -> np.ndarray:
         a = np.asarray(actions)

@@ -15,12 +15,12 @@ from tictacgo.games.batched_tictactoe import BatchedTicTacToe
 
 
 def _littlego(batch_size: int, board_size: int = 5, komi: float | None = None,
-              max_actions: int | None = None) -> BatchedLittleGo:
-    return BatchedLittleGo(batch_size, n=board_size, komi=komi, max_actions=max_actions)
+              max_actions: int | None = None, backend: str | None = None) -> BatchedLittleGo:
+    return BatchedLittleGo(batch_size, n=board_size, komi=komi, max_actions=max_actions, backend=backend)
 
 
-def _tictactoe(batch_size: int) -> BatchedTicTacToe:
-    return BatchedTicTacToe(batch_size)
+def _tictactoe(batch_size: int, backend: str | None = None) -> BatchedTicTacToe:
+    return BatchedTicTacToe(batch_size, backend=backend)
 
 
 BATCHED_ENGINES = {"littlego": _littlego, "tictactoe": _tictactoe}
@@ -32,7 +32,8 @@ def make_batched_engine(game: str, batch_size: int, **variant: Any) -> BatchedGa
     Args:
         game: "littlego", "tictactoe" or an alias ("go", "ttt").
         batch_size: the number of games.
-        **variant: Little-Go's ``board_size``, ``komi``, ``max_actions``.
+        **variant: Little-Go's ``board_size``, ``komi``, ``max_actions``; and, for
+            either game, ``backend`` (``"auto"``, ``"numpy"``, ``"numba"``; see ``batched_common``).
     Raises:
         ValueError: an unknown game; TypeError: a variant argument the game does not take.
     """

@@ -15,6 +15,10 @@ new stone's own group is flooded only where the stone has no empty neighbour. A 
 the empty points without an empty neighbour (the others are always legal),
 all of them in one vectorized placement.
 
+With ``backend="numba"`` the legal mask, play, step and capture counts are
+instead one compiled loop over the games (``batched_kernels``): the core's
+``place_bits`` on scalar bitboards, game by game, point by point.
+
 The engine is checked against the core on every recorded course-host game
 (``tests/test_conformance.py``) and move for move on seeded random games of
 several board sizes (``tests/test_batched_engines.py``). See
@@ -47,6 +51,8 @@ class BatchedLittleGo(BatchedGame):
         n: board size, 2..7.
         komi, max_actions: as ``tictacgo.games.littlego.geometry`` (defaults
             ``n / 2`` and ``n * n - 1``).
+        backend: ``"auto"``, ``"numpy"`` or ``"numba"`` (see ``batched_common``;
+            None: the environment variable ``TICTACGO_BATCHED_BACKEND``, else auto).
     Raises:
         ValueError / TypeError: a bad batch size, board size, komi or limit.
     """
@@ -54,8 +60,8 @@ class BatchedLittleGo(BatchedGame):
     END_NAMES = END_NAMES
 
     def __init__(self, batch_size: int, n: int = 5, komi: float | None = None,
-                 max_actions: int | None = None):
-        super().__init__(batch_size)
+                 max_actions: int | None = None, backend: str | None = None):
+        super().__init__(batch_size, backend)
         geo = go.geometry(n, komi, max_actions)
         if geo.n > MAX_BOARD:
             raise ValueError(f"the batched engine takes boards up to {MAX_BOARD}x{MAX_BOARD} "
@@ -170,6 +176,11 @@ class BatchedLittleGo(BatchedGame):
 
     def legal_mask(self) -> np.ndarray:
         """``(B, n*n + 1)`` bool: the legal actions of each game (PASS last; all False once over)."""
+        if self._k is not None:
+            out = np.empty((self.batch_size, self.num_actions), dtype=bool)
+            self._k.go_legal_mask(self.black, self.white, self.prev_black, self.prev_white, self.to_move,
+                                  self.ko_armed, self.done, *self._geo_args(), out)
+            return out
         own, opp = self._own_opp()
         empty = self._full & ~(own | opp)
         easy = empty & self._neighbours(empty)
@@ -197,6 +208,9 @@ class BatchedLittleGo(BatchedGame):
             IllegalActionError: an illegal placement in a live game (no game is changed).
         """
         a = self._check_actions(actions)
+        if self._k is not None:
+            self._play_kernel(a, self._where(where), False)
+            return
         live = ~self.done & self._check_mask(where)
         passing = live & (a == self.pass_action)
         games = np.nonzero(live & ~passing)[0]
@@ -232,6 +246,29 @@ class BatchedLittleGo(BatchedGame):
         self.done |= ended
         self.winner[ended] = self._score_winner()[ended]
 
+    def _geo_args(self) -> tuple:
+        return self._nb, self.n, self._full, self._left, self._right
+
+    def _play_kernel(self, a: np.ndarray, where: np.ndarray, autoreset: bool):
+        ended = np.empty(self.batch_size, dtype=bool)
+        ret = np.zeros((self.batch_size, 2), dtype=np.float32)
+        first, bad, code = self._k.go_play(
+            self.black, self.white, self.prev_black, self.prev_white, self.to_move, self.t, self.ko_armed,
+            self.last_pass, self.captured, self.last_action, self.done, self.end, self.winner, a, where,
+            *self._geo_args(), self.pass_action, self.max_actions, self.komi, autoreset, ended, ret)
+        if first >= 0:
+            raise IllegalActionError(f"action {int(a[first])} of game {first} is illegal: {REASONS[code]} "
+                                     f"({bad} illegal in the batch; no game was changed)",
+                                     reason=REASONS[code])
+        return ended, ret
+
+    def step(self, actions) -> tuple[np.ndarray, np.ndarray]:
+        if self._k is None:
+            return super().step(actions)
+        return self._play_kernel(self._check_actions(actions), self._everywhere, True)
+
+    step.__doc__ = BatchedGame.step.__doc__
+
     def _score_winner(self) -> np.ndarray:
         b = popcount(self.black).astype(np.float64)
         w = popcount(self.white) + self.komi
@@ -254,6 +291,11 @@ class BatchedLittleGo(BatchedGame):
         The greedy opponent's question, for every point of every game at once.
         """
         B, N = self.batch_size, self.num_points
+        if self._k is not None:
+            out = np.empty((B, N), dtype=np.int64)
+            self._k.go_capture_counts(self.black, self.white, self.prev_black, self.prev_white, self.to_move,
+                                      self.ko_armed, self.done, *self._geo_args(), out)
+            return out
         own, opp = self._own_opp()
         ko_own, ko_opp = self._ko_boards()
         games = np.repeat(np.arange(B), N)

@@ -4,9 +4,10 @@ The rules are those of the single-game core ``tictacgo.games.tictactoe``
 (cells 0..8 row-major, X first, three in a row wins, a full board without one
 is a draw). Each game is one bitboard per player in an int64 array; a
 512-entry table answers "does this set of cells hold a line" for all games
-in one lookup. See ``tictacgo.games.batched_common`` for the interface
-shared with Little-Go; ``tests/test_batched_engines.py`` checks it move for
-move against the core.
+in one lookup. With ``backend="numba"`` the legal mask, play and step run as
+one compiled loop over the games (``batched_kernels``). See
+``tictacgo.games.batched_common`` for the interface shared with Little-Go;
+``tests/test_batched_engines.py`` checks it move for move against the core.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ class BatchedTicTacToe(BatchedGame):
 
     Args:
         batch_size: the number of games B.
+        backend: ``"auto"``, ``"numpy"`` or ``"numba"`` (see ``batched_common``;
+            None: the environment variable ``TICTACGO_BATCHED_BACKEND``, else auto).
     """
 
     END_NAMES = END_NAMES
@@ -35,8 +38,8 @@ class BatchedTicTacToe(BatchedGame):
     pass_action = None
     board_shape = (3, 3)
 
-    def __init__(self, batch_size: int):
-        super().__init__(batch_size)
+    def __init__(self, batch_size: int, backend: str | None = None):
+        super().__init__(batch_size, backend)
         B = self.batch_size
         self.x = np.zeros(B, np.int64)
         self.o = np.zeros(B, np.int64)
@@ -61,6 +64,10 @@ class BatchedTicTacToe(BatchedGame):
 
     def legal_mask(self) -> np.ndarray:
         """``(B, 9)`` bool: the empty cells of each live game (all False once over)."""
+        if self._k is not None:
+            out = np.empty((self.batch_size, 9), dtype=bool)
+            self._k.ttt_legal_mask(self.x, self.o, self.done, out)
+            return out
         out = unpack(ttt.FULL & ~(self.x | self.o), 9)
         out[self.done] = False
         return out
@@ -77,6 +84,9 @@ class BatchedTicTacToe(BatchedGame):
             IllegalActionError: a taken cell in a live game (no game is changed).
         """
         a = self._check_actions(actions)
+        if self._k is not None:
+            self._play_kernel(a, self._where(where), False)
+            return
         live = ~self.done & self._check_mask(where)
         bit = self._cell[a]
         taken = live & (((self.x | self.o) & bit) != 0)
@@ -99,6 +109,24 @@ class BatchedTicTacToe(BatchedGame):
         self.done |= won | drawn
         np.copyto(self.last_action, a, where=live, casting="same_kind")
         np.copyto(self.to_move, 3 - self.to_move, where=live)
+
+    def _play_kernel(self, a: np.ndarray, where: np.ndarray, autoreset: bool):
+        ended = np.empty(self.batch_size, dtype=bool)
+        ret = np.zeros((self.batch_size, 2), dtype=np.float32)
+        first, bad = self._k.ttt_play(self.x, self.o, self.to_move, self.last_action, self.done, self.end,
+                                      self.winner, a, where, HAS_LINE, autoreset, ended, ret)
+        if first >= 0:
+            raise IllegalActionError(f"action {int(a[first])} of game {first} is illegal: cell taken "
+                                     f"({bad} illegal in the batch; no game was changed)",
+                                     reason=ttt.OCCUPIED)
+        return ended, ret
+
+    def step(self, actions) -> tuple[np.ndarray, np.ndarray]:
+        if self._k is None:
+            return super().step(actions)
+        return self._play_kernel(self._check_actions(actions), self._everywhere, True)
+
+    step.__doc__ = BatchedGame.step.__doc__
 
     def forfeit(self, where) -> None:
         """The player to move loses the live games where the bool mask ``where`` is True."""
