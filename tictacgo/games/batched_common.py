@@ -116,6 +116,7 @@ class BatchedGame:
     pass_action: int | None
     board_shape: tuple[int, int]
     END_NAMES: tuple[str | None, ...]
+    END_ILLEGAL: int  # the end code of a game lost by an illegal action
 
     def __init__(self, batch_size: int, backend: str | None = None):
         self.batch_size = check_batch_size(batch_size)
@@ -163,12 +164,21 @@ class BatchedGame:
             ``(done, returns)``: which games ended with this action, and the
             ``(B, 2)`` returns of those games (zeros for the others).
         """
+        if self._k is not None:  # one kernel call: play, returns and auto-reset
+            return self._play_kernel(self._check_actions(actions), self._everywhere, True)
         was_live = ~self.done
         self.play(actions)
         ended = was_live & self.done
         ret = self.returns() * ended[:, None]
         self.reset(ended)
         return ended, ret
+
+    def forfeit(self, where) -> None:
+        """The player to move loses the live games where the bool mask ``where`` is True."""
+        m = self._check_mask(where) & ~self.done
+        self.done[m] = True
+        self.end[m] = self.END_ILLEGAL
+        self.winner[m] = 3 - self.to_move[m]
 
     def relative_boards(self, colour) -> np.ndarray:
         """``(B, rows, cols)`` int8: +1 the stones of ``colour`` (1 or 2, or one per game), -1 the other's."""

@@ -58,6 +58,7 @@ class BatchedLittleGo(BatchedGame):
     """
 
     END_NAMES = END_NAMES
+    END_ILLEGAL = END_ILLEGAL
 
     def __init__(self, batch_size: int, n: int = 5, komi: float | None = None,
                  max_actions: int | None = None, backend: str | None = None):
@@ -262,24 +263,10 @@ class BatchedLittleGo(BatchedGame):
                                      reason=REASONS[code])
         return ended, ret
 
-    def step(self, actions) -> tuple[np.ndarray, np.ndarray]:
-        if self._k is None:
-            return super().step(actions)
-        return self._play_kernel(self._check_actions(actions), self._everywhere, True)
-
-    step.__doc__ = BatchedGame.step.__doc__
-
     def _score_winner(self) -> np.ndarray:
         b = popcount(self.black).astype(np.float64)
         w = popcount(self.white) + self.komi
         return np.where(b > w, go.BLACK, np.where(w > b, go.WHITE, 0)).astype(np.int8)
-
-    def forfeit(self, where) -> None:
-        """The player to move loses the live games where the bool mask ``where`` is True."""
-        m = self._check_mask(where) & ~self.done
-        self.done[m] = True
-        self.end[m] = END_ILLEGAL
-        self.winner[m] = 3 - self.to_move[m]
 
     def scores(self) -> np.ndarray:
         """``(B, 2)`` float64: Black's stones, White's stones plus komi."""

@@ -34,6 +34,7 @@ class BatchedTicTacToe(BatchedGame):
     """
 
     END_NAMES = END_NAMES
+    END_ILLEGAL = END_ILLEGAL
     num_actions = ttt.NUM_ACTIONS
     pass_action = None
     board_shape = (3, 3)
@@ -120,20 +121,6 @@ class BatchedTicTacToe(BatchedGame):
                                      f"({bad} illegal in the batch; no game was changed)",
                                      reason=ttt.OCCUPIED)
         return ended, ret
-
-    def step(self, actions) -> tuple[np.ndarray, np.ndarray]:
-        if self._k is None:
-            return super().step(actions)
-        return self._play_kernel(self._check_actions(actions), self._everywhere, True)
-
-    step.__doc__ = BatchedGame.step.__doc__
-
-    def forfeit(self, where) -> None:
-        """The player to move loses the live games where the bool mask ``where`` is True."""
-        m = self._check_mask(where) & ~self.done
-        self.done[m] = True
-        self.end[m] = END_ILLEGAL
-        self.winner[m] = 3 - self.to_move[m]
 
     def boards(self) -> np.ndarray:
         """``(B, 3, 3)`` int8: 0 empty, 1 X, 2 O."""
