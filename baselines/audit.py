@@ -12,21 +12,21 @@ illegal: the measure for a policy trained without action masks.
 from __future__ import annotations
 
 from collections.abc import Callable
-from types import ModuleType
 
 import numpy as np
 
 from tictacgo.baselines.minimax import MinimaxAgent
+from tictacgo.games.spec import Game
 
 
-def reachable_positions(game: ModuleType) -> list:
+def reachable_positions(game: Game) -> list:
     """Every non-terminal position reachable from ``game.initial_state()``, each once, in BFS order.
 
     Raises:
         ValueError: the game is not ``solvable`` (its tree is too large to list).
     """
-    if not game.spec().solvable:
-        raise ValueError(f"{game.spec().title} is too large to list its positions; "
+    if not game.spec.solvable:
+        raise ValueError(f"{game.spec.title} is too large to list its positions; "
                          "only solvable games can be audited")
     def key(s):  # positions, not move orders: the board and who is to move
         return game.to_board(s).tobytes(), game.current_player(s)
@@ -48,7 +48,7 @@ def reachable_positions(game: ModuleType) -> list:
     return out
 
 
-def optimal_actions(game: ModuleType, positions: list) -> list[frozenset[int]]:
+def optimal_actions(game: Game, positions: list) -> list[frozenset[int]]:
     """For each position, the actions that keep its game-theoretic value (win, draw or loss).
 
     A winning move that wins later than another still counts: what is audited
@@ -72,7 +72,7 @@ def optimal_move_rate(choose: Callable[[object], int], positions: list,
     return sum(choose(s) in best for s, best in zip(positions, optimal, strict=True)) / len(positions)
 
 
-def argmax_illegal_rate(game: ModuleType, logits: Callable[[object], np.ndarray], positions: list) -> float:
+def argmax_illegal_rate(game: Game, logits: Callable[[object], np.ndarray], positions: list) -> float:
     """The share of ``positions`` where the highest of ``logits(state)`` is an illegal action."""
     if not positions:
         raise ValueError("no positions to audit")

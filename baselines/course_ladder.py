@@ -36,12 +36,12 @@ WIN_BONUS = 100.0
 
 def placement_bits(state: littlego.GoState) -> int:
     """Legal placements (PASS excluded) as a bitmask."""
-    return littlego.legal_bits(state) & ~(1 << state.geo.pass_action)
+    return littlego.legal_bits(state) & ~(1 << state.game.pass_action)
 
 
 def placements(state: littlego.GoState) -> list[int]:
     """Legal placements (PASS excluded) in increasing order."""
-    return state.geo.bits_to_list(placement_bits(state))
+    return state.game.bits_to_list(placement_bits(state))
 
 
 def capture_counts(state: littlego.GoState) -> dict[int, int]:
@@ -86,8 +86,8 @@ class GreedyAgent(Agent):
 
     name = "greedy"
 
-    def __init__(self, game=littlego, rng: np.random.Generator | None = None):
-        super().__init__(game, rng)
+    def __init__(self, game: littlego.LittleGo | None = None, rng: np.random.Generator | None = None):
+        super().__init__(game if game is not None else littlego.LittleGo(), rng)
 
     def best_captures(self, state: littlego.GoState) -> tuple[list[int], int]:
         """The placements capturing the most stones, and that number ([] if none is legal)."""
@@ -102,7 +102,7 @@ class GreedyAgent(Agent):
     def act(self, state: littlego.GoState) -> int:
         moves, _ = self.best_captures(state)
         if not moves:
-            return state.geo.pass_action
+            return state.game.pass_action
         return _choose(self.rng, moves)
 
 
@@ -123,7 +123,7 @@ class AggressiveAgent(GreedyAgent):
         point (``tests/test_course_ladder.py`` checks it against trying every
         second placement).
         """
-        geo = state.geo
+        geo = state.game
         mover = state.to_move
         scores = {}
         for a in placements(state):
@@ -135,13 +135,13 @@ class AggressiveAgent(GreedyAgent):
     def act(self, state: littlego.GoState) -> int:
         moves, best = self.best_captures(state)
         if not moves:
-            return state.geo.pass_action
+            return state.game.pass_action
         if best > 0:
             return _choose(self.rng, moves)
         scores = self.pair_scores(state)
         top = max(scores.values())
         keep = [a for a, s in scores.items() if s == top]
-        n = state.geo.n
+        n = state.game.size
         near = min(centre_distance(a, n) for a in keep)
         return _choose(self.rng, [a for a in keep if centre_distance(a, n) == near])
 
@@ -168,7 +168,7 @@ def ordered_children(state: littlego.GoState, branching: int) -> list[tuple[int,
     (more first), then Manhattan distance to the centre (closer first), then
     the action index. With no legal placement: the single pair (PASS, state).
     """
-    geo = state.geo
+    geo = state.game
     ranked = []
     for a in placements(state):
         child = littlego.play(state, a)
@@ -176,7 +176,7 @@ def ordered_children(state: littlego.GoState, branching: int) -> list[tuple[int,
         empty = geo.full & ~(child.black | child.white)
         group = geo.flood(geo.point_bits[a], own)
         libs = (geo.neighbours(group) & empty).bit_count()
-        ranked.append((-child.captured, -libs, centre_distance(a, geo.n), a, child))
+        ranked.append((-child.captured, -libs, centre_distance(a, geo.size), a, child))
     if not ranked:
         return [(geo.pass_action, littlego.play(state, geo.pass_action))]
     ranked.sort(key=lambda r: r[:4])
@@ -197,9 +197,9 @@ class CourseAlphaBetaAgent(Agent):
 
     name = "alphabeta"
 
-    def __init__(self, game=littlego, depth: int = 2, branching: int = 10,
+    def __init__(self, game: littlego.LittleGo | None = None, depth: int = 2, branching: int = 10,
                  rng: np.random.Generator | None = None):
-        super().__init__(game, rng)
+        super().__init__(game if game is not None else littlego.LittleGo(), rng)
         for label, v in (("depth", depth), ("branching", branching)):
             if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
                 raise ValueError(f"{label} must be a positive int, got {v!r}")
@@ -241,7 +241,7 @@ class CourseAlphaBetaAgent(Agent):
         if littlego.is_terminal(state):
             raise ValueError("act() called on a finished game")
         if not placement_bits(state):
-            return state.geo.pass_action
+            return state.game.pass_action
         values = self.action_values(state)
         best = max(values.values())
         return _choose(self.rng, [a for a, v in values.items() if v >= best - 1e-9])

@@ -56,13 +56,13 @@ from __future__ import annotations
 import math
 import random
 import time
-from types import ModuleType
 
 import numpy as np
 
 from tictacgo.baselines.base import Agent, check_seconds
 from tictacgo.baselines.mcts_evaluators import CaptureRollout, Evaluator, default_evaluator
 from tictacgo.baselines.registry import register_agent
+from tictacgo.games.spec import Game
 
 
 class Node:
@@ -111,7 +111,7 @@ class MCTSAgent(Agent):
 
     name = "mcts"
 
-    def __init__(self, game: ModuleType, sims: int | None = None, time_limit: float | None = None,
+    def __init__(self, game: Game, sims: int | None = None, time_limit: float | None = None,
                  c: float = 1.0, reuse: bool = True, evaluator: Evaluator | None = None,
                  capture_prob: float = 0.0, pass_prob: float = 0.0,
                  rng: np.random.Generator | None = None):

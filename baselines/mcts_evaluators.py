@@ -40,10 +40,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from types import ModuleType
 
-from tictacgo.baselines.base import _GameRef
-from tictacgo.games import GameSpec
+from tictacgo.games import Game, GameSpec
 
 _WIN_VALUES = {0: (0.0, 0.0), 1: (1.0, -1.0), 2: (-1.0, 1.0)}
 
@@ -62,21 +60,6 @@ class Evaluator:
         """Prior probabilities of the legal actions of ``state`` (need not sum to 1)."""
         raise NotImplementedError
 
-    # A rules module does not pickle: evaluators (and so the searches holding
-    # them) travel with the game's name instead, as agents do.
-    def __getstate__(self) -> dict:
-        d = self.__dict__.copy()
-        for key, value in d.items():
-            if isinstance(value, ModuleType) and value.__name__.startswith("tictacgo.games."):
-                d[key] = _GameRef(value.spec().name)
-        return d
-
-    def __setstate__(self, d: dict) -> None:
-        from tictacgo.games import get_game
-
-        d = {k: get_game(v.name) if isinstance(v, _GameRef) else v for k, v in d.items()}
-        self.__dict__.update(d)
-
 
 def _check_probability(name: str, value: float) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
@@ -88,14 +71,14 @@ class CaptureRollout(Evaluator):
     """Rollouts that take a capture (Go) or a win (Tic-Tac-Toe) with probability ``capture_prob``.
 
     Args:
-        game: the rules module.
+        game: the game object.
         capture_prob: chance per rollout move of looking for a capture first.
         pass_prob: chance per rollout move of a voluntary PASS (games with a pass).
         fast: run on the game's fast playout engine when it has one (the same
             moves for the same random stream as the rules core would give).
     """
 
-    def __init__(self, game: ModuleType, capture_prob: float = 1.0, pass_prob: float = 0.0,
+    def __init__(self, game: Game, capture_prob: float = 1.0, pass_prob: float = 0.0,
                  fast: bool = True):
         self.game = game
         self.capture_prob = _check_probability("capture_prob", capture_prob)
@@ -111,32 +94,18 @@ class CaptureRollout(Evaluator):
             end = random_rollout(self.game, state, rnd, self.pass_prob)
         return self.game.returns(end)
 
-    def __getstate__(self) -> dict:
-        d = self.__dict__.copy()
-        d["game"] = self.game.spec().name
-        d["_fast"] = self._fast is not None
-        return d
-
-    def __setstate__(self, d: dict) -> None:
-        from tictacgo.games import get_game
-
-        d = dict(d)
-        d["game"] = get_game(d["game"])
-        d["_fast"] = getattr(d["game"], "fast_rollout", None) if d["_fast"] else None
-        self.__dict__.update(d)
-
 
 class RandomRollout(CaptureRollout):
     """Uniformly random rollouts: ``CaptureRollout`` with ``capture_prob=0`` (plain UCT's)."""
 
-    def __init__(self, game: ModuleType, pass_prob: float = 0.0, fast: bool = True):
+    def __init__(self, game: Game, pass_prob: float = 0.0, fast: bool = True):
         super().__init__(game, capture_prob=0.0, pass_prob=pass_prob, fast=fast)
 
 
 class PolicyRollout(Evaluator):
     """Rollouts whose moves come from ``policy(state, rnd) -> action`` (e.g. a learned policy)."""
 
-    def __init__(self, game: ModuleType, policy: Callable[[object, random.Random], int]):
+    def __init__(self, game: Game, policy: Callable[[object, random.Random], int]):
         if not callable(policy):
             raise TypeError(f"policy must be callable f(state, rnd) -> action, got {policy!r}")
         self.game = game
@@ -153,7 +122,7 @@ class ValueAndPrior(Evaluator):
     """A value function and, optionally, a prior: AlphaZero-style or "UCT plus a policy prior".
 
     Args:
-        game: the rules module.
+        game: the game object.
         value: ``f(state) -> v`` in [-1, 1] from the view of the player to
             move; None evaluates leaves with ``rollout`` instead.
         prior: ``f(state) -> {action: p}``; None keeps plain UCT expansion.
@@ -161,7 +130,7 @@ class ValueAndPrior(Evaluator):
             (default: ``RandomRollout``).
     """
 
-    def __init__(self, game: ModuleType, value: Callable[[object], float] | None = None,
+    def __init__(self, game: Game, value: Callable[[object], float] | None = None,
                  prior: Callable[[object], dict[int, float]] | None = None,
                  rollout: Evaluator | None = None):
         if value is None and prior is None:
@@ -248,29 +217,21 @@ class AgentPolicy:
 
     def __getstate__(self) -> dict:
         d = self.__dict__.copy()
-        d["game"] = _GameRef(self.game.spec().name)
         d["_cache"] = {}  # a cache, not state: copies start empty
         return d
-
-    def __setstate__(self, d: dict) -> None:
-        from tictacgo.games import get_game
-
-        d = dict(d)
-        d["game"] = get_game(d["game"].name)
-        self.__dict__.update(d)
 
     def __repr__(self) -> str:
         return f"AgentPolicy({self.agent!r})"
 
 
-def default_evaluator(game: ModuleType, rollout: str | None = None, capture_prob: float = 1.0,
+def default_evaluator(game: Game, rollout: str | None = None, capture_prob: float = 1.0,
                       pass_prob: float = 0.0) -> Evaluator:
     """The registry's tuned rollouts: capture-first where the game has captures, else random.
 
     Args:
-        rollout: "random", "capture", or None to ask the game (``spec().captures``).
+        rollout: "random", "capture", or None to ask the game (``spec.captures``).
     """
-    spec: GameSpec = game.spec()
+    spec: GameSpec = game.spec
     if rollout is None:
         rollout = "capture" if spec.captures else "random"
     if rollout == "random":
@@ -282,7 +243,7 @@ def default_evaluator(game: ModuleType, rollout: str | None = None, capture_prob
 
 # -- rollouts on the rules core ------------------------------------------------------
 
-def random_rollout(game: ModuleType, state, rnd: random.Random, pass_prob: float = 0.0):
+def random_rollout(game: Game, state, rnd: random.Random, pass_prob: float = 0.0):
     """Play uniformly random legal placements to the end; PASS only when none (or with ``pass_prob``).
 
     Returns:
@@ -291,15 +252,15 @@ def random_rollout(game: ModuleType, state, rnd: random.Random, pass_prob: float
     return capture_rollout(game, state, rnd, pass_prob=pass_prob, capture_prob=0.0)
 
 
-def capture_rollout(game: ModuleType, state, rnd: random.Random, pass_prob: float = 0.0,
+def capture_rollout(game: Game, state, rnd: random.Random, pass_prob: float = 0.0,
                     capture_prob: float = 0.5):
     """Like ``random_rollout``, but with probability ``capture_prob`` a capturing placement
     (Go) or a winning move (Tic-Tac-Toe) is played when one exists. Returns the terminal state."""
     legal_bits, play, is_terminal = game.legal_bits, game.play, game.is_terminal
-    pa = game.pass_action(state)
+    pa = game.pass_action
     not_pass = ~(1 << pa) if pa is not None else -1
     rand = rnd.random
-    captures = game.spec(state).captures
+    captures = game.spec.captures
     while not is_terminal(state):
         bits = legal_bits(state) & not_pass
         if not bits or (pass_prob and rand() < pass_prob):
@@ -318,7 +279,7 @@ def capture_rollout(game: ModuleType, state, rnd: random.Random, pass_prob: floa
     return state
 
 
-def _capture_move(game: ModuleType, state, bits: int):
+def _capture_move(game: Game, state, bits: int):
     """Next states of the placements in ``bits`` that capture, or None.
 
     Only points next to opponent stones can capture, so just those are tried.
@@ -327,9 +288,9 @@ def _capture_move(game: ModuleType, state, bits: int):
     opp = second if game.current_player(state) == 1 else first
     if not opp:
         return None
-    n_points = game.spec(state).num_points
+    n_points = game.spec.num_points
     empty = ((1 << n_points) - 1) & ~(first | second)
-    cand = bits & empty & _neighbours(opp, game.spec(state).board_shape[1], n_points)
+    cand = bits & empty & _neighbours(opp, game.spec.board_shape[1], n_points)
     out = []
     while cand:
         low = cand & -cand
@@ -349,7 +310,7 @@ def _neighbours(bits: int, n: int, n_points: int) -> int:
     return ((bits << 1) & not_first) | ((bits >> 1) & not_last) | ((bits << n) & full) | (bits >> n)
 
 
-def _winning_move(game: ModuleType, state, bits: int):
+def _winning_move(game: Game, state, bits: int):
     while bits:
         low = bits & -bits
         bits ^= low

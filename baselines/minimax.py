@@ -16,18 +16,18 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from types import ModuleType
 
 import numpy as np
 
 from tictacgo.baselines.base import Agent, check_seconds
 from tictacgo.baselines.registry import register_agent
+from tictacgo.games.spec import Game
 
 SHRINK = 0.99
 EXACT, LOWER, UPPER = 0, 1, 2
 
 
-def terminal_value(game: ModuleType, state) -> float:
+def terminal_value(game: Game, state) -> float:
     """The game result from the view of the player to move in ``state``."""
     return game.returns(state)[game.current_player(state) - 1]
 
@@ -50,7 +50,7 @@ class MinimaxAgent(Agent):
 
     name = "minimax"
 
-    def __init__(self, game: ModuleType, depth: int | None = None,
+    def __init__(self, game: Game, depth: int | None = None,
                  evaluate: Callable | None = None, time_limit: float | None = None,
                  rng: np.random.Generator | None = None):
         super().__init__(game, rng)
@@ -146,7 +146,7 @@ class MinimaxAgent(Agent):
 
 
 def _make(game, rng, depth: int | None = None, time: float | None = None):
-    if not game.spec().solvable:
+    if not game.spec.solvable:
         # Too big to search to the end: depth-limited on the score margin.
         from tictacgo.baselines.evaluation import stone_difference
         return MinimaxAgent(game, depth=2 if depth is None else depth, evaluate=stone_difference,

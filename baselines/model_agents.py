@@ -25,6 +25,7 @@ import importlib.util
 import os
 from pathlib import Path
 
+from tictacgo.baselines.model_files import check_model_game
 from tictacgo.baselines.registry import register_agent
 
 MODELS_DIR = Path(__file__).resolve().parent / "models"
@@ -61,7 +62,7 @@ def _load_cached(path: str, algo: str):
 
 
 def _build(game, rng, algo: str, path: str | None, sample: bool):
-    name = game.spec().name
+    name = game.spec.name
     if path is None and shipped_model(name, algo, ".npz").exists():
         path = str(shipped_model(name, algo, ".npz"))  # the same policy, without torch
     if path is not None and not isinstance(path, str):
@@ -85,6 +86,7 @@ def _build(game, rng, algo: str, path: str | None, sample: bool):
             raise ValueError(f"no {algo} model is shipped for {name}; train one with "
                              f"'tictacgo train {name} --algo {algo}' and pass path=DIR/best_model.zip")
         path = str(shipped)
+    check_model_game(path, game)
     try:
         model = _load_cached(path, algo)
     except FileNotFoundError as e:

@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import os
 import zipfile
-from types import ModuleType
 
 import numpy as np
 
 from tictacgo.baselines.base import Agent
 from tictacgo.envs import observations
+from tictacgo.games.spec import Game
 
 
 def export_mlp(policy) -> dict[str, np.ndarray]:
@@ -121,7 +121,7 @@ class NumpyPolicyAgent(LogitsAgent):
 
     name = "policy"
 
-    def __init__(self, game: ModuleType, arrays: dict[str, np.ndarray], sample: bool = False,
+    def __init__(self, game: Game, arrays: dict[str, np.ndarray], sample: bool = False,
                  rng: np.random.Generator | None = None):
         super().__init__(game, rng)
         probe = game.initial_state()
@@ -129,9 +129,9 @@ class NumpyPolicyAgent(LogitsAgent):
         count = sum(1 for k in arrays if k.startswith("W"))
         self.layers = [(arrays[f"W{k}"], arrays[f"b{k}"]) for k in range(count)]
         actions = self.layers[-1][1].shape[0]
-        if actions != game.spec(probe).num_actions:
-            raise ValueError(f"the policy has {actions} actions, {game.spec(probe).name} has "
-                             f"{game.spec(probe).num_actions}: it was exported for another game or size")
+        if actions != game.spec.num_actions:
+            raise ValueError(f"the policy has {actions} actions, {game.spec.name} has "
+                             f"{game.spec.num_actions}: it was exported for another game or size")
         if not isinstance(sample, bool):
             raise ValueError(f"sample must be true or false, got {sample!r}")
         self.sample = sample

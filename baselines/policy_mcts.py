@@ -61,13 +61,13 @@ from __future__ import annotations
 
 import math
 import random
-from types import ModuleType
 
 import numpy as np
 
 from tictacgo.baselines.mcts import MCTSAgent, Node
 from tictacgo.baselines.mcts_evaluators import AgentPolicy, PolicyRollout, ValueAndPrior
 from tictacgo.baselines.registry import make_agent, register_agent
+from tictacgo.games.spec import Game
 
 DEFAULT_SIMS = 100      # the seed's num_rollouts
 DEFAULT_C = 1.4         # the seed's "temperature" (UCT's exploration constant)
@@ -108,10 +108,10 @@ def best_move(root: Node, legal: list[int], pass_action: int | None = None) -> i
     return max(legal, key=lambda a: (*stats.get(a, (0.0, 0)), -a))
 
 
-def _as_policy(policy, game: ModuleType) -> AgentPolicy:
+def _as_policy(policy, game: Game) -> AgentPolicy:
     policy = policy if isinstance(policy, AgentPolicy) else AgentPolicy(policy)
-    if policy.game.spec().name != game.spec().name:
-        raise ValueError(f"the policy plays {policy.game.spec().name}, not {game.spec().name}")
+    if policy.game.spec.name != game.spec.name:
+        raise ValueError(f"the policy plays {policy.game.spec.name}, not {game.spec.name}")
     return policy
 
 
@@ -119,7 +119,7 @@ class _SeedSearch(MCTSAgent):
     """What the seed's two searches share: a fresh tree per move and the seed's best move."""
 
     def _choose(self, root: Node, legal: list[int], state) -> int:
-        return best_move(root, legal, self.game.pass_action(state))
+        return best_move(root, legal, self.game.pass_action)
 
 
 class PolicyMCTSAgent(_SeedSearch):
@@ -135,7 +135,7 @@ class PolicyMCTSAgent(_SeedSearch):
 
     name = "policy_mcts"
 
-    def __init__(self, game: ModuleType, policy, sims: int | None = None, time_limit: float | None = None,
+    def __init__(self, game: Game, policy, sims: int | None = None, time_limit: float | None = None,
                  rng: np.random.Generator | None = None):
         self.policy = _as_policy(policy, game)
         if sims is None and time_limit is None:
@@ -174,7 +174,7 @@ class MixMCTSAgent(_SeedSearch):
 
     name = "mix_mcts"
 
-    def __init__(self, game: ModuleType, policy, sims: int | None = None, time_limit: float | None = None,
+    def __init__(self, game: Game, policy, sims: int | None = None, time_limit: float | None = None,
                  c: float = DEFAULT_C, w: float = DEFAULT_W, rng: np.random.Generator | None = None):
         self.policy = _as_policy(policy, game)
         if isinstance(w, bool) or not isinstance(w, (int, float)) or not 0 <= w < math.inf:
@@ -221,7 +221,7 @@ class MixMCTSAgent(_SeedSearch):
             node = node.parent
 
 
-def _policy_from_spec(game: ModuleType, rng: np.random.Generator, spec) -> AgentPolicy:
+def _policy_from_spec(game: Game, rng: np.random.Generator, spec) -> AgentPolicy:
     """The ``policy`` parameter: a registry spec whose own parameters are separated by ``;``."""
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"policy must be an agent spec such as 'ppo' or 'ppo:path=model.zip', got {spec!r}")

@@ -61,7 +61,6 @@ import os
 import time
 from collections.abc import Callable
 from pathlib import Path
-from types import ModuleType
 
 import numpy as np
 
@@ -69,6 +68,7 @@ from tictacgo.atomic import atomic_write_json
 from tictacgo.baselines.base import Agent
 from tictacgo.baselines.registry import register_agent
 from tictacgo.games import tictactoe as ttt
+from tictacgo.games.spec import Game
 
 FORMAT = "tictacgo-qtable"
 VERSION = 1
@@ -178,9 +178,9 @@ class QLearningAgent(Agent):
     name = "qlearning"
     games = ("tictactoe",)
 
-    def __init__(self, game: ModuleType = ttt, rng: np.random.Generator | None = None,
+    def __init__(self, game: Game | None = None, rng: np.random.Generator | None = None,
                  path: str | os.PathLike | None = None):
-        super().__init__(game, rng)
+        super().__init__(game if game is not None else ttt.TicTacToe(), rng)
         self.table: dict[int, list] = {}
         self.params: dict = dict(DEFAULTS)
         self.games = 0
@@ -232,7 +232,7 @@ class QLearningAgent(Agent):
     @classmethod
     def load(cls, path: str | os.PathLike, rng: np.random.Generator | None = None) -> QLearningAgent:
         """An agent playing from the table in ``path`` (see ``load_table`` for errors)."""
-        return cls(ttt, rng=rng, path=path)
+        return cls(ttt.TicTacToe(), rng=rng, path=path)
 
 
 def load_table(path: str | os.PathLike) -> tuple[dict[int, list], dict, int]:
@@ -333,7 +333,7 @@ def train(n_games: int, rng: np.random.Generator, *, alpha: float = DEFAULTS["al
     if every < 1:
         raise ValueError(f"every must be a positive int, got {every!r}")
     if agent is None:
-        agent = QLearningAgent(ttt, rng=rng)
+        agent = QLearningAgent(ttt.TicTacToe(), rng=rng)
     if agent.table and agent.params.get("symmetry", True) != symmetry:
         raise ValueError(f"the agent's table was trained with symmetry={not symmetry}; "
                          f"continue it with the same setting")
@@ -347,7 +347,7 @@ def train(n_games: int, rng: np.random.Generator, *, alpha: float = DEFAULTS["al
     in_callback = 0.0
 
     for i in range(1, n_games + 1):
-        state = ttt.initial_state()
+        state = ttt.TicTacToe().initial_state()
         key, syms = keyfn(state)
         while True:
             row = table.get(key)
@@ -409,7 +409,7 @@ def worst_result(agent: QLearningAgent, side: int, opponent: str = "any",
         raise ValueError(f"opponent must be 'any' or 'minimax', got {opponent!r}")
     if opponent == "minimax" and minimax is None:
         from tictacgo.baselines.minimax import MinimaxAgent
-        minimax = MinimaxAgent(ttt)
+        minimax = MinimaxAgent(ttt.TicTacToe())
     memo: dict = {}
 
     def opponent_moves(state):
@@ -432,7 +432,7 @@ def worst_result(agent: QLearningAgent, side: int, opponent: str = "any",
         memo[(state.x, state.o)] = result
         return result
 
-    return rec(ttt.initial_state())
+    return rec(ttt.TicTacToe().initial_state())
 
 
 def _make(game, rng, path: str | None = None):

@@ -17,14 +17,14 @@ class RandomAgent(Agent):
     def act(self, state) -> int:
         moves = placements(self.game, state)
         if not moves:
-            return self.game.pass_action(state)
+            return self.game.pass_action
         return moves[int(self.rng.integers(len(moves)))]
 
     def probabilities(self, state) -> dict[int, float]:
         """The distribution ``act`` draws from: uniform over the placements (PASS only when none)."""
         moves = placements(self.game, state)
         if not moves:
-            return {self.game.pass_action(state): 1.0}
+            return {self.game.pass_action: 1.0}
         return dict.fromkeys(moves, 1.0 / len(moves))
 
 

@@ -15,12 +15,12 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
-from types import ModuleType
 
 import numpy as np
 
 from tictacgo.baselines.base import Agent, FunctionAgent
-from tictacgo.games import get_game
+from tictacgo.games import game_entry, make_game
+from tictacgo.games.spec import Game
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,7 @@ def register_agent(name: str, factory: Callable, games: tuple[str, ...] = ("tict
         raise TypeError(f"factory must be callable as factory(game, rng, **params), got {factory!r}")
     if isinstance(games, str):
         games = (games,)
-    names = tuple(get_game(g).spec().name for g in games)
+    names = tuple(game_entry(g).name for g in games)
     if not names:
         raise ValueError(f"games must name at least one game, got {games!r}")
     builtin = getattr(factory, "__module__", None) in _BUILTIN_MODULES
@@ -97,7 +97,7 @@ def available_agents(game: str | None = None) -> list[str]:
     _load_builtins()
     if game is None:
         return sorted(_REGISTRY)
-    g = get_game(game).spec().name
+    g = game_entry(game).name
     return sorted(k for k, e in _REGISTRY.items() if g in e.games)
 
 
@@ -150,15 +150,15 @@ def parse_spec(spec: str) -> tuple[str, dict]:
     return name.strip().lower(), params
 
 
-def make_agent(spec, game: str | ModuleType, rng: np.random.Generator | None = None) -> Agent:
+def make_agent(spec, game: str | Game, rng: np.random.Generator | None = None) -> Agent:
     """An agent from a spec string, an Agent (returned as is) or a callable ``f(state) -> action``.
 
     Args:
         spec: e.g. ``"random"``, ``"minimax"``, ``"alphabeta:depth=2"``.
-        game: a game name or rules module.
+        game: a game object, or a game name (its default variant).
         rng: the agent's generator (a fresh unseeded one if None).
     """
-    module = get_game(game) if isinstance(game, str) else game
+    module = make_game(game)
     if isinstance(spec, Agent):
         return spec
     if callable(spec) and not isinstance(spec, str):
@@ -166,7 +166,7 @@ def make_agent(spec, game: str | ModuleType, rng: np.random.Generator | None = N
     name, params = parse_spec(spec)
     _load_builtins()
     entry = _REGISTRY.get(name)
-    game_name = module.spec().name
+    game_name = module.spec.name
     if entry is None:
         raise ValueError(f"unknown agent {name!r}; available for {game_name}: "
                          f"{', '.join(available_agents(game_name))}")

@@ -43,14 +43,13 @@ explicit ``numpy.random.Generator``.
 
 from __future__ import annotations
 
-from types import ModuleType
-
 import numpy as np
 
 from tictacgo.baselines.base import Agent
 from tictacgo.baselines.minimax import MinimaxAgent
 from tictacgo.baselines.registry import register_agent
 from tictacgo.games import tictactoe as ttt
+from tictacgo.games.spec import Game
 
 CENTRE = 4
 
@@ -116,7 +115,7 @@ class ThinkAgent(Agent):
 
     games = ("tictactoe",)
 
-    def __init__(self, game: ModuleType, depth: int = 3, rng: np.random.Generator | None = None):
+    def __init__(self, game: Game, depth: int = 3, rng: np.random.Generator | None = None):
         super().__init__(game, rng)
         if depth not in (1, 2, 3):
             raise ValueError(f"depth must be 1, 2 or 3, got {depth!r}")
@@ -160,7 +159,7 @@ class FastMinimaxAgent(Agent):
 
     name = "fast_minimax"
 
-    def __init__(self, game: ModuleType, rng: np.random.Generator | None = None):
+    def __init__(self, game: Game, rng: np.random.Generator | None = None):
         super().__init__(game, rng)
         self.minimax = MinimaxAgent(game, rng=self.rng)
 

@@ -1,15 +1,18 @@
 """The RL environments (imported as ``tictacgo.envs``).
 
 * PettingZoo AEC: ``tictactoe_v0`` and ``littlego_v0`` (``env()`` with the
-  standard wrappers, ``raw_env`` without).
-* Gymnasium single agent: ``TicTacToeEnv`` and ``LittleGoEnv``, registered as
-  ``TicTacToe-v0`` and ``LittleGo-v0`` (see ``tictacgo.registration``).
+  standard wrappers, ``raw_env()`` without), both ``TurnBasedAECEnv`` over a
+  game object.
+* Gymnasium single agent: ``TurnBasedEnv`` over a game object, registered as
+  ``TicTacToe-v0`` and ``LittleGo-v0`` (``gym_tictactoe.env``,
+  ``gym_littlego.env``; see ``tictacgo.registration``).
 * ``observations``: the player-relative board and the "planes" format;
   ``rendering``: text and pictures, shared by every env.
 """
 
-from tictacgo.envs import littlego_v0, observations, rendering, tictactoe_v0
-from tictacgo.envs.gym_littlego import LittleGoEnv
-from tictacgo.envs.gym_tictactoe import TicTacToeEnv
+from tictacgo.envs import gym_littlego, gym_tictactoe, littlego_v0, observations, rendering, tictactoe_v0
+from tictacgo.envs.aec_base import TurnBasedAECEnv
+from tictacgo.envs.single_agent import TurnBasedEnv
 
-__all__ = ["LittleGoEnv", "TicTacToeEnv", "littlego_v0", "observations", "rendering", "tictactoe_v0"]
+__all__ = ["TurnBasedAECEnv", "TurnBasedEnv", "gym_littlego", "gym_tictactoe", "littlego_v0",
+           "observations", "rendering", "tictactoe_v0"]

@@ -39,7 +39,6 @@ array the caller may keep or modify.
 
 from __future__ import annotations
 
-from types import ModuleType
 from typing import Any
 
 import gymnasium
@@ -53,40 +52,40 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 from tictacgo.envs import observations, rendering, reset_options
 from tictacgo.games.bits import signed_board, unpack_bits
 from tictacgo.games.errors import GameOverError, IllegalActionError
+from tictacgo.games.spec import Game
+
+# Read-only observation boards by (own bits, opponent bits) and legal masks by
+# legal bits, per game, shared by its envs. Bounded: a small game's boards all
+# fit; a large game's cache fills with the commonest early positions and stops.
+_CACHE_LIMIT = 20_000
+_CACHES: dict[Any, tuple[dict, dict]] = {}
 
 
 class TurnBasedAECEnv(AECEnv):
-    """AEC env for a two-player, alternating-move game from ``tictacgo.games``.
+    """AEC env for a two-player, alternating-move game from ``tictacgo.games``."""
 
-    Subclasses set ``game`` (the rules module), ``metadata``,
-    ``possible_agents`` (first player first), ``_stones`` (a callable giving
-    ``(first player's bits, second player's bits)`` of a state), and
-    implement ``_new_state()``.
-    """
-
-    game: ModuleType
-    metadata: dict[str, Any]
-    _stones: Any
-    # Read-only observation boards by (own bits, opponent bits), shared by the
-    # instances of a class; only for games with few positions (None: no cache).
-    _board_cache: dict | None = None
-    # Read-only legal masks by legal bits, likewise (None: no cache).
-    _mask_cache: dict | None = None
-
-    def __init__(self, render_mode: str | None = None, render_cell: int | None = None,
+    def __init__(self, game: Game, render_mode: str | None = None, render_cell: int | None = None,
                  render_fps: float | None = None, observation: str = observations.BOARD):
         """Build the env (call ``reset`` before use).
 
         Args:
+            game: the game object (``tictacgo.games.make_game(...)``).
             render_mode: None, "ansi", "rgb_array" or "human".
             render_cell: pixels per board point/cell in pictures; a game default if None.
             render_fps: frames per second in "human" mode; ``metadata["render_fps"]`` if None.
             observation: the format of the "observation" entry: "board" (int8 (n, n), the
                 default), "flat" (int8 (n*n,)) or "planes" (float32 (C, n, n)).
         Raises:
+            TypeError: ``game`` is not a game object.
             ValueError: an unknown render mode or observation format, a bad cell size or rate.
         """
         super().__init__()
+        if not isinstance(game, Game):
+            raise TypeError(f"game must be a game object (tictacgo.games.make_game(...)), got {game!r}")
+        self.game = game
+        self.metadata = {"name": f"{game.name}_v0", "render_modes": ["ansi", "rgb_array", "human"],
+                         "render_fps": rendering.DEFAULT_FPS, "is_parallelizable": False}
+        self._board_cache, self._mask_cache = _CACHES.setdefault(game, ({}, {}))
         if observation not in observations.FORMATS:
             raise ValueError(f"observation must be one of {observations.FORMATS}, got {observation!r}")
         self.observation_format = observation
@@ -103,22 +102,22 @@ class TurnBasedAECEnv(AECEnv):
         if render_mode == "human":
             rendering.require_pygame()  # fail now, not at the first frame
 
-        self.possible_agents = list(type(self).possible_agents)
+        self.possible_agents = list(game.spec.agent_names)
         self.agents = self.possible_agents[:]
         first, second = self.possible_agents
         self._colour = {first: 1, second: 2}
         self._agent_of = (None, first, second)
 
-        self._state = self._new_state()
+        self._state = game.initial_state()
         self.n = int(self.game.to_board(self._state).shape[0])
-        self.num_actions = int(self.game.num_actions(self._state))
+        self.num_actions = int(self.game.num_actions)
         self._nn = self.n * self.n
         self._mask_state = None  # the state whose legal actions _mask holds (read-only)
         self._mask = np.zeros(self.num_actions, np.int8)
         self._shape = (self.n, self.n)
 
         if observation == observations.PLANES:
-            shape = (self.game.spec(self._state).num_planes, self.n, self.n)
+            shape = (self.game.spec.num_planes, self.n, self.n)
             board_space = spaces.Box(0.0, 1.0, shape, np.float32)
         else:
             shape = self._shape if observation == observations.BOARD else (self._nn,)
@@ -138,9 +137,6 @@ class TurnBasedAECEnv(AECEnv):
 
     # -- the game --------------------------------------------------------------
 
-    def _new_state(self) -> Any:
-        raise NotImplementedError
-
     @property
     def game_state(self) -> Any:
         """The current rules-core state (immutable; agents search on it)."""
@@ -149,7 +145,11 @@ class TurnBasedAECEnv(AECEnv):
     def _end_info(self, state: Any) -> dict[str, Any]:
         """The info given to every agent when the game ends."""
         w = self.game.winner(state)
-        return {"winner": self._agent_of[w] if w else None, "reason": state.end}
+        info = {"winner": self._agent_of[w] if w else None, "reason": state.end}
+        scores = getattr(self.game, "scores", None)  # games that keep a score say so by offering it
+        if scores is not None:
+            info["scores"] = dict(zip(self.possible_agents, scores(state), strict=True))
+        return info
 
     @property
     def np_random(self) -> np.random.Generator:
@@ -201,7 +201,7 @@ class TurnBasedAECEnv(AECEnv):
             # Built on first use: seeding costs more than a whole Tic-Tac-Toe game.
             self._seed = seed
             self._np_random = None
-        self._state = reset_options.start_state(self.game, options, self._new_state())
+        self._state = reset_options.start_state(self.game, options, self.game.initial_state())
         self._reset_bookkeeping()
         if self.render_mode == "human":
             self.render()
@@ -223,14 +223,14 @@ class TurnBasedAECEnv(AECEnv):
         if fmt == observations.PLANES:
             obs = observations.planes(self.game, state, colour)
         else:
-            own, opp = self._stones(state)
+            own, opp = self.game.stone_bits(state)
             if colour == 2:
                 own, opp = opp, own
             cache = self._board_cache
-            board = cache.get((own, opp)) if cache is not None else None
+            board = cache.get((own, opp))
             if board is None:
                 board = signed_board(own, opp, self._nn).reshape(self._shape)
-                if cache is not None:
+                if len(cache) < _CACHE_LIMIT:
                     cache[(own, opp)] = board
             obs = board.copy() if fmt == observations.BOARD else board.flatten()
         if colour == state.to_move and state.end is None:
@@ -238,10 +238,10 @@ class TurnBasedAECEnv(AECEnv):
                 self._mask_state = state
                 bits = self.game.legal_bits(state)
                 masks = self._mask_cache
-                mask = masks.get(bits) if masks is not None else None
+                mask = masks.get(bits)
                 if mask is None:
                     mask = unpack_bits(bits, self.num_actions).view(np.int8)
-                    if masks is not None:
+                    if len(masks) < _CACHE_LIMIT:
                         masks[bits] = mask
                 self._mask = mask
             mask = self._mask.copy()
@@ -358,7 +358,12 @@ class TurnBasedAECEnv(AECEnv):
     def __getstate__(self) -> dict[str, Any]:
         d = self.__dict__.copy()
         d["_viewer"] = None  # a pygame window does not pickle
+        del d["_board_cache"], d["_mask_cache"]  # shared caches: a copy joins its process's own
         return d
+
+    def __setstate__(self, d: dict[str, Any]) -> None:
+        self.__dict__.update(d)
+        self._board_cache, self._mask_cache = _CACHES.setdefault(self.game, ({}, {}))
 
 
 class OrderEnforcing(OrderEnforcingWrapper):

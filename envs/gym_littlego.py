@@ -41,56 +41,27 @@ meaning and for ``set_opponent``. ``info`` adds to the common entries
 ``scores`` (float64 array: Black's, White's), ``t`` (actions played) and
 ``reason`` one of ``max_actions``/``double_pass``/``pass_on_empty_start``/
 ``illegal``.
-
-Version history: v0, the first release.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from tictacgo.envs.single_agent import TurnBasedEnv
-from tictacgo.games import littlego
+from tictacgo.games import LittleGo
 
 
-class LittleGoEnv(TurnBasedEnv):
-    """Little-Go against an opponent (see the module docstring).
+def env(board_size: int = 5, komi: float | None = None, max_actions: int | None = None,
+        **kwargs: Any) -> TurnBasedEnv:
+    """The Little-Go single-agent env (see the module docstring).
 
     Args:
-        opponent: an agent (``act(state)``), a callable ``f(state) -> action``,
-            a registry spec when made through ``gymnasium.make``, or None.
-        learner: "first" (Black), "second" (White), "alternate" or "random".
-        board_size: n, 2..19 (default 5).
+        board_size: n, 2..19.
         komi: White's bonus (default ``n / 2``).
         max_actions: actions before the game ends (default ``n*n - 1``).
-        observation: "flat", "board" or "planes".
-        render_mode: None, "ansi", "rgb_array" or "human".
-        render_cell: pixels per point in pictures (default 64).
-        render_fps: frames per second in "human" mode.
-        opponent_resolver: turns a spec string into an opponent (given by ``gymnasium.make``).
+        **kwargs: ``TurnBasedEnv``'s (``opponent``, ``learner``, ``observation``,
+            ``render_mode``, ``render_cell``, ``render_fps``, ``opponent_resolver``).
+    Raises:
+        TypeError / ValueError: a bad board size, komi or action limit.
     """
-
-    game = littlego
-
-    def __init__(self, opponent: Any = None, learner: str = "first", board_size: int = 5,
-                 komi: float | None = None, max_actions: int | None = None,
-                 observation: str = "flat", render_mode: str | None = None,
-                 render_cell: int | None = None, render_fps: float | None = None,
-                 opponent_resolver: Any = None):
-        # Validates the size and caches the geometry before the base builds spaces.
-        geo = littlego.geometry(board_size, komi, max_actions)
-        self.board_size = geo.n
-        self.komi = geo.komi
-        self.max_actions = geo.max_actions
-        super().__init__(opponent=opponent, learner=learner, observation=observation,
-                         render_mode=render_mode, render_cell=render_cell, render_fps=render_fps,
-                         opponent_resolver=opponent_resolver)
-
-    def _initial_state(self) -> littlego.GoState:
-        return littlego.initial_state(self.board_size, self.komi, self.max_actions)
-
-    def _extra_info(self, state: littlego.GoState, info: dict) -> None:
-        info["scores"] = np.array(littlego.scores(state), dtype=np.float64)
-        info["t"] = state.t
+    return TurnBasedEnv(LittleGo(board_size, komi, max_actions), **kwargs)

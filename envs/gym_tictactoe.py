@@ -39,8 +39,6 @@ See ``tictacgo.envs.single_agent`` for their meaning, for ``set_opponent``
 and for ``info`` (``winner``, ``winner_colour``, ``reason`` one of
 ``win``/``draw``/``illegal``, ``learner_colour``, ``opponent_action``,
 ``illegal_action``, ``illegal_reason``, ``action_mask``; one type per key).
-
-Version history: v0, the first release.
 """
 
 from __future__ import annotations
@@ -48,31 +46,14 @@ from __future__ import annotations
 from typing import Any
 
 from tictacgo.envs.single_agent import TurnBasedEnv
-from tictacgo.games import tictactoe
+from tictacgo.games import TicTacToe
 
 
-class TicTacToeEnv(TurnBasedEnv):
-    """Tic-Tac-Toe against an opponent (see the module docstring).
+def env(**kwargs: Any) -> TurnBasedEnv:
+    """The Tic-Tac-Toe single-agent env (see the module docstring).
 
     Args:
-        opponent: an agent (``act(state)``), a callable ``f(state) -> action``,
-            a registry spec when made through ``gymnasium.make``, or None.
-        learner: "first", "second", "alternate" or "random".
-        observation: "flat", "board" or "planes".
-        render_mode: None, "ansi", "rgb_array" or "human".
-        render_cell: pixels per cell in pictures (default 100).
-        render_fps: frames per second in "human" mode.
-        opponent_resolver: turns a spec string into an opponent (given by ``gymnasium.make``).
+        **kwargs: ``TurnBasedEnv``'s (``opponent``, ``learner``, ``observation``,
+            ``render_mode``, ``render_cell``, ``render_fps``, ``opponent_resolver``).
     """
-
-    game = tictactoe
-
-    def __init__(self, opponent: Any = None, learner: str = "first", observation: str = "flat",
-                 render_mode: str | None = None, render_cell: int | None = None,
-                 render_fps: float | None = None, opponent_resolver: Any = None):
-        super().__init__(opponent=opponent, learner=learner, observation=observation,
-                         render_mode=render_mode, render_cell=render_cell, render_fps=render_fps,
-                         opponent_resolver=opponent_resolver)
-
-    def _initial_state(self) -> tictactoe.TTTState:
-        return tictactoe.initial_state()
+    return TurnBasedEnv(TicTacToe(), **kwargs)

@@ -97,21 +97,14 @@ board is all zeros ("board", "flat"), and the signed board has negative
 numbers in an image-like 2-D shape ("board"). All four are by design (the
 documented ``{"observation", "action_mask"}`` format and the player-relative
 board); the test fails on any other warning.
-
-### Version history
-* v0: first release.
 """
 
 from __future__ import annotations
 
-from operator import attrgetter
-from typing import Any
-
 from pettingzoo import AECEnv
 
-from tictacgo.envs import rendering
 from tictacgo.envs.aec_base import TurnBasedAECEnv, wrap
-from tictacgo.games import littlego
+from tictacgo.games import LittleGo
 
 
 def env(**kwargs) -> AECEnv:
@@ -126,50 +119,23 @@ def env(**kwargs) -> AECEnv:
     return wrap(raw_env(**kwargs))
 
 
-class raw_env(TurnBasedAECEnv):
-    """Little-Go as a PettingZoo ``AECEnv``, without wrappers (see the module docstring)."""
+def raw_env(board_size: int = 5, komi: float | None = None, max_actions: int | None = None,
+            render_mode: str | None = None, render_cell: int | None = None,
+            render_fps: float | None = None, observation: str = "board") -> TurnBasedAECEnv:
+    """Little-Go as a PettingZoo ``AECEnv``, without wrappers (see the module docstring).
 
-    game = littlego
-    metadata = {
-        "name": "littlego_v0",
-        "render_modes": ["ansi", "rgb_array", "human"],
-        "render_fps": rendering.DEFAULT_FPS,
-        "is_parallelizable": False,
-    }
-    possible_agents = ["black_0", "white_0"]
-    _stones = attrgetter("black", "white")
-
-    def __init__(self, board_size: int = 5, komi: float | None = None, max_actions: int | None = None,
-                 render_mode: str | None = None, render_cell: int | None = None,
-                 render_fps: float | None = None, observation: str = "board"):
-        """Build the env (call ``reset`` before use).
-
-        Args:
-            board_size: n, 2..19.
-            komi: added to White's score; ``n / 2`` if None.
-            max_actions: actions (passes included) before the game ends; ``n*n - 1`` if None.
-            render_mode: None, "ansi", "rgb_array" or "human".
-            render_cell: pixels per board point in pictures (default 64).
-            render_fps: frames per second in "human" mode.
-            observation: "board" (int8 (n, n), the default), "flat" (int8 (n*n,)) or
-                "planes" (float32 (6, n, n)).
-        Raises:
-            TypeError / ValueError: a bad board size, komi or action limit, or an
-                unknown observation format.
-        """
-        # Validates the arguments with the rules' own clear errors.
-        self._start = littlego.initial_state(board_size, komi, max_actions)
-        self.board_size = self._start.geo.n
-        self.komi = self._start.geo.komi
-        self.max_actions = self._start.geo.max_actions
-        super().__init__(render_mode=render_mode, render_cell=render_cell, render_fps=render_fps,
-                         observation=observation)
-
-    def _new_state(self) -> littlego.GoState:
-        return self._start
-
-    def _end_info(self, state: littlego.GoState) -> dict[str, Any]:
-        info = super()._end_info(state)
-        b, w = littlego.scores(state)
-        info["scores"] = {"black_0": b, "white_0": w}
-        return info
+    Args:
+        board_size: n, 2..19.
+        komi: added to White's score; ``n / 2`` if None.
+        max_actions: actions (passes included) before the game ends; ``n*n - 1`` if None.
+        render_mode: None, "ansi", "rgb_array" or "human".
+        render_cell: pixels per board point in pictures (default 64).
+        render_fps: frames per second in "human" mode.
+        observation: "board" (int8 (n, n), the default), "flat" (int8 (n*n,)) or
+            "planes" (float32 (6, n, n)).
+    Raises:
+        TypeError / ValueError: a bad board size, komi or action limit, or an
+            unknown observation format.
+    """
+    return TurnBasedAECEnv(LittleGo(board_size, komi, max_actions), render_mode=render_mode,
+                           render_cell=render_cell, render_fps=render_fps, observation=observation)

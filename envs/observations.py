@@ -36,11 +36,10 @@ The formats ask the game (``spec``, ``current_player``, ``stone_bits``,
 
 from __future__ import annotations
 
-from types import ModuleType
-
 import numpy as np
 
 from tictacgo.games.bits import unpack_bits
+from tictacgo.games.spec import Game
 
 FLAT = "flat"
 BOARD = "board"
@@ -48,12 +47,12 @@ PLANES = "planes"
 FORMATS = (FLAT, BOARD, PLANES)
 
 
-def board_size(game: ModuleType, state) -> int:
+def board_size(game: Game, state) -> int:
     """The number of rows (= columns) of ``state``'s board."""
-    return game.spec(state).board_shape[0]
+    return game.spec.board_shape[0]
 
 
-def relative_board(game: ModuleType, state, viewer: int | None = None) -> np.ndarray:
+def relative_board(game: Game, state, viewer: int | None = None) -> np.ndarray:
     """The board as int8 ``(n, n)`` from ``viewer``'s side (default: the player to move)."""
     board = game.to_board(state)
     me = game.current_player(state) if viewer is None else viewer
@@ -63,16 +62,16 @@ def relative_board(game: ModuleType, state, viewer: int | None = None) -> np.nda
     return out
 
 
-def num_planes(game: ModuleType, state=None) -> int:
+def num_planes(game: Game, state=None) -> int:
     """Channels of the "planes" format for ``state``'s variant (the default one if None)."""
-    return game.spec(state).num_planes
+    return game.spec.num_planes
 
 
 def _bits_plane(bits: int, n: int) -> np.ndarray:
     return unpack_bits(bits, n * n).reshape(n, n).astype(bool)
 
 
-def _plane(name: str, game: ModuleType, state, rel: np.ndarray) -> np.ndarray:
+def _plane(name: str, game: Game, state, rel: np.ndarray) -> np.ndarray:
     n = rel.shape[0]
     if name == "own":
         return rel == 1
@@ -83,21 +82,21 @@ def _plane(name: str, game: ModuleType, state, rel: np.ndarray) -> np.ndarray:
     if name == "ko":
         return _bits_plane(game.ko_bits(state), n)
     if name == "actions_left":
-        limit = game.spec(state).max_actions
+        limit = game.spec.max_actions
         return np.full((n, n), (limit - state.t) / limit)
     if name == "to_move":
         return np.full((n, n), game.current_player(state) == 1)
     raise ValueError(f"unknown observation plane {name!r}")
 
 
-def planes(game: ModuleType, state, viewer: int | None = None) -> np.ndarray:
+def planes(game: Game, state, viewer: int | None = None) -> np.ndarray:
     """Float32 ``(C, n, n)``: the planes the game declares (``spec(state).planes``), in order."""
     rel = relative_board(game, state, viewer)
-    chans = [_plane(name, game, state, rel) for name in game.spec(state).planes]
+    chans = [_plane(name, game, state, rel) for name in game.spec.planes]
     return np.stack(chans).astype(np.float32)
 
 
-def observe(game: ModuleType, state, fmt: str = FLAT, viewer: int | None = None) -> np.ndarray:
+def observe(game: Game, state, fmt: str = FLAT, viewer: int | None = None) -> np.ndarray:
     """The observation of ``state`` in format ``fmt`` ("flat", "board" or "planes")."""
     if fmt == FLAT:
         return relative_board(game, state, viewer).ravel()
@@ -108,13 +107,13 @@ def observe(game: ModuleType, state, fmt: str = FLAT, viewer: int | None = None)
     raise ValueError(f"unknown observation format {fmt!r}; expected one of {FORMATS}")
 
 
-def format_for_shape(game: ModuleType, state, shape: tuple[int, ...]) -> str:
+def format_for_shape(game: Game, state, shape: tuple[int, ...]) -> str:
     """The format whose observations of ``state``'s variant have ``shape`` (how a saved model is read).
 
     Raises:
         ValueError: the shape fits no format of this game and board size.
     """
-    spec = game.spec(state)
+    spec = game.spec
     n = spec.board_shape[0]
     shape = tuple(int(x) for x in shape)
     if shape == (n * n,):

@@ -24,6 +24,9 @@ from typing import Any
 
 import numpy as np
 
+from tictacgo.games.registry import game_entry
+from tictacgo.games.spec import Game
+
 WOOD = (219, 176, 102)
 GRID_DARK = (40, 30, 15)
 BLACK_STONE = (22, 22, 22)
@@ -39,11 +42,11 @@ DEFAULT_GO_CELL = 64
 DEFAULT_TTT_CELL = 100
 
 
-def render_ansi(game: ModuleType, state: Any) -> str:
+def render_ansi(game: Game, state: Any) -> str:
     """The position as text, with coordinates.
 
     Args:
-        game: the rules module (``tictacgo.games.tictactoe`` or ``littlego``).
+        game: the game object.
         state: a state of that game.
     Returns:
         The rules core's ``render_ascii(state)``.
@@ -51,20 +54,17 @@ def render_ansi(game: ModuleType, state: Any) -> str:
     return game.render_ascii(state)
 
 
-def render_rgb(game: ModuleType, state: Any, cell: int | None = None) -> np.ndarray:
+def render_rgb(game: Game, state: Any, cell: int | None = None) -> np.ndarray:
     """The position as an RGB picture.
 
     Args:
-        game: the rules module.
+        game: the game object (its registry entry names the drawing function).
         state: a state of that game.
         cell: pixels per board point (Go) or cell (Tic-Tac-Toe); a game default if None.
     Returns:
         ``uint8`` array of shape ``(H, W, 3)``.
     """
-    board = game.to_board(state)
-    if game.spec(state).pieces == "stones":
-        return go_image(board, cell or DEFAULT_GO_CELL)
-    return tictactoe_image(board, cell or DEFAULT_TTT_CELL)
+    return game_entry(game).load("renderer")(game.to_board(state), cell)
 
 
 MAX_CELL = 512  # pixels per point: a 19x19 Go board is then about 10k x 10k
@@ -153,19 +153,20 @@ def _star_points(n: int) -> list[tuple[int, int]]:
     return points
 
 
-def go_image(board: np.ndarray, cell: int = DEFAULT_GO_CELL) -> np.ndarray:
+def go_image(board: np.ndarray, cell: int | None = DEFAULT_GO_CELL) -> np.ndarray:
     """A Go board picture.
 
     Args:
         board: ``n x n`` array of 0 empty, 1 Black, 2 White.
-        cell: pixels between grid lines; the picture is ``n * cell`` square.
+        cell: pixels between grid lines (None: the default, 64); the picture is
+            ``n * cell`` square.
     Returns:
         ``uint8`` array ``(n * cell, n * cell, 3)``; the stone on point
         ``(i, j)`` is centred on pixel ``(cell // 2 + i * cell, cell // 2 + j * cell)``.
     """
     board = np.asarray(board)
     n = board.shape[0]
-    cell = check_cell(cell)
+    cell = check_cell(DEFAULT_GO_CELL if cell is None else cell)
     base, outer, inner, _ = _go_layers(n, cell)
     img = base.copy()
     for (i, j), v in np.ndenumerate(board):
@@ -212,17 +213,17 @@ def _ttt_layers(cell: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return img, x_cov, o_cov
 
 
-def tictactoe_image(board: np.ndarray, cell: int = DEFAULT_TTT_CELL) -> np.ndarray:
+def tictactoe_image(board: np.ndarray, cell: int | None = DEFAULT_TTT_CELL) -> np.ndarray:
     """A Tic-Tac-Toe picture.
 
     Args:
         board: ``3 x 3`` array of 0 empty, 1 X, 2 O.
-        cell: pixels per cell; the picture is ``3 * cell`` square.
+        cell: pixels per cell (None: the default, 100); the picture is ``3 * cell`` square.
     Returns:
         ``uint8`` array ``(3 * cell, 3 * cell, 3)``.
     """
     board = np.asarray(board)
-    cell = check_cell(cell)
+    cell = check_cell(DEFAULT_TTT_CELL if cell is None else cell)
     base, x_cov, o_cov = _ttt_layers(cell)
     img = base.copy()
     for (i, j), v in np.ndenumerate(board):

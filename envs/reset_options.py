@@ -9,15 +9,16 @@ usually do; ``options`` that is not a dict is refused.
 
 from __future__ import annotations
 
-from types import ModuleType
 from typing import Any
 
+from tictacgo.games.spec import Game
 
-def start_state(game: ModuleType, options: Any, initial: Any) -> Any:
+
+def start_state(game: Game, options: Any, initial: Any) -> Any:
     """The state a reset starts from: ``options["state"]`` if given (checked), else ``initial``.
 
     Args:
-        game: the env's rules module.
+        game: the env's game object.
         options: the ``options`` argument of ``reset`` (None or a dict).
         initial: the env's own initial state (gives the type and variant expected).
     Raises:
@@ -31,13 +32,13 @@ def start_state(game: ModuleType, options: Any, initial: Any) -> Any:
     start = options.get("state")
     if start is None:
         return initial
-    mine = game.spec(initial)
+    mine = game.spec
     if type(start) is not type(initial):
         raise TypeError(f"options['state'] must be a {type(initial).__name__} of "
                         f"tictacgo.games.{mine.name}, got {type(start).__name__}")
     if game.is_terminal(start):
         raise ValueError("options['state'] is a finished game; give a position with a move to play")
-    theirs = game.spec(start)
+    theirs = getattr(start, "game", game).spec  # states of games with variants carry their game
     if theirs != mine:
         raise ValueError(f"options['state'] is a game of other rules ({_rules(theirs)}); "
                          f"this env plays {_rules(mine)}")

@@ -101,7 +101,6 @@ Version history: v0, the first release.
 from __future__ import annotations
 
 from collections.abc import Callable
-from types import ModuleType
 from typing import Any, ClassVar
 
 import gymnasium as gym
@@ -111,6 +110,7 @@ from gymnasium import spaces
 from tictacgo.envs import observations, rendering, reset_options
 from tictacgo.games.bits import signed_board, unpack_bits
 from tictacgo.games.errors import GameOverError, IllegalActionError, check_action_type
+from tictacgo.games.spec import Game
 
 LEARNER_MODES = ("first", "second", "alternate", "random")
 RENDER_MODES = ["ansi", "rgb_array", "human"]
@@ -151,20 +151,30 @@ def as_opponent(opponent: Any) -> Any:
 
 
 class TurnBasedEnv(gym.Env):
-    """Base class: a two-player rules module seen by one learner against an opponent.
+    """A two-player game seen by one learner against an opponent.
 
-    Subclasses set ``game`` (the rules module) and implement
-    ``_initial_state()``; they may override ``_extra_info(state, info)``.
-    See the module docstring for the keyword arguments, rewards and ``info``.
+    Args:
+        game: the game object (``tictacgo.games.make_game(...)``).
+        opponent: an agent, a callable ``f(state) -> action``, a registry spec
+            (with a resolver) or None (see the module docstring).
+        learner: "first", "second", "alternate" or "random".
+        observation: "flat", "board" or "planes".
+        render_mode: None, "ansi", "rgb_array" or "human".
+        render_cell: pixels per point or cell in pictures.
+        render_fps: frames per second in "human" mode.
+        opponent_resolver: ``f(spec, game) -> opponent``, which turns a spec
+            string into an opponent for this game (given by ``gymnasium.make``).
     """
 
     metadata: ClassVar[dict] = {"render_modes": RENDER_MODES, "render_fps": rendering.DEFAULT_FPS}
-    game: ModuleType
 
-    def __init__(self, opponent: Any = None, learner: str = "first", observation: str = "flat",
+    def __init__(self, game: Game, opponent: Any = None, learner: str = "first", observation: str = "flat",
                  render_mode: str | None = None, render_cell: int | None = None,
                  render_fps: float | None = None,
-                 opponent_resolver: Callable[[str], Any] | None = None):
+                 opponent_resolver: Callable[[str, Game], Any] | None = None):
+        if not isinstance(game, Game):
+            raise TypeError(f"game must be a game object (tictacgo.games.make_game(...)), got {game!r}")
+        self.game = game
         if learner not in LEARNER_MODES:
             raise ValueError(f"learner must be one of {LEARNER_MODES}, got {learner!r}")
         if observation not in observations.FORMATS:
@@ -182,8 +192,7 @@ class TurnBasedEnv(gym.Env):
         if render_mode == "human":
             rendering.require_pygame()  # fail now, not at the first frame
 
-        probe = self._initial_state()
-        spec = self.game.spec(probe)
+        spec = self.game.spec
         self._n = spec.board_shape[0]
         self._cells = spec.num_points
         self._num_actions = spec.num_actions
@@ -208,14 +217,6 @@ class TurnBasedEnv(gym.Env):
         self._mask = np.zeros(self._num_actions, dtype=np.int8)
         self._ended_at_reset = False
         self._renderer = None
-
-    # -- hooks for subclasses ------------------------------------------------
-    def _initial_state(self):
-        """The rules state a new game starts from."""
-        raise NotImplementedError
-
-    def _extra_info(self, state, info: dict) -> None:
-        """Add game-specific entries to ``info``."""
 
     # -- public helpers --------------------------------------------------------
     @property
@@ -244,7 +245,7 @@ class TurnBasedEnv(gym.Env):
                 raise TypeError(f"opponent {opponent!r} is a registry spec, but this env has no "
                                 "resolver: make it with gymnasium.make, or pass an agent "
                                 "(tictacgo.baselines.make_agent) or a callable")
-            opponent = self._resolver(opponent)
+            opponent = self._resolver(opponent, self.game)
         self.opponent = as_opponent(opponent)
         self._opponent_spec = spec
 
@@ -273,7 +274,7 @@ class TurnBasedEnv(gym.Env):
         """
         if seed is not None:
             reset_options.check_seed(seed)
-        start = reset_options.start_state(self.game, options, self._initial_state())
+        start = reset_options.start_state(self.game, options, self.game.initial_state())
         if self.opponent is None:
             raise RuntimeError("this env has no opponent: pass opponent= or call set_opponent() "
                                "before reset()")
@@ -358,14 +359,14 @@ class TurnBasedEnv(gym.Env):
         if self.render_mode is None:
             gym.logger.warn("render() called without a render_mode; pass render_mode= to the env")
             return None
-        state = self._state if self._state is not None else self._initial_state()
+        state = self._state if self._state is not None else self.game.initial_state()
         if self.render_mode == "ansi":
             return rendering.render_ansi(self.game, state)
         frame = rendering.render_rgb(self.game, state, self.render_cell)
         if self.render_mode == "rgb_array":
             return frame
         if self._renderer is None:
-            self._renderer = rendering.HumanViewer(caption=type(self).__name__, fps=self.render_fps)
+            self._renderer = rendering.HumanViewer(caption=self.game.spec.title, fps=self.render_fps)
         self._renderer.show(frame)
         return None
 
@@ -426,5 +427,8 @@ class TurnBasedEnv(gym.Env):
             "illegal_action": False,
             "illegal_reason": "",
         }
-        self._extra_info(state, info)
+        info["t"] = int(state.t)
+        scores = getattr(game, "scores", None)  # games that keep a score say so by offering it
+        if scores is not None:
+            info["scores"] = np.array(scores(state), dtype=np.float64)
         return info

@@ -86,20 +86,14 @@ board is all zeros ("board", "flat"), and the signed board has negative
 numbers in an image-like 2-D shape ("board"). All four are by design (the
 documented ``{"observation", "action_mask"}`` format and the player-relative
 board); the test fails on any other warning.
-
-### Version history
-* v0: first release.
 """
 
 from __future__ import annotations
 
-from operator import attrgetter
-
 from pettingzoo import AECEnv
 
-from tictacgo.envs import rendering
 from tictacgo.envs.aec_base import TurnBasedAECEnv, wrap
-from tictacgo.games import tictactoe
+from tictacgo.games import TicTacToe
 
 
 def env(**kwargs) -> AECEnv:
@@ -114,20 +108,16 @@ def env(**kwargs) -> AECEnv:
     return wrap(raw_env(**kwargs))
 
 
-class raw_env(TurnBasedAECEnv):
-    """Tic-Tac-Toe as a PettingZoo ``AECEnv``, without wrappers (see the module docstring)."""
+def raw_env(render_mode: str | None = None, render_cell: int | None = None,
+            render_fps: float | None = None, observation: str = "board") -> TurnBasedAECEnv:
+    """Tic-Tac-Toe as a PettingZoo ``AECEnv``, without wrappers (see the module docstring).
 
-    game = tictactoe
-    metadata = {
-        "name": "tictactoe_v0",
-        "render_modes": ["ansi", "rgb_array", "human"],
-        "render_fps": rendering.DEFAULT_FPS,
-        "is_parallelizable": False,
-    }
-    possible_agents = ["player_1", "player_2"]
-    _stones = attrgetter("x", "o")
-    _board_cache = {}  # at most 3**9 boards
-    _mask_cache = {}  # at most 2**9 masks
-
-    def _new_state(self) -> tictactoe.TTTState:
-        return tictactoe.initial_state()
+    Args:
+        render_mode: None, "ansi", "rgb_array" or "human".
+        render_cell: pixels per cell in pictures (default 100).
+        render_fps: frames per second in "human" mode.
+        observation: "board" (int8 (3, 3), the default), "flat" (int8 (9,)) or
+            "planes" (float32 (4, 3, 3)).
+    """
+    return TurnBasedAECEnv(TicTacToe(), render_mode=render_mode, render_cell=render_cell,
+                           render_fps=render_fps, observation=observation)

@@ -91,9 +91,10 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
+from tictacgo.games import LittleGo, TicTacToe
 from tictacgo.games.batched_common import BatchedGame, check_batch_size
-from tictacgo.games.batched_littlego import BatchedLittleGo
-from tictacgo.games.batched_tictactoe import BatchedTicTacToe
+from tictacgo.games.batched_engines import make_batched_engine
+from tictacgo.games.spec import Game
 
 LEARNER_MODES = ("first", "second", "alternate", "random")
 OBSERVATIONS = ("flat", "board")
@@ -303,13 +304,15 @@ class TurnBasedVectorEnv(VectorEnv):
 
     metadata: ClassVar[dict] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
-    def __init__(self, engine: BatchedGame, opponent: Any = "random", learner: str = "first",
+    def __init__(self, game: Game, num_envs: int, opponent: Any = "random", learner: str = "first",
                  observation: str = "flat", render_mode: str | None = None, illegal: str = "lose"):
         if illegal != "lose":
             raise ValueError(f"a vector env's illegal action loses the game (illegal='lose'), got "
                              f"illegal={illegal!r}{SYNC_HINT}")
         if render_mode is not None:
             raise ValueError(f"the vector envs do not render; got render_mode={render_mode!r}")
+        engine = make_batched_engine(game, check_batch_size(num_envs))
+        self.game = engine.game
         self.match = BatchedMatch(engine, opponent, learner, observation)
         self.num_envs = engine.batch_size
         self.single_observation_space = self.match.observation_space
@@ -349,21 +352,24 @@ class TurnBasedVectorEnv(VectorEnv):
                 self.match.info(opponent_action, illegal))
 
 
-class LittleGoVectorEnv(TurnBasedVectorEnv):
-    """``num_envs`` Little-Go games against an in-batch opponent (``LittleGo-v0``'s vector entry point)."""
+def make_littlego(num_envs: int, board_size: int = 5, komi: float | None = None,
+                  max_actions: int | None = None, **kwargs: Any) -> TurnBasedVectorEnv:
+    """``num_envs`` Little-Go games against an in-batch opponent (``LittleGo-v0``'s vector entry point).
 
-    def __init__(self, num_envs: int, opponent: Any = "random", learner: str = "first",
-                 observation: str = "flat", board_size: int = 5, komi: float | None = None,
-                 max_actions: int | None = None, render_mode: str | None = None, illegal: str = "lose"):
-        engine = BatchedLittleGo(check_batch_size(num_envs), n=board_size, komi=komi, max_actions=max_actions)
-        super().__init__(engine, opponent, learner, observation, render_mode, illegal)
+    Args:
+        num_envs: the number of games.
+        board_size, komi, max_actions: the variant (``LittleGo``'s size, komi, max_actions).
+        **kwargs: ``TurnBasedVectorEnv``'s (opponent, learner, observation, ...).
+    """
+    return TurnBasedVectorEnv(LittleGo(board_size, komi, max_actions), num_envs, **kwargs)
 
 
-class TicTacToeVectorEnv(TurnBasedVectorEnv):
-    """``num_envs`` Tic-Tac-Toe games against an in-batch opponent (``TicTacToe-v0``'s vector entry point)."""
+def make_tictactoe(num_envs: int, **kwargs: Any) -> TurnBasedVectorEnv:
+    """``num_envs`` Tic-Tac-Toe games against an in-batch opponent (``TicTacToe-v0``'s vector entry point).
 
-    def __init__(self, num_envs: int, opponent: Any = "random", learner: str = "first",
-                 observation: str = "flat", render_mode: str | None = None, illegal: str = "lose"):
-        super().__init__(BatchedTicTacToe(check_batch_size(num_envs)), opponent, learner, observation,
-                         render_mode, illegal)
+    Args:
+        num_envs: the number of games.
+        **kwargs: ``TurnBasedVectorEnv``'s (opponent, learner, observation, ...).
+    """
+    return TurnBasedVectorEnv(TicTacToe(), num_envs, **kwargs)
 

@@ -143,7 +143,7 @@ def midgame_actions() -> list[int]:
     from tictacgo.games import littlego
 
     rnd = random.Random(MIDGAME_SEED)
-    s = littlego.initial_state()
+    s = littlego.LittleGo().initial_state()
     actions = []
     for _ in range(MIDGAME_PLIES):
         legal = [a for a in littlego.legal_actions(s) if a != 25]
@@ -158,9 +158,9 @@ def midgame_actions() -> list[int]:
 def tictacgo_core(case: str, batch: int):
     import numpy as np
 
-    from tictacgo.games import littlego, tictactoe
+    from tictacgo.games import make_game
 
-    game = tictactoe if game_key(case) == "ttt" else littlego
+    game = make_game("tictactoe" if game_key(case) == "ttt" else "littlego")
     if batch == 1:
         rnd = random.Random(SEED)
         init, legal_actions, play, is_terminal = (game.initial_state, game.legal_actions, game.play,
@@ -179,7 +179,7 @@ def tictacgo_core(case: str, batch: int):
     if game_key(case) == "ttt":
         engine = need("tictacgo.games.batched_tictactoe").BatchedTicTacToe(batch)
     else:
-        engine = need("tictacgo.games.batched_littlego").BatchedLittleGo(batch, n=5)
+        engine = need("tictacgo.games.batched_littlego").BatchedLittleGo(batch)
     rng = np.random.default_rng(SEED)
     engine.reset()
 
@@ -280,9 +280,9 @@ def tictacgo_mcts(case: str, position: str | None, sims: int):
     import numpy as np
 
     from tictacgo.baselines.registry import make_agent
-    from tictacgo.games import littlego, tictactoe
+    from tictacgo.games import littlego, make_game
 
-    game = tictactoe if game_key(case) == "ttt" else littlego
+    game = make_game("tictactoe" if game_key(case) == "ttt" else "littlego")
     agent = make_agent(f"mcts:sims={sims},rollout=random,reuse=false,c={UCT_C}", game,
                        rng=np.random.default_rng(SEED))
     s = game.initial_state()

@@ -45,7 +45,7 @@ from tictacgo.games.batched_littlego import BatchedLittleGo
 from tictacgo.games.batched_tictactoe import BatchedTicTacToe
 
 CASES = {"ttt_random_play": lambda b, backend: BatchedTicTacToe(b, backend=backend),
-         "go5_random_play": lambda b, backend: BatchedLittleGo(b, n=5, backend=backend)}
+         "go5_random_play": lambda b, backend: BatchedLittleGo(b, backend=backend)}
 
 
 @dataclass
@@ -92,7 +92,7 @@ assert load_kernels() is not None
 t2 = time.perf_counter()
 out = {"import_numba": t1 - t0, "import_kernels": t2 - t1}
 for name, engine in (("ttt", BatchedTicTacToe(4, backend="numba")),
-                     ("go5", BatchedLittleGo(4, n=5, backend="numba"))):
+                     ("go5", BatchedLittleGo(4, backend="numba"))):
     t = time.perf_counter()
     mask = engine.legal_mask()
     engine.step(np.argmax(mask, axis=1))

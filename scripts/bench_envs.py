@@ -30,9 +30,9 @@ SEED = 0
 
 
 def core_player(game_name: str):
-    from tictacgo.games import littlego, tictactoe
+    from tictacgo.games import make_game
 
-    game = tictactoe if game_name == "ttt" else littlego
+    game = make_game("tictactoe" if game_name == "ttt" else "littlego")
     rng = random.Random(SEED)
     init = game.initial_state
     legal_actions, play, is_terminal = game.legal_actions, game.play, game.is_terminal

@@ -24,6 +24,8 @@ from tictacgo.arena.stats import wilson_interval
 from tictacgo.baselines.registry import make_agent
 from tictacgo.games import littlego
 
+GO = littlego.LittleGo()
+
 TARGETS = {"random": 0.95, "greedy": 0.90, "aggressive": 0.75}
 
 
@@ -51,8 +53,8 @@ def main(argv: list[str] | None = None) -> int:
         cells = []
         for colour, label in ((littlego.BLACK, "Black"), (littlego.WHITE, "White")):
             ra, rb = rng.spawn(2)
-            me, them = make_agent(args.agent, littlego, rng=ra), make_agent(opp, littlego, rng=rb)
-            w, d, lost = play_wdl(littlego, me, them, n, colour=colour)
+            me, them = make_agent(args.agent, GO, rng=ra), make_agent(opp, GO, rng=rb)
+            w, d, lost = play_wdl(GO, me, them, n, colour=colour)
             lo, hi = wilson_interval(w, n)
             cells += [f"{w} / {d} / {lost}", f"{w / n:.0%} [{lo:.0%}, {hi:.0%}]"]
             if opp in TARGETS and w / n < TARGETS[opp]:

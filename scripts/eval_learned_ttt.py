@@ -37,6 +37,8 @@ from tictacgo.baselines.audit import (
 from tictacgo.baselines.registry import make_agent
 from tictacgo.games import tictactoe as ttt
 
+TTT = ttt.TicTacToe()
+
 SEED_000 = {"first": (72, 28, 0), "second": (9, 91, 0)}  # W, D, L against think3, 100 games a side
 
 
@@ -48,7 +50,7 @@ def audit(spec: str, positions: list, optimal: list, rng: np.random.Generator) -
         idx = [i for i, s in enumerate(positions) if ttt.current_player(s) == side]
         out[label] = optimal_move_rate(agent.act, [positions[i] for i in idx], [optimal[i] for i in idx])
     if hasattr(agent, "logits"):
-        out["unmasked argmax illegal"] = argmax_illegal_rate(ttt, agent.logits, positions)
+        out["unmasked argmax illegal"] = argmax_illegal_rate(TTT, agent.logits, positions)
     return out
 
 
@@ -64,8 +66,8 @@ def main(argv: list[str] | None = None) -> int:
     rng = np.random.default_rng(args.seed)
 
     t0 = time.perf_counter()
-    positions = reachable_positions(ttt)
-    optimal = optimal_actions(ttt, positions)
+    positions = reachable_positions(TTT)
+    optimal = optimal_actions(TTT, positions)
     print(f"## Audit over {len(positions)} positions ({time.perf_counter() - t0:.1f} s to solve)\n")
     print("| agent | all | X to move | O to move | unmasked argmax illegal |")
     print("|---|---:|---:|---:|---:|")
@@ -83,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     for opp, n in (("minimax", args.games), ("random", args.games), ("think3", args.think3_games)):
         ra, rb = rng.spawn(2)
         me, them = make_agent(args.agent, "tictactoe", rng=ra), make_agent(opp, "tictactoe", rng=rb)
-        res = {label: play_wdl(ttt, me, them, n, colour=side) for label, side in (("first", ttt.X),
+        res = {label: play_wdl(TTT, me, them, n, colour=side) for label, side in (("first", ttt.X),
                                                                                ("second", ttt.O))}
         losses[opp] = res["first"][2] + res["second"][2]
         seed = ("72 / 28 / 0; 9 / 91 / 0 of 100" if opp == "think3" else "")

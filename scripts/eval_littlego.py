@@ -43,7 +43,7 @@ def play_game(task: tuple[str, str, str, str, int, int]) -> tuple[str, str, int,
     b = make_agent(spec_b, "littlego", rng=np.random.default_rng([seed, i, 1]))
     a_colour = littlego.BLACK if i % 2 == 0 else littlego.WHITE
     first, second = (a, b) if a_colour == littlego.BLACK else (b, a)
-    w = arena.play_game(littlego, first, second).winner
+    w = arena.play_game(littlego.LittleGo(), first, second).winner
     return key_a, key_b, i, (0 if w == 0 else 1 if w == a_colour else -1)
 
 

@@ -39,7 +39,7 @@ from tictacgo.arena import run_match
 from tictacgo.arena.results import MatchResult, colour_name
 from tictacgo.arena.stats import wilson_interval
 from tictacgo.baselines.registry import agent_parameters, parse_spec
-from tictacgo.games import get_game
+from tictacgo.games import make_game
 
 # Seed 001's reported results (W, D, L of the first-named agent, games), Tic-Tac-Toe only.
 SEED_TTT = {"policy": (51, 0, 49, 100), "mix-uct": (100, 0, 0, 100), "mix-policy": (55, 0, 45, 100)}
@@ -170,15 +170,15 @@ def main(argv: list[str] | None = None) -> int:
         if getattr(args, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be positive")
     try:
-        module = get_game(args.game)
+        module = make_game(args.game)
     except ValueError as e:
         p.error(str(e))
-    game, policy = module.spec().name, args.policy
+    game, policy = module.spec.name, args.policy
     ladder = Ladder(game, args.seed, args.workers, True)
     big = Ladder(game, args.seed, args.workers, False)
     # The big match is for a game too large to solve (Little-Go): on a solved one,
     # two 400-rollout searches both play perfectly and draw every game.
-    run_big = not module.spec().solvable and not args.no_big
+    run_big = not module.spec.solvable and not args.no_big
     print(f"## Seed 001 on {game}: policy `{policy}`, seed {args.seed}\n", flush=True)
     try:
         if not args.skip_ladder:

@@ -26,6 +26,8 @@ from tictacgo.arena import play_wdl
 from tictacgo.baselines.registry import available_agents, make_agent
 from tictacgo.games import tictactoe as ttt
 
+TTT = ttt.TicTacToe()
+
 
 def match(spec_a: str, spec_b: str, games: int, rng: np.random.Generator) -> dict[str, tuple[int, int, int]]:
     """W/D/L of ``spec_a`` against ``spec_b`` with ``spec_a`` first ("first") and second ("second")."""
@@ -33,7 +35,7 @@ def match(spec_a: str, spec_b: str, games: int, rng: np.random.Generator) -> dic
     # Two instances even for self-play, each with its own generator.
     a = make_agent(spec_a, "tictactoe", rng=ra)
     b = make_agent(spec_b, "tictactoe", rng=rb)
-    return {label: play_wdl(ttt, a, b, games, colour=side)
+    return {label: play_wdl(TTT, a, b, games, colour=side)
             for label, side in (("first", ttt.X), ("second", ttt.O))}
 
 

@@ -19,7 +19,7 @@ import numpy as np
 from tictacgo.baselines.learning.policy_agent import PolicyAgent, load_model
 from tictacgo.baselines.learning.training import sample_states
 from tictacgo.baselines.numpy_policy import NumpyPolicyAgent, export_mlp, save_npz
-from tictacgo.games import get_game
+from tictacgo.games import make_game
 
 
 def log_softmax(z: np.ndarray) -> np.ndarray:
@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--positions", type=int, default=2000)
     args = p.parse_args(argv)
     algo = args.algo or ("a2c" if "a2c" in Path(args.model).name else "maskable-ppo")
-    game = get_game(args.game)
+    game = make_game(args.game)
     model = load_model(args.model, algo)
     try:
         arrays = export_mlp(model.policy)

@@ -51,10 +51,9 @@ ARENA_CASES = [
 def game_moves(game: str, size: int | None, first: str, second: str, seed: int) -> list[int]:
     """The moves of one seeded ``play_game`` (on a ``size`` x ``size`` board when given)."""
     from tictacgo.arena.game_loop import play_game
-    from tictacgo.games import littlego
+    from tictacgo.games import make_game
 
-    state = littlego.initial_state(size) if size else None
-    record = play_game(game, first, second, rng=np.random.default_rng(seed), state=state)
+    record = play_game(make_game(game, size=size), first, second, rng=np.random.default_rng(seed))
     return list(record.moves)
 
 

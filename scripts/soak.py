@@ -55,7 +55,7 @@ def check(ok: bool, what: str) -> None:
 
 
 def legal_mask(game, state) -> np.ndarray:
-    mask = np.zeros(game.num_actions(state), dtype=np.int8)
+    mask = np.zeros(game.num_actions, dtype=np.int8)
     if not game.is_terminal(state):
         mask[game.legal_actions(state)] = 1
     return mask
@@ -67,7 +67,7 @@ def check_end(game, state, reward_of: dict[int, float], winner_colour: int | Non
     check(winner_colour == w, f"winner {winner_colour} reported, the rules say {w}")
     expected = {1: 0, 2: 0} if w == 0 else {w: 1, 3 - w: -1}
     check(reward_of == expected, f"rewards {reward_of} for winner {w}")
-    if game.spec(state).komi is not None and game.end_reason(state) != "illegal":
+    if game.spec.komi is not None and game.end_reason(state) != "illegal":
         b, wh = littlego.scores(state)
         check(w == (1 if b > wh else 2 if wh > b else 0), f"winner {w} with scores {b}:{wh}")
 
@@ -76,7 +76,7 @@ def pick(game, state, rnd: random.Random, p_illegal: float) -> int:
     legal = game.legal_actions(state)
     if rnd.random() < p_illegal:
         taken = set(legal)
-        illegal = [a for a in range(game.num_actions(state)) if a not in taken]
+        illegal = [a for a in range(game.num_actions) if a not in taken]
         if illegal:
             return rnd.choice(illegal)
     return rnd.choice(legal)
@@ -102,7 +102,7 @@ def aec_game(env, rnd: random.Random, seed: int, p_illegal: float, p_malformed: 
             check(np.array_equal(obs["observation"].reshape(board.shape), board),
                   f"{a}'s board is not player-relative")
             mask = legal_mask(game, ref) if colour[a] == game.current_player(ref) \
-                else np.zeros(game.num_actions(ref), np.int8)
+                else np.zeros(game.num_actions, np.int8)
             check(np.array_equal(obs["action_mask"], mask), f"{a}'s mask is not the legal set")
         if rnd.random() < p_malformed:
             bad = rnd.choice(MALFORMED)
@@ -131,7 +131,7 @@ def gym_game(env, rnd: random.Random, seed: int, p_illegal: float, p_malformed: 
     u = env.unwrapped
     game = u.game
     obs, info = env.reset(seed=seed)
-    ref = u._initial_state()
+    ref = u.game.initial_state()
     if info["opponent_action"] >= 0:
         ref = game.play(ref, info["opponent_action"])
     while True:

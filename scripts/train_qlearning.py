@@ -29,10 +29,12 @@ from tictacgo.baselines.minimax import MinimaxAgent
 from tictacgo.baselines.qlearning import DEFAULTS, QLearningAgent, train, worst_result
 from tictacgo.games import tictactoe as ttt
 
+TTT = ttt.TicTacToe()
+
 
 def sampled(q: QLearningAgent, minimax: MinimaxAgent, games: int) -> dict[str, tuple[int, int, int]]:
     """W/D/L of the Q agent against minimax, as X and as O."""
-    return {name: play_wdl(ttt, q, minimax, games, colour=side)
+    return {name: play_wdl(TTT, q, minimax, games, colour=side)
             for name, side in (("X", ttt.X), ("O", ttt.O))}
 
 
@@ -56,8 +58,8 @@ def main(argv: list[str] | None = None) -> int:
 
     rng = np.random.default_rng(args.seed)
     train_rng, q_rng, mm_rng = rng.spawn(3)
-    agent = QLearningAgent(ttt, rng=q_rng)
-    minimax = MinimaxAgent(ttt, rng=mm_rng)
+    agent = QLearningAgent(TTT, rng=q_rng)
+    minimax = MinimaxAgent(TTT, rng=mm_rng)
     log = (lambda s: None) if args.quiet else (lambda s: print(s, flush=True))
 
     checks = ("sampled", "exact vs minimax", "exact vs any")

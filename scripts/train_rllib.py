@@ -18,14 +18,13 @@ Needs the ``rllib`` extra: ``pip install 'tictacgo[rllib]'``.
 from __future__ import annotations
 
 import argparse
-import inspect
 import os
 import sys
 import time
 from dataclasses import asdict, dataclass, field, fields
 
 from tictacgo.baselines.learning.training_config import field_docs
-from tictacgo.games import get_game
+from tictacgo.games import make_game
 
 
 @dataclass
@@ -79,7 +78,7 @@ def parse_args(argv: list[str] | None = None) -> Args:
             parser.add_argument(flag, type=kind, default=value, help=docs[f.name])
     args = Args(**vars(parser.parse_args(argv)))
     try:
-        args.game = get_game(args.game).spec().name
+        args.game = make_game(args.game).spec.name
     except ValueError as e:
         parser.error(f"--game: {e}")
     for name in ("iterations", "train_batch_size", "minibatch_size", "num_epochs", "board_size"):
@@ -104,13 +103,13 @@ def main(argv: list[str] | None = None) -> int:
     from tictacgo.arena import play_wdl
     from tictacgo.baselines.registry import make_agent
 
-    game = get_game(args.game)
+    try:
+        game = make_game(args.game, size=args.board_size)
+    except (TypeError, ValueError) as e:
+        print(f"train_rllib.py: error: --board-size: {e}", file=sys.stderr)
+        return 2
     env_config = {}
     if args.board_size is not None:
-        if "board_size" not in inspect.signature(rllib.GAMES[args.game].raw_env).parameters:
-            print(f"train_rllib.py: error: --board-size: the {args.game} env has one board size",
-                  file=sys.stderr)
-            return 2
         env_config["board_size"] = args.board_size
     config = rllib.self_play_config(
         args.game, env_config, num_env_runners=args.num_env_runners, hidden=tuple(args.hidden), lr=args.lr,
@@ -131,9 +130,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"draws {int(runners.get('games_drawn', 0))}", flush=True)
         path = algo.save(os.path.abspath(args.out)).checkpoint.path
         print(f"wrote the checkpoint {path}")
-        if args.eval_games and args.board_size not in (None, game.spec().board_shape[0]):
-            print(f"no evaluation: the arena plays {game.spec().title} on its default board only")
-        elif args.eval_games:
+        if args.eval_games:
             policy = rllib.ModulePolicy(algo.get_module(rllib.SHARED_POLICY), game)
             for spec in args.eval_opponents:
                 for colour, label in ((1, "first"), (2, "second")):

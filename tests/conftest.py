@@ -42,7 +42,7 @@ def _play_ttt_game(agent_x, agent_o) -> int:
     Through the arena's one game loop, but an illegal action fails the test
     (instead of scoring a forfeit) and the agents are not reset.
     """
-    record = play_game(ttt, agent_x, agent_o, reset=False)
+    record = play_game(ttt.TicTacToe(), agent_x, agent_o, reset=False)
     if record.forfeit:
         raise AssertionError(f"an agent played an illegal move: {record.illegal_detail}")
     return record.winner

@@ -52,7 +52,7 @@ class CoreEngine:
     name = "core"
 
     def replay(self, actions: list[int]) -> Replay:
-        s = go.initial_state()
+        s = go.LittleGo().initial_state()
         steps = []
         for a in actions:
             s = go.play(s, a)
@@ -61,7 +61,7 @@ class CoreEngine:
         return Replay(steps, go.winner(s), s.t, s.end, go.scores(s))
 
     def states(self, actions: list[int]):
-        s = go.initial_state()
+        s = go.LittleGo().initial_state()
         yield s
         for a in actions:
             s = go.play(s, a)
@@ -76,11 +76,11 @@ class FastRolloutEngine:
     def replay(self, actions: list[int]) -> Replay:
         script = iter(actions)
         record: list = []
-        winner = fast_rollout(go.initial_state(), random.Random(0),
+        winner = fast_rollout(go.LittleGo().initial_state(), random.Random(0),
                               choose=lambda black, white, to_move, t: next(script), record=record)
         left = list(script)
         assert not left, f"the fast rollout ended the game with {len(left)} recorded actions unplayed"
-        geo = go.geometry(5)
+        geo = go.LittleGo(5)
         steps = []
         for k, (_, b, w, c, (ko_own, ko_opp)) in enumerate(record):
             own, opp = (b, w) if k % 2 else (w, b)  # Black moved at even k, so White is next

@@ -140,7 +140,7 @@ def test_the_default_observation_is_the_board(mod):
 @pytest.mark.parametrize("mod", MODULES, ids=IDS)
 @pytest.mark.parametrize("seed", range(3))
 def test_observations_are_the_shared_format_from_the_observed_agents_side(mod, fmt, seed):
-    game = mod.raw_env.game
+    game = mod.raw_env().game
 
     def check(env, agent, obs):
         state = env.unwrapped.game_state
@@ -203,7 +203,7 @@ def test_littlego_board_size_komi_and_max_actions_are_passed_to_the_rules():
     env = littlego_v0.env(board_size=7, komi=3, max_actions=10)
     env.reset()
     state = env.unwrapped.game_state
-    assert state.geo.n == 7 and state.geo.komi == 3.0 and state.geo.max_actions == 10
+    assert state.game.size == 7 and state.game.komi == 3.0 and state.game.max_actions == 10
     obs, *_ = env.last()
     assert obs["observation"].shape == (7, 7) and obs["action_mask"].shape == (50,)
     assert env.action_space("black_0").n == 50
@@ -235,7 +235,7 @@ def test_observation_flips_sign_between_the_two_views(mod):
 @pytest.mark.parametrize("mod", MODULES, ids=IDS)
 @pytest.mark.parametrize("seed", range(6))
 def test_mask_is_the_legal_set_and_never_empty_on_a_live_turn(mod, seed):
-    game = mod.raw_env.game
+    game = mod.raw_env().game
 
     def check(env, agent, obs):
         state = env.unwrapped.game_state
@@ -548,14 +548,14 @@ def test_littlego_ko_recapture_loses():
 def test_reset_options_state_is_checked():
     env = tictactoe_v0.env()
     with pytest.raises(TypeError, match="TTTState"):
-        env.reset(options={"state": littlego.initial_state()})
+        env.reset(options={"state": littlego.LittleGo().initial_state()})
     with pytest.raises(ValueError, match="finished"):
         env.reset(options={"state": tictactoe.from_board("XXX OO. ...")})
     go = littlego_v0.env()
     with pytest.raises(ValueError, match="7x7.*this env plays 5x5"):
-        go.reset(options={"state": littlego.initial_state(7)})
+        go.reset(options={"state": littlego.LittleGo(7).initial_state()})
     with pytest.raises(ValueError, match="komi 0.*komi 2.5"):
-        go.reset(options={"state": littlego.initial_state(5, komi=0)})
+        go.reset(options={"state": littlego.LittleGo(5, komi=0).initial_state()})
 
 
 def test_observe_unknown_agent_is_a_clear_error():

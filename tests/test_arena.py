@@ -17,6 +17,9 @@ from tictacgo.cli import main
 from tictacgo.games import littlego, tictactoe
 from tictacgo.protocol import grading
 
+TTT = tictactoe.TicTacToe()
+GO = littlego.LittleGo()
+
 
 def _summary(result: arena.MatchResult) -> list[tuple]:
     """What must not depend on the worker count (times do)."""
@@ -29,8 +32,8 @@ def _summary(result: arena.MatchResult) -> list[tuple]:
 def test_played_moves_are_legal_and_replay_to_the_recorded_result():
     rng = np.random.default_rng(5)
     for _ in range(3):
-        record = arena.play_game(littlego, RandomAgent(littlego), RandomAgent(littlego), rng=rng)
-        state = littlego.initial_state()
+        record = arena.play_game(GO, RandomAgent(GO), RandomAgent(GO), rng=rng)
+        state = GO.initial_state()
         for a in record.moves:
             assert a in littlego.legal_actions(state)
             state = littlego.play(state, a)
@@ -52,8 +55,8 @@ def test_play_game_with_the_same_rng_seed_is_reproducible():
 
 
 def test_illegal_action_forfeits_the_game():
-    always_centre = FunctionAgent(tictactoe, lambda s: 4)
-    record = arena.play_game(tictactoe, always_centre, RandomAgent(tictactoe, np.random.default_rng(0)))
+    always_centre = FunctionAgent(TTT, lambda s: 4)
+    record = arena.play_game(TTT, always_centre, RandomAgent(TTT, np.random.default_rng(0)))
     # X takes the centre, O moves, X tries the centre again.
     assert record.moves[0] == 4 and len(record.moves) == 2
     assert record.reason == "illegal" and record.illegal_by == 1 and record.illegal_action == 4
@@ -62,7 +65,7 @@ def test_illegal_action_forfeits_the_game():
 
 
 def test_action_that_is_not_an_int_forfeits_the_game():
-    record = arena.play_game(tictactoe, RandomAgent(tictactoe), FunctionAgent(tictactoe, lambda s: "e4"))
+    record = arena.play_game(TTT, RandomAgent(TTT), FunctionAgent(TTT, lambda s: "e4"))
     assert record.reason == "illegal" and record.illegal_by == 2 and record.winner == 1
     assert record.illegal_action == "'e4'"
 
@@ -71,19 +74,19 @@ def test_action_that_is_not_an_int_forfeits_the_game():
 def test_play_wdl_counts_from_the_agents_view_and_minimax_never_loses(colour):
     def run(seed):
         mm_rng, rand_rng = np.random.default_rng(seed).spawn(2)
-        minimax = registry.make_agent("minimax", tictactoe, rng=mm_rng)
-        return arena.play_wdl(tictactoe, minimax, RandomAgent(tictactoe, rand_rng), 20, colour=colour)
+        minimax = registry.make_agent("minimax", TTT, rng=mm_rng)
+        return arena.play_wdl(TTT, minimax, RandomAgent(TTT, rand_rng), 20, colour=colour)
 
     w, d, lo = run(5)
     assert w + d + lo == 20 and lo == 0 and w > 0
     assert run(5) == (w, d, lo)  # the agents' own generators make the run reproducible
-    always_centre = FunctionAgent(tictactoe, lambda s: 4)
+    always_centre = FunctionAgent(TTT, lambda s: 4)
     assert arena.play_wdl("tictactoe", always_centre, "random", 3, colour=1) == (0, 0, 3)  # forfeits lose
 
 
 def test_play_wdl_rejects_a_colour_other_than_1_or_2():
     with pytest.raises(ValueError, match="colour"):
-        arena.play_wdl(tictactoe, "random", "random", 1, colour=0)
+        arena.play_wdl(TTT, "random", "random", 1, colour=0)
 
 
 # --------------------------------------------------------------------------- run_match
@@ -236,7 +239,7 @@ def test_cli_match_prints_the_table_and_writes_every_game(tmp_path, capsys):
     data = json.loads(out.read_text())
     assert data["games_played"] == 4 and len(data["games"]) == 4
     for g in data["games"]:
-        state = tictactoe.initial_state()
+        state = TTT.initial_state()
         for a in g["moves"]:
             state = tictactoe.play(state, a)
         assert tictactoe.winner(state) == g["winner"]

@@ -21,8 +21,8 @@ from tictacgo.wrappers import RandomOpening
 
 @pytest.fixture(scope="module")
 def audit():
-    positions = reachable_positions(tictactoe)
-    return positions, optimal_actions(tictactoe, positions)
+    positions = reachable_positions(tictactoe.TicTacToe())
+    return positions, optimal_actions(tictactoe.TicTacToe(), positions)
 
 
 def test_tictactoe_has_4520_reachable_live_positions(audit):
@@ -42,20 +42,20 @@ def test_every_move_of_exact_minimax_keeps_the_value_and_random_often_does_not(a
 def test_at_the_start_every_move_keeps_the_draw_but_after_a_corner_only_the_centre_does(audit):
     positions, optimal = audit
     assert optimal[0] == frozenset(range(9))  # the empty board: every opening draws
-    after_corner = tictactoe.play(tictactoe.initial_state(), 0)
+    after_corner = tictactoe.play(tictactoe.TicTacToe().initial_state(), 0)
     assert optimal[positions.index(after_corner)] == frozenset({4})
 
 
 def test_the_illegal_rate_counts_an_unmasked_favourite_on_an_occupied_square(audit):
     positions, _ = audit
     always_centre = np.eye(9)[4]
-    assert argmax_illegal_rate(tictactoe, lambda s: always_centre, positions) == pytest.approx(
+    assert argmax_illegal_rate(tictactoe.TicTacToe(), lambda s: always_centre, positions) == pytest.approx(
         sum(not (tictactoe.legal_bits(s) >> 4) & 1 for s in positions) / len(positions))
 
 
 def test_games_too_large_to_list_are_refused():
     with pytest.raises(ValueError, match="too large"):
-        reachable_positions(littlego)
+        reachable_positions(littlego.LittleGo())
 
 
 def test_random_openings_start_episodes_after_up_to_n_random_moves_reproducibly():
@@ -73,7 +73,7 @@ def test_random_openings_start_episodes_after_up_to_n_random_moves_reproducibly(
 
 def test_a_callers_own_start_state_wins_over_the_random_opening():
     env = RandomOpening(gym.make("TicTacToe-v0", opponent="random", learner="first"), max_moves=6)
-    s = tictactoe.play(tictactoe.play(tictactoe.initial_state(), 4), 0)
+    s = tictactoe.play(tictactoe.play(tictactoe.TicTacToe().initial_state(), 4), 0)
     env.reset(seed=0, options={"state": s})
     assert env.unwrapped.game_state == s
 

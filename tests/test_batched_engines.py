@@ -69,9 +69,9 @@ def test_batched_littlego_agrees_with_the_core_move_for_move(n, seeds, backend):
     total = 0
     for seed in range(seeds):
         rng = np.random.default_rng(1000 * n + seed)
-        engine = BatchedLittleGo(2048, n=n, backend=backend)
-        states = [go.initial_state(n)] * engine.batch_size
-        total += play_and_compare(engine, go, states, rng)
+        engine = BatchedLittleGo(2048, go.LittleGo(n), backend=backend)
+        states = [go.LittleGo(n).initial_state()] * engine.batch_size
+        total += play_and_compare(engine, go.LittleGo(), states, rng)
     # Random games with frequent passes still last about (n*n - 1) / 1.25 actions on average.
     assert total >= seeds * 2048 * (n * n - 1) * 0.6
 
@@ -80,7 +80,7 @@ def test_batched_littlego_agrees_with_the_core_in_placement_heavy_games(backend)
     # Passing rarely: long games with many captures and kos.
     rng = np.random.default_rng(7)
     engine = BatchedLittleGo(2048, backend=backend)
-    states = [go.initial_state()] * engine.batch_size
+    states = [go.LittleGo().initial_state()] * engine.batch_size
     kos = 0
     while not engine.done.all():
         mask = engine.legal_mask()
@@ -89,7 +89,7 @@ def test_batched_littlego_agrees_with_the_core_in_placement_heavy_games(backend)
         actions = np.argmax(mask * weights, axis=1)
         live = np.nonzero(~engine.done)[0]
         for i in live:
-            assert (mask[i] == core_mask(go, states[i])).all()
+            assert (mask[i] == core_mask(go.LittleGo(), states[i])).all()
             kos += go.ko_bits(states[i]) != 0
             states[i] = go.play(states[i], int(actions[i]))
         engine.play(actions)
@@ -103,8 +103,8 @@ def test_batched_tictactoe_agrees_with_the_core_move_for_move(backend):
     total = 0
     for seed in range(4):
         engine = BatchedTicTacToe(4096, backend=backend)
-        states = [ttt.initial_state()] * engine.batch_size
-        total += play_and_compare(engine, ttt, states, np.random.default_rng(seed))
+        states = [ttt.TicTacToe().initial_state()] * engine.batch_size
+        total += play_and_compare(engine, ttt.TicTacToe(), states, np.random.default_rng(seed))
     assert total > 100_000
 
 
@@ -129,7 +129,7 @@ def test_two_passes_in_a_row_end_the_game_and_a_single_pass_does_not(backend):
 
 
 def test_every_action_counts_toward_the_limit_passes_included(backend):
-    engine = BatchedLittleGo(1, n=3, backend=backend)  # limit 8 actions
+    engine = BatchedLittleGo(1, go.LittleGo(3), backend=backend)  # limit 8 actions
     for a in (4, 9, 0, 9, 8, 9, 2):  # PASS is 9 on 3x3
         engine.play(np.array([a]))
         assert not engine.done[0]
@@ -158,7 +158,7 @@ def test_bad_action_arrays_are_refused_with_clear_errors(backend):
     with pytest.raises(ValueError, match="batch_size"):
         BatchedLittleGo(0, backend=backend)
     with pytest.raises(ValueError, match="up to 7x7"):
-        BatchedLittleGo(4, n=9, backend=backend)
+        BatchedLittleGo(4, go.LittleGo(9), backend=backend)
 
 
 def test_step_reports_finished_games_and_resets_them(backend):
@@ -166,7 +166,7 @@ def test_step_reports_finished_games_and_resets_them(backend):
     done, ret = engine.step(np.array([25, 12]))
     assert done.tolist() == [True, False]
     assert ret.tolist() == [[-1.0, 1.0], [0.0, 0.0]]
-    assert engine.state(0) == go.initial_state()
+    assert engine.state(0) == go.LittleGo().initial_state()
     assert engine.black[1] == 1 << 12
 
 
@@ -176,7 +176,7 @@ def test_forfeit_makes_the_player_to_move_lose(backend):
     engine.forfeit(np.array([True, False]))
     assert engine.winner.tolist() == [1, -1]
     assert engine.END_NAMES[engine.end[0]] == ttt.END_ILLEGAL
-    assert engine.state(0) == ttt.forfeit(ttt.play(ttt.initial_state(), 0))
+    assert engine.state(0) == ttt.forfeit(ttt.play(ttt.TicTacToe().initial_state(), 0))
 
 
 def test_greedy_capture_counts_match_the_core(backend):
@@ -208,12 +208,13 @@ def test_play_where_leaves_the_other_games_untouched(backend):
 def test_engines_are_made_by_game_name_with_clear_errors(backend):
     from tictacgo.games.batched_engines import make_batched_engine
 
-    assert make_batched_engine("go", 4, board_size=3, backend=backend).num_actions == 10
+    assert make_batched_engine(go.LittleGo(3), 4, backend=backend).num_actions == 10
+    assert make_batched_engine("go", 4, backend=backend).num_actions == 26
     assert make_batched_engine("ttt", 4, backend=backend).num_actions == 9
     with pytest.raises(ValueError, match="unknown game"):
         make_batched_engine("chess", 4)
-    with pytest.raises(TypeError, match="variant"):
-        make_batched_engine("tictactoe", 4, board_size=5)
+    with pytest.raises(TypeError, match="LittleGo"):
+        BatchedLittleGo(4, ttt.TicTacToe())
 
 
 def test_an_illegal_tictactoe_action_raises_and_changes_no_game(backend):
@@ -227,7 +228,7 @@ def test_an_illegal_tictactoe_action_raises_and_changes_no_game(backend):
 
 def test_a_suicide_is_refused_with_its_reason_and_changes_no_game(backend):
     # 3x3: White at 1 and 3 leaves Black's point 0 without liberties (and nothing to capture).
-    engine = BatchedLittleGo(2, n=3, backend=backend)
+    engine = BatchedLittleGo(2, go.LittleGo(3), backend=backend)
     for a in ((8, 8), (1, 1), (7, 7), (3, 3)):
         engine.play(np.array(a))
     before = [engine.state(i) for i in range(2)]
@@ -239,8 +240,8 @@ def test_a_suicide_is_refused_with_its_reason_and_changes_no_game(backend):
 
 
 @pytest.mark.parametrize("make", [lambda b: BatchedTicTacToe(333, backend=b),
-                                  lambda b: BatchedLittleGo(333, n=4, backend=b),
-                                  lambda b: BatchedLittleGo(333, n=5, komi=0.5, max_actions=40, backend=b)],
+                                  lambda b: BatchedLittleGo(333, go.LittleGo(4), backend=b),
+                                  lambda b: BatchedLittleGo(333, go.LittleGo(5, 0.5, 40), backend=b)],
                          ids=["tictactoe", "littlego4", "littlego5_long"])
 def test_the_numba_and_numpy_backends_give_identical_arrays_step_by_step(make):
     pytest.importorskip("numba", reason="the fast extra (numba) is not installed: pip install -e '.[fast]'")

@@ -40,7 +40,7 @@ def test_there_are_300_recorded_games(host_games):
 
 def test_every_recorded_game_is_reproduced_move_by_move(host_games):
     for g in host_games:
-        s = go.initial_state()
+        s = go.LittleGo().initial_state()
         for pos in g["positions"]:
             where = f"game {g['game']} action {pos['t']}"
             assert (s.t, s.to_move) == (pos["t"], pos["to_move"]), where
@@ -71,7 +71,7 @@ def test_the_recorded_games_include_kos_and_every_kind_of_end(host_games):
 
 def test_a_state_rebuilt_from_the_course_boards_has_the_same_legal_moves(host_games):
     for g in host_games[:100]:
-        s = go.initial_state()
+        s = go.LittleGo().initial_state()
         for pos in g["positions"]:
             rebuilt = go.from_boards(grid(pos["board"]), pos["to_move"], grid(pos["prev"]), t=pos["t"])
             assert go.legal_actions(rebuilt) == go.legal_actions(s), (g["game"], pos["t"])
@@ -133,5 +133,5 @@ def test_the_placement_primitive_gives_every_recorded_legal_set(host_games):
             own, opp = (s.black, s.white) if s.to_move == 1 else (s.white, s.black)
             ko_own, ko_opp = go.ko_board(s)
             legal = {divmod(p, 5) for p in range(25)
-                     if not isinstance(go.place_bits(s.geo, own, opp, p, ko_own, ko_opp), str)}
+                     if not isinstance(go.place_bits(s.game, own, opp, p, ko_own, ko_opp), str)}
             assert legal == set(map(tuple, pos["legal"])), (g["game"], pos["t"])

@@ -69,14 +69,14 @@ def test_pprint_registry_lists_both_envs_in_one_group():
 
 def test_tictacgo_envs_exports_the_aec_modules_the_gym_classes_and_the_shared_modules():
     import tictacgo.envs as envs
-    from tictacgo.envs.gym_littlego import LittleGoEnv
-    from tictacgo.envs.gym_tictactoe import TicTacToeEnv
+    from tictacgo.envs.gym_littlego import env as LittleGoEnv
+    from tictacgo.envs.gym_tictactoe import env as TicTacToeEnv
 
-    assert sorted(envs.__all__) == ["LittleGoEnv", "TicTacToeEnv", "littlego_v0", "observations", "rendering",
-                                    "tictactoe_v0"]
-    assert envs.LittleGoEnv is LittleGoEnv and envs.TicTacToeEnv is TicTacToeEnv
+    assert sorted(envs.__all__) == ["TurnBasedAECEnv", "TurnBasedEnv", "gym_littlego", "gym_tictactoe",
+                                    "littlego_v0", "observations", "rendering", "tictactoe_v0"]
+    assert envs.gym_littlego.env is LittleGoEnv and envs.gym_tictactoe.env is TicTacToeEnv
     for module in (envs.tictactoe_v0, envs.littlego_v0):
-        assert callable(module.env) and isinstance(module.raw_env, type)
+        assert callable(module.env) and isinstance(module.raw_env(), envs.TurnBasedAECEnv)
     done = _run_python("from tictacgo.envs import *\nprint(sorted(k for k in dir() if k[0] != '_'))")
     assert done.returncode == 0, done.stderr
     assert eval(done.stdout) == sorted(envs.__all__)
@@ -118,7 +118,7 @@ def test_register_agent_refuses_a_taken_name_unless_replace_is_given(clean_regis
     with pytest.raises(ValueError, match="'random' is already registered"):
         register_agent("random", _make_first_legal)
     register_agent("random", _make_first_legal, games=("tictactoe",), replace=True)
-    assert make_agent("random", "tictactoe").act(tictacgo.tictactoe.initial_state()) == 0
+    assert make_agent("random", "tictactoe").act(tictacgo.tictactoe.TicTacToe().initial_state()) == 0
 
 
 @pytest.mark.parametrize("name", ["", "Mine", "my agent", "mine:x", "a,b", 3])

@@ -76,26 +76,26 @@ def test_capture_counts_match_the_rules():
 @pytest.mark.parametrize("seed", range(5))
 def test_greedy_takes_the_capture_of_the_most_stones(seed):
     s = go.from_ascii(TWO_CAPTURES, to_move=go.BLACK)
-    assert GreedyAgent(go, rng(seed)).act(s) == at(3, 2)
+    assert GreedyAgent(go.LittleGo(), rng(seed)).act(s) == at(3, 2)
 
 
 def test_greedy_without_a_capture_plays_any_legal_placement():
-    s = go.initial_state()
-    moves = {GreedyAgent(go, rng(seed)).act(s) for seed in range(30)}
+    s = go.LittleGo().initial_state()
+    moves = {GreedyAgent(go.LittleGo(), rng(seed)).act(s) for seed in range(30)}
     assert len(moves) > 5
-    assert s.geo.pass_action not in moves
+    assert s.game.pass_action not in moves
 
 
 @pytest.mark.parametrize("seed", range(3))
 def test_aggressive_captures_like_greedy_when_it_can(seed):
     s = go.from_ascii(TWO_CAPTURES, to_move=go.BLACK)
-    assert AggressiveAgent(go, rng(seed)).act(s) == at(3, 2)
+    assert AggressiveAgent(go.LittleGo(), rng(seed)).act(s) == at(3, 2)
 
 
 @pytest.mark.parametrize("seed", range(3))
 def test_aggressive_sets_up_the_biggest_capture_two_moves_ahead(seed):
     s = go.from_ascii(SET_UP_PAIR, to_move=go.BLACK)
-    agent = AggressiveAgent(go, rng(seed))
+    agent = AggressiveAgent(go.LittleGo(), rng(seed))
     scores = agent.pair_scores(s)
     assert scores[at(0, 2)] == 2 and scores[at(1, 0)] == 2
     assert scores[at(3, 4)] == 1 and scores[at(4, 3)] == 1
@@ -107,11 +107,11 @@ def test_aggressive_sets_up_the_biggest_capture_two_moves_ahead(seed):
 def test_aggressive_breaks_ties_towards_the_centre(seed):
     s = go.from_ascii(SET_UP_TIE, to_move=go.BLACK)
     assert centre_distance(at(1, 2), 5) < centre_distance(at(0, 3), 5)
-    assert AggressiveAgent(go, rng(seed)).act(s) == at(1, 2)
+    assert AggressiveAgent(go.LittleGo(), rng(seed)).act(s) == at(1, 2)
 
 
 def test_aggressive_on_the_empty_board_plays_the_centre():
-    assert AggressiveAgent(go, rng()).act(go.initial_state()) == at(2, 2)
+    assert AggressiveAgent(go.LittleGo(), rng()).act(go.LittleGo().initial_state()) == at(2, 2)
 
 
 @pytest.mark.parametrize("depth", [1, 2])
@@ -122,12 +122,12 @@ def test_course_alphabeta_finds_a_capture_in_one(depth):
         .XO..
         ..X..
         .....""", to_move=go.BLACK)
-    assert CourseAlphaBetaAgent(go, depth=depth, rng=rng()).act(s) == at(2, 3)
+    assert CourseAlphaBetaAgent(go.LittleGo(), depth=depth, rng=rng()).act(s) == at(2, 3)
 
 
 def test_course_alphabeta_prefers_the_bigger_capture():
     s = go.from_ascii(TWO_CAPTURES, to_move=go.BLACK)
-    assert CourseAlphaBetaAgent(go, rng=rng()).act(s) == at(3, 2)
+    assert CourseAlphaBetaAgent(go.LittleGo(), rng=rng()).act(s) == at(3, 2)
 
 
 def test_course_alphabeta_ordering_keeps_at_most_branching_moves_captures_first():
@@ -149,7 +149,7 @@ def test_ladder_agents_pass_when_no_placement_is_legal(name):
 def test_ladder_agents_play_whole_games_legally(name):
     agent = make_agent(name, "littlego", rng=rng(1))
     other = make_agent("random", "littlego", rng=rng(2))
-    record = play_game(go, agent, other)
+    record = play_game(go.LittleGo(), agent, other)
     assert record.forfeit == "" and record.winner in (0, 1, 2)
     assert go.is_terminal(record.final_state) and record.final_state.end != go.END_ILLEGAL
 
@@ -158,14 +158,14 @@ def test_ladder_agents_play_whole_games_legally(name):
                                   "alphabeta:depth=1,branching=5"])
 def test_registry_specs_build_ladder_agents(spec):
     agent = make_agent(spec, "littlego", rng=rng())
-    assert agent.act(go.initial_state()) in range(25)
+    assert agent.act(go.LittleGo().initial_state()) in range(25)
 
 
 def test_ladder_refuses_tictactoe_and_bad_parameters():
     with pytest.raises(ValueError):
         make_agent("greedy", "tictactoe")
     with pytest.raises(ValueError):
-        GreedyAgent(tictactoe)
+        GreedyAgent(tictactoe.TicTacToe())
     with pytest.raises(ValueError):
         make_agent("alphabeta:depth=0", "littlego")
     with pytest.raises(ValueError):
@@ -185,10 +185,10 @@ def _pair_scores_by_trial(state):
 @pytest.mark.parametrize("n", [3, 4, 5])
 def test_aggressive_pair_scores_equal_trying_every_second_placement(n):
     r = np.random.default_rng(n)
-    agent = AggressiveAgent(go, rng(0))
+    agent = AggressiveAgent(go.LittleGo(), rng(0))
     checked = 0
     for _ in range(100):
-        s = go.initial_state(n)
+        s = go.LittleGo(n).initial_state()
         while not go.is_terminal(s):
             assert agent.pair_scores(s) == _pair_scores_by_trial(s)
             checked += 1

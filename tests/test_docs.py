@@ -59,7 +59,8 @@ def test_the_arena_page_documents_play_game_run_match_and_the_agents_page_regist
 def test_the_api_reference_renders_the_mapped_subpackages(site):
     """envs/, wrappers/ and baselines/ are mapped into tictacgo by package-dir; the API pages must find them
     under their import names."""
-    assert 'id="tictacgo.envs.gym_littlego.LittleGoEnv"' in _page(site, "api/envs")
+    assert 'id="tictacgo.envs.gym_littlego.env"' in _page(site, "api/envs")
+    assert 'id="tictacgo.envs.single_agent.TurnBasedEnv"' in _page(site, "api/envs")
     assert 'id="tictacgo.wrappers.illegal_move_penalty.IllegalMovePenalty"' in _page(site, "api/wrappers")
     assert 'id="tictacgo.baselines.mcts.MCTSAgent"' in _page(site, "api/baselines")
     assert 'id="tictacgo.games.littlego.place_bits"' in _page(site, "api/games")

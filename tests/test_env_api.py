@@ -16,8 +16,8 @@ import pytest
 import tictacgo  # noqa: F401  (registers the ids)
 from tictacgo.baselines import make_agent
 from tictacgo.envs import littlego_v0, rendering, tictactoe_v0
-from tictacgo.envs.gym_littlego import LittleGoEnv
-from tictacgo.envs.gym_tictactoe import TicTacToeEnv
+from tictacgo.envs.gym_littlego import env as LittleGoEnv
+from tictacgo.envs.gym_tictactoe import env as TicTacToeEnv
 from tictacgo.games import littlego, tictactoe
 from tictacgo.registration import register_envs
 
@@ -193,7 +193,7 @@ def test_aec_and_gymnasium_envs_share_names_defaults_and_renders(aec, gym_id):
     assert a.unwrapped.game_state == g.unwrapped.game_state  # the empty board
     assert a.render() == g.render()
     assert a.unwrapped.render_fps == g.unwrapped.render_fps == 3
-    assert aec.raw_env.metadata["render_fps"] == g.unwrapped.metadata["render_fps"] == rendering.DEFAULT_FPS
+    assert aec.raw_env().metadata["render_fps"] == g.unwrapped.metadata["render_fps"] == rendering.DEFAULT_FPS
 
 
 @pytest.mark.parametrize("kwargs", [{"render_fps": float("nan")}, {"render_fps": 1e-9}, {"render_fps": "x"},
@@ -207,7 +207,7 @@ def test_render_settings_are_checked_when_the_env_is_built(kwargs):
 
 def test_gymnasium_reset_starts_from_a_given_state():
     env = gym.make("LittleGo-v0", opponent=lambda s: 25)
-    start = littlego.play(littlego.play(littlego.initial_state(), 12), 6)
+    start = littlego.play(littlego.play(littlego.LittleGo().initial_state(), 12), 6)
     obs, info = env.reset(seed=0, options={"state": start})
     assert env.unwrapped.game_state == start
     assert obs[12] == 1 and obs[6] == -1 and info["t"] == 2
@@ -218,9 +218,9 @@ def test_gymnasium_reset_starts_from_a_given_state():
 
 
 @pytest.mark.parametrize("options,error", [
-    ("notadict", TypeError), ({"state": tictactoe.initial_state()}, TypeError),
-    ({"state": littlego.initial_state(n=4)}, ValueError),
-    ({"state": littlego.play(littlego.initial_state(), 25)}, ValueError)])
+    ("notadict", TypeError), ({"state": tictactoe.TicTacToe().initial_state()}, TypeError),
+    ({"state": littlego.LittleGo(size=4).initial_state()}, ValueError),
+    ({"state": littlego.play(littlego.LittleGo().initial_state(), 25)}, ValueError)])
 def test_bad_reset_options_are_refused_by_both_apis(options, error):
     with pytest.raises(error):
         gym.make("LittleGo-v0").reset(options=options)
@@ -275,6 +275,7 @@ def test_a_foreign_registration_of_our_id_is_refused():
 def test_envs_package_exports_the_envs():
     import tictacgo.envs as envs
 
-    for name in ("tictactoe_v0", "littlego_v0", "TicTacToeEnv", "LittleGoEnv", "observations"):
+    for name in ("tictactoe_v0", "littlego_v0", "gym_tictactoe", "gym_littlego", "TurnBasedEnv",
+                 "TurnBasedAECEnv", "observations"):
         assert name in envs.__all__ and hasattr(envs, name)
-    assert envs.LittleGoEnv is LittleGoEnv
+    assert envs.gym_littlego.env is LittleGoEnv

@@ -57,7 +57,7 @@ def _malformed(num_actions: int) -> st.SearchStrategy:
 
 
 def _mask(game, state) -> np.ndarray:
-    mask = np.zeros(game.num_actions(state), dtype=np.int8)
+    mask = np.zeros(game.num_actions, dtype=np.int8)
     if not game.is_terminal(state):
         mask[game.legal_actions(state)] = 1
     return mask
@@ -65,7 +65,7 @@ def _mask(game, state) -> np.ndarray:
 
 def _illegal_actions(game, state) -> list[int]:
     legal = set(game.legal_actions(state))
-    return [a for a in range(game.num_actions(state)) if a not in legal]
+    return [a for a in range(game.num_actions) if a not in legal]
 
 
 def _check_end(game, state, reward_of: dict[int, float], winner_colour: int | None) -> None:
@@ -77,7 +77,7 @@ def _check_end(game, state, reward_of: dict[int, float], winner_colour: int | No
         assert reward_of == {1: 0, 2: 0}
     else:
         assert reward_of[w] == 1 and reward_of[3 - w] == -1
-    if game.spec(state).komi is not None and game.end_reason(state) != "illegal":
+    if game.spec.komi is not None and game.end_reason(state) != "illegal":
         b, wh = littlego.scores(state)
         assert w == (1 if b > wh else 2 if wh > b else 0)
 
@@ -126,7 +126,7 @@ class AECMachine(RuleBasedStateMachine):
     @precondition(lambda self: self._live())
     @rule(action=st.data())
     def malformed(self, action):
-        bad = action.draw(_malformed(self.game.num_actions(self.ref)))
+        bad = action.draw(_malformed(self.game.num_actions))
         before = (self.env.unwrapped.game_state, self.env.agent_selection, dict(self.env.rewards))
         with pytest.raises((TypeError, ValueError)):
             self.env.step(bad)
@@ -152,7 +152,7 @@ class AECMachine(RuleBasedStateMachine):
             board = obs["observation"].reshape(relative_board(self.game, self.ref, colour).shape)
             np.testing.assert_array_equal(board, relative_board(self.game, self.ref, colour))
             expected = _mask(self.game, self.ref) if self.game.current_player(self.ref) == colour \
-                else np.zeros(self.game.num_actions(self.ref), np.int8)
+                else np.zeros(self.game.num_actions, np.int8)
             np.testing.assert_array_equal(obs["action_mask"], expected)
 
     @invariant()
@@ -172,7 +172,7 @@ def _aec(module, **kw):
     def make():
         env = module.env(**kw)
         game = env.unwrapped.game
-        return env, game, env.unwrapped._new_state()
+        return env, game, game.initial_state()
     return staticmethod(make)
 
 
@@ -210,7 +210,7 @@ class GymMachine(RuleBasedStateMachine):
     def _reset(self, seed):
         obs, info = self.env.reset(seed=seed)
         u = self.env.unwrapped
-        self.ref = u._initial_state()
+        self.ref = u.game.initial_state()
         if info["opponent_action"] >= 0:
             self.ref = self.game.play(self.ref, info["opponent_action"])
         self.obs, self.info, self.over = obs, info, False

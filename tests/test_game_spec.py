@@ -14,13 +14,13 @@ from tictacgo.games import Game, GameSpec, littlego, tictactoe
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.mark.parametrize("game", [tictactoe, littlego], ids=["tictactoe", "littlego"])
+@pytest.mark.parametrize("game", [tictactoe.TicTacToe(), littlego.LittleGo()], ids=["tictactoe", "littlego"])
 def test_every_rules_module_satisfies_the_game_interface(game):
     assert isinstance(game, Game)
-    spec = game.spec(game.initial_state())
+    spec = game.spec
     assert isinstance(spec, GameSpec)
-    assert spec.num_actions == game.num_actions(game.initial_state())
-    assert spec.pass_action == game.pass_action(game.initial_state())
+    assert spec.num_actions == game.num_actions == len(game.legal_mask(game.initial_state()))
+    assert spec.pass_action == game.pass_action
     assert spec.num_planes == len(spec.planes)
 
 
@@ -30,7 +30,7 @@ def test_the_spec_is_frozen():
 
 
 def test_tic_tac_toe_declares_a_3x3_board_without_pass_or_score():
-    spec = tictactoe.spec()
+    spec = tictactoe.TicTacToe().spec
     assert (spec.name, spec.board_shape, spec.num_actions) == ("tictactoe", (3, 3), 9)
     assert spec.pass_action is None and spec.komi is None and spec.max_actions is None
     assert spec.player_names == ("X", "O") and spec.agent_names == ("player_1", "player_2")
@@ -39,12 +39,12 @@ def test_tic_tac_toe_declares_a_3x3_board_without_pass_or_score():
 
 
 def test_little_go_declares_the_course_game_and_follows_the_board_size():
-    spec = littlego.spec()
+    spec = littlego.LittleGo().spec
     assert (spec.board_shape, spec.num_actions, spec.pass_action) == ((5, 5), 26, 25)
     assert (spec.komi, spec.max_actions) == (2.5, 24)
     assert spec.captures and not spec.solvable
     assert spec.planes == ("own", "opponent", "legal", "ko", "actions_left", "to_move")
-    big = littlego.spec(littlego.initial_state(n=7, komi=3.5))
+    big = littlego.LittleGo(size=7, komi=3.5).spec
     assert (big.board_shape, big.num_actions, big.pass_action, big.komi, big.max_actions) == \
         ((7, 7), 50, 49, 3.5, 48)
 
@@ -64,8 +64,8 @@ def test_ko_bits_are_the_points_only_the_ko_rule_forbids():
         . . . . .
     """)
     assert littlego.ko_bits(s) == 1 << (1 * 5 + 2)
-    assert littlego.ko_bits(littlego.initial_state()) == 0
-    assert tictactoe.ko_bits(tictactoe.initial_state()) == 0
+    assert littlego.ko_bits(littlego.LittleGo().initial_state()) == 0
+    assert tictactoe.ko_bits(tictactoe.TicTacToe().initial_state()) == 0
 
 
 # Patterns of "which game is this?" tests: a name compared, a game-specific
@@ -84,4 +84,4 @@ def test_no_code_outside_the_games_package_tests_which_game_it_holds():
             for k, line in enumerate(path.read_text().splitlines(), 1):
                 if NAME_CHECKS.search(line):
                     offenders.append(f"{path.relative_to(ROOT)}:{k}: {line.strip()}")
-    assert not offenders, "ask game.spec() instead:\n" + "\n".join(offenders)
+    assert not offenders, "ask game.spec instead:\n" + "\n".join(offenders)

@@ -62,7 +62,7 @@ def test_a_scripted_session_over_stdin_and_stdout():
     assert responses[11].startswith("? illegal move: it is White's turn")
     assert responses[12].startswith("= ")
     reply = vertex_to_action(responses[12][2:], 5)
-    expected = go.play(go.play(go.initial_state(), 12), reply)  # Black C3, then the engine's move
+    expected = go.play(go.play(go.LittleGo().initial_state(), 12), reply)  # Black C3, then the engine's move
     assert responses[13] == "= \n" + render_board(expected)
     assert responses[14:16] == ["=", "= W+1.5"]  # after undo: Black C3 only, 1 : 0 + 2.5
     assert responses[16] == "="
@@ -141,7 +141,7 @@ def test_komi_rescores_and_boardsize_clears_the_board():
     assert e.handle("komi 0.5") == "=\n\n"
     assert e.moves == [12] and e.handle("final_score") == "= B+0.5\n\n"
     assert e.handle("boardsize 9") == "=\n\n"
-    assert e.moves == [] and e.state.geo.n == 9 and e.state.geo.komi == 0.5
+    assert e.moves == [] and e.state.game.size == 9 and e.state.game.komi == 0.5
     assert e.handle("play b J9") == "=\n\n" and e.moves == [8]
 
 
@@ -177,7 +177,7 @@ def engine_command(spec: str, seed: int) -> list[str]:
 def test_two_of_our_engines_play_a_refereed_game():
     with GtpProcess(engine_command("random", 1), "a") as a, GtpProcess(engine_command("greedy", 2), "b") as b:
         game = play_refereed_game(a, b)
-    state = go.initial_state()
+    state = go.LittleGo().initial_state()
     for m in game.moves:
         state = go.play(state, m)
     assert state.end == game.reason and go.winner(state) == game.winner
@@ -191,7 +191,7 @@ def test_a_game_against_gnu_go_through_gtp_is_refereed_by_our_rules():
         game = play_refereed_game(ours, gnu)
     # GNU Go forbids suicide and retakes no simple ko, as Little-Go: no forfeit, no disagreement.
     assert game.reason in (go.END_MAX_ACTIONS, go.END_DOUBLE_PASS), game
-    state = go.initial_state()
+    state = go.LittleGo().initial_state()
     for m in game.moves:
         state = go.play(state, m)
     assert state.end == game.reason and go.winner(state) == game.winner in (go.BLACK, go.WHITE)

@@ -18,6 +18,9 @@ from tictacgo.registration import make_littlego as LittleGoEnv
 from tictacgo.registration import make_tictactoe as TicTacToeEnv
 from tictacgo.wrappers import IllegalMovePenalty
 
+TTT = tictactoe.TicTacToe()
+GO = littlego.LittleGo()
+
 ENV_IDS = ["TicTacToe-v0", "LittleGo-v0"]
 FORMATS = ["flat", "board", "planes"]
 
@@ -73,11 +76,11 @@ def test_make_works_in_a_fresh_interpreter_without_prior_import(env_id):
             f"env = gymnasium.make('tictacgo:{env_id}')\n"
             "obs, info = env.reset(seed=0)\n"
             "env.step(int(info['action_mask'].argmax()))\n"
-            "print(type(env.unwrapped).__name__)\n")
+            "print(type(env.unwrapped).__name__, env.unwrapped.game.spec.name)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=60, check=False)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == ("TicTacToeEnv" if env_id.startswith("Tic") else "LittleGoEnv")
+    assert out.stdout.strip() == "TurnBasedEnv " + ("tictactoe" if env_id.startswith("Tic") else "littlego")
 
 
 def test_import_registers_both_ids():
@@ -196,7 +199,7 @@ def test_random_learner_colour_draws_both_colours_from_np_random():
 
 # -- action masks --------------------------------------------------------------
 
-@pytest.mark.parametrize("env_id,game", [("TicTacToe-v0", tictactoe), ("LittleGo-v0", littlego)])
+@pytest.mark.parametrize("env_id,game", [("TicTacToe-v0", TTT), ("LittleGo-v0", GO)])
 def test_action_masks_match_the_rules_and_are_never_empty_while_live(env_id, game):
     env = gym.make(env_id, learner="random")
     masks = env.get_wrapper_attr("action_masks")  # what sb3-contrib calls through make's wrappers
@@ -495,11 +498,11 @@ def test_penalty_wrapper_needs_action_masks():
 def test_agent_object_opponent_is_used_and_reseeded():
     from tictacgo.baselines import RandomAgent
 
-    agent = RandomAgent(littlego)
+    agent = RandomAgent(GO)
     a = LittleGoEnv(opponent=agent, learner="second")
     first = a.reset(seed=4)[1]["opponent_action"]
     assert a.opponent is agent
-    b = LittleGoEnv(opponent=RandomAgent(littlego), learner="second")
+    b = LittleGoEnv(opponent=RandomAgent(GO), learner="second")
     assert b.reset(seed=4)[1]["opponent_action"] == first
 
 

@@ -37,6 +37,9 @@ from tictacgo.baselines.learning.training import (  # noqa: E402
 from tictacgo.baselines.learning.training_config import TrainConfig, parse_weighted  # noqa: E402
 from tictacgo.games import littlego, tictactoe  # noqa: E402
 
+TTT = tictactoe.TicTacToe()
+GO = littlego.LittleGo()
+
 # -- seed 000's credit assignment ---------------------------------------------------
 
 
@@ -125,7 +128,7 @@ def ttt_model(tmp_path_factory):
 
 def test_a_loaded_model_never_chooses_an_illegal_move_in_any_tictactoe_position(ttt_model):
     agent = make_agent(f"ppo:path={ttt_model}", "tictactoe")
-    seen, stack = set(), [tictactoe.initial_state()]
+    seen, stack = set(), [TTT.initial_state()]
     while stack:
         s = stack.pop()
         if (s.x, s.o) in seen or tictactoe.is_terminal(s):
@@ -144,7 +147,7 @@ def test_a_go_model_never_chooses_an_illegal_move_in_2000_random_positions(tmp_p
     rng = np.random.default_rng(1)
     checked = 0
     while checked < 2000:
-        s = littlego.initial_state()
+        s = GO.initial_state()
         while not littlego.is_terminal(s) and checked < 2000:
             assert littlego.illegal_reason(s, agent.act(s)) is None
             checked += 1
@@ -159,7 +162,7 @@ def test_model_files_are_checked(tmp_path, ttt_model):
     bad.write_text("not a zip")
     with pytest.raises(ValueError, match="corrupt"):
         make_agent(f"ppo:path={bad}", "tictactoe")
-    with pytest.raises(ValueError, match="another game"):
+    with pytest.raises(ValueError, match="was trained for tictactoe; this game is littlego"):
         make_agent(f"ppo:path={ttt_model}", "littlego")
     with pytest.raises(ValueError):
         load_model(ttt_model, "dqn")
@@ -176,7 +179,7 @@ def test_agents_from_one_file_share_its_loaded_model_until_the_file_changes(ttt_
     os.utime(path, ns=(1, 1))     # the file changed: loaded afresh
     c = make_agent(f"ppo:path={path}", "tictactoe")
     assert c.policy is not a.policy
-    s = tictactoe.play(tictactoe.initial_state(), 4)
+    s = tictactoe.play(TTT.initial_state(), 4)
     assert c.act(s) == a.act(s)
 
 
@@ -184,7 +187,7 @@ def test_agents_from_one_file_share_its_loaded_model_until_the_file_changes(ttt_
 
 def test_snapshots_never_share_weights_with_the_live_model(ttt_model):
     model = load_model(ttt_model, "maskable-ppo")
-    frozen = snapshot(model, tictactoe)
+    frozen = snapshot(model, TTT)
     before = [p.detach().clone() for p in frozen.policy.parameters()]
     with th.no_grad():
         for p in model.policy.parameters():
@@ -196,7 +199,7 @@ def test_snapshots_never_share_weights_with_the_live_model(ttt_model):
 
 
 def test_self_play_rewards_belong_to_the_learner(ttt_model):
-    pool = SnapshotPool(tictactoe, [PolicyAgent(tictactoe, load_model(ttt_model, "maskable-ppo"))],
+    pool = SnapshotPool(TTT, [PolicyAgent(TTT, load_model(ttt_model, "maskable-ppo"))],
                         rng=np.random.default_rng(0))
     env = gym.make("TicTacToe-v0", opponent=pool, learner="alternate")
     rng = np.random.default_rng(0)
@@ -213,7 +216,7 @@ def test_self_play_rewards_belong_to_the_learner(ttt_model):
 def test_a_mixture_draws_its_members_by_weight():
     a = make_agent("random", "tictactoe")
     b = make_agent("minimax", "tictactoe")
-    mix = MixtureOpponent(tictactoe, [a, b], [3.0, 1.0], rng=np.random.default_rng(0))
+    mix = MixtureOpponent(TTT, [a, b], [3.0, 1.0], rng=np.random.default_rng(0))
     picks = []
     for _ in range(400):
         mix.reset()
@@ -262,7 +265,7 @@ def test_bad_hyperparameters_are_refused_before_training(tmp_path, field, value)
 
 def test_first_player_envs_fix_the_learner_on_the_first_colour_and_the_rest_alternate():
     cfg = TrainConfig(game="littlego", n_envs=4, first_player_envs=3, observation="planes")
-    vec = make_vec_env(cfg, littlego)
+    vec = make_vec_env(cfg, GO)
     colours = [[], [], [], []]
     for _ in range(4):
         vec.reset()

@@ -232,7 +232,7 @@ def test_corner_ko():
 # --- passing and the end ----------------------------------------------------
 
 def test_black_passing_on_the_first_action_ends_the_game_white_wins():
-    s = go.play(go.initial_state(), PASS)
+    s = go.play(go.LittleGo().initial_state(), PASS)
     assert go.is_terminal(s)
     assert s.end == go.END_PASS_ON_EMPTY_START
     assert go.scores(s) == (0.0, 2.5)
@@ -241,25 +241,25 @@ def test_black_passing_on_the_first_action_ends_the_game_white_wins():
 
 
 def test_a_single_pass_after_a_placement_does_not_end_the_game():
-    s = play_all(go.initial_state(), at(2, 2), PASS)
+    s = play_all(go.LittleGo().initial_state(), at(2, 2), PASS)
     assert not go.is_terminal(s)
     assert s.to_move == go.BLACK
 
 
 def test_two_passes_in_a_row_end_the_game():
-    s = play_all(go.initial_state(), at(2, 2), PASS, PASS)
+    s = play_all(go.LittleGo().initial_state(), at(2, 2), PASS, PASS)
     assert s.end == go.END_DOUBLE_PASS
     assert go.winner(s) == go.WHITE  # 1 : 0 + 2.5
 
 
 def test_white_passing_first_then_black_passing_ends_it():
-    s = play_all(go.initial_state(), at(0, 0), at(4, 4), at(1, 1), PASS, PASS)
+    s = play_all(go.LittleGo().initial_state(), at(0, 0), at(4, 4), at(1, 1), PASS, PASS)
     assert s.end == go.END_DOUBLE_PASS
 
 
 def test_the_24_action_limit_counts_passes():
     # Black places, White passes: 11 pairs make 22 actions with 11 stones.
-    s = go.initial_state()
+    s = go.LittleGo().initial_state()
     for k in range(11):
         s = play_all(s, (0, 1, 2, 3, 4, 10, 11, 12, 13, 14, 20)[k], PASS)
     assert s.t == 22 and not go.is_terminal(s)
@@ -303,20 +303,20 @@ def test_scores_count_stones_and_komi_and_pick_the_winner():
 
 
 def test_integer_komi_can_draw():
-    s = go.initial_state(n=4, komi=0)
+    s = go.LittleGo(size=4, komi=0).initial_state()
     s = play_all(s, at(0, 0, 4), at(3, 3, 4), 16, 16)  # 16 is PASS on 4x4
     assert go.winner(s) == 0
     assert go.returns(s) == (0.0, 0.0)
 
 
 def test_stepping_a_finished_game_raises():
-    s = go.play(go.initial_state(), PASS)
+    s = go.play(go.LittleGo().initial_state(), PASS)
     with pytest.raises(GameOverError):
         go.play(s, 0)
 
 
 def test_forfeit_makes_the_mover_lose():
-    s = go.forfeit(go.play(go.initial_state(), 12))
+    s = go.forfeit(go.play(go.LittleGo().initial_state(), 12))
     assert s.end == go.END_ILLEGAL
     assert go.winner(s) == go.BLACK
 
@@ -325,30 +325,30 @@ def test_forfeit_makes_the_mover_lose():
 
 @pytest.mark.parametrize("n", [3, 4, 5, 6, 7, 8, 9])
 def test_board_size_sets_actions_komi_and_limit(n):
-    s = go.initial_state(n)
+    s = go.LittleGo(n).initial_state()
     assert go.num_actions(s) == n * n + 1
-    assert s.geo.komi == n / 2
-    assert s.geo.max_actions == n * n - 1
+    assert s.game.komi == n / 2
+    assert s.game.max_actions == n * n - 1
     assert go.legal_actions(s) == list(range(n * n + 1))
 
 
 @pytest.mark.parametrize("bad", [1, 20, -5])
 def test_bad_board_size_is_refused(bad):
     with pytest.raises(ValueError, match="board size"):
-        go.initial_state(bad)
+        go.LittleGo(bad).initial_state()
 
 
 @pytest.mark.parametrize("komi", [float("nan"), float("inf"), -float("inf"), np.float64("nan")])
 def test_a_komi_that_is_not_a_finite_number_is_refused(komi):
     with pytest.raises(ValueError, match=re.escape(f"komi must be a finite number, got {komi!r}")):
-        go.initial_state(5, komi=komi)
+        go.LittleGo(5, komi=komi).initial_state()
     with pytest.raises(ValueError, match="komi must be a finite number"):
-        go.geometry(5, komi)
+        go.LittleGo(5, komi)
 
 
 def test_board_size_type_is_checked():
     with pytest.raises(TypeError, match="board size"):
-        go.initial_state(5.0)
+        go.LittleGo(5.0).initial_state()
 
 
 # --- bad actions --------------------------------------------------------------
@@ -359,7 +359,7 @@ def test_board_size_type_is_checked():
     ([3], TypeError), (np.float32(2), TypeError),
 ])
 def test_bad_actions_get_a_clear_error_and_leave_the_state_alone(action, error):
-    s = go.play(go.initial_state(), 12)
+    s = go.play(go.LittleGo().initial_state(), 12)
     with pytest.raises(error, match="action"):
         go.play(s, action)
     assert go.play(s, 13).t == 2
@@ -367,12 +367,12 @@ def test_bad_actions_get_a_clear_error_and_leave_the_state_alone(action, error):
 
 @pytest.mark.parametrize("action", [np.int64(7), np.int8(7), np.uint8(7), np.array(7)])
 def test_numpy_integer_actions_are_accepted(action):
-    s = go.play(go.initial_state(), action)
+    s = go.play(go.LittleGo().initial_state(), action)
     assert go.to_board(s)[1, 2] == go.BLACK
 
 
 def test_occupied_point_is_refused():
-    s = go.play(go.initial_state(), 12)
+    s = go.play(go.LittleGo().initial_state(), 12)
     assert go.illegal_reason(s, 12) == go.OCCUPIED
     with pytest.raises(IllegalActionError, match="occupied"):
         go.play(s, 12)
@@ -383,7 +383,7 @@ def test_occupied_point_is_refused():
 def test_random_play_keeps_every_group_alive_and_the_mask_honest():
     rng = np.random.default_rng(0)
     for _ in range(200):
-        s = go.initial_state()
+        s = go.LittleGo().initial_state()
         while not go.is_terminal(s):
             mask = go.legal_mask(s)
             assert mask[PASS] == 1 and mask.sum() >= 1
@@ -398,7 +398,7 @@ def test_random_play_keeps_every_group_alive_and_the_mask_honest():
 
 
 def test_play_never_mutates_its_argument():
-    s = go.play(go.initial_state(), 12)
+    s = go.play(go.LittleGo().initial_state(), 12)
     copy = tuple(s)
     go.play(s, 13)
     assert tuple(s) == copy
@@ -450,8 +450,8 @@ def test_from_boards_default_move_count_fits_the_colour_to_move():
     assert go.from_ascii(one_stone, to_move=go.BLACK).t == 2  # so at least one pass happened
 
 
-def test_a_state_repr_names_the_board_not_the_geometry_tables():
-    s = go.play(go.initial_state(), 12)
+def test_a_state_repr_names_the_game_not_its_tables():
+    s = go.play(go.LittleGo().initial_state(), 12)
     text = repr(s)
-    assert "Geometry(n=5, komi=2.5, max_actions=24)" in text
+    assert "LittleGo(size=5, komi=2.5, max_actions=24)" in text
     assert "byte_tables" not in text and len(text) < 400

@@ -23,6 +23,9 @@ from tictacgo.games import littlego as go
 from tictacgo.games import tictactoe as ttt
 from tictacgo.games.littlego_fast import fast_rollout as go_fast_rollout
 
+TTT = ttt.TicTacToe()
+GO = go.LittleGo()
+
 
 def rng(seed=0):
     return np.random.default_rng(seed)
@@ -32,14 +35,14 @@ def rng(seed=0):
 def test_mcts_takes_a_win_in_one_in_tictactoe(seed):
     # X to move: 2 wins at once (O threatens 5).
     s = ttt.from_board("XX. OO. ...")
-    assert MCTSAgent(ttt, sims=400, rng=rng(seed)).act(s) == 2
+    assert MCTSAgent(TTT, sims=400, rng=rng(seed)).act(s) == 2
 
 
 @pytest.mark.parametrize("seed", range(3))
 def test_mcts_blocks_a_loss_in_one_in_tictactoe(seed):
     # O to move: X threatens 2.
     s = ttt.from_board("XX. O.. ...")
-    assert MCTSAgent(ttt, sims=400, rng=rng(seed)).act(s) == 2
+    assert MCTSAgent(TTT, sims=400, rng=rng(seed)).act(s) == 2
 
 
 def test_mcts_never_loses_to_random_in_tictactoe():
@@ -47,7 +50,7 @@ def test_mcts_never_loses_to_random_in_tictactoe():
         mcts = make_agent("mcts:sims=300", "tictactoe", rng=rng(game))
         rand = make_agent("random", "tictactoe", rng=rng(1000 + game))
         mcts_colour = ttt.X if game % 2 == 0 else ttt.O
-        record = play_game(ttt, *((mcts, rand) if mcts_colour == ttt.X else (rand, mcts)))
+        record = play_game(TTT, *((mcts, rand) if mcts_colour == ttt.X else (rand, mcts)))
         assert record.winner in (0, mcts_colour), f"game {game}\n{ttt.render_ascii(record.final_state)}"
 
 
@@ -66,14 +69,14 @@ def test_mcts_captures_a_hanging_group_in_go(rollout):
 
 
 def test_mcts_with_a_fixed_budget_is_reproducible():
-    s = go.initial_state()
-    a = [MCTSAgent(go, sims=200, rng=rng(7)).act(s) for _ in range(2)]
+    s = GO.initial_state()
+    a = [MCTSAgent(GO, sims=200, rng=rng(7)).act(s) for _ in range(2)]
     assert a[0] == a[1]
 
 
 def test_mcts_reuses_the_subtree_after_the_opponents_reply():
-    agent = MCTSAgent(ttt, sims=300, rng=rng(0))
-    s = ttt.initial_state()
+    agent = MCTSAgent(TTT, sims=300, rng=rng(0))
+    s = TTT.initial_state()
     s = ttt.play(s, agent.act(s))
     reply = max(agent.root.children, key=lambda ch: ch.n).children
     s = ttt.play(s, max(reply, key=lambda ch: ch.n).action)
@@ -88,7 +91,7 @@ def test_mcts_respects_a_time_budget():
     import time
     agent = make_agent("mcts:time=0.05", "littlego", rng=rng(0))
     start = time.perf_counter()
-    agent.act(go.initial_state())
+    agent.act(GO.initial_state())
     assert time.perf_counter() - start < 0.5
     assert agent.last_sims > 0
 
@@ -101,7 +104,7 @@ def test_mcts_passes_when_no_placement_is_legal():
 def test_a_prior_evaluator_turns_on_puct_and_still_finds_the_win():
     s = ttt.from_board("XX. OO. ...")
     uniform = lambda state: {a: 1.0 for a in ttt.legal_actions(state)}  # noqa: E731
-    agent = MCTSAgent(ttt, sims=400, c=1.5, evaluator=ValueAndPrior(ttt, prior=uniform), rng=rng(0))
+    agent = MCTSAgent(TTT, sims=400, c=1.5, evaluator=ValueAndPrior(TTT, prior=uniform), rng=rng(0))
     assert agent.act(s) == 2
     assert all(ch.p == pytest.approx(0.2) for ch in agent.root.children)
 
@@ -117,8 +120,8 @@ def test_policy_rollout_and_value_evaluators_are_called():
         calls["evaluate"] += 1
         return 0.0
 
-    MCTSAgent(ttt, sims=50, evaluator=PolicyRollout(ttt, first_legal), rng=rng()).act(ttt.initial_state())
-    MCTSAgent(ttt, sims=50, evaluator=ValueAndPrior(ttt, value=zero), rng=rng()).act(ttt.initial_state())
+    MCTSAgent(TTT, sims=50, evaluator=PolicyRollout(TTT, first_legal), rng=rng()).act(TTT.initial_state())
+    MCTSAgent(TTT, sims=50, evaluator=ValueAndPrior(TTT, value=zero), rng=rng()).act(TTT.initial_state())
     assert calls["rollout"] > 0 and calls["evaluate"] > 0
 
 
@@ -134,41 +137,41 @@ def test_a_new_evaluator_plugs_in_without_touching_the_search():
         def prior(self, state):
             return {a: (1.0 if a == 4 else 0.0) for a in ttt.legal_actions(state)}
 
-    agent = MCTSAgent(ttt, sims=30, evaluator=PreferCentre(), rng=rng())
-    assert agent.act(ttt.initial_state()) == 4
+    agent = MCTSAgent(TTT, sims=30, evaluator=PreferCentre(), rng=rng())
+    assert agent.act(TTT.initial_state()) == 4
 
 
 def test_value_function_values_are_from_the_view_of_the_player_to_move():
-    s = ttt.play(ttt.initial_state(), 4)  # O to move
-    ev = ValueAndPrior(ttt, value=lambda state: 0.5)
+    s = ttt.play(TTT.initial_state(), 4)  # O to move
+    ev = ValueAndPrior(TTT, value=lambda state: 0.5)
     assert ev.evaluate(s, random.Random(0)) == (-0.5, 0.5)
 
 
 def test_rollouts_run_on_the_fast_engine_only_where_the_game_has_one():
-    s = go.play(go.initial_state(), 12)
-    assert CaptureRollout(go)._fast is go.fast_rollout
-    assert CaptureRollout(go, fast=False)._fast is None
-    assert RandomRollout(ttt)._fast is None and RandomRollout(go).capture_prob == 0.0
-    for ev in (CaptureRollout(go), CaptureRollout(go, fast=False), RandomRollout(go, fast=False)):
+    s = go.play(GO.initial_state(), 12)
+    assert CaptureRollout(GO)._fast is go.fast_rollout
+    assert CaptureRollout(GO, fast=False)._fast is None
+    assert RandomRollout(TTT)._fast is None and RandomRollout(GO).capture_prob == 0.0
+    for ev in (CaptureRollout(GO), CaptureRollout(GO, fast=False), RandomRollout(GO, fast=False)):
         for k in range(20):
             assert ev.evaluate(s, random.Random(k)) in ((1.0, -1.0), (-1.0, 1.0), (0.0, 0.0))
 
 
 def test_evaluators_reject_bad_arguments():
     with pytest.raises(ValueError):
-        CaptureRollout(go, capture_prob=1.5)
+        CaptureRollout(GO, capture_prob=1.5)
     with pytest.raises(ValueError):
-        ValueAndPrior(go)
+        ValueAndPrior(GO)
     with pytest.raises(TypeError):
-        PolicyRollout(go, policy=3)
+        PolicyRollout(GO, policy=3)
     with pytest.raises(TypeError):
-        MCTSAgent(go, sims=10, evaluator=lambda s: 0.0)
+        MCTSAgent(GO, sims=10, evaluator=lambda s: 0.0)
 
 
 def test_fast_go_rollout_follows_the_rules_core():
     r = random.Random(3)
     for _ in range(150):
-        s = go.initial_state(n=r.choice([3, 4, 5]))
+        s = go.LittleGo(size=r.choice([3, 4, 5])).initial_state()
         for _ in range(r.randrange(12)):
             moves = go.legal_actions(s)
             if go.is_terminal(s) or len(moves) == 1:
@@ -186,7 +189,7 @@ def test_fast_go_rollout_follows_the_rules_core():
 
 
 def test_random_rollout_ends_the_game():
-    end = random_rollout(ttt, ttt.initial_state(), random.Random(0))
+    end = random_rollout(TTT, TTT.initial_state(), random.Random(0))
     assert ttt.is_terminal(end)
 
 
@@ -197,7 +200,7 @@ def test_registry_specs_build_mcts(spec, game):
     if spec == "mcts":
         spec = "mcts:sims=20"
     agent = make_agent(spec, game, rng=rng())
-    module = ttt if game == "tictactoe" else go
+    module = TTT if game == "tictactoe" else GO
     s = module.initial_state()
     assert agent.act(s) in module.legal_actions(s)
 
@@ -207,7 +210,7 @@ def test_mcts_refuses_an_exploration_constant_that_is_not_finite(c):
     with pytest.raises(ValueError, match=f"c must be a finite non-negative number, got {c}"):
         make_agent(f"mcts:c={c}", "littlego")
     with pytest.raises(ValueError, match="c must be a finite non-negative number"):
-        MCTSAgent(go, sims=10, c=float(c))
+        MCTSAgent(GO, sims=10, c=float(c))
 
 
 def test_mcts_rejects_bad_parameters():
@@ -215,4 +218,4 @@ def test_mcts_rejects_bad_parameters():
         with pytest.raises(ValueError):
             make_agent(spec, "littlego")
     with pytest.raises(ValueError):
-        MCTSAgent(go, sims=10).act(go.play(go.initial_state(), 25))
+        MCTSAgent(GO, sims=10).act(go.play(GO.initial_state(), 25))

@@ -38,9 +38,9 @@ def test_go_minimax_saves_its_stone_in_atari():
 def test_go_minimax_with_a_time_budget_returns_a_legal_action_in_time():
     import time
 
-    agent = MinimaxAgent(go, depth=6, evaluate=stone_difference, time_limit=0.2,
+    agent = MinimaxAgent(go.LittleGo(), depth=6, evaluate=stone_difference, time_limit=0.2,
                          rng=np.random.default_rng(0))
-    s = go.play(go.initial_state(), 12)
+    s = go.play(go.LittleGo().initial_state(), 12)
     t0 = time.perf_counter()
     a = agent.act(s)
     assert time.perf_counter() - t0 < 1.0
@@ -49,7 +49,7 @@ def test_go_minimax_with_a_time_budget_returns_a_legal_action_in_time():
 
 def test_exact_minimax_prefers_the_quickest_win():
     # X can win now at 2, or later; the immediate win scores highest.
-    agent = MinimaxAgent(ttt, rng=np.random.default_rng(0))
+    agent = MinimaxAgent(ttt.TicTacToe(), rng=np.random.default_rng(0))
     values = agent.action_values(ttt.from_board("XX. / OO. / ..."))
     assert max(values, key=values.get) == 2
     assert values[2] == pytest.approx(1.0 * 0.99)
@@ -57,19 +57,19 @@ def test_exact_minimax_prefers_the_quickest_win():
 
 def test_minimax_refuses_bad_parameters():
     with pytest.raises(ValueError, match="depth"):
-        MinimaxAgent(ttt, depth=0)
+        MinimaxAgent(ttt.TicTacToe(), depth=0)
     with pytest.raises(ValueError, match="evaluate"):
-        MinimaxAgent(go, depth=2)
+        MinimaxAgent(go.LittleGo(), depth=2)
     with pytest.raises(ValueError, match="time_limit"):
-        MinimaxAgent(ttt, time_limit=-1)
+        MinimaxAgent(ttt.TicTacToe(), time_limit=-1)
     with pytest.raises(ValueError, match="no parameter"):
         make_agent("minimax:dpth=2", "littlego")
 
 
 def test_random_agent_passes_only_when_no_placement_is_legal():
     agent = make_agent("random", "littlego", rng=np.random.default_rng(0))
-    rng_moves = {agent.act(go.initial_state()) for _ in range(200)}
-    assert go.pass_action(go.initial_state()) not in rng_moves
+    rng_moves = {agent.act(go.LittleGo().initial_state()) for _ in range(200)}
+    assert go.pass_action(go.LittleGo().initial_state()) not in rng_moves
     assert len(rng_moves) > 15
     # 2x2 board: Black on the diagonal; White has no legal placement (both are suicide).
     s = go.from_boards([[1, 0], [0, 1]], go.WHITE)
@@ -87,7 +87,7 @@ def test_exact_minimax_with_a_tiny_time_budget_still_plays_a_legal_move():
     agent = make_agent("minimax:time=0.0001", "tictactoe", rng=np.random.default_rng(0))
     for _ in range(3):
         agent._table.clear()  # a cold table: the exact search cannot finish in time
-        assert agent.act(ttt.initial_state()) in range(9)
+        assert agent.act(ttt.TicTacToe().initial_state()) in range(9)
 
 
 @pytest.mark.parametrize("spec,game", [
@@ -103,10 +103,10 @@ def test_bad_agent_parameters_are_refused(spec, game):
 def test_go_states_hash_by_value_and_the_geometry_by_its_rules_only():
     import pickle
 
-    s = go.play(go.initial_state(), 12)
+    s = go.play(go.LittleGo().initial_state(), 12)
     assert pickle.loads(pickle.dumps(s)) == s
     assert hash(pickle.loads(pickle.dumps(s))) == hash(s)
-    assert go.initial_state(5).geo != go.initial_state(5, komi=3).geo
+    assert go.LittleGo(5).initial_state().game != go.LittleGo(5, komi=3).initial_state().game
     # The geometry's lookup tables are not hashed with every state (search
     # hashes states in its transposition table): only size, komi and limit.
-    assert hash(s.geo) == hash((5, 2.5, 24))
+    assert hash(s.game) == hash((5, 2.5, 24))

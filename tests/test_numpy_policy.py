@@ -14,13 +14,18 @@ from tictacgo.baselines.model_agents import shipped_model
 from tictacgo.baselines.numpy_policy import NumpyPolicyAgent, load_npz, save_npz
 from tictacgo.games import littlego, tictactoe
 
+TTT = tictactoe.TicTacToe()
+GO = littlego.LittleGo()
+
+
 NPZ = shipped_model("tictactoe", "maskable-ppo", ".npz")
 
 
 def test_the_ppo_agent_plays_the_shipped_export_without_importing_torch():
     code = ("import sys; from tictacgo.baselines import make_agent;"
             "from tictacgo.games import tictactoe as t;"
-            "a = make_agent('ppo', 'tictactoe'); print(type(a).__name__, a.act(t.initial_state()),"
+            "a = make_agent('ppo', 'tictactoe');"
+            "print(type(a).__name__, a.act(t.TicTacToe().initial_state()),"
             "'torch' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     kind, _move, torch_loaded = out.split()
@@ -31,9 +36,9 @@ def test_the_export_chooses_as_the_sb3_model_in_every_tictactoe_position():
     pytest.importorskip("sb3_contrib")
     from tictacgo.baselines.learning.policy_agent import PolicyAgent, load_model
 
-    sb3 = PolicyAgent(tictactoe, load_model(shipped_model("tictactoe", "maskable-ppo"), "maskable-ppo"))
-    exported = NumpyPolicyAgent(tictactoe, load_npz(NPZ))
-    for s in reachable_positions(tictactoe):
+    sb3 = PolicyAgent(TTT, load_model(shipped_model("tictactoe", "maskable-ppo"), "maskable-ppo"))
+    exported = NumpyPolicyAgent(TTT, load_npz(NPZ))
+    for s in reachable_positions(TTT):
         assert exported.act(s) == sb3.act(s)
         p, q = exported.probabilities(s), sb3.probabilities(s)
         assert max(abs(p[a] - q[a]) for a in p) < 1e-5
@@ -41,7 +46,7 @@ def test_the_export_chooses_as_the_sb3_model_in_every_tictactoe_position():
 
 def test_an_export_refuses_the_wrong_game_and_damaged_files(tmp_path):
     with pytest.raises(ValueError, match="another game or size"):
-        NumpyPolicyAgent(littlego, load_npz(NPZ))
+        NumpyPolicyAgent(GO, load_npz(NPZ))
     bad = tmp_path / "bad.npz"
     bad.write_bytes(b"not a zip")
     with pytest.raises(ValueError, match="corrupt"):
@@ -55,10 +60,10 @@ def test_an_export_refuses_the_wrong_game_and_damaged_files(tmp_path):
 
 
 def test_a_sampling_export_draws_only_legal_moves_reproducibly():
-    s = tictactoe.play(tictactoe.initial_state(), 4)
-    picks = [NumpyPolicyAgent(tictactoe, load_npz(NPZ), sample=True, rng=np.random.default_rng(k)).act(s)
+    s = tictactoe.play(TTT.initial_state(), 4)
+    picks = [NumpyPolicyAgent(TTT, load_npz(NPZ), sample=True, rng=np.random.default_rng(k)).act(s)
              for k in range(20)]
-    again = [NumpyPolicyAgent(tictactoe, load_npz(NPZ), sample=True, rng=np.random.default_rng(k)).act(s)
+    again = [NumpyPolicyAgent(TTT, load_npz(NPZ), sample=True, rng=np.random.default_rng(k)).act(s)
              for k in range(20)]
     assert picks == again and set(picks) <= set(tictactoe.legal_actions(s))
 

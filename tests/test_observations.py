@@ -13,7 +13,10 @@ from tictacgo.envs import observations
 from tictacgo.envs.observations import observe
 from tictacgo.games import littlego, tictactoe
 
-PASS = littlego.pass_action(littlego.initial_state())  # 25 on 5x5
+TTT = tictactoe.TicTacToe()
+GO = littlego.LittleGo()
+
+PASS = littlego.pass_action(GO.initial_state())  # 25 on 5x5
 
 
 def after(game, actions, start=None):
@@ -23,52 +26,53 @@ def after(game, actions, start=None):
 
 def plane(game, state, name, viewer=None) -> np.ndarray:
     """Channel ``name`` of the "planes" observation."""
-    return observe(game, state, "planes", viewer)[game.spec(state).planes.index(name)]
+    return observe(game, state, "planes", viewer)[game.spec.planes.index(name)]
 
 
 # -- the declared planes --------------------------------------------------------------
 
 def test_the_games_declare_their_planes_in_the_documented_order():
-    assert tictactoe.spec().planes == ("own", "opponent", "legal", "to_move")
-    assert littlego.spec().planes == ("own", "opponent", "legal", "ko", "actions_left", "to_move")
-    assert observations.num_planes(tictactoe) == 4 and observations.num_planes(littlego) == 6
-    for name in littlego.spec().planes:
+    assert TTT.spec.planes == ("own", "opponent", "legal", "to_move")
+    assert GO.spec.planes == ("own", "opponent", "legal", "ko", "actions_left", "to_move")
+    assert observations.num_planes(TTT) == 4 and observations.num_planes(GO) == 6
+    for name in GO.spec.planes:
         assert f"``{name}``" in observations.__doc__
 
 
-@pytest.mark.parametrize("game", [tictactoe, littlego], ids=["tictactoe", "littlego"])
+@pytest.mark.parametrize("game", [TTT, GO], ids=["tictactoe", "littlego"])
 def test_planes_are_float32_channels_in_zero_one(game):
     state = after(game, [4, 0, 8])
     obs = observe(game, state, "planes")
-    n = game.spec(state).board_shape[0]
-    assert obs.dtype == np.float32 and obs.shape == (game.spec(state).num_planes, n, n)
+    n = game.spec.board_shape[0]
+    assert obs.dtype == np.float32 and obs.shape == (game.spec.num_planes, n, n)
     assert obs.min() >= 0.0 and obs.max() <= 1.0
 
 
 # -- who is to move and how many actions are left --------------------------------------
 
 def test_black_after_0_24_and_white_after_24_0_pass_share_the_board_but_not_the_planes():
-    black_to_move = after(littlego, [0, 24])
-    white_to_move = after(littlego, [24, 0, PASS])
+    black_to_move = after(GO, [0, 24])
+    white_to_move = after(GO, [24, 0, PASS])
     assert littlego.current_player(black_to_move) == 1 and littlego.current_player(white_to_move) == 2
     # The same player-relative board: own stone on 0, the opponent's on 24.
     for fmt in ("flat", "board"):
-        np.testing.assert_array_equal(observe(littlego, black_to_move, fmt),
-                                      observe(littlego, white_to_move, fmt))
-    assert observe(littlego, black_to_move, "flat")[[0, 24]].tolist() == [1, -1]
+        np.testing.assert_array_equal(observe(GO, black_to_move, fmt),
+                                      observe(GO, white_to_move, fmt))
+    assert observe(GO, black_to_move, "flat")[[0, 24]].tolist() == [1, -1]
     # ... but not the same position: White gets komi, and one action fewer is left.
-    b, w = observe(littlego, black_to_move, "planes"), observe(littlego, white_to_move, "planes")
+    b, w = observe(GO, black_to_move, "planes"), observe(GO, white_to_move, "planes")
     assert not np.array_equal(b, w)
     np.testing.assert_array_equal(b[:4], w[:4])  # own, opponent, legal, ko
-    assert np.all(plane(littlego, black_to_move, "to_move") == 1.0)
-    assert np.all(plane(littlego, white_to_move, "to_move") == 0.0)
-    assert np.all(plane(littlego, black_to_move, "actions_left") == np.float32(22 / 24))
-    assert np.all(plane(littlego, white_to_move, "actions_left") == np.float32(21 / 24))
+    assert np.all(plane(GO, black_to_move, "to_move") == 1.0)
+    assert np.all(plane(GO, white_to_move, "to_move") == 0.0)
+    assert np.all(plane(GO, black_to_move, "actions_left") == np.float32(22 / 24))
+    assert np.all(plane(GO, white_to_move, "actions_left") == np.float32(21 / 24))
 
 
 @pytest.mark.parametrize("game,actions", [
-    (tictactoe, []), (tictactoe, [4]), (tictactoe, [4, 0]), (tictactoe, [4, 0, 8, 2, 6]),
-    (littlego, []), (littlego, [12]), (littlego, [12, PASS]), (littlego, [12, 13, 7])])
+    (TTT, []), (TTT, [4]), (TTT, [4, 0]), (TTT, [4, 0, 8, 2, 6]),
+    (GO, []), (GO, [12]), (GO, [12, PASS]), (GO, [12, 13, 7])])
+
 def test_to_move_plane_is_all_ones_for_the_first_player_and_zeros_for_the_second(game, actions):
     state = after(game, actions)
     first_to_move = game.current_player(state) == 1
@@ -80,25 +84,25 @@ def test_to_move_plane_is_all_ones_for_the_first_player_and_zeros_for_the_second
 
 
 def test_tic_tac_toe_planes_after_x_takes_the_centre():
-    state = after(tictactoe, [4])  # X in the centre, O to move
-    own, opponent, legal, to_move = observe(tictactoe, state, "planes")  # from O's side
+    state = after(TTT, [4])  # X in the centre, O to move
+    own, opponent, legal, to_move = observe(TTT, state, "planes")  # from O's side
     assert own.tolist() == [[0, 0, 0], [0, 0, 0], [0, 0, 0]]
     assert opponent.tolist() == [[0, 0, 0], [0, 1, 0], [0, 0, 0]]
     assert legal.tolist() == [[1, 1, 1], [1, 0, 1], [1, 1, 1]]
     assert to_move.tolist() == [[0, 0, 0], [0, 0, 0], [0, 0, 0]]
     # From X's side the stones swap and the colour to move stays O.
-    x_view = observe(tictactoe, state, "planes", viewer=1)
+    x_view = observe(TTT, state, "planes", viewer=1)
     assert x_view[0].tolist() == opponent.tolist() and not x_view[1].any()
     assert not x_view[3].any()
     # X to move again after O's reply: the to_move plane is all ones.
-    assert np.all(plane(tictactoe, after(tictactoe, [4, 0]), "to_move") == 1.0)
+    assert np.all(plane(TTT, after(TTT, [4, 0]), "to_move") == 1.0)
 
 
 def test_the_planes_start_from_the_player_relative_board():
-    state = after(littlego, [12, 13, 7])  # White to move
+    state = after(GO, [12, 13, 7])  # White to move
     for viewer in (1, 2):
-        rel = observations.relative_board(littlego, state, viewer)
-        obs = observe(littlego, state, "planes", viewer)
+        rel = observations.relative_board(GO, state, viewer)
+        obs = observe(GO, state, "planes", viewer)
         np.testing.assert_array_equal(obs[0], rel == 1)
         np.testing.assert_array_equal(obs[1], rel == -1)
         np.testing.assert_array_equal(obs[2].ravel(), littlego.legal_mask(state)[:25])
@@ -106,4 +110,4 @@ def test_the_planes_start_from_the_player_relative_board():
 
 def test_an_unknown_format_is_a_clear_error():
     with pytest.raises(ValueError, match=r"'rgb'.*flat.*board.*planes"):
-        observe(tictactoe, tictactoe.initial_state(), "rgb")
+        observe(TTT, TTT.initial_state(), "rgb")

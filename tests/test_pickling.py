@@ -12,7 +12,7 @@ import pytest
 
 import tictacgo  # noqa: F401
 from tictacgo.baselines.registry import available_agents, make_agent
-from tictacgo.games import get_game
+from tictacgo.games import make_game
 
 # Search agents on small budgets; policy searches over the random player (no trained model needed).
 CHEAP = {"mcts": "mcts:sims=30", "alphabeta": "alphabeta:depth=1",
@@ -24,7 +24,7 @@ CASES = [(g, name) for g in ("tictactoe", "littlego") for name in available_agen
 
 
 def position(game_name: str):
-    game = get_game(game_name)
+    game = make_game(game_name)
     s = game.initial_state()
     for a in (4, 0) if game_name == "tictactoe" else (12, 6, 13):
         s = game.play(s, a)

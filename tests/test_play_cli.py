@@ -114,18 +114,18 @@ def test_unknown_game_or_agent_exits_2():
                                           ("E1", 24), ("pass", 25), ("PASS", 25), ("undo", "undo"),
                                           ("exit", "quit")])
 def test_little_go_moves_are_read_in_both_spellings(text, action):
-    assert parse_move(go, go.initial_state(), text) == action
+    assert parse_move(go.LittleGo(), go.LittleGo().initial_state(), text) == action
 
 
 @pytest.mark.parametrize("text, action", [("1,2", 5), ("0, 0", 0), ("8", 8), ("2 1", 7), ("quit", "quit")])
 def test_tic_tac_toe_moves_are_row_col_or_a_cell(text, action):
-    assert parse_move(ttt, ttt.initial_state(), text) == action
+    assert parse_move(ttt.TicTacToe(), ttt.TicTacToe().initial_state(), text) == action
 
 
 @pytest.mark.parametrize("text", ["9", "3,0", "C3", "pass", ""])
 def test_tic_tac_toe_refuses_what_is_not_a_cell(text):
     with pytest.raises(ValueError):
-        parse_move(ttt, ttt.initial_state(), text)
+        parse_move(ttt.TicTacToe(), ttt.TicTacToe().initial_state(), text)
 
 
 class Scripted:
@@ -155,20 +155,20 @@ def run_session(game, agent, human, lines):
 
 def test_undo_goes_back_to_the_persons_previous_turn():
     agent = Scripted([0, 1, 2])
-    status, out = run_session(ttt, agent, ttt.O, ["4", "undo", "5", "undo", "undo", "quit"])
+    status, out = run_session(ttt.TicTacToe(), agent, ttt.O, ["4", "undo", "5", "undo", "undo", "quit"])
     assert status == 0
     assert out.count("Undone") == 2 and "Nothing to undo" in out
     assert agent.resets == 2
 
 
 def test_an_agent_that_returns_an_illegal_move_forfeits():
-    status, out = run_session(ttt, Scripted([4]), ttt.X, ["4"])
+    status, out = run_session(ttt.TicTacToe(), Scripted([4]), ttt.X, ["4"])
     assert status == 0
     assert "bot chose an illegal action 4" in out and "Game over: X wins" in out and "You win." in out
 
 
 def test_the_go_board_shows_both_coordinate_systems():
-    text = render(go, go.play(go.initial_state(), 0))  # A5 = 0,0, the top-left corner
+    text = render(go.LittleGo(), go.play(go.LittleGo().initial_state(), 0))  # A5 = 0,0, the top-left corner
     lines = text.splitlines()
     assert lines[0].split() == list("ABCDE")
     assert lines[1].split() == ["5", "X", ".", ".", ".", ".", "0"]

@@ -34,6 +34,10 @@ from tictacgo.baselines.random_agent import RandomAgent
 from tictacgo.games import littlego as go
 from tictacgo.games import tictactoe as ttt
 
+TTT = ttt.TicTacToe()
+GO = go.LittleGo()
+
+
 KINDS = {"policy": PolicyMCTSAgent, "mix": MixMCTSAgent}
 WIN_IN_ONE = "XX. OO. ..."  # X to move: 2 wins at once (O threatens 5)
 
@@ -57,7 +61,7 @@ class Weighted(Agent):
         return max(legal, key=lambda a: self.weights.get(a, 0.0))
 
 
-def uniform(game=ttt):
+def uniform(game=TTT):
     return RandomAgent(game, rng(0))
 
 
@@ -73,14 +77,14 @@ def test_the_mix_score_is_the_uct_score_plus_w_times_the_prior():
 
 def test_the_seeds_defaults():
     assert (DEFAULT_SIMS, DEFAULT_C, DEFAULT_W) == (100, 1.4, 10.0)
-    agent = MixMCTSAgent(ttt, uniform(), rng=rng())
+    agent = MixMCTSAgent(TTT, uniform(), rng=rng())
     assert (agent.sims, agent.c, agent.w, agent.reuse) == (100, 1.4, 10.0, False)
-    assert PolicyMCTSAgent(ttt, uniform(), rng=rng()).sims == 100
+    assert PolicyMCTSAgent(TTT, uniform(), rng=rng()).sims == 100
 
 
 def _root_with_children(stats):
     """A visited root whose children have (total, visits, prior) as given."""
-    root = Node(ttt.initial_state(), None, None, ttt.O)
+    root = Node(TTT.initial_state(), None, None, ttt.O)
     root.n = sum(n for _, n, _ in stats)
     for action, (total, n, p) in enumerate(stats):
         child = Node(ttt.play(root.state, action), root, action, ttt.X, p)
@@ -94,26 +98,26 @@ def test_mix_selection_adds_the_weighted_prior_to_uct():
     root = _root_with_children([(5.0, 10, 0.1), (0.0, 10, 0.9)])
     uct = [uct_score(ch.w, ch.n, root.n, DEFAULT_C) for ch in root.children]
     assert uct[0] > uct[1]
-    assert MixMCTSAgent(ttt, uniform(), w=0.0, rng=rng())._select_child(root).action == 0
-    assert MixMCTSAgent(ttt, uniform(), w=1.0, rng=rng())._select_child(root).action == 1
+    assert MixMCTSAgent(TTT, uniform(), w=0.0, rng=rng())._select_child(root).action == 0
+    assert MixMCTSAgent(TTT, uniform(), w=1.0, rng=rng())._select_child(root).action == 1
     # The switch happens where w * (0.9 - 0.1) overtakes the UCT gap.
     w_switch = (uct[0] - uct[1]) / 0.8
-    assert MixMCTSAgent(ttt, uniform(), w=w_switch * 0.99, rng=rng())._select_child(root).action == 0
-    assert MixMCTSAgent(ttt, uniform(), w=w_switch * 1.01, rng=rng())._select_child(root).action == 1
+    assert MixMCTSAgent(TTT, uniform(), w=w_switch * 0.99, rng=rng())._select_child(root).action == 0
+    assert MixMCTSAgent(TTT, uniform(), w=w_switch * 1.01, rng=rng())._select_child(root).action == 1
 
 
 def test_mix_tries_every_move_once_first_the_most_probable_first():
     weights = {a: float(a + 1) for a in range(9)}  # 8 is the favourite, 0 the least liked
-    agent = MixMCTSAgent(ttt, Weighted(ttt, weights), sims=9, rng=rng())
-    root = agent.search(ttt.initial_state())
+    agent = MixMCTSAgent(TTT, Weighted(TTT, weights), sims=9, rng=rng())
+    root = agent.search(TTT.initial_state())
     assert [ch.action for ch in root.children] == [8, 7, 6, 5, 4, 3, 2, 1, 0]
     assert all(ch.n == 1 for ch in root.children)
     assert [ch.p for ch in root.children] == pytest.approx([(a + 1) / 45 for a in range(8, -1, -1)])
 
 
 def test_mix_rollouts_put_every_position_of_the_game_in_the_tree():
-    agent = MixMCTSAgent(ttt, uniform(), sims=1, rng=rng())
-    node = agent.search(ttt.initial_state())
+    agent = MixMCTSAgent(TTT, uniform(), sims=1, rng=rng())
+    node = agent.search(TTT.initial_state())
     depth = 0
     while node.children:
         assert len(node.children) == 1 and node.children[0].n == 1
@@ -149,20 +153,20 @@ def test_policy_mcts_over_the_random_player_does_not_pass_blind_in_go(seed):
         . . X . .
         . X . X .
         . . . . .""", to_move=go.BLACK)
-    agent = PolicyMCTSAgent(go, uniform(go), sims=100, rng=rng(seed))
+    agent = PolicyMCTSAgent(GO, uniform(GO), sims=100, rng=rng(seed))
     move = agent.act(s)
     assert max(ch.q for ch in agent.root.children) < 0
     assert move != go.pass_action(s) and move in go.legal_actions(s)
 
 
 def test_policy_mcts_draws_its_first_moves_from_the_policy_and_counts_each_rollout_once():
-    agent = PolicyMCTSAgent(ttt, Weighted(ttt, {4: 1.0}), sims=50, rng=rng())
-    root = agent.search(ttt.initial_state())
+    agent = PolicyMCTSAgent(TTT, Weighted(TTT, {4: 1.0}), sims=50, rng=rng())
+    root = agent.search(TTT.initial_state())
     assert [ch.action for ch in root.children] == [4]
     assert root.n == root.children[0].n == 50
     assert not root.children[0].children  # flat: no tree below the first move
-    agent = PolicyMCTSAgent(ttt, uniform(), sims=300, rng=rng())
-    root = agent.search(ttt.initial_state())
+    agent = PolicyMCTSAgent(TTT, uniform(), sims=300, rng=rng())
+    root = agent.search(TTT.initial_state())
     assert sum(ch.n for ch in root.children) == root.n == 300
     assert sorted(ch.action for ch in root.children) == list(range(9))
 
@@ -173,7 +177,7 @@ def test_policy_mcts_draws_its_first_moves_from_the_policy_and_counts_each_rollo
 @pytest.mark.parametrize("seed", range(3))
 def test_both_take_a_win_in_one_in_tictactoe(kind, seed):
     s = ttt.from_board(WIN_IN_ONE)
-    assert KINDS[kind](ttt, uniform(), sims=100, rng=rng(seed)).act(s) == 2
+    assert KINDS[kind](TTT, uniform(), sims=100, rng=rng(seed)).act(s) == 2
 
 
 @pytest.mark.parametrize("spec", ["policy_mcts:policy=random,sims=100", "mix_mcts:policy=random,sims=100",
@@ -183,7 +187,7 @@ def test_registry_agents_take_a_win_in_one(spec):
 
 
 @pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("game", [ttt, go], ids=["tictactoe", "littlego"])
+@pytest.mark.parametrize("game", [TTT, GO], ids=["tictactoe", "littlego"])
 def test_both_choose_only_legal_moves(kind, game):
     sims = 30 if game is ttt else 15
     for i in range(4 if game is ttt else 2):
@@ -196,7 +200,7 @@ def test_both_choose_only_legal_moves(kind, game):
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_a_seeded_search_is_reproducible(kind):
-    for game, state in ((ttt, ttt.initial_state()), (go, go.play(go.initial_state(), 12))):
+    for game, state in ((TTT, TTT.initial_state()), (GO, go.play(GO.initial_state(), 12))):
         runs = []
         for _ in range(2):
             agent = KINDS[kind](game, uniform(game), sims=60, rng=rng(5))
@@ -208,7 +212,7 @@ def test_a_seeded_search_is_reproducible(kind):
 @pytest.mark.parametrize("kind", KINDS)
 def test_one_legal_move_is_played_without_a_search(kind):
     s = ttt.from_board("XOX XOO OX.")
-    agent = KINDS[kind](ttt, uniform(), sims=10, rng=rng())
+    agent = KINDS[kind](TTT, uniform(), sims=10, rng=rng())
     assert agent.act(s) == 8 and agent.root is None
 
 
@@ -216,11 +220,11 @@ def test_one_legal_move_is_played_without_a_search(kind):
 @pytest.mark.parametrize("copier", [lambda a: pickle.loads(pickle.dumps(a)), copy.deepcopy],
                          ids=["pickle", "deepcopy"])
 def test_both_pickle_and_play_like_the_original(kind, copier):
-    agent = KINDS[kind](ttt, Weighted(ttt, {a: 1.0 + a for a in range(9)}), sims=40, rng=rng(3))
-    agent.act(ttt.initial_state())  # fills the policy's cache and a tree
+    agent = KINDS[kind](TTT, Weighted(TTT, {a: 1.0 + a for a in range(9)}), sims=40, rng=rng(3))
+    agent.act(TTT.initial_state())  # fills the policy's cache and a tree
     twin = copier(agent)
-    assert twin.game is ttt and twin.policy.game is ttt
-    s = ttt.play(ttt.initial_state(), 4)
+    assert twin.game is TTT and twin.policy.game is TTT
+    s = ttt.play(TTT.initial_state(), 4)
     assert twin.act(s) == agent.act(s)
 
 
@@ -228,21 +232,21 @@ def test_both_pickle_and_play_like_the_original(kind, copier):
 
 def test_an_agent_without_probabilities_is_a_clear_error():
     with pytest.raises(ValueError, match="no move probabilities"):
-        PolicyMCTSAgent(ttt, MinimaxAgent(ttt), rng=rng())
+        PolicyMCTSAgent(TTT, MinimaxAgent(TTT), rng=rng())
     for spec in ("policy_mcts:policy=minimax", "mix_mcts:policy=think3"):
         with pytest.raises(ValueError, match="no move probabilities"):
             make_agent(spec, "tictactoe")
     with pytest.raises(ValueError, match="policy"):
         make_agent("mix_mcts:policy=nonsense", "tictactoe")
     with pytest.raises(ValueError, match="plays littlego"):
-        MixMCTSAgent(ttt, uniform(go), rng=rng())
+        MixMCTSAgent(TTT, uniform(GO), rng=rng())
     with pytest.raises(ValueError, match="w must be"):
         make_agent("mix_mcts:policy=random,w=-1", "tictactoe")
 
 
 def test_the_policy_is_renormalised_over_the_legal_moves_and_sampled_with_the_search_rng():
     s = ttt.from_board("XO. ... ...")
-    policy = AgentPolicy(Weighted(ttt, {0: 5.0, 1: 5.0, 2: 3.0, 8: 1.0}))  # 0 and 1 are taken
+    policy = AgentPolicy(Weighted(TTT, {0: 5.0, 1: 5.0, 2: 3.0, 8: 1.0}))  # 0 and 1 are taken
     assert policy.probabilities(s) == pytest.approx({2: 0.75, 3: 0, 4: 0, 5: 0, 6: 0, 7: 0, 8: 0.25})
     draws = [policy(s, random.Random(0)) for _ in range(3)]
     assert len(set(draws)) == 1  # same stream, same move
@@ -251,13 +255,13 @@ def test_the_policy_is_renormalised_over_the_legal_moves_and_sampled_with_the_se
     for _ in range(2000):
         counts[policy(s, rnd)] += 1
     assert 0.7 < counts[2] / 2000 < 0.8
-    nothing = AgentPolicy(Weighted(ttt, {}))
+    nothing = AgentPolicy(Weighted(TTT, {}))
     assert nothing.probabilities(s) == pytest.approx(dict.fromkeys(ttt.legal_actions(s), 1 / 7))
 
 
 def test_the_random_player_is_a_uniform_policy():
-    s = go.play(go.initial_state(), 12)
-    probs = RandomAgent(go, rng()).probabilities(s)
+    s = go.play(GO.initial_state(), 12)
+    probs = RandomAgent(GO, rng()).probabilities(s)
     assert go.pass_action(s) not in probs and len(probs) == 24
     assert sum(probs.values()) == pytest.approx(1.0)
 
@@ -286,7 +290,7 @@ def test_both_search_over_a_policy_agent_from_the_registry(untrained_model, kind
     assert agent.policy.agent.sample is True  # the policy's own parameters after ';'
     assert agent.act(ttt.from_board(WIN_IN_ONE)) == 2
     twin = pickle.loads(pickle.dumps(agent))
-    s = ttt.play(ttt.initial_state(), 0)
+    s = ttt.play(TTT.initial_state(), 0)
     assert twin.act(s) == agent.act(s)
-    record = play_game(ttt, agent, "random", rng=rng(1))
+    record = play_game(TTT, agent, "random", rng=rng(1))
     assert record.forfeit == ""

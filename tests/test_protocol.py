@@ -368,7 +368,7 @@ def test_every_position_of_random_games_is_reachable_and_t_is_a_lower_bound():
     rng = np.random.default_rng(7)
     for n in (3, 4, 5):
         for _ in range(60):
-            state = littlego.initial_state(n)
+            state = littlego.LittleGo(n).initial_state()
             while not littlego.is_terminal(state):
                 prev, cur = littlego.previous_board(state), littlego.to_board(state)
                 rebuilt = course.state_from_input(state.to_move, prev, cur)
@@ -529,7 +529,7 @@ def test_host_plays_a_full_game_between_two_my_player_processes():
     assert result.forfeit is None
     assert result.end in (littlego.END_MAX_ACTIONS, littlego.END_DOUBLE_PASS)
     # Replaying the moves on the rules core gives the same game.
-    state = littlego.initial_state()
+    state = littlego.LittleGo().initial_state()
     for text in result.moves:
         state = littlego.play(state, course.move_to_action(course.parse_output(text), 5))
     assert littlego.is_terminal(state) and littlego.winner(state) == result.winner

@@ -21,6 +21,8 @@ from tictacgo.baselines.qlearning import (
 from tictacgo.baselines.registry import make_agent
 from tictacgo.games import tictactoe as ttt
 
+TTT = ttt.TicTacToe()
+
 
 def rng(seed: int = 0) -> np.random.Generator:
     return np.random.default_rng(seed)
@@ -59,7 +61,7 @@ def test_the_eight_transforms_are_distinct_and_keep_lines():
 
 
 def test_equivalent_moves_on_a_symmetric_board_share_an_entry():
-    _, syms = canonical(ttt.initial_state())
+    _, syms = canonical(TTT.initial_state())
     assert len(syms) == 8
     assert len({canonical_action(syms, a) for a in (0, 2, 6, 8)}) == 1
     assert len({canonical_action(syms, a) for a in (1, 3, 5, 7)}) == 1
@@ -93,7 +95,7 @@ def test_agent_takes_a_win_and_blocks_after_training(trained):
 
 
 def test_worst_result_finds_losses_of_an_untrained_agent():
-    untrained = QLearningAgent(ttt, rng=rng())
+    untrained = QLearningAgent(TTT, rng=rng())
     assert worst_result(untrained, ttt.X) == -1
     assert worst_result(untrained, ttt.O, "minimax") == -1
 
@@ -115,7 +117,7 @@ def test_save_load_round_trip_gives_identical_actions(trained, tmp_path):
     # Every reachable state: the same greedy moves, so the same actions with the same seed.
     trained.seed(rng(11))
     loaded.seed(rng(11))
-    stack, seen = [ttt.initial_state()], set()
+    stack, seen = [TTT.initial_state()], set()
     while stack:
         s = stack.pop()
         if ttt.is_terminal(s) or (s.x, s.o) in seen:
@@ -193,8 +195,8 @@ def test_a_valid_hand_written_file_loads(tmp_path, trained):
     path.write_text(json.dumps({"format": "tictacgo-qtable", "version": 1, "params": {}, "games": 0,
                                 "table": {".........": [0.2, 0.1, None, None, 0.5, None, None, None, None]}}))
     agent = QLearningAgent.load(path, rng=rng())
-    assert agent.act(ttt.initial_state()) == 4
-    assert agent.act(ttt.play(ttt.initial_state(), 4)) in ttt.legal_actions(ttt.play(ttt.initial_state(), 4))
+    assert agent.act(TTT.initial_state()) == 4
+    assert agent.act(ttt.play(TTT.initial_state(), 4)) in ttt.legal_actions(ttt.play(TTT.initial_state(), 4))
 
 
 def test_missing_file_is_a_clear_error(tmp_path):

@@ -92,7 +92,7 @@ def test_ansi_shows_coordinates():
     lines = text.splitlines()
     assert [line.split()[0] for line in lines[1:6]] == ["0", "1", "2", "3", "4"]
     assert "X" in lines[3]
-    assert text == rendering.render_ansi(littlego, env.unwrapped.game_state)
+    assert text == rendering.render_ansi(littlego.LittleGo(), env.unwrapped.game_state)
 
     env = _play(tictactoe_v0.env(render_mode="ansi"), [4])
     text = env.render()

@@ -96,11 +96,11 @@ def test_two_iterations_of_masked_self_play_take_no_illegal_move_and_the_greedy_
     try:
         assert totals["games_ended"] >= 2 * 256 // 9  # a game is at most 9 moves
         assert totals["illegal_moves"] == 0
-        policy = rllib.ModulePolicy(algo.get_module(rllib.SHARED_POLICY), tictactoe)
+        policy = rllib.ModulePolicy(algo.get_module(rllib.SHARED_POLICY), tictactoe.TicTacToe())
         rng = np.random.default_rng(0)
         positions = 0
         for _ in range(20):  # random positions along random games, both players to move
-            state = tictactoe.initial_state()
+            state = tictactoe.TicTacToe().initial_state()
             while not tictactoe.is_terminal(state):
                 mask = tictactoe.legal_mask(state)
                 assert mask[policy(state)], f"greedy move {policy(state)} illegal in {state}"

@@ -23,7 +23,7 @@ KO_RECAPTURE = 20
 
 def random_game(seed: int) -> tuple[list[int], go.GoState]:
     rng = np.random.default_rng(seed)
-    s, moves = go.initial_state(), []
+    s, moves = go.LittleGo().initial_state(), []
     while not go.is_terminal(s):
         a = int(rng.choice(go.legal_actions(s)))
         moves.append(a)
@@ -76,7 +76,7 @@ def test_a_forfeit_is_recorded_as_a_win_by_forfeit_for_the_other_colour():
     data = sgf.record_to_sgf(KO_MOVES, forfeit_by=go.BLACK, comment="Black tried the ko recapture")
     rec = sgf.sgf_to_record(data)
     assert rec.result == "W+F"
-    state = go.initial_state()
+    state = go.LittleGo().initial_state()
     for a in rec.actions:
         state = go.play(state, a)
     assert sgf.check_result("W+F", state)[0]
@@ -96,7 +96,7 @@ def test_a_recorded_position_starts_the_aec_env(tmp_path):
     moves, _ = random_game(1)
     path = sgf.write_sgf(tmp_path / "g.sgf", moves)
     s = sgf.state_from_sgf(path, upto=6)
-    expected = go.initial_state()
+    expected = go.LittleGo().initial_state()
     for a in moves[:6]:
         expected = go.play(expected, a)
     assert s == expected
@@ -120,9 +120,9 @@ def test_state_from_sgf_checks_upto_and_names_an_illegal_move(tmp_path):
 
 def test_a_record_from_another_program_gets_the_default_action_limit():
     initial, actions = sgf.sgf_to_moves("(;GM[1]FF[4]SZ[5]KM[2.5];B[cc];W[dc])")
-    assert initial.geo.max_actions == 24 and actions == [12, 13]
+    assert initial.game.max_actions == 24 and actions == [12, 13]
     initial, _ = sgf.sgf_to_moves("(;GM[1]FF[4]SZ[5]KM[0.5]ACTIONLIMIT[10])")
-    assert (initial.geo.komi, initial.geo.max_actions) == (0.5, 10)
+    assert (initial.game.komi, initial.game.max_actions) == (0.5, 10)
 
 
 @pytest.mark.parametrize("text, message", [
@@ -206,11 +206,11 @@ def test_replay_of_an_unreadable_file_exits_2(tmp_path):
 def test_match_records_keep_the_variant_a_game_was_played_in(tmp_path):
     from tictacgo.arena import play_game
 
-    record = play_game(go, "random", "random", rng=np.random.default_rng(0),
-                       state=go.initial_state(n=4, komi=1.5, max_actions=10))
+    record = play_game(go.LittleGo(), "random", "random", rng=np.random.default_rng(0),
+                       state=go.LittleGo(size=4, komi=1.5, max_actions=10).initial_state())
     (path,) = sgf.write_match_sgf([record], tmp_path)
     rec = sgf.load_record(path)
-    assert (rec.initial.geo.n, rec.initial.geo.komi, rec.initial.geo.max_actions) == (4, 1.5, 10)
+    assert (rec.initial.game.size, rec.initial.game.komi, rec.initial.game.max_actions) == (4, 1.5, 10)
     assert list(rec.actions) == record.moves
 
 
@@ -220,7 +220,7 @@ def test_a_forfeit_is_recorded_as_a_win_by_forfeit_with_the_reason(tmp_path):
     def slow(state):
         raise Forfeit("timeout", "no move within 10 s")
 
-    record = play_game(go, "random", slow, rng=np.random.default_rng(0))
+    record = play_game(go.LittleGo(), "random", slow, rng=np.random.default_rng(0))
     (path,) = sgf.write_match_sgf([record], tmp_path)
     root = sgfmill_sgf.Sgf_game.from_bytes(path.read_bytes()).get_root()
     assert root.get("RE") == "B+F"

@@ -10,7 +10,7 @@ from tictacgo.games.errors import GameOverError, IllegalActionError
 
 def reachable():
     seen = {}
-    stack = [ttt.initial_state()]
+    stack = [ttt.TicTacToe().initial_state()]
     while stack:
         s = stack.pop()
         key = (s.x, s.o)
@@ -43,7 +43,7 @@ def test_a_full_board_without_a_line_is_a_draw():
 
 
 def test_an_occupied_cell_is_refused_and_the_state_kept():
-    s = ttt.play(ttt.initial_state(), 4)
+    s = ttt.play(ttt.TicTacToe().initial_state(), 4)
     with pytest.raises(IllegalActionError, match="taken"):
         ttt.play(s, 4)
     assert ttt.play(s, 0).o == 1
@@ -54,7 +54,7 @@ def test_an_occupied_cell_is_refused_and_the_state_kept():
     (False, TypeError)])
 def test_bad_actions_get_a_clear_error(action, error):
     with pytest.raises(error, match="action"):
-        ttt.play(ttt.initial_state(), action)
+        ttt.play(ttt.TicTacToe().initial_state(), action)
 
 
 def test_a_finished_game_takes_no_more_moves():
@@ -72,12 +72,12 @@ def test_from_board_refuses_impossible_counts():
 
 def test_the_value_of_tic_tac_toe_is_a_draw():
     agent = make_agent("minimax", "tictactoe", rng=np.random.default_rng(0))
-    values = agent.action_values(ttt.initial_state())
+    values = agent.action_values(ttt.TicTacToe().initial_state())
     assert max(values.values()) == pytest.approx(0.0)
 
 
 def play_game(first, second):
-    s = ttt.initial_state()
+    s = ttt.TicTacToe().initial_state()
     agents = (first, second)
     while not ttt.is_terminal(s):
         s = ttt.play(s, agents[s.to_move - 1].act(s))

@@ -11,6 +11,8 @@ from tictacgo.baselines.registry import available_agents, make_agent
 from tictacgo.baselines.ttt_players import FastMinimaxAgent, ThinkAgent, fork_moves, threat_count
 from tictacgo.games import tictactoe as ttt
 
+TTT = ttt.TicTacToe()
+
 
 def rng(seed: int = 0) -> np.random.Generator:
     return np.random.default_rng(seed)
@@ -41,7 +43,7 @@ def test_players_block_a_loss_in_one(name):
 
 def test_think1_does_not_block():
     state = ttt.from_board(BLOCK_IN_ONE)
-    moves = {ThinkAgent(ttt, depth=1, rng=rng(seed)).act(state) for seed in range(60)}
+    moves = {ThinkAgent(TTT, depth=1, rng=rng(seed)).act(state) for seed in range(60)}
     assert len(moves) > 1  # random among the free cells, not always the block
 
 
@@ -49,7 +51,7 @@ def test_think3_makes_a_fork_when_available():
     state = ttt.from_board(FORK)
     assert fork_moves(state) == [6]
     for seed in range(10):
-        a = ThinkAgent(ttt, depth=3, rng=rng(seed)).act(state)
+        a = ThinkAgent(TTT, depth=3, rng=rng(seed)).act(state)
         assert a == 6
         after = ttt.play(state, a)
         # Two threats: whatever O does, X wins next move.
@@ -61,7 +63,7 @@ def test_think3_makes_a_fork_when_available():
 
 def test_think2_does_not_look_for_forks():
     state = ttt.from_board(FORK)
-    moves = {ThinkAgent(ttt, depth=2, rng=rng(seed)).act(state) for seed in range(60)}
+    moves = {ThinkAgent(TTT, depth=2, rng=rng(seed)).act(state) for seed in range(60)}
     assert len(moves) > 1
 
 
@@ -91,21 +93,21 @@ def test_think3_threat_count_ranks_moves_like_the_three_ply_count(board):
 
 
 def test_fast_minimax_takes_the_centre_on_an_empty_board():
-    agent = FastMinimaxAgent(ttt, rng=rng())
-    assert agent.act(ttt.initial_state()) == 4
+    agent = FastMinimaxAgent(TTT, rng=rng())
+    assert agent.act(TTT.initial_state()) == 4
     # As O after a corner, the centre is also its first move.
-    assert agent.act(ttt.play(ttt.initial_state(), 0)) == 4
+    assert agent.act(ttt.play(TTT.initial_state(), 0)) == 4
 
 
 def test_fast_minimax_takes_the_last_free_cell():
     state = ttt.from_board("XOX/XOO/OX.")
-    assert FastMinimaxAgent(ttt, rng=rng()).act(state) == 8
+    assert FastMinimaxAgent(TTT, rng=rng()).act(state) == 8
 
 
 def test_fast_minimax_searches_when_the_centre_would_lose():
     # O to move with the centre free, but X threatens the left column at 6.
     state = ttt.from_board("XO./X../...")
-    assert FastMinimaxAgent(ttt, rng=rng()).act(state) == 6
+    assert FastMinimaxAgent(TTT, rng=rng()).act(state) == 6
 
 
 def test_fast_minimax_never_loses_to_random(play_ttt_game):
@@ -132,8 +134,8 @@ def test_think3_never_beats_fast_minimax(play_ttt_game):
 
 def test_think_players_are_reproducible_with_a_seed(play_ttt_game):
     for depth in (1, 2, 3):
-        a = [ThinkAgent(ttt, depth=depth, rng=rng(7)), ThinkAgent(ttt, depth=depth, rng=rng(7))]
-        b = [ThinkAgent(ttt, depth=depth, rng=rng(8)), ThinkAgent(ttt, depth=depth, rng=rng(8))]
+        a = [ThinkAgent(TTT, depth=depth, rng=rng(7)), ThinkAgent(TTT, depth=depth, rng=rng(7))]
+        b = [ThinkAgent(TTT, depth=depth, rng=rng(8)), ThinkAgent(TTT, depth=depth, rng=rng(8))]
         results = [[play_ttt_game(a[i], b[i]) for _ in range(20)] for i in range(2)]
         assert results[0] == results[1]
 
@@ -144,4 +146,4 @@ def test_players_are_registered_for_tictactoe_only():
         assert name in names
         assert name not in available_agents("littlego")
     with pytest.raises(ValueError):
-        ThinkAgent(ttt, depth=4)
+        ThinkAgent(TTT, depth=4)

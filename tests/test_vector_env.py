@@ -6,9 +6,14 @@ import pytest
 from gymnasium.vector import AutoresetMode
 
 import tictacgo  # noqa: F401  (registers the ids)
-from tictacgo.envs.vector_env import LittleGoVectorEnv, TicTacToeVectorEnv
+from tictacgo.envs.vector_env import TurnBasedVectorEnv
+from tictacgo.envs.vector_env import make_littlego as LittleGoVectorEnv
+from tictacgo.envs.vector_env import make_tictactoe as TicTacToeVectorEnv
 from tictacgo.games import littlego as go
 from tictacgo.games import tictactoe as ttt
+
+TTT = ttt.TicTacToe()
+GO = go.LittleGo()
 
 IDS = ["LittleGo-v0", "TicTacToe-v0"]
 MODES = ["vector_entry_point", "sync", "async"]
@@ -60,7 +65,8 @@ def test_make_vec_plays_games_ending_at_different_times_with_stable_info_types(e
 
 def test_vector_entry_point_returns_the_native_env_with_1024_games():
     envs = gym.make_vec("LittleGo-v0", num_envs=1024, vectorization_mode="vector_entry_point")
-    assert isinstance(envs.unwrapped, LittleGoVectorEnv)
+    assert isinstance(envs.unwrapped, TurnBasedVectorEnv)
+    assert envs.unwrapped.game.spec.name == "littlego"
     assert envs.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
     obs, info = envs.reset(seed=0)
     assert obs.shape == (1024, 25) and obs.dtype == np.int8
@@ -68,7 +74,8 @@ def test_vector_entry_point_returns_the_native_env_with_1024_games():
     assert envs.single_action_space == gym.spaces.Discrete(26)
     ttt_envs = gym.make_vec("TicTacToe-v0", num_envs=8, vectorization_mode="vector_entry_point",
                             observation="board")
-    assert isinstance(ttt_envs.unwrapped, TicTacToeVectorEnv)
+    assert isinstance(ttt_envs.unwrapped, TurnBasedVectorEnv)
+    assert ttt_envs.unwrapped.game.spec.name == "tictactoe"
     assert ttt_envs.reset(seed=0)[0].shape == (8, 3, 3)
 
 
@@ -197,7 +204,7 @@ def test_bad_arguments_are_refused_with_clear_errors():
 def first_placement_core(game):
     def act(state):
         legal = game.legal_actions(state)
-        placements = [a for a in legal if a != game.pass_action(state)]
+        placements = [a for a in legal if a != game.pass_action]
         return placements[0] if placements else legal[0]
     return act
 
@@ -210,8 +217,8 @@ def first_placement_batched(num_points):
 
 
 @pytest.mark.parametrize(("vector_cls", "env_id", "game", "points"),
-                         [(LittleGoVectorEnv, "LittleGo-v0", go, 25),
-                          (TicTacToeVectorEnv, "TicTacToe-v0", ttt, 9)])
+                         [(LittleGoVectorEnv, "LittleGo-v0", GO, 25),
+                          (TicTacToeVectorEnv, "TicTacToe-v0", TTT, 9)])
 @pytest.mark.parametrize("learner", ["first", "second"])
 def test_each_vector_sub_env_plays_exactly_as_the_single_env(vector_cls, env_id, game, points, learner):
     # The same deterministic opponent on both sides, the same learner actions: the same games.

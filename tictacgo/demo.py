@@ -35,8 +35,8 @@ def _aec_game(seed: int) -> None:
     env = littlego_v0.env(board_size=5, render_mode="ansi")
     env.reset(seed=seed)
     rngs = np.random.default_rng(seed).spawn(2)
-    agents = {"black_0": make_agent("mcts:sims=300", littlego, rngs[0]),
-              "white_0": make_agent("greedy", littlego, rngs[1])}
+    agents = {"black_0": make_agent("mcts:sims=300", littlego.LittleGo(), rngs[0]),
+              "white_0": make_agent("greedy", littlego.LittleGo(), rngs[1])}
     for name in env.agent_iter():
         _obs, _reward, term, trunc, info = env.last()
         if term or trunc:
@@ -87,7 +87,7 @@ def _gym_episode(seed: int) -> None:
 def _table(n_games: int, seed: int) -> None:
     from tictacgo.arena import play_game
     from tictacgo.baselines import make_agent
-    from tictacgo.games import get_game
+    from tictacgo.games import make_game
 
     pairings = [("tictactoe", "minimax", "random"), ("tictactoe", "minimax", "minimax"),
                 ("tictactoe", "minimax", "think3"), ("tictactoe", "ppo", "minimax"),
@@ -97,7 +97,7 @@ def _table(n_games: int, seed: int) -> None:
     print(f"{'game':10s} {'agent A':16s} {'agent B':10s} {'A wins':>7s} {'draws':>6s} {'B wins':>7s}")
     root = np.random.SeedSequence(seed)
     for (game_name, a_spec, b_spec), ss in zip(pairings, root.spawn(len(pairings)), strict=True):
-        game = get_game(game_name)
+        game = make_game(game_name)
         ra, rb = (np.random.default_rng(s) for s in ss.spawn(2))
         try:
             a, b = make_agent(a_spec, game, ra), make_agent(b_spec, game, rb)

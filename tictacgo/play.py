@@ -33,12 +33,12 @@ import argparse
 import sys
 import time
 from collections.abc import Callable
-from types import ModuleType
 from typing import IO
 
 import numpy as np
 
-from tictacgo.games import get_game
+from tictacgo.games import make_game
+from tictacgo.games.spec import Game
 from tictacgo.protocol.coords import GO_LETTERS, action_to_course, course_to_action, vertex_to_action
 
 COMMANDS = ("undo", "quit", "help")
@@ -55,37 +55,37 @@ END_WORDS = {
 }
 
 
-def uses_go_vertices(game: ModuleType, state=None) -> bool:
+def uses_go_vertices(game: Game, state=None) -> bool:
     """Whether moves are also typed as Go vertices (``C3``, ``pass``): games of stones with a pass."""
-    spec = game.spec(state)
+    spec = game.spec
     return spec.pieces == "stones" and spec.pass_action is not None
 
 
-def colour_name(game: ModuleType, colour: int) -> str:
+def colour_name(game: Game, colour: int) -> str:
     """``Black (X)``/``White (O)`` in Little-Go, ``X``/``O`` in Tic-Tac-Toe."""
-    spec = game.spec()
+    spec = game.spec
     name = spec.player_name(colour)
     if spec.pieces == "stones":
         return f"{name} ({'X' if colour == 1 else 'O'})"
     return name
 
 
-def board_size(game: ModuleType, state) -> int:
-    return int(game.spec(state).board_shape[0])
+def board_size(game: Game, state) -> int:
+    return int(game.spec.board_shape[0])
 
 
-def move_name(game: ModuleType, state, action: int) -> str:
+def move_name(game: Game, state, action: int) -> str:
     """How a move is shown: ``C3 (2,2)`` or ``pass`` in Little-Go, ``1,1 (cell 4)`` in Tic-Tac-Toe."""
     n = board_size(game, state)
     if uses_go_vertices(game, state):
-        if action == game.pass_action(state):
+        if action == game.pass_action:
             return "pass"
         i, j = divmod(action, n)
         return f"{GO_LETTERS[j]}{n - i} ({i},{j})"
     return f"{action_to_course(action, n)} (cell {action})"
 
 
-def parse_move(game: ModuleType, state, text: str) -> int | str:
+def parse_move(game: Game, state, text: str) -> int | str:
     """The action a typed line names, or one of ``COMMANDS``.
 
     Raises:
@@ -108,7 +108,7 @@ def parse_move(game: ModuleType, state, text: str) -> int | str:
                      "undo or quit")
 
 
-def help_text(game: ModuleType, state=None) -> str:
+def help_text(game: Game, state=None) -> str:
     n = board_size(game, state)
     if uses_go_vertices(game, state):
         last = GO_LETTERS[n - 1]
@@ -119,9 +119,9 @@ def help_text(game: ModuleType, state=None) -> str:
     return f"{moves}; undo takes back your last move and the reply; quit ends the game"
 
 
-def render(game: ModuleType, state) -> str:
+def render(game: Game, state) -> str:
     """The board with coordinates for both ways of typing a move."""
-    spec = game.spec(state)
+    spec = game.spec
     n = board_size(game, state)
     board = game.to_board(state)
     sym = {0: ".", 1: "X", 2: "O"}
@@ -149,9 +149,9 @@ def render(game: ModuleType, state) -> str:
     return "\n".join(lines)
 
 
-def result_text(game: ModuleType, state, human: int) -> str:
+def result_text(game: Game, state, human: int) -> str:
     """Who won, by what score (Little-Go) and why the game ended."""
-    spec = game.spec(state)
+    spec = game.spec
     w = game.winner(state)
     who = "draw" if w == 0 else f"{colour_name(game, w)} wins"
     you = "it is a draw" if w == 0 else "you win" if w == human else "the agent wins"
@@ -169,7 +169,7 @@ def result_text(game: ModuleType, state, human: int) -> str:
     return f"Game over: {who}; {why}. {you.capitalize()}."
 
 
-def play_session(game: ModuleType, agent, agent_name: str, human: int,
+def play_session(game: Game, agent, agent_name: str, human: int,
                  read_line: Callable[[str], str], out: IO[str], echo: bool = False) -> int:
     """Play one game between a person (``read_line``) and ``agent``; the exit status.
 
@@ -268,7 +268,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"tictacgo play: --seed must be a non-negative int, got {args.seed}", file=sys.stderr)
         return 2
     try:
-        game = get_game(args.game)
+        game = make_game(args.game)
         agent = make_agent(args.agent, game, rng=np.random.default_rng(args.seed))
     except (TypeError, ValueError) as e:
         print(f"tictacgo play: {e}", file=sys.stderr)

@@ -20,70 +20,58 @@ entry point raises instead of silently keeping either.
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 import gymnasium as gym
 
+from tictacgo.games.registry import GAMES, game_entry
+
 ILLEGAL_POLICIES = ("lose", "penalty")
-ENV_IDS = {
-    "TicTacToe-v0": "tictacgo.registration:make_tictactoe",
-    "LittleGo-v0": "tictacgo.registration:make_littlego",
-}
-# gymnasium.make_vec(id, num_envs=..., vectorization_mode="vector_entry_point"): the native vector envs.
-VECTOR_ENTRY_POINTS = {
-    "TicTacToe-v0": "tictacgo.envs.vector_env:TicTacToeVectorEnv",
-    "LittleGo-v0": "tictacgo.envs.vector_env:LittleGoVectorEnv",
-}
+# Gymnasium id -> entry point and native vector entry point, from the game registry.
+ENV_IDS = {entry.env_id: entry.env_entry_point for entry in GAMES.values()}
+VECTOR_ENTRY_POINTS = {entry.env_id: entry.vector_entry_point for entry in GAMES.values()}
 
 
-def resolve_opponent(spec: str, game: str) -> Any:
-    """A registry agent for ``spec`` (e.g. ``"minimax:depth=2"``) playing ``game``."""
+def resolve_opponent(spec: str, game: Any) -> Any:
+    """A registry agent for ``spec`` (e.g. ``"minimax:depth=2"``) playing ``game`` (a game object)."""
     from tictacgo.baselines.registry import make_agent
 
     return make_agent(spec, game)
 
 
-def _build(env_cls: type, game: str, opponent: Any, illegal: str, illegal_penalty: float,
-           max_illegal_in_a_row: int | None, kwargs: dict[str, Any]) -> gym.Env:
-    if illegal not in ILLEGAL_POLICIES:
-        raise ValueError(f"illegal must be one of {ILLEGAL_POLICIES}, got {illegal!r}")
-    resolver = functools.partial(resolve_opponent, game=game)
-    env = env_cls(opponent=opponent, opponent_resolver=resolver, **kwargs)
-    if illegal == "penalty":
-        from tictacgo.wrappers.illegal_move_penalty import IllegalMovePenalty
-
-        return IllegalMovePenalty(env, penalty=illegal_penalty, max_illegal_in_a_row=max_illegal_in_a_row)
-    if illegal_penalty != -1.0 or max_illegal_in_a_row is not None:
-        raise ValueError("illegal_penalty and max_illegal_in_a_row apply only with illegal='penalty'")
-    return env
-
-
-def make_tictactoe(opponent: Any = "random", illegal: str = "lose", illegal_penalty: float = -1.0,
-                   max_illegal_in_a_row: int | None = None, **kwargs: Any) -> gym.Env:
-    """``TicTacToe-v0``: a ``TicTacToeEnv``, wrapped in ``IllegalMovePenalty`` if ``illegal="penalty"``.
+def make_env(game: str, opponent: Any = "random", illegal: str = "lose", illegal_penalty: float = -1.0,
+             max_illegal_in_a_row: int | None = None, **kwargs: Any) -> gym.Env:
+    """The single-agent env of ``game``, wrapped in ``IllegalMovePenalty`` if ``illegal="penalty"``.
 
     Args:
+        game: a game name (the registry's, e.g. ``"littlego"``).
         opponent: a registry spec, an agent, or a callable ``f(state) -> action``.
         illegal: "lose" (the env's own rule) or "penalty".
         illegal_penalty: the reward of a refused action under "penalty".
         max_illegal_in_a_row: the penalty wrapper's cap (default ``2 * actions``).
-        **kwargs: ``TicTacToeEnv``'s (learner, observation, render_mode, ...).
+        **kwargs: the game's env factory's (``tictacgo.envs.gym_littlego.env``:
+            board_size, komi, ...; learner, observation, render_mode, ...).
     """
-    from tictacgo.envs.gym_tictactoe import TicTacToeEnv
+    if illegal not in ILLEGAL_POLICIES:
+        raise ValueError(f"illegal must be one of {ILLEGAL_POLICIES}, got {illegal!r}")
+    if illegal != "penalty" and (illegal_penalty != -1.0 or max_illegal_in_a_row is not None):
+        raise ValueError("illegal_penalty and max_illegal_in_a_row apply only with illegal='penalty'")
+    env = game_entry(game).load("gym_env")(opponent=opponent, opponent_resolver=resolve_opponent, **kwargs)
+    if illegal == "penalty":
+        from tictacgo.wrappers.illegal_move_penalty import IllegalMovePenalty
 
-    return _build(TicTacToeEnv, "tictactoe", opponent, illegal, illegal_penalty, max_illegal_in_a_row, kwargs)
+        return IllegalMovePenalty(env, penalty=illegal_penalty, max_illegal_in_a_row=max_illegal_in_a_row)
+    return env
 
 
-def make_littlego(opponent: Any = "random", illegal: str = "lose", illegal_penalty: float = -1.0,
-                  max_illegal_in_a_row: int | None = None, **kwargs: Any) -> gym.Env:
-    """``LittleGo-v0``: a ``LittleGoEnv``, wrapped in ``IllegalMovePenalty`` if ``illegal="penalty"``.
+def make_tictactoe(**kwargs: Any) -> gym.Env:
+    """``TicTacToe-v0``: ``make_env("tictactoe", **kwargs)``."""
+    return make_env("tictactoe", **kwargs)
 
-    Args: as ``make_tictactoe``; ``**kwargs`` are ``LittleGoEnv``'s (board_size, komi, ...).
-    """
-    from tictacgo.envs.gym_littlego import LittleGoEnv
 
-    return _build(LittleGoEnv, "littlego", opponent, illegal, illegal_penalty, max_illegal_in_a_row, kwargs)
+def make_littlego(**kwargs: Any) -> gym.Env:
+    """``LittleGo-v0``: ``make_env("littlego", **kwargs)`` (board_size, komi, max_actions, ...)."""
+    return make_env("littlego", **kwargs)
 
 
 def register_envs() -> None:

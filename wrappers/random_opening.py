@@ -50,7 +50,7 @@ class RandomOpening(gym.Wrapper):
     def opening(self):
         """A random non-terminal position ``0..max_moves`` random moves from the start."""
         game, rng = self.unwrapped.game, self._rng
-        state = self.unwrapped._initial_state()  # the env's own variant (board size, komi)
+        state = self.unwrapped.game.initial_state()
         k = int(rng.integers(self.max_moves + 1))
         for _ in range(k):
             acts = game.legal_actions(state)

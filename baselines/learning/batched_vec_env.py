@@ -40,6 +40,7 @@ import numpy as np
 from stable_baselines3.common.vec_env import VecEnv
 
 from tictacgo.envs.vector_env import BatchedMatch
+from tictacgo.games import make_game
 from tictacgo.games.batched_common import check_batch_size
 from tictacgo.games.batched_engines import make_batched_engine
 
@@ -48,15 +49,17 @@ class BatchedVecEnv(VecEnv):
     """B games of ``game`` against an in-batch opponent as one SB3 ``VecEnv`` (see the module docstring).
 
     Args:
-        game: ``"littlego"`` or ``"tictactoe"``.
+        game: a game object, or a game name (``"littlego"``, ``"tictactoe"``).
         num_envs: the number of games B.
         opponent, learner, observation: as ``tictacgo.envs.vector_env``.
-        board_size, komi, max_actions: Little-Go's variant (not for Tic-Tac-Toe).
+        board_size, komi, max_actions: Little-Go's variant, as the env ids take them.
     """
 
-    def __init__(self, game: str = "littlego", num_envs: int = 64, opponent: Any = "random",
-                 learner: str = "random", observation: str = "flat", **variant: Any):
-        engine = make_batched_engine(game, check_batch_size(num_envs), **variant)
+    def __init__(self, game: Any = "littlego", num_envs: int = 64, opponent: Any = "random",
+                 learner: str = "random", observation: str = "flat", board_size: int | None = None,
+                 komi: float | None = None, max_actions: int | None = None):
+        game = make_game(game, size=board_size, komi=komi, max_actions=max_actions)
+        engine = make_batched_engine(game, check_batch_size(num_envs))
         self.match = BatchedMatch(engine, opponent, learner, observation)
         self.render_mode = None  # read by VecEnv.__init__ through get_attr
         super().__init__(num_envs, self.match.observation_space, self.match.action_space)

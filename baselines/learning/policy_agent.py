@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import os
 import zipfile
-from types import ModuleType
 
 import numpy as np
 import torch as th
 
 from tictacgo.baselines.numpy_policy import LogitsAgent
 from tictacgo.envs import observations
+from tictacgo.games.spec import Game
 
 ALGOS = ("maskable-ppo", "a2c")
 
@@ -54,7 +54,7 @@ def load_model(path: str | os.PathLike, algo: str):
         raise ValueError(f"could not load {path!r} as a {algo} model: {type(e).__name__}: {e}") from e
 
 
-def observation_format(space, game: ModuleType, state) -> str:
+def observation_format(space, game: Game, state) -> str:
     """The observation format ("flat", "board", "planes") a model's ``space`` stands for.
 
     Raises:
@@ -75,14 +75,14 @@ class PolicyAgent(LogitsAgent):
 
     name = "policy"
 
-    def __init__(self, game: ModuleType, model, sample: bool = False, rng: np.random.Generator | None = None):
+    def __init__(self, game: Game, model, sample: bool = False, rng: np.random.Generator | None = None):
         super().__init__(game, rng)
         policy = getattr(model, "policy", model)
         probe = game.initial_state()
         self.format = observation_format(policy.observation_space, game, probe)
-        if int(policy.action_space.n) != game.spec(probe).num_actions:
-            raise ValueError(f"the model has {policy.action_space.n} actions, {game.spec(probe).name} "
-                             f"has {game.spec(probe).num_actions}: it was trained for another game or size")
+        if int(policy.action_space.n) != game.spec.num_actions:
+            raise ValueError(f"the model has {policy.action_space.n} actions, {game.spec.name} "
+                             f"has {game.spec.num_actions}: it was trained for another game or size")
         if not isinstance(sample, bool):
             raise ValueError(f"sample must be true or false, got {sample!r}")
         self.policy = policy.to("cpu").eval()

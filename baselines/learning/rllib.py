@@ -33,6 +33,7 @@ Imports ray and torch at module import: import it only where RLlib is wanted.
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 import gymnasium as gym
@@ -48,12 +49,12 @@ from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 from ray.rllib.utils.torch_utils import FLOAT_MIN
 
-from tictacgo.envs import littlego_v0, observations, tictactoe_v0
+from tictacgo.envs import observations
+from tictacgo.games.registry import GAMES, game_entry
 
-GAMES = {"tictactoe": tictactoe_v0, "littlego": littlego_v0}
 SHARED_POLICY = "shared"
 OBS_KEY, MASK_KEY = "observations", "action_mask"
-FIRST_MOVERS = frozenset(module.raw_env.possible_agents[0] for module in GAMES.values())
+FIRST_MOVERS = frozenset(entry.factory().spec.agent_names[0] for entry in GAMES.values())
 
 
 class RLlibObservation(BaseWrapper):
@@ -102,12 +103,11 @@ class TictacgoRLlibEnv(PettingZooEnv):
 
     def __init__(self, config: dict[str, Any] | None = None):
         config = dict(config or {})
-        game = config.pop("game", "tictactoe")
-        if game not in GAMES:
-            raise ValueError(f"game must be one of {sorted(GAMES)}, got {game!r}")
+        entry = game_entry(config.pop("game", "tictactoe"))
         config.setdefault("observation", "flat")
-        self.game = game
-        super().__init__(RLlibObservation(GAMES[game].env(**config)))
+        self.game = entry.name
+        aec = importlib.import_module(entry.aec_module)
+        super().__init__(RLlibObservation(aec.env(**config)))
 
 
 def _shared_policy(agent_id: str, episode: Any = None, **kwargs: Any) -> str:
@@ -218,8 +218,7 @@ def self_play_config(game: str = "tictactoe", env_config: dict[str, Any] | None 
     Raises:
         ValueError: an unknown game or a non-positive size.
     """
-    if game not in GAMES:
-        raise ValueError(f"game must be one of {sorted(GAMES)}, got {game!r}")
+    game = game_entry(game).name
     for name, value in (("train_batch_size", train_batch_size), ("minibatch_size", minibatch_size),
                         ("num_epochs", num_epochs)):
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
@@ -271,7 +270,7 @@ class ModulePolicy:
 
     Args:
         module: the trained module (``algo.get_module("shared")``).
-        game: the rules module (``tictacgo.games.get_game("tictactoe")``).
+        game: the game object (``tictacgo.games.make_game("tictactoe")``).
         observation: the observation format the module was trained on
             (``env_config["observation"]``; default ``"flat"``).
     """

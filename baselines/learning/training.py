@@ -55,11 +55,10 @@ from tictacgo.baselines.base import Agent
 from tictacgo.baselines.learning.networks import policy_spec
 from tictacgo.baselines.learning.policy_agent import PolicyAgent
 from tictacgo.baselines.learning.training_config import TrainConfig, parse_weighted
+from tictacgo.baselines.model_files import model_game_file
 from tictacgo.baselines.registry import make_agent
-from tictacgo.games import get_game
+from tictacgo.games import game_entry, make_game
 from tictacgo.wrappers import RandomOpening
-
-ENV_IDS = {"tictactoe": "TicTacToe-v0", "littlego": "LittleGo-v0"}
 
 
 class MixtureOpponent(Agent):
@@ -148,7 +147,7 @@ def _opponent(cfg: TrainConfig, game, pool: SnapshotPool | None, rng: np.random.
 
 
 def _env(cfg: TrainConfig, opponent, kwargs: dict[str, Any]) -> gym.Env:
-    env = gym.make(ENV_IDS[cfg.game], opponent=opponent, **kwargs)
+    env = gym.make(game_entry(cfg.game).env_id, opponent=opponent, **kwargs)
     return RandomOpening(env, cfg.random_opening) if cfg.random_opening else env
 
 
@@ -199,11 +198,14 @@ def _new_model(cfg: TrainConfig, env, tb: str):
     raise ValueError(f"algo must be 'maskable-ppo' or 'a2c', got {cfg.algo!r}")
 
 
-def save_model_atomic(model, path: Path) -> None:
-    """Save ``model`` to ``path`` (.zip) through a temporary file and a rename."""
+def save_model_atomic(model, path: Path, game) -> None:
+    """Save ``model`` to ``path`` (.zip) through a temporary file and a rename, and the game it
+    plays beside it (``model_game_file``: ``path`` with ``.json``)."""
     tmp = path.with_name(f".{path.stem}.tmp-{os.getpid()}.zip")
     model.save(tmp)
     os.replace(tmp, path)
+    atomic_write_json(model_game_file(path), {"format": "tictacgo-model-game/1", "game": game.spec.name,
+                                              "variant": dict(game.params)})
 
 
 def illegal_rate(model, game, states: list) -> float:
@@ -249,7 +251,7 @@ class TrainingCallback(BaseCallback):
         self.last_snapshot = self.last_eval
         self.states = sample_states(game, 2000, np.random.default_rng(cfg.seed + 2))
         self.audit = None
-        if game.spec().solvable:
+        if game.spec.solvable:
             positions = reachable_positions(game)
             self.audit = (positions, optimal_actions(game, positions))
         self.t0 = time.perf_counter()
@@ -303,8 +305,8 @@ class TrainingCallback(BaseCallback):
         self.history.append(row)
         if self.best is None or best_key(row, self.masked) > self.best:
             self.best = best_key(row, self.masked)
-            save_model_atomic(self.model, self.out / "best_model.zip")
-        save_model_atomic(self.model, self.out / "checkpoint.zip")
+            save_model_atomic(self.model, self.out / "best_model.zip", self.game)
+        save_model_atomic(self.model, self.out / "checkpoint.zip", self.game)
         atomic_write_json(self.out / "progress.json", {"config": asdict(self.cfg), "history": self.history},
                           indent=1)
         print(f"[{row['steps']:>8d} steps, {row['seconds']:7.1f} s] score {row['score']:.3f} "
@@ -344,7 +346,7 @@ def train(cfg: TrainConfig):
         ValueError: a bad configuration (game, algorithm, opponents, numbers).
         FileNotFoundError: ``resume`` without a checkpoint in ``out``.
     """
-    game = get_game(cfg.game)
+    game = make_game(cfg.game, size=cfg.board_size)
     for name, value in (("steps", cfg.steps), ("n_envs", cfg.n_envs), ("eval_every", cfg.eval_every),
                         ("eval_games", cfg.eval_games), ("snapshot_every", cfg.snapshot_every),
                         ("pool_size", cfg.pool_size), ("batch_size", cfg.batch_size),
@@ -398,7 +400,7 @@ def train(cfg: TrainConfig):
                     tb_log_name=f"{cfg.game}_{cfg.algo}")
     if not history or history[-1]["steps"] != model.num_timesteps:
         callback.evaluate()
-    save_model_atomic(model, out / "final_model.zip")
+    save_model_atomic(model, out / "final_model.zip", game)
     plot_curve(history, out / "learning_curve.png", f"{cfg.game} {cfg.algo}, seed {cfg.seed}")
     env.close()
     return model

@@ -55,6 +55,7 @@ import tempfile
 from pathlib import Path
 
 from tictacgo.atomic import check_writable
+from tictacgo.games import make_game
 
 DEFAULT_GAMES = {"match": 100, "round_robin": 20, "course": 20}
 
@@ -65,6 +66,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", help="tictactoe or littlego")
     parser.add_argument("agents", nargs="*", metavar="AGENT",
                         help="agent specs: two for a match (A and B), or more with --round-robin")
+    parser.add_argument("--board-size", type=int, default=None, metavar="N",
+                        help="littlego: play on an N x N board (2..19; default 5, the course's)")
     parser.add_argument("--round-robin", nargs="*", metavar="AGENT", default=None,
                         help="play every pair of these agents (and any given before) and rate them")
     parser.add_argument("--course-report", metavar="AGENT", default=None,
@@ -165,13 +168,19 @@ def run(args: argparse.Namespace) -> int:
         if len(specs) != 2:
             return _error(f"a match needs two agents, AGENT_A and AGENT_B; got {len(specs)} "
                           "(use --round-robin for more)")
+    if args.board_size is not None and args.course_report:
+        return _error("--course-report plays the course's own 5x5 board; drop --board-size")
     try:
-        game = arena.validate_specs(args.game, specs)
-    except ValueError as e:  # unknown game or agent, bad parameter: the registry's message
+        game = make_game(args.game, size=args.board_size)
+    except (TypeError, ValueError) as e:
+        return _error(str(e) if args.board_size is None else f"--board-size {args.board_size}: {e}")
+    try:
+        game = arena.validate_specs(game, specs)
+    except (TypeError, ValueError) as e:  # unknown game, size or agent, bad parameter
         return _error(str(e))
     if args.course_report and not grading.plays_course_ladder(game):
         return _error(f"--course-report needs the course ladder ({', '.join(grading.COURSE_LADDER)}), "
-                      f"which does not play {game}; the course plays littlego")
+                      f"which does not play {game.spec.name}; the course plays littlego")
 
     sgf = None
     if args.sgf:
@@ -214,7 +223,7 @@ def run(args: argparse.Namespace) -> int:
     status = 130 if result.interrupted else 0
     if result.interrupted:
         print("interrupted: the table covers the games finished before Ctrl-C", file=sys.stderr)
-    if not _save_outputs(args, result, game, sgf) and status == 0:
+    if not _save_outputs(args, result, game.spec.name, sgf) and status == 0:
         status = 1
     return status
 

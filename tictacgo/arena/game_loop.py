@@ -20,15 +20,15 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from types import ModuleType
 from typing import Any
 
 import numpy as np
 
 from tictacgo.baselines.base import Agent
 from tictacgo.baselines.registry import make_agent
-from tictacgo.games import get_game
+from tictacgo.games import make_game
 from tictacgo.games.errors import IllegalActionError
+from tictacgo.games.spec import Game
 
 
 @dataclass
@@ -102,11 +102,11 @@ class Forfeit(Exception):  # noqa: N818 -- it is what happens, not an error of t
         self.action = action
 
 
-def _as_agent(agent, game: ModuleType) -> Agent:
+def _as_agent(agent, game: Game) -> Agent:
     return agent if isinstance(agent, Agent) else make_agent(agent, game)
 
 
-def play_game(game: str | ModuleType, agent_first, agent_second,
+def play_game(game: str | Game, agent_first, agent_second,
               rng: np.random.Generator | None = None, state=None,
               on_move: Callable[[Any, int, int, float], None] | None = None,
               reset: bool = True) -> GameRecord:
@@ -133,7 +133,7 @@ def play_game(game: str | ModuleType, agent_first, agent_second,
     Returns:
         The ``GameRecord``.
     """
-    module = get_game(game) if isinstance(game, str) else game
+    module = make_game(game) if isinstance(game, str) else game
     agents = (_as_agent(agent_first, module), _as_agent(agent_second, module))
     if rng is not None:
         for agent, s in zip(agents, rng.integers(0, 2**63 - 1, size=2), strict=True):
@@ -175,7 +175,7 @@ def play_game(game: str | ModuleType, agent_first, agent_second,
                       final_state=state)
 
 
-def play_wdl(game: str | ModuleType, agent, opponent, games: int, colour: int = 1) -> tuple[int, int, int]:
+def play_wdl(game: str | Game, agent, opponent, games: int, colour: int = 1) -> tuple[int, int, int]:
     """Play ``games`` games in a row, ``agent`` always as ``colour``; its wins, draws and losses.
 
     Each game goes through ``play_game`` without an ``rng``: the agents are
@@ -196,7 +196,7 @@ def play_wdl(game: str | ModuleType, agent, opponent, games: int, colour: int = 
     """
     if colour not in (1, 2):
         raise ValueError(f"colour must be 1 (first) or 2 (second), got {colour!r}")
-    module = get_game(game) if isinstance(game, str) else game
+    module = make_game(game) if isinstance(game, str) else game
     # Specs and callables become agents once, not once a game.
     agent, opponent = _as_agent(agent, module), _as_agent(opponent, module)
     pair = (agent, opponent) if colour == 1 else (opponent, agent)

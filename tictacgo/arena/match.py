@@ -12,55 +12,57 @@ Ctrl-C stops the match and returns the games finished so far, flagged
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from tictacgo.arena.results import MatchResult
 from tictacgo.arena.runner import Job, check_backend, execute_jobs
 from tictacgo.baselines.registry import make_agent
-from tictacgo.games import get_game
+from tictacgo.games import make_game
 
 
 def validate_specs(game: str, specs: Sequence[str]) -> str:
     """Check a game name and agent specs by building each agent once, here.
 
     Args:
-        game: a game name.
+        game: a game object, or a game name (its default variant).
         specs: registry specs.
 
     Returns:
-        The game's canonical name.
+        The game object.
 
     Raises:
         ValueError: an unknown game or agent, or a bad agent parameter (the
             registry's message, which lists what exists).
         TypeError: a spec that is not a string.
     """
-    module = get_game(game)
+    module = make_game(game)
     for spec in specs:
         if not isinstance(spec, str):
             raise TypeError(f"the arena takes agents as registry specs (strings), got {spec!r}")
         make_agent(spec, module, rng=np.random.default_rng(0))
-    return module.spec().name
+    return module
 
 
-def check_match_args(game: str, specs: Sequence[str], games: int, seed: int) -> str:
+def check_match_args(game: Any, specs: Sequence[str], games: int, seed: int) -> str:
     """Validate up front (in this process) so mistakes surface as a clear ValueError."""
-    name = validate_specs(game, specs)
+    game = validate_specs(game, specs)
     if not isinstance(games, int) or isinstance(games, bool) or games < 1:
         raise ValueError(f"games must be a positive int, got {games!r}")
     if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
         raise ValueError(f"seed must be a non-negative int, got {seed!r}")
-    return name
+    return game
 
 
-def run_match(game_name: str, spec_a: str, spec_b: str, games: int, seed: int,
+def run_match(game: Any, spec_a: str, spec_b: str, games: int, seed: int,
               workers: int | None = None, progress: bool = True, backend: str = "local",
               address: str | None = "local") -> MatchResult:
     """Play ``games`` games between two registered agents, colours alternating.
 
     Args:
-        game_name: ``"tictactoe"`` or ``"littlego"``.
+        game: a game object (``make_game("littlego", size=4)``), or a game name
+            (its default variant).
         spec_a: the registry spec of agent A (A moves first in the even games).
         spec_b: the registry spec of agent B.
         games: how many games.
@@ -80,10 +82,11 @@ def run_match(game_name: str, spec_a: str, spec_b: str, games: int, seed: int,
         ValueError: an unknown game or agent, a bad agent parameter, a bad count or backend.
         ImportError: ``backend="ray"`` without ray installed.
     """
-    name = check_match_args(game_name, (spec_a, spec_b), games, seed)
+    game = check_match_args(game, (spec_a, spec_b), games, seed)
     check_backend(backend)
-    jobs = (Job(0, name, spec_a, spec_b, int(seed), i) for i in range(games))  # lazy: one per game as played
+    jobs = (Job(0, game, spec_a, spec_b, int(seed), i) for i in range(games))  # lazy: one per game as played
     results, interrupted = execute_jobs(jobs, games, workers, progress, f"{spec_a} vs {spec_b}",
                                         backend=backend, address=address)
     played = sorted((g for _, g in results), key=lambda g: g.index)
-    return MatchResult(name, spec_a, spec_b, int(seed), games, played, interrupted)
+    return MatchResult(game.spec.name, spec_a, spec_b, int(seed), games, played, interrupted,
+                       variant=dict(game.params))

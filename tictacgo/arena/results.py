@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from types import ModuleType
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -19,13 +18,14 @@ import numpy as np
 from tictacgo.arena.game_loop import GameRecord
 from tictacgo.arena.stats import Z95, score_interval
 from tictacgo.atomic import atomic_write_json
-from tictacgo.games import get_game
+from tictacgo.games import make_game
+from tictacgo.games.spec import Game
 
 
-def colour_name(game: str | ModuleType, colour: int) -> str:
+def colour_name(game: str | Game, colour: int) -> str:
     """The display name of a colour: ``X``/``O`` (Tic-Tac-Toe), ``Black``/``White`` (Little-Go)."""
-    module = get_game(game) if isinstance(game, str) else game
-    return module.spec().player_name(colour)
+    module = make_game(game) if isinstance(game, str) else game
+    return module.spec.player_name(colour)
 
 
 
@@ -68,6 +68,8 @@ class MatchResult:
     games_requested: int
     games: list[MatchGame] = field(default_factory=list)
     interrupted: bool = False
+    #: The game's variant as ``make_game`` keywords (Little-Go's size, komi, max_actions).
+    variant: dict[str, Any] = field(default_factory=dict)
 
     @property
     def n(self) -> int:
@@ -149,7 +151,8 @@ class MatchResult:
             games.append(d)
         return {
             "format": "tictacgo-arena-match/1",
-            "game": self.game, "agent_a": self.spec_a, "agent_b": self.spec_b, "seed": self.seed,
+            "game": self.game, "variant": self.variant, "agent_a": self.spec_a, "agent_b": self.spec_b,
+            "seed": self.seed,
             "games_requested": self.games_requested, "games_played": self.n,
             "interrupted": self.interrupted, "summary": self.summary(), "games": games,
         }
@@ -160,7 +163,8 @@ class MatchResult:
         games = [MatchGame(int(g["index"]), bool(g["a_first"]), GameRecord.from_json(g))
                  for g in data["games"]]
         return cls(data["game"], data["agent_a"], data["agent_b"], int(data["seed"]),
-                   int(data["games_requested"]), games, bool(data.get("interrupted", False)))
+                   int(data["games_requested"]), games, bool(data.get("interrupted", False)),
+                   dict(data.get("variant", {})))
 
     def table(self) -> str:
         """A win/draw/loss table split by A's colour, the score with its 95% CI, and move times."""

@@ -113,7 +113,7 @@ def run_round_robin(game: str, specs: Sequence[str], games_per_pair: int, seed: 
     ``pair_seed(seed, i, j)``; all games go through one pool of workers.
 
     Args:
-        game: ``"tictactoe"`` or ``"littlego"``.
+        game: a game object, or a game name (its default variant).
         specs: at least two registry specs.
         games_per_pair: games in each pair's match.
         seed: a non-negative int.
@@ -131,11 +131,12 @@ def run_round_robin(game: str, specs: Sequence[str], games_per_pair: int, seed: 
     specs = list(specs)
     if len(specs) < 2:
         raise ValueError(f"a round robin needs at least two agents, got {specs!r}")
-    name = check_match_args(game, specs, games_per_pair, seed)
+    game = check_match_args(game, specs, games_per_pair, seed)
+    name = game.spec.name
     check_backend(backend)
     pairs = [(i, j) for i in range(len(specs)) for j in range(i + 1, len(specs))]
     seeds = [pair_seed(seed, i, j) for i, j in pairs]
-    jobs = (Job(p, name, specs[i], specs[j], seeds[p], g)  # lazy: one per game as played
+    jobs = (Job(p, game, specs[i], specs[j], seeds[p], g)  # lazy: one per game as played
             for p, (i, j) in enumerate(pairs) for g in range(games_per_pair))
     results, interrupted = execute_jobs(jobs, len(pairs) * games_per_pair, workers, progress,
                                         f"round robin ({len(pairs)} pairs)", backend=backend, address=address)
@@ -146,7 +147,8 @@ def run_round_robin(game: str, specs: Sequence[str], games_per_pair: int, seed: 
     for p, (i, j) in enumerate(pairs):
         played = sorted(by_pair[p], key=lambda g: g.index)
         matches[(i, j)] = MatchResult(name, specs[i], specs[j], pair_seed(seed, i, j), games_per_pair,
-                                      played, interrupted and len(played) < games_per_pair)
+                                      played, interrupted and len(played) < games_per_pair,
+                                      variant=dict(game.params))
     rr = RoundRobinResult(name, specs, games_per_pair, int(seed), matches, None, interrupted)
     points, games = rr.points_and_games()
     rr.ratings = fit_bradley_terry(points, games, names=rr.labels, prior=prior)

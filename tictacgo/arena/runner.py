@@ -24,21 +24,21 @@ import sys
 import threading
 import time
 from collections.abc import Iterable
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from tictacgo.arena.game_loop import play_game
 from tictacgo.arena.results import MatchGame
 from tictacgo.baselines.registry import make_agent
-from tictacgo.games import get_game
+from tictacgo.games import make_game
 
 
 class Job(NamedTuple):
     """What a worker needs to play one game: plain data, so it pickles under ``spawn``."""
 
     key: int          # which match (0 for run_match; the pair's number in a round robin)
-    game: str
+    game: Any         # the game object (it pickles as its variant)
     spec_a: str
     spec_b: str
     seed: int
@@ -52,7 +52,7 @@ def _game_rngs(seed: int, index: int) -> tuple[np.random.Generator, np.random.Ge
 
 
 def _play_job(job: Job) -> tuple[int, MatchGame]:
-    module = get_game(job.game)
+    module = make_game(job.game)
     rng_a, rng_b = _game_rngs(job.seed, job.index)
     a = make_agent(job.spec_a, module, rng=rng_a)
     b = make_agent(job.spec_b, module, rng=rng_b)

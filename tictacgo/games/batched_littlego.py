@@ -48,31 +48,31 @@ class BatchedLittleGo(BatchedGame):
 
     Args:
         batch_size: the number of games B.
-        n: board size, 2..7.
-        komi, max_actions: as ``tictacgo.games.littlego.geometry`` (defaults
-            ``n / 2`` and ``n * n - 1``).
+        game: the variant, a ``LittleGo`` of size 2..7 (default ``LittleGo()``, 5x5).
         backend: ``"auto"``, ``"numpy"`` or ``"numba"`` (see ``batched_common``;
             None: the environment variable ``TICTACGO_BATCHED_BACKEND``, else auto).
     Raises:
-        ValueError / TypeError: a bad batch size, board size, komi or limit.
+        ValueError / TypeError: a bad batch size, a game that is not a ``LittleGo``
+            of at most 7x7.
     """
 
     END_NAMES = END_NAMES
     END_ILLEGAL = END_ILLEGAL
 
-    def __init__(self, batch_size: int, n: int = 5, komi: float | None = None,
-                 max_actions: int | None = None, backend: str | None = None):
+    def __init__(self, batch_size: int, game: go.LittleGo | None = None, backend: str | None = None):
         super().__init__(batch_size, backend)
-        geo = go.geometry(n, komi, max_actions)
-        if geo.n > MAX_BOARD:
+        geo = go.LittleGo() if game is None else game
+        if not isinstance(geo, go.LittleGo):
+            raise TypeError(f"game must be a LittleGo, got {game!r}")
+        if geo.size > MAX_BOARD:
             raise ValueError(f"the batched engine takes boards up to {MAX_BOARD}x{MAX_BOARD} "
-                             f"(one int64 a board), got n={geo.n}")
-        self.geo = geo
-        self.n = geo.n
+                             f"(one int64 a board), got size {geo.size}")
+        self.game = geo
+        self.n = geo.size
         self.num_points = geo.num_points
         self.num_actions = geo.num_actions
         self.pass_action = geo.pass_action
-        self.board_shape = (geo.n, geo.n)
+        self.board_shape = (geo.size, geo.size)
         self.komi = geo.komi
         self.max_actions = geo.max_actions
         self._full = np.int64(geo.full)
@@ -303,7 +303,7 @@ class BatchedLittleGo(BatchedGame):
         """Game ``i`` as a rules-core ``GoState``."""
         end = END_NAMES[int(self.end[i])]
         loser = int(3 - self.winner[i]) if self.end[i] == END_ILLEGAL else 0
-        return go.GoState(self.geo, int(self.black[i]), int(self.white[i]), int(self.to_move[i]),
+        return go.GoState(self.game, int(self.black[i]), int(self.white[i]), int(self.to_move[i]),
                           int(self.t[i]), int(self.prev_black[i]), int(self.prev_white[i]),
                           bool(self.ko_armed[i]), bool(self.last_pass[i]), int(self.captured[i]),
                           int(self.last_action[i]), end, loser)
@@ -312,8 +312,8 @@ class BatchedLittleGo(BatchedGame):
         """Make game ``i`` the rules-core state ``s`` (same board size, komi and limit)."""
         if not isinstance(s, go.GoState):
             raise TypeError(f"expected a littlego.GoState, got {type(s).__name__}")
-        if s.geo != self.geo:
-            raise ValueError(f"state is for {s.geo!r}, this engine plays {self.geo!r}")
+        if s.game is not self.game:
+            raise ValueError(f"state is for {s.game!r}, this engine plays {self.game!r}")
         self.black[i], self.white[i] = s.black, s.white
         self.prev_black[i], self.prev_white[i] = s.prev_black, s.prev_white
         self.to_move[i], self.t[i] = s.to_move, s.t

@@ -29,6 +29,7 @@ class BatchedTicTacToe(BatchedGame):
 
     Args:
         batch_size: the number of games B.
+        game: ``TicTacToe()`` (the only variant; None is the same).
         backend: ``"auto"``, ``"numpy"`` or ``"numba"`` (see ``batched_common``;
             None: the environment variable ``TICTACGO_BATCHED_BACKEND``, else auto).
     """
@@ -39,8 +40,11 @@ class BatchedTicTacToe(BatchedGame):
     pass_action = None
     board_shape = (3, 3)
 
-    def __init__(self, batch_size: int, backend: str | None = None):
+    def __init__(self, batch_size: int, game: ttt.TicTacToe | None = None, backend: str | None = None):
+        if game is not None and not isinstance(game, ttt.TicTacToe):
+            raise TypeError(f"game must be a TicTacToe, got {game!r}")
         super().__init__(batch_size, backend)
+        self.game = ttt.TicTacToe()
         B = self.batch_size
         self.x = np.zeros(B, np.int64)
         self.o = np.zeros(B, np.int64)

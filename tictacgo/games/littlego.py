@@ -16,18 +16,16 @@ quirks included) and are checked against 300 games recorded from that host:
   pass as the very first action (the host's quirk: White then wins 0 : komi).
 * Score: Black stones on the board; White stones plus komi (``n / 2``).
 
-State is an immutable ``GoState`` (a NamedTuple of Python ints used as
-bitboards: bit ``i * n + j`` is point ``(i, j)``). All functions are pure:
+The game object ``LittleGo(size, komi, max_actions)`` carries the variant;
+its states are immutable ``GoState``s (NamedTuples of Python ints used as
+bitboards: bit ``i * n + j`` is point ``(i, j)``) that carry their game. The
+rules are pure functions of a state, also offered as the game's methods:
 ``play`` returns a new state and never touches its argument.
-
-Version history: v0, the first release.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from functools import cache
 from typing import NamedTuple
 
 import numpy as np
@@ -54,61 +52,114 @@ SUICIDE = "suicide"
 KO = "ko"
 
 
-@dataclass(frozen=True, eq=False)
-class Geometry:
-    """Board constants for one size: masks for shift-based flood fill.
+class LittleGo:
+    """Little-Go of one variant: the game object that states carry.
 
-    Equality and hashing use only ``(n, komi, max_actions)``: states are hashed
-    in transposition tables, and hashing every table field would dominate.
+    ``LittleGo(size=5, komi=None, max_actions=None)`` holds the variant (board
+    size, komi, action limit), its ``spec`` and the bit masks of the board;
+    the rules themselves are the pure functions of this module, offered as
+    methods (``game.play(state, a)`` is ``play(state, a)``). Instances are
+    cached and immutable: ``LittleGo(5) is LittleGo(5)``, and a game pickles
+    as its three parameters.
+
+    Args:
+        size: board size, 2..19.
+        komi: added to White's score, a finite number; defaults to ``size / 2``.
+        max_actions: actions (passes included) before the game ends; defaults
+            to ``size * size - 1`` (the course's limit).
+    Raises:
+        TypeError: a board size that is not an int, a komi that is not a number.
+        ValueError: a board size outside 2..19, a komi that is nan, infinite or
+            too large for a float, an action limit below 1.
     """
 
-    n: int
-    komi: float
-    max_actions: int
-    full: int
-    not_first_col: int
-    not_last_col: int
-    point_bits: tuple[int, ...]
-    neighbour_bits: tuple[int, ...]
-    # byte_tables[k][b]: the action indices of the set bits of byte k equal to b.
-    byte_tables: tuple[tuple[tuple[int, ...], ...], ...] = ()
+    name = NAME
+    _instances: dict[tuple[int, float, int], LittleGo] = {}
 
-    def _key(self) -> tuple[int, float, int]:
-        return (self.n, self.komi, self.max_actions)
+    def __new__(cls, size: int = 5, komi: float | None = None, max_actions: int | None = None):
+        key = _variant_key(size, komi, max_actions)
+        game = cls._instances.get(key)
+        if game is None:
+            game = super().__new__(cls)
+            game._build(*key)
+            cls._instances[key] = game
+        return game
 
+    def __init__(self, size: int = 5, komi: float | None = None, max_actions: int | None = None):
+        pass  # built once, in __new__: instances are shared
+
+    def _build(self, size: int, komi: float, max_actions: int) -> None:
+        full = (1 << (size * size)) - 1
+        first_col = sum(1 << (i * size) for i in range(size))
+        self.size = size
+        self.komi = komi
+        self.max_actions = max_actions
+        self.full = full
+        self.not_first_col = full & ~first_col
+        self.not_last_col = full & ~(first_col << (size - 1))
+        self.point_bits = tuple(1 << p for p in range(size * size))
+        self.neighbour_bits = tuple(self.neighbours(b) for b in self.point_bits)
+        # byte_tables[k][b]: the action indices of the set bits of byte k equal to b (PASS is bit n*n).
+        self.byte_tables = tuple(
+            tuple(tuple(8 * k + i for i in range(8) if (b >> i) & 1) for b in range(256))
+            for k in range((size * size + 1 + 7) // 8))
+        self.spec = GameSpec(
+            name=NAME, title="Little-Go", player_names=("Black", "White"),
+            agent_names=("black_0", "white_0"), board_shape=(size, size), num_actions=size * size + 1,
+            pass_action=size * size, komi=komi, max_actions=max_actions, planes=PLANES,
+            captures=True, solvable=False, pieces="stones", sgf_game=1)
+
+    def __reduce__(self):
+        return (LittleGo, (self.size, self.komi, self.max_actions))
+
+    # By variant, not identity: a state's hash (transposition tables) is then
+    # the same in every process.
     def __eq__(self, other: object) -> bool:
-        if self is other:
-            return True
-        return isinstance(other, Geometry) and self._key() == other._key()
+        return self is other or (isinstance(other, LittleGo) and self.params == other.params)
 
     def __hash__(self) -> int:
-        return hash(self._key())
+        return hash((self.size, self.komi, self.max_actions))
+
+    def __copy__(self) -> LittleGo:
+        return self
+
+    def __deepcopy__(self, memo) -> LittleGo:
+        return self
 
     def __repr__(self) -> str:
-        # The derived tables are thousands of characters; a state's repr names the board only.
-        return f"Geometry(n={self.n}, komi={self.komi}, max_actions={self.max_actions})"
+        return f"LittleGo(size={self.size}, komi={self.komi:g}, max_actions={self.max_actions})"
+
+    @property
+    def params(self) -> dict[str, float | int]:
+        """The variant as ``make_game`` keyword arguments."""
+        return {"size": self.size, "komi": self.komi, "max_actions": self.max_actions}
 
     @property
     def num_points(self) -> int:
-        return self.n * self.n
+        return self.size * self.size
 
     @property
     def pass_action(self) -> int:
-        return self.n * self.n
+        """The PASS action, ``size * size``."""
+        return self.size * self.size
 
     @property
     def num_actions(self) -> int:
-        return self.n * self.n + 1
+        return self.size * self.size + 1
+
+    def initial_state(self) -> GoState:
+        """The empty board, Black to move."""
+        return GoState(self, 0, 0, BLACK, 0, 0, 0, False, False, 0, -1)
 
     def neighbours(self, bits: int) -> int:
         """Points orthogonally next to any point of ``bits`` (may include ``bits``)."""
-        n = self.n
+        n = self.size
         return (((bits << 1) & self.not_first_col) | ((bits >> 1) & self.not_last_col)
                 | ((bits << n) & self.full) | (bits >> n))
 
     def flood(self, seed: int, within: int) -> int:
         """The union of the groups of ``within`` that touch ``seed`` (seed must be in within)."""
-        n, left, right, full = self.n, self.not_first_col, self.not_last_col, self.full
+        n, left, right, full = self.size, self.not_first_col, self.not_last_col, self.full
         group = seed
         while True:
             # neighbours() inlined: this loop is the hottest code of the rules.
@@ -127,60 +178,41 @@ class Geometry:
                 out += table[byte]
         return out
 
+    def from_boards(self, board, to_move: int, previous=None, t: int | None = None) -> GoState:
+        """A state of this variant from the course's view (see the module's ``from_boards``)."""
+        return from_boards(board, to_move, previous, t, komi=self.komi, max_actions=self.max_actions,
+                           size=self.size)
 
-def geometry(n: int = 5, komi: float | None = None, max_actions: int | None = None) -> Geometry:
-    """The (cached, immutable) geometry of an ``n x n`` board.
 
-    Args:
-        n: board size, 2..19.
-        komi: added to White's score, a finite number; defaults to ``n / 2``.
-        max_actions: actions (passes included) before the game ends;
-            defaults to ``n * n - 1``.
-
-    Raises:
-        TypeError: a board size that is not an int, a komi that is not a number.
-        ValueError: a board size outside 2..19, a komi that is nan or infinite,
-            an action limit below 1.
-    """
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
-        raise TypeError(f"board size must be an int, got {n!r} ({type(n).__name__})")
-    n = int(n)
-    if not 2 <= n <= 19:
-        raise ValueError(f"board size must be between 2 and 19, got {n}")
+def _variant_key(size, komi, max_actions) -> tuple[int, float, int]:
+    """The checked ``(size, komi, max_actions)`` of a variant, defaults filled in."""
+    if isinstance(size, bool) or not isinstance(size, (int, np.integer)):
+        raise TypeError(f"board size must be an int, got {size!r} ({type(size).__name__})")
+    size = int(size)
+    if not 2 <= size <= 19:
+        raise ValueError(f"board size must be between 2 and 19, got {size}")
     if komi is None:
-        komi = n / 2
+        komi = size / 2
     if isinstance(komi, bool) or not isinstance(komi, (int, float, np.integer, np.floating)):
         raise TypeError(f"komi must be a number, got {komi!r}")
-    if not math.isfinite(komi):
+    try:
+        value = float(komi)
+    except OverflowError:
+        value = math.inf
+    if not math.isfinite(value):
         raise ValueError(f"komi must be a finite number, got {komi!r}")
+    komi = value
     if max_actions is None:
-        max_actions = n * n - 1
+        max_actions = size * size - 1
     if isinstance(max_actions, bool) or not isinstance(max_actions, (int, np.integer)) or max_actions < 1:
         raise ValueError(f"max_actions must be a positive int, got {max_actions!r}")
-    # Checked before the cache: 5.0 == 5 would otherwise hit the entry for 5.
-    return _geometry(n, float(komi), int(max_actions))
-
-
-@cache
-def _geometry(n: int, komi: float, max_actions: int) -> Geometry:
-    full = (1 << (n * n)) - 1
-    first_col = sum(1 << (i * n) for i in range(n))
-    last_col = first_col << (n - 1)
-    points = tuple(1 << p for p in range(n * n))
-    geo = Geometry(n, float(komi), int(max_actions), full, full & ~first_col,
-                   full & ~last_col, points, ())
-    object.__setattr__(geo, "neighbour_bits", tuple(geo.neighbours(b) for b in points))
-    chunks = (n * n + 1 + 7) // 8  # PASS is bit n*n
-    object.__setattr__(geo, "byte_tables", tuple(
-        tuple(tuple(8 * k + i for i in range(8) if (b >> i) & 1) for b in range(256))
-        for k in range(chunks)))
-    return geo
+    return size, komi, int(max_actions)
 
 
 class GoState(NamedTuple):
     """One Little-Go position. Treat as immutable; build with ``initial_state``."""
 
-    geo: Geometry
+    game: LittleGo
     black: int
     white: int
     to_move: int            # BLACK or WHITE
@@ -195,29 +227,8 @@ class GoState(NamedTuple):
     loser: int = 0          # the colour that lost by an illegal action
 
 
-def initial_state(n: int = 5, komi: float | None = None,
-                  max_actions: int | None = None) -> GoState:
-    """The empty board, Black to move."""
-    geo = geometry(n, komi, max_actions)
-    return GoState(geo, 0, 0, BLACK, 0, 0, 0, False, False, 0, -1)
-
-
 # The "planes" observation channels (``tictacgo.envs.observations``), in order.
 PLANES = ("own", "opponent", "legal", "ko", "actions_left", "to_move")
-
-
-def spec(state: GoState | None = None) -> GameSpec:
-    """The facts of ``state``'s variant (board size, komi, limit); the 5x5 game if None."""
-    return _spec(state.geo if state is not None else geometry(5))
-
-
-@cache
-def _spec(geo: Geometry) -> GameSpec:
-    return GameSpec(
-        name=NAME, title="Little-Go", player_names=("Black", "White"), agent_names=("black_0", "white_0"),
-        board_shape=(geo.n, geo.n), num_actions=geo.num_actions, pass_action=geo.pass_action,
-        komi=geo.komi, max_actions=geo.max_actions, planes=PLANES, captures=True, solvable=False,
-        pieces="stones")
 
 
 def stone_bits(state: GoState) -> tuple[int, int]:
@@ -229,10 +240,10 @@ def ko_bits(state: GoState) -> int:
     """The empty points that the ko rule alone forbids to the player to move, as bits."""
     if not state.ko_armed or state.end is not None:
         return 0
-    geo = state.geo
-    empty = geo.full & ~(state.black | state.white)
+    game = state.game
+    empty = game.full & ~(state.black | state.white)
     out = 0
-    for p in geo.bits_to_list(empty):
+    for p in game.bits_to_list(empty):
         if _place(state, p) == KO:
             out |= 1 << p
     return out
@@ -251,12 +262,12 @@ def fast_rollout(state: GoState, rnd, pass_prob: float = 0.0, capture_prob: floa
 
 
 def num_actions(state: GoState) -> int:
-    return state.geo.num_actions
+    return state.game.num_actions
 
 
 def pass_action(state: GoState) -> int:
     """The PASS action, ``n * n``."""
-    return state.geo.pass_action
+    return state.game.pass_action
 
 
 def current_player(state: GoState) -> int:
@@ -283,7 +294,7 @@ def _prev_own_opp(state: GoState) -> tuple[int, int]:
 NO_KO = -1  # ``place_bits``' ko board when no ko applies: never equal to a bitboard
 
 
-def place_bits(geo: Geometry, own: int, opp: int, p: int, ko_own: int = NO_KO,
+def place_bits(game: LittleGo, own: int, opp: int, p: int, ko_own: int = NO_KO,
                ko_opp: int = NO_KO) -> tuple[int, int, int] | str:
     """One placement on raw bitboards: the rules of a move in one place.
 
@@ -292,7 +303,7 @@ def place_bits(geo: Geometry, own: int, opp: int, p: int, ko_own: int = NO_KO,
     the placement, capture, suicide and ko rules exist once.
 
     Args:
-        geo: the board geometry.
+        game: the variant (its board masks).
         own: the mover's stones.
         opp: the opponent's stones.
         p: the point, ``0 <= p < n*n``.
@@ -305,27 +316,27 @@ def place_bits(geo: Geometry, own: int, opp: int, p: int, ko_own: int = NO_KO,
         opponent stones as bits), or the refusal reason: ``"occupied"``,
         ``"suicide"`` or ``"ko"``.
     """
-    stone = geo.point_bits[p]
+    stone = game.point_bits[p]
     if (own | opp) & stone:
         return OCCUPIED
     own2 = own | stone
-    empty = geo.full & ~(own2 | opp)
+    empty = game.full & ~(own2 | opp)
     # Only opponent groups next to the new stone can have lost their last
     # liberty: every group on a reachable board has a liberty (see from_boards).
-    touching = opp & geo.neighbour_bits[p]
+    touching = opp & game.neighbour_bits[p]
     dead = 0
     if touching:
-        groups = geo.flood(touching, opp)
-        breathing = groups & geo.neighbours(empty)
-        dead = groups & ~geo.flood(breathing, groups) if breathing else groups
-    if geo.neighbour_bits[p] & empty:
+        groups = game.flood(touching, opp)
+        breathing = groups & game.neighbours(empty)
+        dead = groups & ~game.flood(breathing, groups) if breathing else groups
+    if game.neighbour_bits[p] & empty:
         return own2, opp & ~dead, dead
-    group = geo.flood(stone, own2)
-    if geo.neighbours(group) & empty:
+    group = game.flood(stone, own2)
+    if game.neighbours(group) & empty:
         return own2, opp & ~dead, dead
     # The host's order: no liberty at once, so captures must give one (else
     # suicide), and only this kind of move can be a ko recapture.
-    if not dead or not geo.neighbours(group) & dead:
+    if not dead or not game.neighbours(group) & dead:
         return SUICIDE
     opp2 = opp & ~dead
     if own2 == ko_own and opp2 == ko_opp:
@@ -344,18 +355,18 @@ def _place(state: GoState, p: int) -> tuple[int, int, int] | str:
     """Try a placement at point ``p``: (own, opp, captured bits) or a refusal reason."""
     own, opp = _own_opp(state)
     ko_own, ko_opp = ko_board(state)
-    return place_bits(state.geo, own, opp, p, ko_own, ko_opp)
+    return place_bits(state.game, own, opp, p, ko_own, ko_opp)
 
 
 def legal_bits(state: GoState) -> int:
     """Legal actions as a bitmask (bit ``n*n`` is PASS); 0 once the game is over."""
     if state.end is not None:
         return 0
-    geo = state.geo
+    game = state.game
     own, opp = _own_opp(state)
-    empty = geo.full & ~(own | opp)
+    empty = game.full & ~(own | opp)
     # An empty point with an empty neighbour is always legal.
-    legal = empty & geo.neighbours(empty)
+    legal = empty & game.neighbours(empty)
     rest = empty & ~legal
     while rest:
         low = rest & -rest
@@ -363,17 +374,17 @@ def legal_bits(state: GoState) -> int:
         p = low.bit_length() - 1
         if not isinstance(_place(state, p), str):
             legal |= low
-    return legal | (1 << geo.num_points)
+    return legal | (1 << game.num_points)
 
 
 def legal_actions(state: GoState) -> list[int]:
     """Legal actions in increasing order (PASS, ``n*n``, last); [] once over."""
-    return state.geo.bits_to_list(legal_bits(state))
+    return state.game.bits_to_list(legal_bits(state))
 
 
 def legal_mask(state: GoState) -> np.ndarray:
     """An int8 vector of ``n*n + 1`` entries, 1 where the action is legal."""
-    return unpack_bits(legal_bits(state), state.geo.num_actions).view(np.int8)
+    return unpack_bits(legal_bits(state), state.game.num_actions).view(np.int8)
 
 
 def illegal_reason(state: GoState, action: int) -> str | None:
@@ -383,10 +394,10 @@ def illegal_reason(state: GoState, action: int) -> str | None:
         TypeError / ValueError: the action is not an int in ``[0, n*n]``.
         GameOverError: the game is over.
     """
-    a = check_action_type(action, state.geo.num_actions)
+    a = check_action_type(action, state.game.num_actions)
     if state.end is not None:
         raise GameOverError(f"the game is over ({state.end}); no action can be played")
-    if a == state.geo.pass_action:
+    if a == state.game.pass_action:
         return None
     result = _place(state, a)
     return result if isinstance(result, str) else None
@@ -401,31 +412,31 @@ def play(state: GoState, action: int) -> GoState:
         IllegalActionError: occupied point, suicide or ko (the state is untouched).
         GameOverError: the game is already over.
     """
-    geo = state.geo
-    a = check_action_type(action, geo.num_actions)
+    game = state.game
+    a = check_action_type(action, game.num_actions)
     if state.end is not None:
         raise GameOverError(f"the game is over ({state.end}); no action can be played")
     t = state.t + 1
-    if a == geo.pass_action:
+    if a == game.pass_action:
         end = None
-        if t >= geo.max_actions:
+        if t >= game.max_actions:
             end = END_MAX_ACTIONS
         elif state.t == 0:
             end = END_PASS_ON_EMPTY_START
         elif state.last_pass:
             end = END_DOUBLE_PASS
-        return GoState(geo, state.black, state.white, 3 - state.to_move, t,
+        return GoState(game, state.black, state.white, 3 - state.to_move, t,
                        state.black, state.white, False, True, 0, a, end)
     result = _place(state, a)
     if isinstance(result, str):
-        i, j = divmod(a, geo.n)
+        i, j = divmod(a, game.size)
         raise IllegalActionError(
             f"action {a} (row {i}, column {j}) is illegal for "
             f"{'Black' if state.to_move == BLACK else 'White'}: {result}", reason=result)
     own, opp, dead = result
     black, white = (own, opp) if state.to_move == BLACK else (opp, own)
-    end = END_MAX_ACTIONS if t >= geo.max_actions else None
-    return GoState(geo, black, white, 3 - state.to_move, t, state.black, state.white,
+    end = END_MAX_ACTIONS if t >= game.max_actions else None
+    return GoState(game, black, white, 3 - state.to_move, t, state.black, state.white,
                    dead != 0, False, dead.bit_count(), a, end)
 
 
@@ -438,7 +449,7 @@ def forfeit(state: GoState) -> GoState:
 
 def scores(state: GoState) -> tuple[float, float]:
     """(Black's score, White's score): stones on the board, komi added to White."""
-    return float(state.black.bit_count()), state.white.bit_count() + state.geo.komi
+    return float(state.black.bit_count()), state.white.bit_count() + state.game.komi
 
 
 def winner(state: GoState) -> int | None:
@@ -459,8 +470,8 @@ def returns(state: GoState) -> tuple[float, float]:
     return (1.0, -1.0) if w == BLACK else (-1.0, 1.0)
 
 
-def _bits_to_board(geo: Geometry, black: int, white: int) -> np.ndarray:
-    n = geo.n
+def _bits_to_board(game: LittleGo, black: int, white: int) -> np.ndarray:
+    n = game.size
     cells = [BLACK if (black >> p) & 1 else WHITE if (white >> p) & 1 else EMPTY
              for p in range(n * n)]
     return np.array(cells, dtype=np.int8).reshape(n, n)
@@ -468,12 +479,12 @@ def _bits_to_board(geo: Geometry, black: int, white: int) -> np.ndarray:
 
 def to_board(state: GoState) -> np.ndarray:
     """The board as an ``n x n`` int8 array: 0 empty, 1 Black, 2 White."""
-    return _bits_to_board(state.geo, state.black, state.white)
+    return _bits_to_board(state.game, state.black, state.white)
 
 
 def previous_board(state: GoState) -> np.ndarray:
     """The board before the opponent's last action (the course's 'previous board')."""
-    return _bits_to_board(state.geo, state.prev_black, state.prev_white)
+    return _bits_to_board(state.game, state.prev_black, state.prev_white)
 
 
 def _board_to_bits(board, n: int, what: str) -> tuple[int, int]:
@@ -489,7 +500,8 @@ def _board_to_bits(board, n: int, what: str) -> tuple[int, int]:
 
 
 def from_boards(board, to_move: int, previous=None, t: int | None = None,
-                komi: float | None = None, max_actions: int | None = None) -> GoState:
+                komi: float | None = None, max_actions: int | None = None,
+                size: int | None = None) -> GoState:
     """A state rebuilt from the course's view: current board, previous board, colour.
 
     The ko information is read as the host keeps it: the opponent's last action
@@ -502,6 +514,9 @@ def from_boards(board, to_move: int, previous=None, t: int | None = None,
         previous: the board before the opponent's last action; defaults to ``board``.
         t: actions already played; defaults to the stone count (no passes),
             raised by one when that count gives the other colour the move.
+        komi: the variant's komi (default ``n / 2``).
+        max_actions: the variant's action limit (default ``n * n - 1``).
+        size: the board size the variant expects, if any (checked against the board).
     Raises:
         ValueError: bad shapes or values, a group without liberties, or a
             previous board that no single action of the opponent turns into ``board``.
@@ -510,17 +525,19 @@ def from_boards(board, to_move: int, previous=None, t: int | None = None,
     if arr.ndim != 2 or arr.shape[0] != arr.shape[1]:
         raise ValueError(f"board must be a square 2-D array, got shape {arr.shape}")
     n = arr.shape[0]
+    if size is not None and n != size:
+        raise ValueError(f"board must be {size}x{size} for this game, got {n}x{n}")
     if to_move not in (BLACK, WHITE):
         raise ValueError(f"to_move must be 1 (Black) or 2 (White), got {to_move!r}")
-    geo = geometry(n, komi, max_actions)
+    game = LittleGo(n, komi, max_actions)
     black, white = _board_to_bits(arr, n, "board")
     if previous is None:
         pb, pw = black, white
     else:
         pb, pw = _board_to_bits(previous, n, "previous board")
-    empty = geo.full & ~(black | white)
+    empty = game.full & ~(black | white)
     for colour, stones in ((BLACK, black), (WHITE, white)):
-        alive = geo.flood(stones & geo.neighbours(empty), stones)
+        alive = game.flood(stones & game.neighbours(empty), stones)
         if stones & ~alive:
             raise ValueError(f"board has a {'Black' if colour == BLACK else 'White'} group "
                              "without liberties; no legal game reaches it")
@@ -532,7 +549,7 @@ def from_boards(board, to_move: int, previous=None, t: int | None = None,
         if added.bit_count() != 1 or opp_prev & ~opp or own & ~own_prev:
             raise ValueError("the previous board is not one opponent action away from the board")
         # Replay that action on the previous board: its captures must be exactly the stones gone.
-        before = GoState(geo, pb, pw, 3 - to_move, 0, pb, pw, False, False, 0, -1)
+        before = GoState(game, pb, pw, 3 - to_move, 0, pb, pw, False, False, 0, -1)
         replay = _place(before, added.bit_length() - 1)
         if isinstance(replay, str) or (replay[0], replay[1]) != (opp, own):
             raise ValueError("the previous board is not one opponent action away from the board: "
@@ -543,15 +560,15 @@ def from_boards(board, to_move: int, previous=None, t: int | None = None,
         t = (black | white).bit_count()
         if t % 2 != (to_move - 1):
             t += 1
-        t = min(t, geo.max_actions - 1 - (geo.max_actions - to_move) % 2)
-    if isinstance(t, bool) or not isinstance(t, (int, np.integer)) or not 0 <= t < geo.max_actions:
-        raise ValueError(f"t must be an int in [0, {geo.max_actions - 1}] (actions already played), "
+        t = min(t, game.max_actions - 1 - (game.max_actions - to_move) % 2)
+    if isinstance(t, bool) or not isinstance(t, (int, np.integer)) or not 0 <= t < game.max_actions:
+        raise ValueError(f"t must be an int in [0, {game.max_actions - 1}] (actions already played), "
                          f"got {t!r}")
     if t % 2 != to_move - 1:
         raise ValueError(f"after t={t} actions it is {'White' if t % 2 else 'Black'}'s turn, "
                          f"not {'Black' if to_move == BLACK else 'White'}'s (Black moves at even t)")
-    last_action = -1 if t == 0 else geo.pass_action if last_pass else ((opp & ~opp_prev).bit_length() - 1)
-    return GoState(geo, black, white, to_move, int(t), pb, pw, captured > 0,
+    last_action = -1 if t == 0 else game.pass_action if last_pass else ((opp & ~opp_prev).bit_length() - 1)
+    return GoState(game, black, white, to_move, int(t), pb, pw, captured > 0,
                    last_pass and t > 0, captured, last_action)
 
 
@@ -574,7 +591,7 @@ def from_ascii(text: str, to_move: int = BLACK, previous: str | None = None, **k
 
 def render_ascii(state: GoState) -> str:
     """A readable board with coordinates (rows and columns 0..n-1)."""
-    n = state.geo.n
+    n = state.game.size
     board = to_board(state)
     sym = {EMPTY: ".", BLACK: "X", WHITE: "O"}
     lines = ["   " + " ".join(str(j) for j in range(n))]
@@ -583,6 +600,14 @@ def render_ascii(state: GoState) -> str:
     b, w = scores(state)
     status = (f"over ({state.end})" if state.end else
               f"{'Black (X)' if state.to_move == BLACK else 'White (O)'} to move")
-    lines.append(f"action {state.t}/{state.geo.max_actions}, {status}; "
+    lines.append(f"action {state.t}/{state.game.max_actions}, {status}; "
                  f"score X {b:g} : O {w:g}")
     return "\n".join(lines)
+
+
+# The rules as the game object's methods: ``game.play(state, a)`` is ``play(state, a)``.
+for _rule in (current_player, legal_bits, legal_actions, legal_mask,
+              illegal_reason, play, forfeit, is_terminal, winner, returns, scores, to_board,
+              previous_board, stone_bits, ko_bits, end_reason, render_ascii, fast_rollout):
+    setattr(LittleGo, _rule.__name__, staticmethod(_rule))
+del _rule

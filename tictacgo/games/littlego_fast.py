@@ -50,7 +50,7 @@ def fast_rollout(state: GoState, rnd: random.Random, pass_prob: float = 0.0, cap
     """
     if state.end is not None:
         return littlego.winner(state)
-    geo = state.geo
+    geo = state.game
     full, neighbours, flood = geo.full, geo.neighbours, geo.flood
     max_actions, pass_action = geo.max_actions, geo.pass_action
     neighbour_bits = geo.neighbour_bits

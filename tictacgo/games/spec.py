@@ -1,17 +1,14 @@
 """What a game declares about itself: ``GameSpec``, and the ``Game`` interface.
 
 Code outside ``tictacgo.games`` never tests which game it holds (no
-``if game is littlego``): it asks the game. Each rules module exposes
-
-* ``spec(state=None) -> GameSpec``: the game's facts as data (name, players,
-  board shape, actions, pass, komi, action limit, observation planes, ...),
-  for a given state's variant (Little-Go's board size, komi and limit are
-  parameters of the state) or the default variant;
-* the functions of the ``Game`` protocol below, which search and envs use.
+``if game.name == "littlego"``): it asks the game object. Each game object
+has a ``spec`` attribute, the facts of its variant as data (name, players,
+board shape, actions, pass, komi, action limit, observation planes, ...),
+and the methods of the ``Game`` protocol below, which search and envs use.
 
 This is OpenSpiel's ``_GAME_TYPE`` / ``_GAME_INFO`` habit: algorithms read the
-declared facts instead of branching on names. ``isinstance(module, Game)``
-checks that a module offers every function of the interface.
+declared facts instead of branching on names. ``isinstance(game, Game)``
+checks that an object offers every method of the interface.
 """
 
 from __future__ import annotations
@@ -41,6 +38,7 @@ class GameSpec:
         solvable: small enough for exact search to the end of the game.
         pieces: how pieces are drawn: ``"stones"`` on intersections (Go) or
             ``"marks"`` in cells (X and O).
+        sgf_game: the game's SGF type (``GM``; Go is 1), or None if SGF has none.
     """
 
     name: str
@@ -56,6 +54,7 @@ class GameSpec:
     captures: bool
     solvable: bool
     pieces: str
+    sgf_game: int | None = None
 
     @property
     def num_points(self) -> int:
@@ -73,12 +72,16 @@ class GameSpec:
 
 @runtime_checkable
 class Game(Protocol):
-    """The functions every rules module offers (states are immutable)."""
+    """What every game object offers (states are immutable).
 
-    def spec(self, state: Any = None) -> GameSpec: ...
+    Besides these methods: ``spec`` (a ``GameSpec``), ``name``, ``params``
+    (the variant as ``make_game`` keywords), ``num_actions``, ``pass_action``
+    (None without a pass) and ``fast_rollout`` (a playout function or None).
+    """
+
+    spec: GameSpec
+
     def initial_state(self) -> Any: ...
-    def num_actions(self, state: Any) -> int: ...
-    def pass_action(self, state: Any) -> int | None: ...
     def current_player(self, state: Any) -> int: ...
     def legal_bits(self, state: Any) -> int: ...
     def legal_actions(self, state: Any) -> list[int]: ...

@@ -63,16 +63,6 @@ SPEC = GameSpec(
     planes=("own", "opponent", "legal", "to_move"), captures=False, solvable=True, pieces="marks")
 
 
-def spec(state: TTTState | None = None) -> GameSpec:
-    """The game's facts (one variant: ``SPEC`` whatever the state)."""
-    return SPEC
-
-
-def initial_state() -> TTTState:
-    """The empty board, X to move."""
-    return TTTState(0, 0, X)
-
-
 def num_actions(state: TTTState | None = None) -> int:
     return NUM_ACTIONS
 
@@ -242,3 +232,49 @@ def render_ascii(state: TTTState) -> str:
               else f"{sym[state.to_move]} to move")
     return "\n---------\n".join(rows) + "\n" + status
 fast_rollout = None  # no fast playout engine: search plays through play()
+
+
+class TicTacToe:
+    """Tic-Tac-Toe, the game object (one variant, so ``TicTacToe() is TicTacToe()``).
+
+    It holds ``spec``; the rules are the pure functions of this module,
+    offered as methods (``game.play(state, a)`` is ``play(state, a)``).
+    """
+
+    name = NAME
+    spec = SPEC
+    params: dict = {}
+    _instance: TicTacToe | None = None
+
+    def __new__(cls):
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __reduce__(self):
+        return (TicTacToe, ())
+
+    def __copy__(self) -> TicTacToe:
+        return self
+
+    def __deepcopy__(self, memo) -> TicTacToe:
+        return self
+
+    def __repr__(self) -> str:
+        return "TicTacToe()"
+
+    num_actions = NUM_ACTIONS
+    num_points = NUM_ACTIONS
+    pass_action = None
+
+    def initial_state(self) -> TTTState:
+        """The empty board, X to move."""
+        return TTTState(0, 0, X)
+
+
+for _rule in (current_player, legal_bits, legal_actions, legal_mask,
+              illegal_reason, play, forfeit, is_terminal, winner, returns, stone_bits, ko_bits,
+              end_reason, to_board, from_board, render_ascii):
+    setattr(TicTacToe, _rule.__name__, staticmethod(_rule))
+TicTacToe.fast_rollout = None
+del _rule

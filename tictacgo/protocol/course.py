@@ -313,7 +313,7 @@ def _check_connected(state: littlego.GoState) -> None:
     """
     if (state.prev_black, state.prev_white) == (state.black, state.white):
         return  # the opponent passed
-    n = state.geo.n
+    n = state.game.size
     opponent = 3 - state.to_move
     try:
         before = littlego.from_boards(littlego.previous_board(state), opponent)
@@ -448,7 +448,7 @@ def judge_move(state: littlego.GoState, move: str | tuple[int, int]) -> tuple[in
         ``(action, None)`` when legal, or ``(None, reason)`` with reason one of
         ``"out_of_bounds"``, ``"occupied"``, ``"suicide"``, ``"ko"``.
     """
-    n = state.geo.n
+    n = state.game.size
     try:
         action = move_to_action(move, n)
     except ValueError:

@@ -94,7 +94,7 @@ class GtpEngine:
         self.n = 5
         self.komi: float | None = None  # None: the rules' default, n / 2
         self.moves: list[int] = []
-        self.state = go.initial_state(self.n)
+        self.state = go.LittleGo(self.n).initial_state()
         self.agent = agent_factory(self.n)
         self.quit = False
         self.commands: dict[str, Callable[[list[str]], str]] = {
@@ -154,7 +154,7 @@ class GtpEngine:
     # ------------------------------------------------------------------ helpers
 
     def _rebuild(self, moves: list[int]) -> None:
-        state = go.initial_state(self.n, self.komi)
+        state = go.LittleGo(self.n, self.komi).initial_state()
         for a in moves:
             state = go.play(state, a)
         self.state, self.moves = state, list(moves)
@@ -277,7 +277,7 @@ class GtpEngine:
 
 def render_board(state: go.GoState) -> str:
     """The board with Go coordinates (letters over columns, rows numbered from the bottom)."""
-    n = state.geo.n
+    n = state.game.size
     board = go.to_board(state)
     sym = {go.EMPTY: ".", go.BLACK: "X", go.WHITE: "O"}
     letters = "    " + " ".join(GO_LETTERS[:n])
@@ -287,7 +287,7 @@ def render_board(state: go.GoState) -> str:
     lines.append(letters)
     b, w = go.scores(state)
     status = f"over ({state.end})" if state.end else f"{colour_name(state.to_move)} to move"
-    lines.append(f"action {state.t}/{state.geo.max_actions}, {status}; "
+    lines.append(f"action {state.t}/{state.game.max_actions}, {status}; "
                  f"stones + komi: Black {b:g}, White {w:g}")
     return "\n".join(lines)
 
@@ -310,13 +310,13 @@ def run(args: argparse.Namespace) -> int:
         return 2
     rng = np.random.default_rng(args.seed)
     try:
-        make_agent(args.agent, go, rng=np.random.default_rng(0))  # fail now on a bad spec, not at genmove
+        make_agent(args.agent, go.LittleGo(), rng=np.random.default_rng(0))  # a bad spec fails now
     except (TypeError, ValueError) as e:
         print(f"tictacgo gtp: {e}", file=sys.stderr)
         return 2
 
     def factory(n: int):
-        return make_agent(args.agent, go, rng=rng)
+        return make_agent(args.agent, go.LittleGo(n), rng=rng)
 
     engine = GtpEngine(factory, name=args.name, agent_spec=args.agent)
     try:

@@ -137,12 +137,12 @@ def play_refereed_game(black: GtpProcess, white: GtpProcess, n: int = 5, komi: f
     Returns:
         The game's moves, winner, reason and scores.
     """
-    state = go.initial_state(n, komi, max_actions)
+    state = go.LittleGo(n, komi, max_actions).initial_state()
     engines = {go.BLACK: black, go.WHITE: white}
     for engine in engines.values():
         engine.ask(f"boardsize {n}")
         engine.ask("clear_board")
-        engine.ask(f"komi {state.geo.komi:g}")
+        engine.ask(f"komi {state.game.komi:g}")
     game = RefereedGame()
     while state.end is None:
         colour = state.to_move

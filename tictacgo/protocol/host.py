@@ -215,8 +215,7 @@ def play_game(black: str, white: str, size: int = 5, time_limit: float = 10.0,
                 log(f"  {state.t:2d}. {COLOUR_NAMES[colour]}: {moves[-1]}  [{seconds:.2f} s]")
                 log("\n".join("      " + line for line in littlego.render_ascii(state).splitlines()))
 
-        record = game_loop.play_game(littlego, players[0], players[1], state=littlego.initial_state(size),
-                           on_move=show)
+        record = game_loop.play_game(littlego.LittleGo(size), players[0], players[1], on_move=show)
     state = record.final_state
     w = record.winner
     b_score, w_score = littlego.scores(state)
@@ -242,8 +241,8 @@ class ProgramPlayer(Agent):
     name = "program"
 
     def __init__(self, command: str, workdir: Path, colour: int, time_limit: float, env: dict,
-                 moves: list[str]):
-        super().__init__(littlego)
+                 moves: list[str], game: littlego.LittleGo | None = None):
+        super().__init__(game if game is not None else littlego.LittleGo())
         self.command = command
         self.workdir = workdir
         self.colour = colour
@@ -299,7 +298,7 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     try:
-        littlego.geometry(args.size)
+        littlego.LittleGo(args.size)
     except (TypeError, ValueError) as e:
         print(f"host: error: --size: {e}", file=sys.stderr)
         return 2

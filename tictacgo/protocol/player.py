@@ -229,7 +229,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as e:
         return _fail(f"bad input.txt: {e}", output)
 
-    n = state.geo.n
+    n = state.game.size
     moves = [a for a in littlego.legal_actions(state) if a != n * n]
     fallback = moves[int(rng.integers(len(moves)))] if moves else n * n
 

@@ -42,8 +42,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     from tictacgo.envs import littlego_v0
 
-    geo = record.initial.geo
-    n = geo.n
+    geo = record.initial.game
+    n = geo.size
     env = littlego_v0.raw_env(board_size=n, komi=geo.komi, max_actions=geo.max_actions)
     env.reset()
     for k, action in enumerate(record.actions, start=1):

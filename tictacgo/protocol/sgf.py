@@ -44,22 +44,22 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from sgfmill import sgf
 
 from tictacgo import __version__
 from tictacgo.atomic import atomic_write_bytes
-from tictacgo.games import get_game
 from tictacgo.games import littlego as go
+from tictacgo.games import make_game
+from tictacgo.games.spec import Game
 from tictacgo.protocol.coords import action_to_vertex
 
 ACTION_LIMIT_PROP = "ACTIONLIMIT"
 _RESULT_RE = re.compile(r"^\s*([BW])\+(.*)$", re.IGNORECASE)
 
 
-def rules_text(geo: go.Geometry) -> str:
+def rules_text(geo: go.LittleGo) -> str:
     """The variant's rules in words, for the record's ``RU`` property."""
     return (f"Little-Go (CSCI-561 course host): stone scoring (stones on the board, no territory; "
             f"komi {geo.komi:g} to White), no suicide, simple ko (no superko), "
@@ -67,17 +67,14 @@ def rules_text(geo: go.Geometry) -> str:
             f"or when Black passes on the first action (White then wins)")
 
 
-def check_game(game: str | ModuleType) -> None:
+def check_game(game: str | Game) -> None:
     """Raise ValueError unless this module can record ``game``: Go (``GM[1]``), i.e. Little-Go.
 
-    The game is asked for its spec: stones on the intersections of a square
-    board, a pass and captures. Tic-Tac-Toe has no SGF game type this module
-    writes (FF[4] has none for it).
+    The game's spec declares its SGF game type (``sgf_game``): Go is 1;
+    Tic-Tac-Toe has none (FF[4] defines none for it).
     """
-    module = get_game(game) if isinstance(game, str) else game
-    spec = module.spec()
-    rows, cols = spec.board_shape
-    if not (spec.pieces == "stones" and spec.pass_action is not None and spec.captures and rows == cols):
+    spec = make_game(game).spec
+    if spec.sgf_game != 1:
         raise ValueError(f"SGF records are written for Little-Go (Go, GM[1]) only, not {spec.title}")
 
 
@@ -89,7 +86,7 @@ def _rules_of(record: Any) -> dict[str, Any]:
     if not isinstance(state, go.GoState):
         raise ValueError(f"SGF records are written for Little-Go only; this game ended in a "
                          f"{type(state).__name__}")
-    spec = go.spec(state)
+    spec = state.game.spec
     return {"n": spec.board_shape[0], "komi": spec.komi, "max_actions": spec.max_actions}
 
 
@@ -200,7 +197,7 @@ def record_to_sgf(moves: Sequence[int], *, n: int = 5, komi: float | None = None
     Raises:
         ValueError: an action the rules refuse, moves after the end, or a bad ``forfeit_by``.
     """
-    state = go.initial_state(n, komi, max_actions)
+    state = go.LittleGo(n, komi, max_actions).initial_state()
     for k, a in enumerate(moves, start=1):
         if state.end is not None:
             raise ValueError(f"move {k} ({a!r}) comes after the end of the game ({state.end})")
@@ -215,7 +212,7 @@ def record_to_sgf(moves: Sequence[int], *, n: int = 5, komi: float | None = None
             raise ValueError(f"forfeit_by={forfeit_by} but after the moves "
                              f"{'the game is over' if state.end else 'the other colour is to move'}")
         state = go.forfeit(state)
-    geo = state.geo
+    geo = state.game
     game = sgf.Sgf_game(size=n)
     root = game.get_root()
     root.set("AP", ("tictacgo", __version__))
@@ -317,7 +314,7 @@ class SgfRecord:
 
     def vertex(self, k: int) -> str:
         """Move ``k`` (1-based) as ``"B C3"``."""
-        return f"{'BW'[(k - 1) % 2]} {action_to_vertex(self.actions[k - 1], self.initial.geo.n)}"
+        return f"{'BW'[(k - 1) % 2]} {action_to_vertex(self.actions[k - 1], self.initial.game.size)}"
 
 
 def sgf_to_record(data: bytes | str) -> SgfRecord:
@@ -344,7 +341,7 @@ def sgf_to_record(data: bytes | str) -> SgfRecord:
         if not text.isdigit() or int(text) < 1:
             raise ValueError(f"{ACTION_LIMIT_PROP}[{text}] must be a positive whole number of actions")
         limit = int(text)
-    initial = go.initial_state(n, komi, limit)
+    initial = go.LittleGo(n, komi, limit).initial_state()
     actions: list[int] = []
     for node in game.get_main_sequence():
         if node.has_setup_stones():
