@@ -1,44 +1,45 @@
-"""Monte Carlo tree search (UCT) for Tic-Tac-Toe and Little-Go.
+"""Monte Carlo tree search for Tic-Tac-Toe and Little-Go: one search, composed of parts.
 
-``MCTSAgent(game, sims=..., time_limit=..., c=...)`` grows a search tree
-from the position to move, one simulation at a time:
+``MCTSAgent`` grows a search tree from the position to move, one simulation
+at a time, and is put together from three parts passed in (after mctx's
+``search(..., root_action_selection_fn, interior_action_selection_fn)``):
 
-1. Selection: from the root, while a node has no untried action left, go to
-   the child with the largest UCB1 score ``Q + c * sqrt(ln N / n)`` (``Q``:
-   the child's mean result from the view of the player who moved into it,
-   in [-1, 1]; ``N``, ``n``: visits of the parent and the child).
-2. Expansion: one untried action of that node (in a random order) becomes a
-   new child.
-3. Rollout: from the new child, the game is played to its end by the
-   rollout policy (default: a uniformly random legal placement; in Go a PASS
-   only when no placement is legal, or with probability ``pass_prob``,
-   0 by default, since random passes mostly end games early by accident).
-4. Backpropagation: the result (+1 win, 0 draw, -1 loss) is added to every
-   node on the path, each from the view of the player who moved into it.
+* a **selection rule** (``SelectionRule``): which child a node goes down to,
+  and when a node's children come into being. ``UCT``: untried actions
+  first, one new child per visit in a random order, then the largest UCB1
+  score ``Q + c * sqrt(ln N / n)`` (``Q``: the child's mean result from the
+  view of the player who moved into it, in [-1, 1]; ``N``, ``n``: visits of
+  the parent and the child). ``PUCT``: all children at once with their
+  priors, then ``Q + c * P * sqrt(N) / (1 + n)``. The root may have a rule of
+  its own (``root_selection``: where a Gumbel root would go).
+* an **evaluator** (``tictacgo.baselines.mcts_evaluators``): the value of
+  the leaf a simulation stops at: random or capture-first rollouts, rollouts
+  from a policy, or a value function.
+* a **final-move rule** (``final_move(root, legal, pass_action) -> action``):
+  the move to play once the budget is spent; by default ``most_visited``.
 
-PASS is an ordinary action inside the tree (Go), so the search can find the
-pass that ends a won game. The budget is ``sims`` simulations, ``time_limit``
-seconds per move, or both (whichever ends first). The move played is the
-most visited root child (ties: the better mean). With ``reuse`` (default
-on), the subtree of the position reached after the agent's move and the
-opponent's reply is kept for the next move when that position is found
-among the root's grandchildren.
+One simulation walks down from the root by the selection rule until the
+game ends, ``max_depth`` steps are taken, the rule stops at a node, or it
+reaches a node never visited (a leaf; with ``expand_to_end`` the walk goes
+on, every position on the way joining the tree, to the end of the game). The
+leaf's value (the game's result at the end, else the evaluator's) is added
+to every node on the path, each from the view of the player who moved into
+it. The policy-guided searches of ``tictacgo.baselines.policy_mcts`` are
+this search with other parts, not a different search.
+
+Without a rule given, an evaluator with a prior (``uses_prior``) gets PUCT
+over that prior and any other gets UCT: with the default random rollouts
+(PASS only when no placement is legal, or with probability ``pass_prob``)
+that is plain UCT. PASS is an ordinary action inside the tree (Go), so the
+search can find the pass that ends a won game. The budget is ``sims``
+simulations, ``time_limit`` seconds per move, or both (whichever ends
+first). With ``reuse`` (default on), the subtree of the position reached
+after the agent's move and the opponent's reply is kept for the next move
+when that position is found among the root's grandchildren.
 
 The inner loop runs on the rules cores' bitboards (``legal_bits``/``play``)
 with Python's ``random.Random`` (seeded from the agent's numpy Generator,
 so a fixed ``sims`` budget is reproducible); no numpy in the hot path.
-
-Leaf values and priors come from an evaluator object
-(``tictacgo.baselines.mcts_evaluators``, after OpenSpiel's ``mcts.Evaluator``):
-random rollouts (``RandomRollout``), capture-first rollouts
-(``CaptureRollout``), both on Little-Go's fast playout engine
-(``tictacgo.games.littlego_fast``), rollouts from a policy
-(``PolicyRollout``), or a value function with an optional prior
-(``ValueAndPrior``). An evaluator with a prior (``uses_prior``) makes a node
-expand all its children at once and selection use PUCT,
-``Q + c * P * sqrt(N) / (1 + n)`` (unvisited children score ``Q = 0``). A
-policy network or a policy-value network plugs in as an evaluator; the
-search itself does not change.
 
 Registry spec: ``"mcts:sims=400,c=1.0,time=1.0,rollout=capture"`` (1000
 simulations when neither ``sims`` nor ``time`` is given). ``rollout`` is
@@ -56,6 +57,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 
 import numpy as np
 
@@ -76,37 +78,150 @@ class Node:
         self.action = action
         self.mover = mover          # the player who made ``action`` (moved into this node)
         self.children: list[Node] = []
-        self.untried: list[int] | None = None  # filled on first expansion
+        self.untried: list | None = None  # the selection rule's actions still to add (None: not seen yet)
         self.n = 0
         self.w = 0.0                # sum of results from ``mover``'s view
-        self.p = p                  # prior probability (PUCT only)
+        self.p = p                  # prior probability (rules that use one)
 
     @property
     def q(self) -> float:
         """Mean result from the mover's view (0 before any visit)."""
         return self.w / self.n if self.n else 0.0
 
+    def add(self, game: Game, action: int, p: float = 1.0) -> Node:
+        """Add and return the child that ``action`` leads to (prior ``p``)."""
+        state = self.state
+        child = Node(game.play(state, action), self, action, game.current_player(state), p)
+        self.children.append(child)
+        return child
+
     def __repr__(self) -> str:
         return f"Node(action={self.action}, n={self.n}, q={self.q:+.3f}, children={len(self.children)})"
 
 
+def check_constant(name: str, value: float) -> float:
+    """``value`` as a float if it is a finite non-negative number, else a ValueError naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
+            or not math.isfinite(value) or value < 0:
+        raise ValueError(f"{name} must be a finite non-negative number, got {value!r}")
+    return float(value)
+
+
+# -- selection rules ----------------------------------------------------------
+
+class SelectionRule:
+    """How a simulation goes down the tree: the child of a node to visit next.
+
+    ``select(node, game, rnd)`` returns a child of ``node``, adding it with
+    ``node.add`` when the rule expands the node now, or None to stop at
+    ``node`` and evaluate it. ``node.untried`` is the rule's own list of
+    actions still to add (None until the rule first sees the node). A rule
+    draws randomness only from ``rnd``, so a seeded search is reproducible.
+    """
+
+    def select(self, node: Node, game: Game, rnd: random.Random) -> Node | None:
+        """The child of ``node`` to visit next, or None to evaluate ``node`` itself."""
+        raise NotImplementedError
+
+
+class UCT(SelectionRule):
+    """Untried actions first, one new child per visit in a random order; then the best UCB1 score.
+
+    UCB1 is ``Q + c * sqrt(ln N / n)``: ``Q`` the child's mean result for the
+    player who moved into it, ``N`` and ``n`` the visits of the node and the child.
+
+    Args:
+        c: the exploration constant.
+    """
+
+    def __init__(self, c: float = 1.0):
+        self.c = check_constant("c", c)
+
+    def select(self, node: Node, game: Game, rnd: random.Random) -> Node:
+        untried = node.untried
+        if untried is None:
+            untried = node.untried = game.legal_actions(node.state)
+            rnd.shuffle(untried)
+        if untried:
+            return node.add(game, untried.pop())
+        c = self.c
+        log_n = math.log(node.n)
+        best, best_score = None, -math.inf
+        for ch in node.children:
+            score = ch.w / ch.n + c * math.sqrt(log_n / ch.n)
+            if score > best_score:
+                best, best_score = ch, score
+        return best
+
+
+class PUCT(SelectionRule):
+    """AlphaZero's rule: every child at once with its prior, then the best ``Q + c * P * sqrt(N) / (1 + n)``.
+
+    A node is evaluated on its first visit, before any child is chosen;
+    unvisited children score ``Q = 0``. Priors are clipped at 0 and
+    normalised over the legal actions (uniform when they carry no mass).
+
+    Args:
+        prior: ``f(state) -> {action: weight}`` (an evaluator's ``prior``).
+        c: the exploration constant.
+    """
+
+    def __init__(self, prior: Callable[[object], dict[int, float]], c: float = 1.0):
+        if not callable(prior):
+            raise TypeError(f"prior must be callable f(state) -> {{action: p}}, got {prior!r}")
+        self.prior = prior
+        self.c = check_constant("c", c)
+
+    def select(self, node: Node, game: Game, rnd: random.Random) -> Node | None:
+        if node.untried is None:
+            self._expand(node, game)
+        if not node.n:
+            return None  # a first visit: the node's own value comes first
+        c, sq = self.c, math.sqrt(node.n)
+        return max(node.children, key=lambda ch: (ch.w / ch.n if ch.n else 0.0) + c * ch.p * sq / (1 + ch.n))
+
+    def _expand(self, node: Node, game: Game) -> None:
+        priors = self.prior(node.state)
+        actions = game.legal_actions(node.state)
+        total = sum(max(float(priors.get(a, 0.0)), 0.0) for a in actions) if actions else 0.0
+        for a in actions:
+            p = max(float(priors.get(a, 0.0)), 0.0) / total if total > 0 else 1.0 / len(actions)
+            node.add(game, a, p)
+        node.untried = []
+
+
+def most_visited(root: Node, legal: list[int], pass_action: int | None) -> int:
+    """The usual final move: the most visited root action, ties to the better mean."""
+    return max(root.children, key=lambda ch: (ch.n, ch.q)).action
+
+
+# -- the search ---------------------------------------------------------------
+
 class MCTSAgent(Agent):
-    """UCT Monte Carlo tree search on a rules core.
+    """Monte Carlo tree search on a rules core, composed of a selection rule, an evaluator and a final move.
 
     Args:
         game: a rules module from ``tictacgo.games``.
         sims: simulations per move (None: limited by ``time_limit`` only;
             1000 when neither is given).
         time_limit: seconds per move (None: limited by ``sims`` only).
-        c: exploration constant of UCB1 (or PUCT with a prior).
+        c: exploration constant of the default rule (UCT, or PUCT with a prior).
         reuse: keep the subtree of the reached position for the next move.
-        evaluator: where leaf values and priors come from (an ``Evaluator``
-            of ``tictacgo.baselines.mcts_evaluators``); None: random rollouts
+        evaluator: where leaf values come from (an ``Evaluator`` of
+            ``tictacgo.baselines.mcts_evaluators``); None: random rollouts
             with ``capture_prob`` and ``pass_prob`` (plain UCT by default).
         capture_prob: for the default evaluator: chance per rollout move of
             taking a capture (Go) or a win (Tic-Tac-Toe); 0 is plain UCT.
         pass_prob: for the default evaluator: chance of a PASS per rollout move.
         rng: the agent's generator (seeds the search's ``random.Random``).
+        selection: the ``SelectionRule`` below the root (None: ``PUCT`` over
+            the evaluator's prior if it has one, else ``UCT``; both with ``c``).
+        root_selection: the rule at the root (None: ``selection``).
+        max_depth: the most steps a simulation goes down (None: no limit).
+        expand_to_end: go on past a new node to the end of the game, every
+            position on the way joining the tree, instead of evaluating it.
+        final_move: ``f(root, legal, pass_action) -> action``, the move played
+            after the search (default ``most_visited``).
     """
 
     name = "mcts"
@@ -114,7 +229,10 @@ class MCTSAgent(Agent):
     def __init__(self, game: Game, sims: int | None = None, time_limit: float | None = None,
                  c: float = 1.0, reuse: bool = True, evaluator: Evaluator | None = None,
                  capture_prob: float = 0.0, pass_prob: float = 0.0,
-                 rng: np.random.Generator | None = None):
+                 rng: np.random.Generator | None = None, *, selection: SelectionRule | None = None,
+                 root_selection: SelectionRule | None = None, max_depth: int | None = None,
+                 expand_to_end: bool = False,
+                 final_move: Callable[[Node, list[int], int | None], int] = most_visited):
         super().__init__(game, rng)
         if sims is None and time_limit is None:
             sims = 1000
@@ -124,26 +242,40 @@ class MCTSAgent(Agent):
         time_limit = check_seconds(time_limit)
         if not isinstance(reuse, bool):
             raise ValueError(f"reuse must be true or false, got {reuse!r}")
-        if isinstance(c, bool) or not isinstance(c, (int, float, np.integer, np.floating)) \
-                or not math.isfinite(c) or c < 0:
-            raise ValueError(f"c must be a finite non-negative number, got {c!r}")
+        c = check_constant("c", c)
         if evaluator is None:
             evaluator = CaptureRollout(game, capture_prob=capture_prob, pass_prob=pass_prob)
         if not isinstance(evaluator, Evaluator):
             raise TypeError(f"evaluator must be an Evaluator, got {evaluator!r}")
+        if selection is None:
+            selection = PUCT(evaluator.prior, c) if evaluator.uses_prior else UCT(c)
+        for key, rule in (("selection", selection), ("root_selection", root_selection)):
+            if rule is not None and not isinstance(rule, SelectionRule):
+                raise TypeError(f"{key} must be a SelectionRule, got {rule!r}")
+        if max_depth is not None and (isinstance(max_depth, bool) or not isinstance(max_depth, int)
+                                      or max_depth < 1):
+            raise ValueError(f"max_depth must be a positive int or None, got {max_depth!r}")
+        if not isinstance(expand_to_end, bool):
+            raise ValueError(f"expand_to_end must be true or false, got {expand_to_end!r}")
+        if not callable(final_move):
+            raise TypeError(f"final_move must be callable f(root, legal, pass_action) -> action, "
+                            f"got {final_move!r}")
         self.sims = None if sims is None else int(sims)
         self.time_limit = time_limit
-        self.c = float(c)
-        self.reuse = bool(reuse)
+        self.c = c
+        self.reuse = reuse
         self.evaluator = evaluator
+        self.selection = selection
+        self.root_selection = root_selection if root_selection is not None else selection
+        self.max_depth = max_depth
+        self.expand_to_end = expand_to_end
+        self.final_move = final_move
         self.root: Node | None = None
         self.last_sims = 0          # simulations run by the last act()
         self.reused_visits = 0      # visits inherited by the last act()'s root
 
     def reset(self) -> None:
         self.root = None
-
-    # -- tree -------------------------------------------------------------
 
     def _find_root(self, state) -> Node:
         old = self.root
@@ -157,63 +289,24 @@ class MCTSAgent(Agent):
                         return grandchild
         return Node(state, None, None, 3 - self.game.current_player(state))
 
-    def _expand_all(self, node: Node) -> None:
-        """PUCT expansion: every legal action becomes a child with its prior."""
-        game = self.game
-        state = node.state
-        priors = self.evaluator.prior(state)
-        mover = game.current_player(state)
-        actions = game.legal_actions(state)
-        total = sum(max(float(priors.get(a, 0.0)), 0.0) for a in actions) if actions else 0.0
-        for a in actions:
-            p = max(float(priors.get(a, 0.0)), 0.0) / total if total > 0 else 1.0 / len(actions)
-            node.children.append(Node(game.play(state, a), node, a, mover, p))
-        node.untried = []
-
-    def _select_child(self, node: Node) -> Node:
-        c = self.c
-        if self.evaluator.uses_prior:
-            sq = math.sqrt(node.n)
-            return max(node.children,
-                       key=lambda ch: (ch.w / ch.n if ch.n else 0.0) + c * ch.p * sq / (1 + ch.n))
-        log_n = math.log(node.n)
-        best, best_score = None, -math.inf
-        for ch in node.children:
-            score = ch.w / ch.n + c * math.sqrt(log_n / ch.n)
-            if score > best_score:
-                best, best_score = ch, score
-        return best
-
     def _simulate(self, root: Node, rnd: random.Random) -> None:
+        """One simulation: down by the selection rules, a value for the leaf, backed up the path."""
         game = self.game
-        node = root
-        # Selection.
-        while True:
-            if game.is_terminal(node.state):
+        is_terminal = game.is_terminal
+        max_depth = self.max_depth or math.inf
+        rule = self.root_selection
+        node, depth = root, 0
+        while depth < max_depth and not is_terminal(node.state):
+            child = rule.select(node, game, rnd)
+            if child is None:
                 break
-            if node.untried is None:
-                if self.evaluator.uses_prior:
-                    self._expand_all(node)
-                else:
-                    node.untried = game.legal_actions(node.state)
-                    rnd.shuffle(node.untried)
-            if node.untried:
-                # Expansion.
-                a = node.untried.pop()
-                child = Node(game.play(node.state, a), node, a, game.current_player(node.state))
-                node.children.append(child)
-                node = child
-                break
-            if self.evaluator.uses_prior and node.n == 0:
-                break  # a freshly expanded PUCT node: evaluate it, then descend next time
-            node = self._select_child(node)
-        # Rollout (or evaluation).
+            node = child
+            depth += 1
+            rule = self.selection
+            if not child.n and not self.expand_to_end:
+                break  # a new leaf: the evaluator judges it
         state = node.state
-        if game.is_terminal(state):
-            values = game.returns(state)
-        else:
-            values = self.evaluator.evaluate(state, rnd)
-        # Backpropagation.
+        values = game.returns(state) if is_terminal(state) else self.evaluator.evaluate(state, rnd)
         while node is not None:
             node.n += 1
             node.w += values[node.mover - 1]
@@ -249,11 +342,7 @@ class MCTSAgent(Agent):
         if len(legal) == 1:
             self.root = None
             return legal[0]
-        return self._choose(self.search(state), legal, state)
-
-    def _choose(self, root, legal: list[int], state) -> int:
-        """The move to play after searching ``state``: the most visited, ties to the best mean."""
-        return max(root.children, key=lambda ch: (ch.n, ch.q)).action
+        return self.final_move(self.search(state), legal, self.game.pass_action)
 
 
 def _make(game, rng, sims: int | None = None, time: float | None = None, c: float = 1.0,

@@ -6,10 +6,11 @@ is judged; it asks an evaluator, as OpenSpiel's ``mcts.Evaluator`` does:
 * ``evaluate(state, rnd) -> (first player's value, second player's value)``
   for a position that is not over, each in [-1, 1] (a rollout's result, or a
   network's value estimate);
-* ``prior(state) -> {action: probability}`` when ``uses_prior`` is True: the
-  search then expands all children at once and selects by PUCT
-  (``Q + c * P * sqrt(N) / (1 + n)``); with ``uses_prior`` False it is plain
-  UCT, expanding one untried child at a time.
+* ``prior(state) -> {action: probability}`` when ``uses_prior`` is True:
+  unless given another selection rule, the search then expands all children
+  at once with these priors and selects by PUCT
+  (``Q + c * P * sqrt(N) / (1 + n)``); with ``uses_prior`` False its default
+  is plain UCT, expanding one untried child at a time.
 
 The evaluators here:
 
@@ -20,18 +21,19 @@ The evaluators here:
   mover takes a capture (Go: an opponent group in atari) or a win
   (Tic-Tac-Toe) when one exists. Also on the fast engine where there is one.
 * ``PolicyRollout``: rollout moves drawn from a policy ``f(state, rnd) ->
-  action`` (seed 001's "policy MCTS" plugs a learned policy in here).
+  action`` (policy MCTS plugs a learned policy in here).
 * ``ValueAndPrior``: a value function ``f(state) -> v`` (from the view of the
   player to move) and an optional prior function: AlphaZero-style search
-  with a policy-value network, or UCT plus a policy prior ("mix MCTS").
+  with a policy-value network, or a value function with a policy prior.
 
 ``AgentPolicy`` turns any agent that gives move probabilities (a method
 ``probabilities(state) -> {action: p}``, as ``PolicyAgent`` and the random
 player have) into both: ``AgentPolicy(agent)(state, rnd)`` draws a move for
-``PolicyRollout`` and ``.probabilities(state)`` is a prior (seed 001's
-agents, ``tictacgo.baselines.policy_mcts``, use it).
+``PolicyRollout`` and ``.probabilities(state)`` is a prior (the
+policy-guided searches of ``tictacgo.baselines.policy_mcts`` use it).
 
-A new kind of guidance is a new evaluator, never a change to the search.
+A new kind of guidance is a new evaluator (or a new selection rule, for how
+the tree is walked), never a change to the search.
 All evaluators draw randomness only from the ``random.Random`` the search
 passes in, so a seeded search is reproducible.
 """
@@ -49,7 +51,7 @@ _WIN_VALUES = {0: (0.0, 0.0), 1: (1.0, -1.0), 2: (-1.0, 1.0)}
 class Evaluator:
     """Base class: the value of a live leaf, and optionally the prior of its children."""
 
-    #: True: the search expands every child with ``prior(state)`` and selects by PUCT.
+    #: True: by default the search selects by PUCT over ``prior(state)`` (see ``mcts.PUCT``).
     uses_prior = False
 
     def evaluate(self, state, rnd: random.Random) -> tuple[float, float]:

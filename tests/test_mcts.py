@@ -10,7 +10,7 @@ import pytest
 
 from tictacgo.arena import play_game
 from tictacgo.baselines import make_agent
-from tictacgo.baselines.mcts import MCTSAgent
+from tictacgo.baselines.mcts import MCTSAgent, SelectionRule
 from tictacgo.baselines.mcts_evaluators import (
     CaptureRollout,
     Evaluator,
@@ -139,6 +139,65 @@ def test_a_new_evaluator_plugs_in_without_touching_the_search():
 
     agent = MCTSAgent(TTT, sims=30, evaluator=PreferCentre(), rng=rng())
     assert agent.act(TTT.initial_state()) == 4
+
+
+class LowestFirst(SelectionRule):
+    """A toy rule: always the child of the lowest legal action."""
+
+    def select(self, node, game, rnd):
+        action = min(game.legal_actions(node.state))
+        for child in node.children:
+            if child.action == action:
+                return child
+        return node.add(game, action)
+
+
+def _tree_nodes(node):
+    yield node
+    for child in node.children:
+        yield from _tree_nodes(child)
+
+
+def test_a_selection_rule_passed_in_decides_where_the_search_goes():
+    s = ttt.from_board("XO. .XO ...")  # X to move: UCT finds the win at 8
+    assert MCTSAgent(TTT, sims=200, rng=rng()).act(s) == 8
+    agent = MCTSAgent(TTT, sims=200, selection=LowestFirst(), rng=rng())
+    assert agent.act(s) == 2  # every simulation went down the lowest action
+    assert all(len(node.children) <= 1 for node in _tree_nodes(agent.root))
+    assert agent.root.children[0].n == 200
+
+
+def test_the_root_can_have_its_own_selection_rule():
+    agent = MCTSAgent(TTT, sims=200, root_selection=LowestFirst(), rng=rng())
+    assert agent.act(TTT.initial_state()) == 0
+    (first,) = agent.root.children
+    assert first.action == 0 and first.n == 200
+    assert len(first.children) == 8  # below the root, UCT tries every reply
+
+
+def test_a_final_move_rule_and_a_depth_limit_passed_in_are_used():
+    seen = []
+
+    def last_legal(root, legal, pass_action):
+        seen.append((root.n, pass_action))
+        return legal[-1]
+
+    agent = MCTSAgent(GO, sims=30, max_depth=1, final_move=last_legal, rng=rng())
+    s = GO.initial_state()
+    assert agent.act(s) == go.legal_actions(s)[-1]
+    assert seen == [(30, go.pass_action(s))]
+    assert all(not child.children for child in agent.root.children)  # one step deep: a flat tree
+
+
+def test_mcts_rejects_parts_that_do_not_fit():
+    with pytest.raises(TypeError, match="selection must be a SelectionRule"):
+        MCTSAgent(TTT, sims=10, selection=lambda node, game, rnd: None)
+    with pytest.raises(TypeError, match="root_selection must be a SelectionRule"):
+        MCTSAgent(TTT, sims=10, root_selection="uct")
+    with pytest.raises(ValueError, match="max_depth must be a positive int"):
+        MCTSAgent(TTT, sims=10, max_depth=0)
+    with pytest.raises(TypeError, match="final_move must be callable"):
+        MCTSAgent(TTT, sims=10, final_move="most_visited")
 
 
 def test_value_function_values_are_from_the_view_of_the_player_to_move():

@@ -17,15 +17,17 @@ import pytest
 
 from tictacgo.arena import play_game
 from tictacgo.baselines import Agent, make_agent
-from tictacgo.baselines.mcts import Node
-from tictacgo.baselines.mcts_evaluators import AgentPolicy
+from tictacgo.baselines.mcts import MCTSAgent, Node
+from tictacgo.baselines.mcts_evaluators import AgentPolicy, PolicyRollout
 from tictacgo.baselines.minimax import MinimaxAgent
 from tictacgo.baselines.policy_mcts import (
     DEFAULT_C,
     DEFAULT_SIMS,
     DEFAULT_W,
     MixMCTSAgent,
+    PolicyBonus,
     PolicyMCTSAgent,
+    PolicySample,
     best_move,
     mix_score,
     uct_score,
@@ -36,7 +38,6 @@ from tictacgo.games import tictactoe as ttt
 
 TTT = ttt.TicTacToe()
 GO = go.LittleGo()
-
 
 KINDS = {"policy": PolicyMCTSAgent, "mix": MixMCTSAgent}
 WIN_IN_ONE = "XX. OO. ..."  # X to move: 2 wins at once (O threatens 5)
@@ -96,14 +97,19 @@ def _root_with_children(stats):
 def test_mix_selection_adds_the_weighted_prior_to_uct():
     # Child 0: the better UCT score (mean +0.5); child 1: the policy's favourite (mean 0).
     root = _root_with_children([(5.0, 10, 0.1), (0.0, 10, 0.9)])
+    root.untried = []  # both children tried: the score decides
     uct = [uct_score(ch.w, ch.n, root.n, DEFAULT_C) for ch in root.children]
     assert uct[0] > uct[1]
-    assert MixMCTSAgent(TTT, uniform(), w=0.0, rng=rng())._select_child(root).action == 0
-    assert MixMCTSAgent(TTT, uniform(), w=1.0, rng=rng())._select_child(root).action == 1
+
+    def chosen(w):
+        return PolicyBonus(uniform().probabilities, w=w).select(root, TTT, random.Random(0)).action
+
+    assert chosen(0.0) == 0
+    assert chosen(1.0) == 1
     # The switch happens where w * (0.9 - 0.1) overtakes the UCT gap.
     w_switch = (uct[0] - uct[1]) / 0.8
-    assert MixMCTSAgent(TTT, uniform(), w=w_switch * 0.99, rng=rng())._select_child(root).action == 0
-    assert MixMCTSAgent(TTT, uniform(), w=w_switch * 1.01, rng=rng())._select_child(root).action == 1
+    assert chosen(w_switch * 0.99) == 0
+    assert chosen(w_switch * 1.01) == 1
 
 
 def test_mix_tries_every_move_once_first_the_most_probable_first():
@@ -169,6 +175,27 @@ def test_policy_mcts_draws_its_first_moves_from_the_policy_and_counts_each_rollo
     root = agent.search(TTT.initial_state())
     assert sum(ch.n for ch in root.children) == root.n == 300
     assert sorted(ch.action for ch in root.children) == list(range(9))
+
+
+def _root_stats(agent):
+    return sorted((ch.action, ch.n, ch.w) for ch in agent.root.children)
+
+
+@pytest.mark.parametrize("game", [TTT, GO], ids=["tictactoe", "littlego"])
+def test_policy_and_mix_mcts_are_the_one_search_with_their_parts(game):
+    policy = AgentPolicy(uniform(game))
+    state = game.play(game.initial_state(), 4)
+    parts = {
+        "policy": dict(evaluator=PolicyRollout(game, policy), selection=PolicySample(policy), max_depth=1),
+        "mix": dict(selection=PolicyBonus(policy.probabilities, c=0.7, w=2.0), expand_to_end=True),
+    }
+    for kind, agent in (("policy", PolicyMCTSAgent(game, policy, sims=40, rng=rng(3))),
+                        ("mix", MixMCTSAgent(game, policy, sims=40, c=0.7, w=2.0, rng=rng(3)))):
+        composed = MCTSAgent(game, sims=40, reuse=False, final_move=best_move, rng=rng(3), **parts[kind])
+        assert agent.act(state) == composed.act(state)
+        assert _root_stats(agent) == _root_stats(composed)
+        # The agents only put the parts together: no step of the search is their own.
+        assert [name for name, value in vars(type(agent)).items() if callable(value)] == ["__init__"]
 
 
 # -- playing ----------------------------------------------------------------------------------
