@@ -6,7 +6,7 @@ with its generator; a state it has never seen gets a random legal move).
 
 Learning (``train``): the table plays both sides against itself. At each
 move it explores with probability ``epsilon`` (a uniformly random legal move)
-and otherwise plays greedily; after the move it updates (seed 003's rule,
+and otherwise plays greedily; after the move it updates (the Q-learning tutorial's rule,
 written for a two-player game where the next state belongs to the opponent):
 
     Q(s, a) <- Q(s, a) + alpha * (target - Q(s, a))
@@ -15,19 +15,19 @@ written for a two-player game where the next state belongs to the opponent):
 
 with ``r = 1`` for a winning move and ``0`` for a draw (the mover can't lose
 on its own move). The opponent's best value counts against the mover, as
-seed 003's ``reward - discount * bestNextMove``; unseen states count 0.
+the tutorial's ``reward - discount * bestNextMove``; unseen states count 0.
 
-Defaults and why: ``alpha = 0.75`` and ``gamma = 0.5`` are seed 003's
+Defaults and why: ``alpha = 0.75`` and ``gamma = 0.5`` are the Q-learning tutorial's
 learning rate and discount (the game is deterministic, so a large step is
 safe, and a small discount still orders a quick win above a slow one and
-any loss below a draw). ``epsilon = 0.5`` is seed 003's exploration
+any loss below a draw). ``epsilon = 0.5`` is the tutorial's exploration
 probability during self-play; a high rate keeps every reply an opponent
-might play in the table. Rewards are +1 / 0 rather than seed 003's 10 / 5 /
+might play in the table. Rewards are +1 / 0 rather than the tutorial's 10 / 5 /
 0: with one table for both sides the values must be zero-sum (a draw is
 worth the same to both players). ``scripts/train_qlearning.py`` measures how
 many games this needs to stop losing to the exact minimax.
 
-Symmetry (seed 002's hint): the table is keyed by a canonical form of the
+Symmetry (the course homework's hint): the table is keyed by a canonical form of the
 board under its 8 symmetries (rotations and reflections): the transform whose
 (X bits, O bits) pair is smallest. An action is mapped through the same
 transform; when the board is itself symmetric (its stabiliser has several

@@ -1,22 +1,22 @@
-"""Tic-Tac-Toe players from seed 000: the sped-up minimax and the rule-based "think" players.
+"""Tic-Tac-Toe players from the actor-critic chapter: the sped-up minimax and the rule-based "think" players.
 
 ``fast_minimax``
     The exact minimax (``MinimaxAgent``, alpha-beta with a transposition
-    table) with seed 000's two shortcuts: with one free cell left it takes it
-    at once, and while the centre (cell 4; the seed's cell 5) is free it takes
+    table) with the chapter's two shortcuts: with one free cell left it takes it
+    at once, and while the centre (cell 4; the chapter's cell 5) is free it takes
     the centre. Both skip the costliest searches (the empty board and the
     first reply) and keep perfect play.
 
     Choice documented: the centre rule applies on the agent's first move only
     (at most one mark on the board). In a game it plays from the start that is
-    the only time it can find the centre free, so this is the seed's rule; in
+    the only time it can find the centre free, so this is the chapter's rule; in
     a position set up mid-game a free centre can miss a win or lose (with an
     opponent threat elsewhere), and there the agent searches instead, so it
     stays exact in every position.
 
 ``think1`` / ``think2`` / ``think3``
     Rule-based players that look one, two and three plies ahead, as the
-    "think three steps ahead" player seed 000 evaluates its actor-critic
+    "think three steps ahead" player the chapter evaluates its actor-critic
     agent against (``X_think3`` / ``O_think3`` in the book's ``utils``):
 
     - think1: take a winning move if there is one, else a random move.
@@ -146,7 +146,7 @@ class ThinkAgent(Agent):
 
 
 class FastMinimaxAgent(Agent):
-    """Seed 000's sped-up minimax: last free cell at once, centre if free, else exact minimax.
+    """The actor-critic chapter's sped-up minimax: last free cell at once, centre if free, else exact minimax.
 
     The centre rule is for the agent's first move (see the module docstring).
 
@@ -189,10 +189,12 @@ def _make_fast_minimax(game, rng):
 
 
 register_agent("fast_minimax", _make_fast_minimax, games=("tictactoe",),
-               description="seed 000's sped-up exact minimax: last cell at once, centre if free")
+               description="sped-up exact minimax (the actor-critic chapter's): last cell at once, "
+               "centre if free")
 register_agent("think1", _make_think(1), games=("tictactoe",),
                description="rule-based: win if possible, else random")
 register_agent("think2", _make_think(2), games=("tictactoe",),
                description="rule-based: win, else block the opponent's win, else random")
 register_agent("think3", _make_think(3), games=("tictactoe",),
-               description="rule-based, three plies ahead (seed 000): win, block, fork/threat, else random")
+               description="rule-based, three plies ahead (the actor-critic chapter's): win, block, "
+               "fork/threat, else random")

@@ -1,101 +1,13 @@
 """A game-generic single-agent Gymnasium env: one learner against an opponent.
 
-``TurnBasedEnv`` adapts any rules module of ``tictacgo.games`` (they share one
-interface, see ``tictacgo.games.spec``) to ``gymnasium.Env``. The learner
-plays one colour; every other move is made by an opponent inside
-``reset()``/``step()``, so one ``step()`` is one learner action plus the
-opponent's reply. ``TicTacToeEnv`` (``envs/gym_tictactoe.py``) and
-``LittleGoEnv`` (``envs/gym_littlego.py``) are thin subclasses; their module
-docstrings are the user-facing env cards.
-
-Opponents are passed in
------------------------
-The env never builds agents (``envs`` imports nothing from
-``tictacgo.baselines``). Its opponent is an object with ``act(state) ->
-action`` (and optionally ``reset()`` and ``seed(rng)``, as the agents of
-``tictacgo.baselines`` have) or a callable ``f(state) -> action`` on the
-rules state. ``gymnasium.make("LittleGo-v0", opponent="greedy")`` still
-takes registry specs: the registered entry point
-(``tictacgo.registration``) resolves them and hands the env a resolver, so
-``set_opponent("minimax:depth=2")`` works on a made env too.
-
-``set_opponent(opponent)`` swaps the opponent (self-play swaps in snapshots
-of the learner this way). It is a public method of the env, so it is reached
-through ``gymnasium.make``'s wrappers with
-``env.get_wrapper_attr("set_opponent")(...)`` or ``env.unwrapped.set_opponent``,
-and through SB3 vec envs with ``vec_env.env_method("set_opponent", ...)``.
-Call it between episodes: the new opponent makes the next opponent move.
-
-Keyword arguments
------------------
-``opponent``
-    An object with ``act(state)``, a callable ``f(state) -> action``, a
-    registry spec string when the env has a resolver (made through
-    ``gymnasium.make``), or None (then ``set_opponent`` before ``reset``).
-``learner``
-    ``"first"`` (default), ``"second"``, ``"alternate"`` (switches at every
-    reset, starting with first; a seeded reset starts over with first) or
-    ``"random"`` (drawn from ``self.np_random`` at every reset).
-``observation``
-    ``"flat"`` (default): the player-relative board as an int8 vector of
-    ``n*n`` in ``Box(-1, 1, (n*n,), int8)``: +1 the learner's stones, -1 the
-    opponent's, 0 empty. ``"board"``: the same as ``(n, n)``. ``"planes"``:
-    float32 ``(C, n, n)`` in ``Box(0, 1)``, the game's planes, which also
-    carry the colour to move (``tictacgo.envs.observations`` lists them).
-    The AEC envs take the same ``observation=`` choices (default ``"board"``).
-``render_mode``, ``render_cell``, ``render_fps``
-    ``"ansi"`` (text), ``"rgb_array"`` or ``"human"``; pixels per point or
-    cell of a picture; frames per second in a window. The same three as the
-    AEC envs, with the same defaults.
-
-Illegal actions: an action the rules refuse ends the episode with reward -1
-(``info["reason"] == "illegal"``), as the course host scores it. To refuse
-it with a penalty instead and let the learner act again, wrap the env in
-``tictacgo.wrappers.IllegalMovePenalty`` (``gymnasium.make(...,
-illegal="penalty")`` does that for you).
-
-Rewards, termination, info
---------------------------
-Rewards are from the learner's view: +1 win, -1 loss, 0 draw and on every
-non-final step. ``terminated`` is True when the game is over; ``truncated``
-is always False (the games are finite). ``info`` has the same keys, each
-with one type, at every step (so Gymnasium's vector envs can stack them):
-
-| key | type | meaning |
-|---|---|---|
-| ``action_mask`` | int8 | the learner's legal actions (all zero once over) |
-| ``learner_colour`` | int | 1 first player, 2 second |
-| ``winner`` | str | ``"learner"``, ``"opponent"``, ``"draw"``, or ``""`` while the game goes on |
-| ``winner_colour`` | int | 1, 2, 0 for a draw, -1 while the game goes on |
-| ``reason`` | str | why it ended (``win``, ``draw``, ``illegal``, ``max_actions``, ``double_pass``, |
-|  |  | ``pass_on_empty_start``), ``""`` while it goes on |
-| ``opponent_action`` | int | the opponent's reply in this call, -1 for none |
-| ``illegal_action`` | bool | the learner's action was refused by the rules |
-| ``illegal_reason`` | str | why (``occupied``, ``suicide``, ``ko``), else ``""`` |
-
-Subclasses add game entries (Little-Go: ``scores`` and ``t``).
-``action_masks()`` returns the legal actions as a bool array; sb3-contrib's
-``MaskablePPO`` finds it through ``gymnasium.make``'s wrappers.
-
-``reset(seed=..., options={"state": s})``: the seed seeds ``self.np_random``
-and gives the opponent a generator drawn from it (``opponent.seed(rng)``),
-so one seed gives one game against a random opponent; unseeded resets
-continue both streams. ``options["state"]`` starts from a rules-core state of
-this game and variant that is not over (the opponent moves first if it is
-the opponent's turn there), as in the AEC envs.
-
-Bad input: a non-integer action raises TypeError, an out-of-range one
-ValueError, and the game is untouched. ``step()`` on a finished episode raises
-``tictacgo.GameOverError``. An opponent that returns an illegal action raises
-RuntimeError naming it.
-
-Edge case: if the opponent's opening move ends the game (a Little-Go opponent
-passing on the empty board), ``reset()`` returns that final position with
-``info["reason"]`` set; the next ``step()`` ignores its (type-checked) action
-and reports the result with ``terminated=True``. ``action_masks()`` is then
-all True so that masked policies stay well defined.
-
-Version history: v0, the first release.
+``TurnBasedEnv(game, ...)`` adapts any game object of ``tictacgo.games`` to
+``gymnasium.Env``: the learner plays one colour and the opponent's replies
+are made inside ``reset()``/``step()``. The env never builds agents (envs
+import nothing from ``tictacgo.baselines``): the opponent is an object with
+``act(state)`` or a callable, and a spec string needs the resolver that
+``gymnasium.make`` gives (``tictacgo.registration``). ``info`` keeps one type
+per key at every step. The user guide (arguments, rewards, ``info``, resets)
+is docs/envs/single-agent.md.
 """
 
 from __future__ import annotations

@@ -1,85 +1,12 @@
-"""Native vector envs: many learner-against-opponent games stepped at once on the batched engines.
+"""Native vector envs: many learner-against-opponent games stepped at once on a batched engine.
 
-``LittleGoVectorEnv`` and ``TicTacToeVectorEnv`` are ``gymnasium.vector.VectorEnv``
-subclasses registered as the ``vector_entry_point`` of ``LittleGo-v0`` and
-``TicTacToe-v0``, so::
-
-    import gymnasium, tictacgo
-    envs = gymnasium.make_vec("LittleGo-v0", num_envs=1024, vectorization_mode="vector_entry_point",
-                              opponent="greedy", learner="random")
-    obs, info = envs.reset(seed=0)
-    obs, rewards, terminated, truncated, info = envs.step(actions)   # actions: (1024,) ints
-
-Each sub-env is the single-agent env's game (``tictacgo.envs.single_agent``):
-the learner plays one colour, and the opponent's replies are made inside
-``step`` for every game at once by ``tictacgo.games.batched_littlego`` /
-``batched_tictactoe`` (numpy arrays, no Python loop over games), so one
-``step`` is one learner action plus the opponent's reply in every game.
-
-Keyword arguments
------------------
-``num_envs``
-    The number of games.
-``opponent``
-    ``"random"`` (default: a uniformly random legal placement, PASS only
-    when no placement is legal, as the registry's ``random`` agent),
-    ``"greedy"`` (Little-Go: a legal placement capturing the most stones,
-    ties uniformly at random, PASS only when no placement is legal; in
-    Tic-Tac-Toe the same as random), or a batched policy: a callable
-    ``f(obs, mask) -> actions`` taking the opponent's player-relative
-    observations ``(k, *obs_shape)`` and legal masks ``(k, n_actions)`` bool
-    of the k games where it is to move and returning k legal actions (one
-    network call for self-play). ``set_opponent`` swaps it between episodes.
-``learner``
-    ``"first"`` (default), ``"second"``, ``"alternate"`` (per game, switching
-    at each of its resets, starting with first) or ``"random"`` (drawn per game
-    at each reset from ``self.np_random``).
-``observation``
-    ``"flat"`` (default, ``(n*n,)`` int8) or ``"board"`` (``(n, n)`` int8):
-    the player-relative board from the learner's view (+1 the learner's
-    stones, -1 the opponent's). The ``"planes"`` format of the single env is
-    not offered here.
-``board_size``, ``komi``, ``max_actions``
-    Little-Go's variant (5, ``n / 2``, ``n*n - 1``).
-
-Rewards, termination and auto-reset
------------------------------------
-Rewards are from the learner's view: +1 win, -1 loss, 0 draw and on every
-other step. An illegal learner action loses its game at once (reward -1,
-``info["illegal_action"]``), as in the single env with ``illegal="lose"``;
-mask with ``action_masks()`` to avoid it. ``truncated`` is always False.
-Auto-reset follows Gymnasium 1.x's default, ``AutoresetMode.NEXT_STEP``
-(``metadata["autoreset_mode"]``): the step after a game ends resets that game
-(its action is ignored; reward 0, ``terminated`` False) and returns the first
-observation of the new game. If the opponent's opening move ends a game (a
-batched policy that passes as Black on the empty board, the learner being
-White), the reset observation is that final position and the next step
-reports the result, as in the single env.
-
-``info`` (every key at every step, each with a ``_key`` bool mask that is all
-True, as Gymnasium's vector envs build them):
-
-===================  ============  ===============================================
-``action_mask``      int8 (B, A)   the learner's legal actions (all 1 while a
-                                   game waits for its reset step)
-``learner_colour``   int8          1 first player, 2 second
-``winner_colour``    int8          1, 2, 0 draw, -1 while the game goes on
-``opponent_action``  int64         the opponent's reply in this call, -1 for none
-``illegal_action``   bool          the learner's action was illegal (game lost)
-``t``                int64         actions played in the game
-``reason``           str           why the game ended (the rules core's names:
-                                   ``win``, ``draw``, ``illegal``,
-                                   ``max_actions``, ``double_pass``,
-                                   ``pass_on_empty_start``), ``""`` while live
-``scores``           float64 (B,2) Little-Go only: Black's, White's score
-===================  ============  ===============================================
-
-``action_masks()`` returns the learner's legal actions as a ``(num_envs,
-n_actions)`` bool array. ``reset(seed=s)`` seeds ``self.np_random`` (which
-draws the random learner colours and the built-in opponents' choices), so one
-seed gives one sequence of games. Rendering is not offered.
-
-Version history: v0, the first release.
+``TurnBasedVectorEnv(game, num_envs, ...)`` is a ``gymnasium.vector.VectorEnv``
+over the game's batched engine; ``make_littlego`` and ``make_tictactoe`` are
+the ``vector_entry_point`` of ``LittleGo-v0`` and ``TicTacToe-v0``. The game
+logic both vector APIs share (this env and the SB3 ``BatchedVecEnv``) is
+``BatchedMatch``: the learner's moves, the in-batch opponent's replies,
+auto-reset on the next step, observations and ``info``. The user guide
+(arguments, opponents, auto-reset, ``info``) is docs/vector.md.
 """
 
 from __future__ import annotations

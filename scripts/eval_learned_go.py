@@ -1,4 +1,4 @@
-"""A learned Little-Go agent against the course ladder, each colour apart (issue 7's targets).
+"""A learned Little-Go agent against the course ladder, each colour apart (the targets for learned agents).
 
 The agent (default: the shipped ``ppo``, greedy policy, no search) plays
 ``--games`` games as Black and as White against ``random``, ``greedy`` and

@@ -1,4 +1,4 @@
-"""Audit a learned Tic-Tac-Toe agent: every position, then matches (issue 7's targets).
+"""Audit a learned Tic-Tac-Toe agent: every position, then matches (the targets for learned agents).
 
 1. **Audit**: over all 4,520 reachable non-terminal positions, the share
    where the agent's greedy move keeps the game-theoretic value
@@ -7,10 +7,10 @@
    unmasked favourite is illegal (the A2C target: under 0.5%).
 2. **Matches** from the empty board, W/D/L from the agent's view, as X and
    as O: ``--games`` against ``minimax`` and ``random``, and ``--think3-games``
-   against ``think3`` (seed 000's table: 72 W / 0 L / 28 D first, 9 / 0 / 91
+   against ``think3`` (the actor-critic chapter's table: 72 W / 0 L / 28 D first, 9 / 0 / 91
    second, over 100 games each).
 
-The script exits 1 if the agent misses issue 7's targets, so it can gate a
+The script exits 1 if the agent misses the targets for learned agents, so it can gate a
 shipped model: for a MaskablePPO (``ppo``) agent no loss at all and at least
 98% optimal moves; for an ``a2c`` agent (trained without masks) no loss to
 minimax and under 0.5% unmasked illegal favourites.
@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{'-' if ill is None else f'{ill:.2%}'} |")
 
     print(f"\n## Matches from the empty board, {args.agent} W / D / L\n")
-    print("| opponent | games a side | as X (first) | as O (second) | seed 000 (first; second) |")
+    print("| opponent | games a side | as X (first) | as O (second) | actor-critic chapter (first; second) |")
     print("|---|---:|---:|---:|---|")
     losses = {}
     for opp, n in (("minimax", args.games), ("random", args.games), ("think3", args.think3_games)):

@@ -7,7 +7,7 @@ prints wins/draws/losses with the win rate and its 95% Wilson interval. Then
 aggressive, alphabeta and mcts, each cell the row agent's win rate against
 the column agent.
 
-Issue 3's targets for MCTS at <= 1 s per move: >= 99% against random,
+The targets for MCTS at <= 1 s per move: >= 99% against random,
 >= 95% against greedy, >= 90% against aggressive, >= 80% against alphabeta.
 
     python scripts/eval_littlego.py --games 100 --mcts-time 1.0

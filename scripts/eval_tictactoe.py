@@ -1,10 +1,10 @@
-"""Seed 000's Tic-Tac-Toe table: the search agents against the "think three steps ahead" player.
+"""The actor-critic chapter's Tic-Tac-Toe table: search agents against the "think three steps ahead" player.
 
 Two parts, each game from the empty board, results from the first-named
 agent's view as W/D/L:
 
 1. ``minimax``, ``fast_minimax`` and ``mcts`` (if registered; skipped
-   otherwise) against ``think3``, moving first and second (seed 000 reports
+   otherwise) against ``think3``, moving first and second (the chapter reports
    its actor-critic agent at 72 W / 0 L / 28 D first and 9 W / 0 L / 91 D
    second over 100 games each). ``--qtable FILE`` adds a trained Q-learning
    table (``scripts/train_qlearning.py``).
@@ -66,7 +66,8 @@ def main(argv: list[str] | None = None) -> int:
 
     rng = np.random.default_rng(args.seed)
     names = available_agents("tictactoe")
-    print(f"Part 1: against think3 (seed 000's table), {args.games} games each side, seed {args.seed}")
+    print(f"Part 1: against think3 (the actor-critic chapter's table), {args.games} games each side, "
+          f"seed {args.seed}")
     contenders = [("minimax", args.games), ("fast_minimax", args.games)]
     if "mcts" in names:
         contenders.append((args.mcts, args.mcts_games or args.games))

@@ -1,7 +1,7 @@
 """Train A2C on a tictacgo game, top to bottom (cleanrl style).
 
 A2C sees no action masks: it learns through the illegal-move penalty with
-seed 000's credit assignment (``IllegalAwareA2C``).
+the actor-critic chapter's credit assignment (``IllegalAwareA2C``).
 
 Every setting is a field of ``TrainConfig`` (its docstring is the ``--help``
 text); this script only changes the defaults to the recipe of the shipped

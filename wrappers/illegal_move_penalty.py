@@ -12,13 +12,13 @@ learner acts again from the same, unchanged position. A legal action is
 forwarded untouched. Bad input (a non-integer, an out-of-range integer) still
 raises TypeError / ValueError.
 
-Credit assignment (seed 000, "handle illegal moves"): the penalty belongs to
+Credit assignment (the actor-critic chapter, "handle illegal moves"): the penalty belongs to
 the illegal move alone. It is paid immediately, on the step of the refused
 move, and as that move is not played it changes nothing that came before it;
 the game's own rewards (+1 / -1 / 0) are unaffected. To keep the two streams
 apart, every step's ``info`` holds ``game_reward`` (the env's reward, 0 on a
 refused move), ``penalty`` (the penalty paid on this step, else 0.0) and
-``refused`` (True on a refused step). A trainer that follows the seed
+``refused`` (True on a refused step). A trainer that follows the chapter
 exactly discounts ``game_reward`` and adds ``penalty`` undiscounted to the
 refused step only: ``tictacgo.baselines.learning.IllegalAwareA2C`` does; a
 standard algorithm that discounts the summed ``reward`` (SB3's PPO) also lets

@@ -1,8 +1,8 @@
 """Learned baselines (``tictacgo.baselines.learning``; needs the ``train`` extra).
 
-* ``returns``: ``illegal_aware_returns``, seed 000's credit assignment as a pure function.
+* ``returns``: ``illegal_aware_returns``, the actor-critic chapter's credit assignment as a pure function.
 * ``a2c``: ``IllegalAwareA2C``, A2C that trains with that credit assignment.
-* ``networks``: seed 000's two-branch actor-critic and a small residual CNN, by name.
+* ``networks``: the actor-critic chapter's two-branch network and a small residual CNN, by name.
 * ``policy_agent``: ``PolicyAgent`` (a trained model as an agent) and ``load_model``.
 * ``training``: ``train(TrainConfig(...))``: opponents, self-play, evaluation, checkpoints.
 * ``cli``: ``tictacgo train``.

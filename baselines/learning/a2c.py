@@ -1,4 +1,4 @@
-"""A2C with seed 000's credit assignment for refused (illegal) moves.
+"""A2C with the actor-critic chapter's credit assignment for refused (illegal) moves.
 
 SB3's A2C discounts the summed reward and bootstraps with GAE, so a penalty
 for an illegal attempt would flow into the returns and advantages of the

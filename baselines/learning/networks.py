@@ -1,6 +1,6 @@
 """Networks for the small boards, usable by name from the training code.
 
-* ``"two_branch"``: seed 000's actor-critic. A dense branch (the n*n board
+* ``"two_branch"``: the actor-critic chapter's network. A dense branch (the n*n board
   itself) and a 3x3 convolution branch (64 filters, same padding, ReLU) over
   the board, concatenated, a shared 128-unit ReLU layer, then a policy head
   and a value head of 32 ReLU units each, the value squashed by tanh (the
@@ -31,7 +31,7 @@ POLICIES = ("two_branch", "resnet", "mlp")
 
 
 class TwoBranchExtractor(BaseFeaturesExtractor):
-    """Seed 000's trunk: raw board + 3x3 conv (64), concatenated, then 128 ReLU units."""
+    """The actor-critic chapter's trunk: raw board + 3x3 conv (64), concatenated, then 128 ReLU units."""
 
     def __init__(self, observation_space: gym.spaces.Box, filters: int = 64, hidden: int = 128):
         super().__init__(observation_space, features_dim=hidden)
@@ -79,7 +79,7 @@ class SmallResNetExtractor(BaseFeaturesExtractor):
 
 
 class _TanhValue:
-    """Mixin: squash the value head's output by tanh (seed 000's critic)."""
+    """Mixin: squash the value head's output by tanh (the chapter's critic)."""
 
     def _build(self, lr_schedule) -> None:
         super()._build(lr_schedule)
@@ -87,11 +87,11 @@ class _TanhValue:
 
 
 class TwoBranchPolicy(_TanhValue, ActorCriticPolicy):
-    """A2C's policy with seed 000's network."""
+    """A2C's policy with the actor-critic chapter's network."""
 
 
 class MaskableTwoBranchPolicy(_TanhValue, MaskableActorCriticPolicy):
-    """MaskablePPO's policy with seed 000's network."""
+    """MaskablePPO's policy with the actor-critic chapter's network."""
 
 
 def policy_spec(name: str, algo: str, net_arch: list[int] | None = None) -> tuple[Any, dict[str, Any]]:

@@ -1,4 +1,4 @@
-"""Seed 000's credit assignment for illegal moves, as a pure function.
+"""The actor-critic chapter's credit assignment for illegal moves, as a pure function.
 
 One player's steps, in order. A legal step earns the game's reward (0 until
 the last move, then +1 / 0 / -1); an illegal attempt (refused by
@@ -6,11 +6,11 @@ the last move, then +1 / 0 / -1); an illegal attempt (refused by
 training target of a legal step is the game reward discounted over the legal
 moves only; an illegal attempt's target is its penalty alone: final and
 undiscounted, it consumes no discount step and never reaches the targets of
-earlier legal moves. This is seed 000's ``discount_rs`` plus its separate,
-undiscounted "wrong move" rewards (the seed's code; its prose prints the
+earlier legal moves. This is the chapter's ``discount_rs`` plus its separate,
+undiscounted "wrong move" rewards (the chapter's code; its prose prints the
 signs wrong).
 
-Example (the seed's): X 1, O 7, X 5, O 9, X 7 (illegal), X 6, O 8; X loses.
+Example (the chapter's): X 1, O 7, X 5, O 9, X 7 (illegal), X 6, O 8; X loses.
 X's steps: rewards ``[0, 0, -1, -1]``, illegal ``[F, F, T, F]``; with gamma
 0.9 the targets are ``[-0.81, -0.9, -1, -1]``.
 """

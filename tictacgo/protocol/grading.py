@@ -3,7 +3,7 @@
 ``run_course_report(spec, seed)`` plays the agent against each of the
 course's first-stage opponents that is registered (random, greedy,
 aggressive, alphabeta), 10 games as Black and 10 as White, and scores the
-win rates with the assignment's rubric (seed 002): ``course_points``.
+win rates with the assignment's rubric (the course's homework): ``course_points``.
 """
 
 from __future__ import annotations

@@ -1,27 +1,27 @@
-"""Seed 001's tables ("AlphaGo in Tic Tac Toe"): policy MCTS and mix MCTS over a policy agent.
+"""The AlphaGo chapter's tables ("AlphaGo in Tic Tac Toe"): policy MCTS and mix MCTS over a policy agent.
 
 The ladder, on Tic-Tac-Toe (default) or Little-Go (``--game littlego``),
 every match through the arena (``run_match``: colours alternating, game i
 seeded from ``--seed`` and i), results from the first-named agent's view:
 
-1. policy MCTS (``--policy-sims``, the seed's 100 rollouts) against the
+1. policy MCTS (``--policy-sims``, the chapter's 100 rollouts) against the
    policy alone (as given, and sampling from it when the policy agent takes
-   ``sample=``: the seed's opponent was its stochastic actor-critic; seed:
+   ``sample=``: the chapter's opponent was its stochastic actor-critic; chapter:
    51 W 49 L);
-2. mix MCTS against UCT MCTS, both at ``--sims`` rollouts (the seed's 10;
-   seed: 100 W of 100);
-3. mix MCTS against policy MCTS, both at ``--sims`` (seed: 55 W 45 L of 100);
+2. mix MCTS against UCT MCTS, both at ``--sims`` rollouts (the chapter's 10;
+   chapter: 100 W of 100);
+3. mix MCTS against policy MCTS, both at ``--sims`` (chapter: 55 W 45 L of 100);
 4. Little-Go (a game the spec says is not solvable) only: mix MCTS against
    plain UCT MCTS at ``--big-sims`` (400) over ``--big-games`` (200) games,
    reported per colour (``--no-big`` skips it).
 
-UCT MCTS is the seed's chapter-9 search: ``mcts`` with uniform rollouts,
+UCT MCTS is the chapter's search: ``mcts`` with uniform rollouts,
 ``c=1.4`` and a fresh tree per move. Each table is printed in markdown with
 the score ``(W + D/2) / N`` and its 95% Wilson interval (a draw counting half
 a win), and A's results by colour. Progress goes to stderr.
 
-    python scripts/eval_seed001.py --policy ppo:path=runs/ttt_ppo/best_model.zip
-    python scripts/eval_seed001.py --game littlego --policy ppo:path=go.zip --games 50 --big-games 200
+    python scripts/eval_policy_search.py --policy ppo:path=runs/ttt_ppo/best_model.zip
+    python scripts/eval_policy_search.py --game littlego --policy ppo:path=go.zip --games 50 --big-games 200
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from tictacgo.arena.stats import wilson_interval
 from tictacgo.baselines.registry import agent_parameters, parse_spec
 from tictacgo.games import make_game
 
-# Seed 001's reported results (W, D, L of the first-named agent, games), Tic-Tac-Toe only.
+# The AlphaGo chapter's reported results (W, D, L of the first-named agent, games), Tic-Tac-Toe only.
 SEED_TTT = {"policy": (51, 0, 49, 100), "mix-uct": (100, 0, 0, 100), "mix-policy": (55, 0, 45, 100)}
 
 
@@ -122,7 +122,7 @@ class Ladder:
         head = ["A", "B", "games", "A: W / D / L", "A's score", "95% Wilson CI",
                 f"A as {first} (first)", f"A as {second} (second)"]
         if self.show_seed:
-            head.append("seed 001 (Tic-Tac-Toe)")
+            head.append("AlphaGo chapter (Tic-Tac-Toe)")
         lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head), *self.rows]
         return "\n".join(lines)
 
@@ -156,9 +156,9 @@ def main(argv: list[str] | None = None) -> int:
                    "the shipped model; e.g. ppo:path=best_model.zip)")
     p.add_argument("--games", type=int, default=100, help="games per match of the ladder (default 100)")
     p.add_argument("--sims", type=int, default=10, help="rollouts of mix/UCT/policy MCTS in tables 2-3 "
-                   "(default: the seed's 10)")
+                   "(default: the chapter's 10)")
     p.add_argument("--policy-sims", type=int, default=100,
-                   help="rollouts of policy MCTS against the policy (default: the seed's 100)")
+                   help="rollouts of policy MCTS against the policy (default: the chapter's 100)")
     p.add_argument("--big-sims", type=int, default=400, help="Little-Go: simulations of the big match")
     p.add_argument("--big-games", type=int, default=200, help="Little-Go: games of the big match")
     p.add_argument("--no-big", action="store_true", help="Little-Go: skip the big match")
@@ -179,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
     # The big match is for a game too large to solve (Little-Go): on a solved one,
     # two 400-rollout searches both play perfectly and draw every game.
     run_big = not module.spec.solvable and not args.no_big
-    print(f"## Seed 001 on {game}: policy `{policy}`, seed {args.seed}\n", flush=True)
+    print(f"## Policy-guided search on {game}: policy `{policy}`, seed {args.seed}\n", flush=True)
     try:
         if not args.skip_ladder:
             n = args.policy_sims
