@@ -118,6 +118,20 @@ def pass_ends(t, last_pass, max_actions):
 
 
 @njit(cache=True)
+def after_move(own, opp, t, last_pass, p, own2, opp2, dead, geo, nb):
+    """The position after the mover's action ``p`` (PASS is ``n*n``), from the next mover's view.
+
+    ``own2``, ``opp2``, ``dead``: the placement's result (``place``); for a
+    pass, the unchanged stones and 0. Returns ``(ended, own, opp, t,
+    last_pass, ko)`` of the next position (its ``own`` is the next mover's).
+    """
+    max_actions = geo[G_MAX_ACTIONS]
+    if p == geo[G_POINTS]:
+        return pass_ends(t, last_pass, max_actions), opp, own, t + 1, True, np.int64(-1)
+    return t + 1 >= max_actions, opp2, own2, t + 1, False, ko_after(own2, opp2, own, opp, dead, geo, nb)
+
+
+@njit(cache=True)
 def final_value(own, opp, black, komi, mode):
     """The value of a finished game from the view of the player whose stones are ``own``."""
     d = popcount(own) - popcount(opp)
@@ -146,8 +160,13 @@ def stone_hashes(black_stones, white_stones, zs, out):
 
 
 @njit(cache=True)
-def _key(hs, ko, t, last_pass, black, zk, zt, zmisc):
-    """The position's table key (the smallest over the symmetries) and the symmetry that gives it."""
+def table_key(hs, ko, t, last_pass, black, zk, zt, zmisc):
+    """The position's table key and the symmetry that gives it.
+
+    ``hs``: the stones' hashes under the 8 symmetries (``stone_hashes``). The
+    key is the smallest of the 8 keys of the position's images (stones and ko
+    point moved together), so the 8 images share one entry.
+    """
     best = np.uint64(0xFFFFFFFFFFFFFFFF)
     best_s = 0
     for s in range(8):
@@ -226,7 +245,7 @@ def _enter(ply, frames, keys, hs, moves, table, hist, geo, nb, zk, zt, zmisc, in
     alpha, beta = f[F_ALPHA], f[F_BETA]
     N = geo[G_POINTS]
     max_actions = geo[G_MAX_ACTIONS]
-    key, ks = _key(hs[ply], ko, t, last_pass, black, zk, zt, zmisc)
+    key, ks = table_key(hs[ply], ko, t, last_pass, black, zk, zt, zmisc)
     keys[ply] = key
     f[F_SYM] = ks
     tkey, tlo, thi, tmove, tdepth = table
@@ -370,30 +389,28 @@ def run(control, frames, keys, hs, moves, table, hist, geo, nb, zs, zk, zt, zmis
             p, o2, p2, dead = mv[ply, k], mown[ply, k], mopp[ply, k], mdead[ply, k]
             f[F_MOVE] = p
             own, opp, black, t = f[F_OWN], f[F_OPP], f[F_BLACK], f[F_T]
-            if p != N and t + 1 >= max_actions:
+            ended, c_own, c_opp, c_t, c_pass, c_ko = after_move(own, opp, t, f[F_LAST_PASS], p, o2, p2, dead,
+                                                                geo, nb)
+            if ended:
                 # The game's last action: score it here, no node needed.
-                if _child_value(ply, final_value(o2, p2, black, komi, mode), frames, hist, geo):
+                if _child_value(ply, final_value(c_opp, c_own, black, komi, mode), frames, hist, geo):
                     value = _finish(ply, frames, keys, table, sym, stats, max_actions)
                     phase = RETURN
                 continue
             c = frames[ply + 1]
-            c[F_OWN], c[F_OPP], c[F_BLACK], c[F_T] = p2, o2, 1 - black, t + 1
+            c[F_OWN], c[F_OPP], c[F_BLACK], c[F_T] = c_own, c_opp, 1 - black, c_t
+            c[F_LAST_PASS], c[F_KO] = c_pass, c_ko
             c[F_ALPHA], c[F_BETA] = -f[F_BETA], -f[F_ALPHA]
-            if p == N:
-                c[F_LAST_PASS], c[F_KO] = 1, -1
-                for s in range(8):
-                    hs[ply + 1, s] = hs[ply, s]
-            else:
-                colour = 0 if black else 1
-                for s in range(8):
-                    h = hs[ply, s] ^ zs[s, colour, p]
+            colour = 0 if black else 1
+            for s in range(8):
+                h = hs[ply, s]
+                if p != N:
+                    h ^= zs[s, colour, p]
                     d = dead
                     while d:
                         q = trailing_zeros(d)
                         d &= d - 1
                         h ^= zs[s, 1 - colour, q]
-                    hs[ply + 1, s] = h
-                c[F_LAST_PASS] = 0
-                c[F_KO] = ko_after(o2, p2, own, opp, dead, geo, nb)
+                hs[ply + 1, s] = h
             ply += 1
             phase = ENTER

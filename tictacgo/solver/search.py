@@ -145,8 +145,15 @@ def symmetries(n: int) -> np.ndarray:
 
 
 @dataclass(frozen=True, eq=False)
-class _Tables:
-    """Constant arrays for one board size and action limit."""
+class BoardTables:
+    """The kernels' constant arrays for one board size and action limit.
+
+    ``geo`` (board constants, ``kernels.G_*``), ``nb`` (each point's
+    neighbours as bits), ``sym``/``inv`` (the symmetries and their inverses,
+    see ``symmetries``) and the Zobrist keys: ``zs[s, colour, p]`` (a stone,
+    hashed as its image under symmetry ``s``), ``zk[s, p]`` (the ko point),
+    ``zt[t]`` (actions taken), ``zmisc`` (a pending pass, Black to move).
+    """
 
     geo: np.ndarray
     nb: np.ndarray
@@ -159,7 +166,8 @@ class _Tables:
 
 
 @cache
-def _tables(n: int, max_actions: int) -> _Tables:
+def board_tables(n: int, max_actions: int) -> BoardTables:
+    """The (cached) kernel tables of an ``n x n`` board with an action limit."""
     N = n * n
     full = (1 << N) - 1
     first_col = sum(1 << (i * n) for i in range(n))
@@ -183,7 +191,23 @@ def _tables(n: int, max_actions: int) -> _Tables:
     # zs[s, c, p]: colour c's stone on p, hashed as the image of the position under symmetry s.
     zs = np.stack([z_stone[:, sym[s, :N]] for s in range(8)])
     zk = np.stack([z_ko[sym[s, :N]] for s in range(8)])
-    return _Tables(geo, nb, sym, inv, np.ascontiguousarray(zs), np.ascontiguousarray(zk), zt, zmisc)
+    return BoardTables(geo, nb, sym, inv, np.ascontiguousarray(zs), np.ascontiguousarray(zk), zt, zmisc)
+
+
+def position_key(state: littlego.GoState) -> int:
+    """The solver's table key of a live state: equal for the 8 symmetric images of a position.
+
+    It hashes everything the rest of the game depends on: the stones, the ko
+    point, the actions taken, a pending pass and the mover.
+    """
+    pos = kernel_position(state)
+    tb = board_tables(pos.n, pos.max_actions)
+    hs = np.zeros(8, dtype=np.uint64)
+    black_stones, white_stones = (pos.own, pos.opp) if pos.black else (pos.opp, pos.own)
+    K.stone_hashes(np.int64(black_stones), np.int64(white_stones), tb.zs, hs)
+    key, _ = K.table_key(hs, np.int64(pos.ko), np.int64(pos.t), int(pos.last_pass), pos.black, tb.zk, tb.zt,
+                         tb.zmisc)
+    return int(key)
 
 
 class _Table:
@@ -271,7 +295,7 @@ class Solver:
 
     def _run(self, pos: KernelPosition, budget: int, deadline: float, margin: bool,
              start: float) -> SolveResult:
-        tb = _tables(pos.n, pos.max_actions)
+        tb = board_tables(pos.n, pos.max_actions)
         mode = K.MODE_MARGIN if margin else K.MODE_OUTCOME
         table = self._table(mode, (pos.n, pos.komi, pos.max_actions))
         N = pos.n * pos.n
