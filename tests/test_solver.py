@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 pytest.importorskip("numba", reason="the solver needs numba (the fast extra)")
@@ -289,3 +290,73 @@ def test_a_finished_game_or_a_large_board_is_refused():
         solve(go.initial_state(9))
     with pytest.raises(TypeError, match="Little-Go state"):
         solve("board")
+
+
+# -- the solver agent ------------------------------------------------------------------------------
+def solver_agent(spec: str = "solver:fallback=random", seed: int = 0):
+    from tictacgo.baselines import make_agent
+
+    return make_agent(spec, "littlego", rng=np.random.default_rng(seed))
+
+
+def margin_after(state: go.GoState, action: int) -> float:
+    """The exact margin, for the player to move in ``state``, after ``action`` and perfect play."""
+    child = go.play(state, action)
+    if child.end is not None:
+        b, w = go.scores(child)
+        return b - w if state.to_move == go.BLACK else w - b
+    return -reference_margin(child)
+
+
+def test_the_solver_agent_keeps_a_proved_win_and_with_margin_the_largest():
+    won = [s for s in FIVE if reference_margin(s) > 0][:4]
+    assert won
+    plain, widest = solver_agent(), solver_agent("solver:fallback=random,margin=true")
+    for s in won:
+        assert margin_after(s, plain.act(s)) > 0 and plain.last_exact
+        assert margin_after(s, widest.act(s)) == reference_margin(s)
+
+
+def test_the_solver_agent_loses_by_the_least_when_every_move_loses():
+    lost = [s for s in FIVE if reference_margin(s) < 0][:4]
+    assert lost
+    agent = solver_agent()
+    for s in lost:
+        move = agent.act(s)
+        assert agent.last_exact and agent.last_result.margin == reference_margin(s)
+        assert margin_after(s, move) == reference_margin(s)
+
+
+def test_the_solver_agent_falls_back_far_from_the_end_or_without_a_proof():
+    rnd = random.Random(2)
+    far = random_position(5, 20, rnd)
+    agent = solver_agent("solver:fallback=random,max_left=12", seed=3)
+    twin = solver_agent("random", seed=3)  # the fallback gets the first generator the agent spawns
+    twin.seed(np.random.default_rng(3).spawn(1)[0])
+    assert agent.act(far) == twin.act(far) and not agent.last_exact and agent.last_result is None
+    hard = random_position(5, 14, rnd)
+    rushed = solver_agent("solver:fallback=random,max_left=24,time=0.00001")
+    assert rushed.act(hard) in go.legal_actions(hard)
+    assert not rushed.last_exact and rushed.last_result.value is None
+
+
+def test_the_solver_agent_refuses_bad_parameters_and_other_games():
+    from tictacgo.baselines import make_agent
+
+    for spec in ("solver:max_left=-1", "solver:margin=2", "solver:time=0", "solver:fallback=nosuch",
+                 "solver:depth=3"):
+        with pytest.raises(ValueError):
+            make_agent(spec, "littlego")
+    with pytest.raises(ValueError, match="does not play"):
+        make_agent("solver", "tictactoe")
+
+
+def test_the_registry_names_the_solver_without_importing_it():
+    import subprocess
+    import sys
+
+    code = ("import sys; from tictacgo.baselines.registry import available_agents; "
+            "names = available_agents('littlego'); "
+            "print('solver' in names, 'tictacgo.solver' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["True", "False"]

@@ -15,6 +15,16 @@ result in time, and falls back to another agent elsewhere
 (``tictacgo.solver.agent``).
 """
 
-from tictacgo.solver.search import KernelPosition, Solver, SolveResult, kernel_position, move_values, solve
+from tictacgo.solver.search import (
+    KernelPosition,
+    Solver,
+    SolveResult,
+    actions_left,
+    kernel_position,
+    move_values,
+    position_key,
+    solve,
+)
 
-__all__ = ["KernelPosition", "Solver", "SolveResult", "kernel_position", "move_values", "solve"]
+__all__ = ["KernelPosition", "Solver", "SolveResult", "actions_left", "kernel_position", "move_values",
+           "position_key", "solve"]

@@ -94,6 +94,11 @@ def _variant(state: littlego.GoState) -> tuple[int, float, int]:
     return geo.n, geo.komi, geo.max_actions
 
 
+def actions_left(state: littlego.GoState) -> int:
+    """Actions still to be played before the action limit ends the game."""
+    return _variant(state)[2] - state.t
+
+
 def kernel_position(state: littlego.GoState) -> KernelPosition:
     """The kernels' inputs for a live rules-core state.
 
@@ -240,6 +245,13 @@ class Solver:
     def clear(self) -> None:
         """Forget every stored position."""
         self._tables.clear()
+
+    # A copy (pickle, deepcopy) starts with empty tables: they are a cache, and large.
+    def __getstate__(self) -> dict:
+        return {"table_bits": self.table_bits}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__init__(state["table_bits"])
 
     def _table(self, mode: int, variant: tuple) -> _Table:
         table = self._tables.get(mode)
