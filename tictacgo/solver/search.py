@@ -301,7 +301,7 @@ class Solver:
             res = self._run(kernel_position(child), max(budget - spent, 0), deadline, margin, t0)
             spent += res.nodes
             out[a] = SolveResult(None if res.value is None else -res.value,
-                                 None if res.margin is None else -res.margin, res.best_move, res.nodes,
+                                 None if res.margin is None else 0.0 - res.margin, res.best_move, res.nodes,
                                  res.seconds, res.tt_probes, res.tt_hits)
         return out
 
