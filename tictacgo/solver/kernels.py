@@ -192,11 +192,13 @@ def _store(tkey, tlo, thi, tmove, tdepth, key, lo, hi, move, depth):
     i = np.int64(key % np.uint64(nb)) * 2
     for j in (i, i + 1):
         if tkey[j] == key:
-            # Bounds of the true value from two searches: both hold, keep the tighter.
+            # Bounds of the true value from two searches: both hold, keep the tighter. The move
+            # stays the one proved to reach the lower bound: it changes only with a lower bound
+            # at least as high (a fail-low search's best move is a guess).
+            if lo > -INF and lo >= tlo[j] or tmove[j] < 0:
+                tmove[j] = move
             tlo[j] = max(tlo[j], lo)
             thi[j] = min(thi[j], hi)
-            tmove[j] = move
-            tdepth[j] = max(tdepth[j], depth)
             return
     # Slot i keeps the deepest entry (the largest subtree), slot i + 1 the latest.
     j = i if depth >= tdepth[i] else i + 1

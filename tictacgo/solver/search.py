@@ -319,39 +319,53 @@ class Solver:
         moves = (mv, np.zeros_like(mv), np.zeros_like(mv), np.zeros_like(mv), np.zeros_like(mv))
         hist = np.zeros((2, N + 1), dtype=np.int64)
         stats = np.zeros(4, dtype=np.int64)
-        stats[K.S_BEST] = -1
-        if mode == K.MODE_OUTCOME:
-            # Values are -1, 0, +1: the window (-1, +1) holds no value but the draw, so
-            # without draws (a fractional komi) it is a null window on win against loss.
-            alpha, beta = -1, 1
-        else:
-            alpha, beta = -K.INF, K.INF
         frames = np.zeros((plies, K.FRAME_FIELDS), dtype=np.int64)
-        frames[0, [K.F_OWN, K.F_OPP, K.F_BLACK, K.F_T, K.F_LAST_PASS, K.F_KO, K.F_ALPHA, K.F_BETA]] = (
-            pos.own, pos.opp, pos.black, pos.t, int(pos.last_pass), pos.ko, alpha, beta)
         keys = np.zeros(plies, dtype=np.uint64)
         control = np.zeros(4, dtype=np.int64)
         tt = (table.key, table.lo, table.hi, table.move, table.depth)
-        done = False
-        while not done:
-            # Short slices when a clock is running, so that the deadline is kept to a few ms.
-            stop = min(budget, int(stats[K.S_NODES]) + (_SLICE if deadline else budget))
-            done = K.run(control, frames, keys, hs, moves, tt, hist, tb.geo, tb.nb, tb.zs, tb.zk, tb.zt,
-                         tb.zmisc, tb.inv, tb.sym, mode, pos.komi, stats, np.int64(stop))
-            if not done and (stats[K.S_NODES] >= budget or (deadline and time.perf_counter() > deadline)):
-                break
-        v = control[K.C_VALUE]
+
+        def probe(alpha: int, beta: int) -> tuple[bool, int, int]:
+            """One search of the root within (alpha, beta): (finished, value, best move)."""
+            frames[0, [K.F_OWN, K.F_OPP, K.F_BLACK, K.F_T, K.F_LAST_PASS, K.F_KO, K.F_ALPHA, K.F_BETA]] = (
+                pos.own, pos.opp, pos.black, pos.t, int(pos.last_pass), pos.ko, alpha, beta)
+            control[:] = 0
+            stats[K.S_BEST] = -1
+            while True:
+                # Short slices when a clock is running, so that the deadline is kept to a few ms.
+                stop = min(budget, int(stats[K.S_NODES]) + (_SLICE if deadline else budget))
+                if K.run(control, frames, keys, hs, moves, tt, hist, tb.geo, tb.nb, tb.zs, tb.zk, tb.zt,
+                         tb.zmisc, tb.inv, tb.sym, mode, pos.komi, stats, np.int64(stop)):
+                    return True, int(control[K.C_VALUE]), int(stats[K.S_BEST])
+                if stats[K.S_NODES] >= budget or (deadline and time.perf_counter() > deadline):
+                    return False, 0, -1
+
+        if mode == K.MODE_OUTCOME:
+            # Values are -1, 0, +1: the window (-1, +1) holds no value but the draw, so
+            # without draws (a fractional komi) it is a null window on win against loss.
+            done, v, best = probe(-1, 1)
+        else:
+            # MTD(f): null-window searches on the margin, each through the same table,
+            # closing in on the value from the present stone difference.
+            lo, hi = -K.INF, K.INF
+            v = pos.own.bit_count() - pos.opp.bit_count()
+            best, done = -1, True
+            while lo < hi and done:
+                b = v + 1 if v == lo else v
+                done, v, move = probe(b - 1, b)
+                if v < b:
+                    hi = v
+                else:
+                    lo, best = v, move
         seconds = time.perf_counter() - start
         nodes, probes, hits = int(stats[K.S_NODES]), int(stats[K.S_PROBES]), int(stats[K.S_HITS])
         if not done:
             return SolveResult(None, None, None, nodes, seconds, probes, hits)
-        v = int(v)
         if mode == K.MODE_OUTCOME:
             value, m = v, None
         else:
             m = v - pos.komi if pos.black else v + pos.komi
             value = 1 if m > 0 else -1 if m < 0 else 0
-        return SolveResult(value, m, int(stats[K.S_BEST]), nodes, seconds, probes, hits)
+        return SolveResult(value, m, best, nodes, seconds, probes, hits)
 
 
 def _finished_value(state: littlego.GoState, mover_black: int, margin: bool, seconds: float) -> SolveResult:
