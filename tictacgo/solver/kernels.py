@@ -30,13 +30,17 @@ the square (the smallest of the 8 keys), stores bounds and the best move.
 Moves are tried in the order: the table's move, captures (largest first),
 escapes of the mover's groups in atari, then by a history score; PASS last
 unless it ends the game (then first: it costs nothing to score).
+
+The search keeps its stack in arrays rather than recursing (``run``), so it
+can stop after a number of positions and go on later exactly where it
+stopped: the caller looks at the clock between such slices.
 """
 
 from __future__ import annotations
 
 import numpy as np
+from llvmlite import ir
 from numba import njit, types
-from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
 from tictacgo.games.batched_kernels import KO, LEGAL, go_place
@@ -58,6 +62,18 @@ def popcount(typingctx, x):
 
     def codegen(context, builder, signature, args):
         return builder.ctpop(args[0])
+
+    return x(x), codegen
+
+
+@intrinsic
+def trailing_zeros(typingctx, x):
+    """The index of the lowest set bit of a non-zero integer (one machine instruction)."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
 
     return x(x), codegen
 
