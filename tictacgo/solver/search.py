@@ -88,7 +88,7 @@ class KernelPosition:
     ko: int
 
 
-def _variant(state: littlego.GoState) -> tuple[int, float, int]:
+def variant(state: littlego.GoState) -> tuple[int, float, int]:
     """(board size, komi, action limit) of a state's game."""
     geo = state.geo
     return geo.n, geo.komi, geo.max_actions
@@ -96,7 +96,7 @@ def _variant(state: littlego.GoState) -> tuple[int, float, int]:
 
 def actions_left(state: littlego.GoState) -> int:
     """Actions still to be played before the action limit ends the game."""
-    return _variant(state)[2] - state.t
+    return variant(state)[2] - state.t
 
 
 def kernel_position(state: littlego.GoState) -> KernelPosition:
@@ -114,7 +114,7 @@ def kernel_position(state: littlego.GoState) -> KernelPosition:
         raise TypeError(f"the solver takes a Little-Go state (GoState), got {type(state).__name__}")
     if state.end is not None:
         raise ValueError(f"the game is over ({state.end}); there is nothing to solve")
-    n, komi, max_actions = _variant(state)
+    n, komi, max_actions = variant(state)
     if n > MAX_SIZE:
         raise ValueError(f"the solver handles boards up to {MAX_SIZE}x{MAX_SIZE}, got {n}x{n}")
     black = state.to_move == littlego.BLACK
