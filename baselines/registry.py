@@ -6,7 +6,10 @@ Values are parsed as int, float, bool (true/false) or left as strings.
 
     agent = make_agent("minimax", "tictactoe", rng=np.random.default_rng(0))
 
-``register_agent`` adds a factory ``f(game_module, rng, **params) -> Agent``.
+``register_agent`` adds a factory ``f(game_module, rng, **params) -> Agent``,
+or the factory's ``"module:attr"`` name, imported only when such an agent is
+built (how agents that live in layers above this one, such as the exact
+solver's, are named here without importing them).
 An unknown name or a bad parameter raises ValueError listing what exists.
 """
 
@@ -26,7 +29,7 @@ from tictacgo.games.spec import Game
 @dataclass(frozen=True)
 class AgentEntry:
     name: str
-    factory: Callable
+    factory: Callable | str  # a callable, or its "module:attr" name until first built
     games: tuple[str, ...]
     description: str
 
@@ -37,7 +40,7 @@ _REGISTRY: dict[str, AgentEntry] = {}
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_-.")
 
 
-def register_agent(name: str, factory: Callable, games: tuple[str, ...] = ("tictactoe", "littlego"),
+def register_agent(name: str, factory: Callable | str, games: tuple[str, ...] = ("tictactoe", "littlego"),
                    description: str = "", replace: bool = False) -> None:
     """Make ``factory(game, rng, **params)`` available as the agent ``name``.
 
@@ -63,7 +66,8 @@ def register_agent(name: str, factory: Callable, games: tuple[str, ...] = ("tict
     Args:
         name: the spec name, lower case (letters, digits, ``_``, ``-``, ``.``),
             since specs are matched in lower case.
-        factory: ``factory(game_module, rng, **params) -> Agent``.
+        factory: ``factory(game_module, rng, **params) -> Agent``, or its name
+            ``"package.module:function"``, imported when the agent is first built.
         games: the games it plays (``"tictactoe"``, ``"littlego"``).
         description: one line for ``tictacgo agents``.
         replace: allow replacing an agent already registered under ``name``
@@ -76,8 +80,10 @@ def register_agent(name: str, factory: Callable, games: tuple[str, ...] = ("tict
     if not isinstance(name, str) or not name or not set(name) <= _NAME_CHARS:
         raise ValueError(f"an agent name is a non-empty lower-case string of letters, digits, '_', '-' "
                          f"and '.', got {name!r}")
-    if not callable(factory):
-        raise TypeError(f"factory must be callable as factory(game, rng, **params), got {factory!r}")
+    named = isinstance(factory, str) and all(factory.partition(":")[::2]) and " " not in factory
+    if not named and not callable(factory):
+        raise TypeError(f"factory must be callable as factory(game, rng, **params), or its name "
+                        f"'package.module:function', got {factory!r}")
     if isinstance(games, str):
         games = (games,)
     names = tuple(game_entry(g).name for g in games)
@@ -107,7 +113,11 @@ def agent_parameters(name: str) -> list[str]:
     entry = _REGISTRY.get(name)
     if entry is None:
         return []
-    return [p for p in inspect.signature(entry.factory).parameters if p not in ("game", "rng")]
+    try:
+        factory = _factory(entry)
+    except ImportError:
+        return []  # an optional dependency is missing; make_agent says which
+    return [p for p in inspect.signature(factory).parameters if p not in ("game", "rng")]
 
 
 def describe_agents(game: str | None = None) -> str:
@@ -173,7 +183,8 @@ def make_agent(spec, game: str | Game, rng: np.random.Generator | None = None) -
     if game_name not in entry.games:
         raise ValueError(f"agent {name!r} does not play {game_name}; it plays {', '.join(entry.games)}. "
                          f"Available for {game_name}: {', '.join(available_agents(game_name))}")
-    sig = inspect.signature(entry.factory)
+    factory = _factory(entry)
+    sig = inspect.signature(factory)
     accepts_any = any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values())
     allowed = [p for p in sig.parameters if p not in ("game", "rng")]
     unknown = [k for k in params if k not in allowed]
@@ -181,9 +192,26 @@ def make_agent(spec, game: str | Game, rng: np.random.Generator | None = None) -
         raise ValueError(f"agent {name!r} has no parameter {', '.join(map(repr, unknown))}; "
                          f"its parameters are: {', '.join(allowed) or '(none)'}")
     try:
-        return entry.factory(module, rng=rng if rng is not None else np.random.default_rng(), **params)
+        return factory(module, rng=rng if rng is not None else np.random.default_rng(), **params)
     except (TypeError, ValueError) as e:
         raise ValueError(f"bad parameters for agent {name!r}: {e}") from e
+
+
+def _factory(entry: AgentEntry) -> Callable:
+    """The entry's factory, imported on first use when it is named by a string."""
+    if not isinstance(entry.factory, str):
+        return entry.factory
+    import importlib
+
+    module, _, attr = entry.factory.partition(":")
+    try:
+        factory = getattr(importlib.import_module(module), attr)
+    except ImportError as e:
+        raise ImportError(f"agent {entry.name!r} cannot be built: importing {module} failed ({e})") from e
+    except AttributeError:
+        raise ValueError(f"agent {entry.name!r}: {module} has no {attr!r}") from None
+    _REGISTRY[entry.name] = AgentEntry(entry.name, factory, entry.games, entry.description)
+    return factory
 
 
 # Modules that register built-in agents when first needed (each calls
@@ -198,6 +226,12 @@ _BUILTIN_MODULES = (
     "tictacgo.baselines.qlearning",
     "tictacgo.baselines.model_agents",
 )
+# Built-in agents of the layers above this one, named so that this module never imports them.
+_NAMED_BUILTINS = (
+    AgentEntry("solver", "tictacgo.solver.agent:make_solver_agent", ("littlego",),
+               "exact endgame search; another agent's move where no proof comes in time "
+               "(fallback=, max_left=, time=, margin=; needs numba)"),
+)
 _loaded = False  # set once the built-in modules are imported
 
 
@@ -209,4 +243,6 @@ def _load_builtins() -> None:
 
     for mod in _BUILTIN_MODULES:
         importlib.import_module(mod)  # a broken built-in module must fail loudly, every time
+    for entry in _NAMED_BUILTINS:
+        _REGISTRY.setdefault(entry.name, entry)
     _loaded = True

@@ -8,7 +8,8 @@ stones it captured, then how the game ended. ``legal_points(actions, t)``
 gives the legal placements before action ``t`` (engines that only play, such
 as the fast rollout, answer through the same placement primitive they use).
 
-The batched engine joins once per backend (numpy, numba); ``BACKEND_PARAMS``
+The batched engine joins once per backend (numpy, numba), the exact solver through its
+kernels (skipped, like the numba backend, without numba); ``BACKEND_PARAMS``
 is the pytest parameter list of backends, the numba one skipped when numba
 cannot be imported.
 """
@@ -119,4 +120,48 @@ class BatchedEngine:
                       engine.END_NAMES[int(engine.end[1])], tuple(engine.scores()[1].tolist()))
 
 
-ENGINES = [CoreEngine(), FastRolloutEngine(), BatchedEngine("numpy"), BatchedEngine("numba")]
+
+
+class SolverEngine:
+    """The exact solver's rules, ``tictacgo.solver.kernels``: the same calls its search makes.
+
+    ``place`` (a placement, the ko point refused), ``after_move`` (turn,
+    passes, the action limit, the next ko point) and ``final_value`` (the
+    score), driven one recorded action at a time; legal sets from ``place``.
+    """
+
+    name = "solver"
+
+    def __init__(self):
+        self.skip = NUMBA_MISSING
+
+    def replay(self, actions: list[int]) -> Replay:
+        from tictacgo.solver import kernels, search
+
+        state = go.initial_state()
+        pos = search.kernel_position(state)
+        tables = search.board_tables(pos.n, pos.max_actions)
+        geo, nb = tables.geo, tables.nb
+        own, opp, black, t, last_pass, ko = pos.own, pos.opp, pos.black, pos.t, pos.last_pass, pos.ko
+        steps = []
+        ended = False
+        for a in actions:
+            assert not ended, "the solver's rules ended the game before the recorded game did"
+            if a == go.pass_action(state):
+                own2, opp2, dead = own, opp, 0
+            else:
+                legal, own2, opp2, dead = kernels.place(own, opp, a, ko, geo, nb)
+                assert legal, f"the solver's rules refuse recorded action {a} at t={t}"
+            ended, own, opp, t, last_pass, ko = kernels.after_move(own, opp, t, last_pass, a, own2, opp2,
+                                                                    dead, geo, nb)
+            black = 1 - black
+            b, w = (own, opp) if black else (opp, own)
+            legal_next = {p for p in range(pos.n * pos.n) if kernels.place(own, opp, p, ko, geo, nb)[0]}
+            steps.append(Step(int(b), int(w), int(dead).bit_count(), legal_next))
+        assert ended, "the solver's rules did not end the game where the recorded game ended"
+        b, w = (own, opp) if black else (opp, own)
+        outcome = int(kernels.final_value(b, w, 1, pos.komi, kernels.MODE_OUTCOME))
+        return Replay(steps, {1: 1, -1: 2, 0: 0}[outcome], int(t), None, None)
+
+
+ENGINES = [CoreEngine(), FastRolloutEngine(), BatchedEngine("numpy"), BatchedEngine("numba"), SolverEngine()]

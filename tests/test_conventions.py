@@ -132,3 +132,21 @@ def test_register_agent_refuses_an_unknown_game_and_a_non_callable(clean_registr
         register_agent("mine", _make_first_legal, games=("chess",))
     with pytest.raises(TypeError, match="factory must be callable"):
         register_agent("mine", "not a function")
+
+
+def make_first_legal_agent(game, rng):
+    """A factory for the test below to name by its "module:attr" string."""
+    return _make_first_legal(game, rng)
+
+
+def test_register_agent_takes_a_factory_by_name_and_imports_it_when_first_built(clean_registry):
+    register_agent("named", f"{__name__}:make_first_legal_agent", games=("littlego",))
+    assert "named" in available_agents("littlego")
+    agent = make_agent("named", "littlego")
+    from tictacgo.games import littlego
+
+    state = littlego.initial_state()
+    assert agent.act(state) == littlego.legal_actions(state)[0]
+    register_agent("broken", "tictacgo.no_such_module:f", games=("littlego",))
+    with pytest.raises(ImportError, match="agent 'broken' cannot be built"):
+        make_agent("broken", "littlego")

@@ -1,0 +1,106 @@
+"""The value of Little-Go from the empty board, solved exactly, on small boards.
+
+Each board is the course's game at its own size: ``n*n - 1`` actions, komi
+``n / 2``. For each size the script proves the outcome (who wins with
+perfect play) and the exact margin (Black's stones minus White's minus komi),
+then the value of every first move, and lists the first moves that keep the
+game's value (and its margin). It prints the time, positions searched,
+positions per second and the table's hit rate of each search.
+
+On sizes where the search does not finish within ``--time-limit`` seconds
+(5x5 on a small machine) it reports the answer as unknown with what the
+search covered: positions and time.
+
+    python scripts/solve_small.py                       # 3x3 and 4x4
+    python scripts/solve_small.py --sizes 5 --time-limit 7200 --no-moves --json 5x5.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from tictacgo.atomic import atomic_write_json, check_writable
+from tictacgo.games import littlego
+from tictacgo.solver import Solver, SolveResult
+
+
+def new_game(n: int) -> littlego.GoState:
+    """The empty board of the course's game at size ``n`` (its own limit and komi)."""
+    return littlego.initial_state(n)
+
+
+def point_name(action: int, n: int) -> str:
+    return "PASS" if action == n * n else f"{action // n},{action % n}"
+
+
+def describe(r: SolveResult) -> dict:
+    return {"value": r.value, "margin": r.margin, "best_move": r.best_move, "nodes": r.nodes,
+            "seconds": round(r.seconds, 3), "nodes_per_second": round(r.nodes_per_second),
+            "hit_rate": round(r.hit_rate, 4)}
+
+
+def solve_size(n: int, time_limit: float | None, moves: bool, table_bits: int) -> dict:
+    """Solve the empty ``n x n`` board; a dict of what was proved and what it cost."""
+    state = new_game(n)
+    solver = Solver(table_bits)
+    out: dict = {"size": n, "komi": state.geo.komi, "max_actions": state.geo.max_actions}
+    wall = time.perf_counter()
+    outcome = solver.solve(state, time_limit=time_limit)
+    out["outcome"] = describe(outcome)
+    print(f"{n}x{n}: outcome {fmt(outcome.value)} for Black, {outcome.nodes:,} positions in "
+          f"{outcome.seconds:.2f} s ({outcome.nodes_per_second:,.0f}/s, hit rate {outcome.hit_rate:.2f})",
+          flush=True)
+    if outcome.value is None:
+        out["wall_seconds"] = round(time.perf_counter() - wall, 3)
+        return out
+    exact = solver.solve(state, time_limit=time_limit, margin=True)
+    out["margin"] = describe(exact)
+    print(f"{n}x{n}: margin {exact.margin} for Black, {exact.nodes:,} positions in {exact.seconds:.2f} s "
+          f"({exact.nodes_per_second:,.0f}/s, hit rate {exact.hit_rate:.2f})", flush=True)
+    if moves and exact.value is not None:
+        values = solver.move_values(state, time_limit=time_limit, margin=True)
+        out["first_moves"] = {point_name(a, n): describe(r) for a, r in values.items()}
+        keep_value = [a for a, r in values.items() if r.value == outcome.value]
+        keep_margin = [a for a, r in values.items() if r.margin == exact.margin]
+        out["moves_keeping_value"] = [point_name(a, n) for a in keep_value]
+        out["moves_keeping_margin"] = [point_name(a, n) for a in keep_margin]
+        print(f"{n}x{n}: first moves (row,col) and Black's margin after each:")
+        for i in range(n):
+            row = []
+            for j in range(n):
+                m = values[i * n + j].margin if i * n + j in values else None
+                row.append(f"{m:+6.1f}" if m is not None else "     ?")
+            print("   " + " ".join(row))
+        p = values[n * n].margin
+        print(f"   PASS: {p:+.1f}" if p is not None else "   PASS: ?")
+        print(f"{n}x{n}: moves keeping the value ({fmt(outcome.value)}): "
+              f"{' '.join(out['moves_keeping_value'])}; keeping the margin ({exact.margin}): "
+              f"{' '.join(out['moves_keeping_margin'])}", flush=True)
+    out["wall_seconds"] = round(time.perf_counter() - wall, 3)
+    return out
+
+
+def fmt(value: int | None) -> str:
+    return {1: "win", 0: "draw", -1: "loss", None: "unknown"}[value]
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[3, 4], help="board sizes (2..7)")
+    parser.add_argument("--time-limit", type=float, default=None,
+                        help="seconds for each search (default: none)")
+    parser.add_argument("--no-moves", action="store_true", help="skip the values of the first moves")
+    parser.add_argument("--table-bits", type=int, default=22, help="log2 of the table's entries")
+    parser.add_argument("--json", default=None, help="write the results to this JSON file")
+    args = parser.parse_args(argv)
+    if args.json:
+        check_writable(args.json)
+    Solver(8).solve(new_game(2))  # load the compiled search first, so that no timing includes it
+    results = [solve_size(n, args.time_limit, not args.no_moves, args.table_bits) for n in args.sizes]
+    if args.json:
+        atomic_write_json(args.json, results, indent=1)
+
+
+if __name__ == "__main__":
+    main()

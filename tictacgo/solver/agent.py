@@ -1,0 +1,112 @@
+"""The ``solver`` agent: exact play where a proof comes in time, another agent's move elsewhere.
+
+    agent = make_agent("solver:fallback=mcts:time=0.5;c=1.4,max_left=12,time=1", "littlego")
+
+In a position with at most ``max_left`` actions to go it solves the game
+within ``time`` seconds:
+
+* proved won: a move that keeps the win (with ``margin=true``, one that
+  keeps the largest margin);
+* proved drawn: a move that keeps the draw;
+* proved lost: every move loses, so it plays the one that loses by the
+  least (the exact margin search, in the time left), which makes the
+  opponent's win the hardest to keep; if that search does not finish, the
+  fallback's move;
+* not proved in time (or more than ``max_left`` actions to go): the move of
+  the fallback agent, a registry spec whose own parameters are separated
+  by ``;`` (the fallback's own budget comes on top of ``time`` in those moves).
+
+The transposition table is kept across moves and games: its entries are
+exact values of positions, true in any game.
+"""
+
+from __future__ import annotations
+
+import time as _time
+from types import ModuleType
+
+import numpy as np
+
+from tictacgo.baselines.base import Agent, check_seconds
+from tictacgo.baselines.registry import make_agent
+from tictacgo.solver.search import Solver, SolveResult, actions_left
+
+
+class SolverAgent(Agent):
+    """Exact play near the end of a Little-Go game, a fallback agent's move elsewhere.
+
+    Args:
+        game: the Little-Go rules module.
+        fallback: the agent that moves where the solver cannot prove the result.
+        max_left: solve only positions with at most this many actions to go.
+        time_limit: seconds of search per move (None: no limit).
+        margin: among winning moves, keep the largest margin (slower than keeping the win).
+        table_bits: log2 of the transposition table's entries.
+        rng: the agent's generator.
+    """
+
+    name = "solver"
+    games = ("littlego",)
+
+    def __init__(self, game: ModuleType, fallback: Agent, max_left: int = 12, time_limit: float | None = 1.0,
+                 margin: bool = False, table_bits: int = 21, rng: np.random.Generator | None = None):
+        super().__init__(game, rng)
+        if isinstance(max_left, bool) or not isinstance(max_left, (int, np.integer)) or max_left < 0:
+            raise ValueError(f"max_left must be a non-negative int, got {max_left!r}")
+        if not isinstance(margin, bool):
+            raise ValueError(f"margin must be true or false, got {margin!r}")
+        if not isinstance(fallback, Agent):
+            raise TypeError(f"fallback must be an Agent, got {fallback!r}")
+        self.fallback = fallback
+        self.max_left = int(max_left)
+        self.time_limit = check_seconds(time_limit)
+        self.margin = margin
+        self.solver = Solver(table_bits)
+        self.last_result: SolveResult | None = None  # the last move's proof, None when not tried
+        self.last_exact = False                      # whether the last move came from a proof
+
+    def reset(self) -> None:
+        self.fallback.reset()
+
+    def seed(self, rng: np.random.Generator) -> None:
+        super().seed(rng)
+        self.fallback.seed(rng.spawn(1)[0])
+
+    def act(self, state) -> int:
+        if self.game.is_terminal(state):
+            raise ValueError("act() called on a finished game")
+        self.last_result, self.last_exact = None, False
+        if actions_left(state) <= self.max_left:
+            start = _time.perf_counter()
+            result = self.solver.solve(state, time_limit=self.time_limit, margin=self.margin)
+            self.last_result = result
+            if result.value is not None and (result.value >= 0 or result.margin is not None):
+                self.last_exact = True
+                return result.best_move
+            if result.value is not None:
+                # Lost whatever it plays: lose by as little as possible.
+                left = None if self.time_limit is None else self.time_limit - (_time.perf_counter() - start)
+                if left is None or left > 0:
+                    least = self.solver.solve(state, time_limit=left, margin=True)
+                    if least.value is not None:
+                        self.last_result, self.last_exact = least, True
+                        return least.best_move
+        return self.fallback.act(state)
+
+    def __repr__(self) -> str:
+        return (f"SolverAgent(fallback={self.fallback!r}, max_left={self.max_left}, "
+                f"time_limit={self.time_limit}, margin={self.margin})")
+
+
+def make_solver_agent(game, rng, fallback: str = "mcts", max_left: int = 12, time: float | None = 1.0,
+                      margin: bool = False) -> SolverAgent:
+    """The registry's ``solver`` factory; ``fallback`` is an agent spec with ``;`` between its parameters."""
+    if not isinstance(fallback, str) or not fallback.strip():
+        raise ValueError(f"fallback must be an agent spec such as 'mcts' or 'mcts:sims=400', "
+                         f"got {fallback!r}")
+    inner = fallback.replace(";", ",")
+    try:
+        agent = make_agent(inner, game, rng=rng.spawn(1)[0])
+    except ValueError as e:
+        raise ValueError(f"fallback {inner!r}: {e}") from None
+    return SolverAgent(game, agent, max_left=max_left, time_limit=time, margin=margin, rng=rng)
