@@ -27,7 +27,7 @@ from tictacgo.solver import Solver, SolveResult
 
 def new_game(n: int) -> littlego.GoState:
     """The empty board of the course's game at size ``n`` (its own limit and komi)."""
-    return littlego.initial_state(n)
+    return littlego.LittleGo(n).initial_state()
 
 
 def point_name(action: int, n: int) -> str:
@@ -44,7 +44,7 @@ def solve_size(n: int, time_limit: float | None, moves: bool, table_bits: int) -
     """Solve the empty ``n x n`` board; a dict of what was proved and what it cost."""
     state = new_game(n)
     solver = Solver(table_bits)
-    out: dict = {"size": n, "komi": state.geo.komi, "max_actions": state.geo.max_actions}
+    out: dict = {"size": n, "komi": state.game.komi, "max_actions": state.game.max_actions}
     wall = time.perf_counter()
     outcome = solver.solve(state, time_limit=time_limit)
     out["outcome"] = describe(outcome)

@@ -138,7 +138,7 @@ class SolverEngine:
     def replay(self, actions: list[int]) -> Replay:
         from tictacgo.solver import kernels, search
 
-        state = go.initial_state()
+        state = go.LittleGo().initial_state()
         pos = search.kernel_position(state)
         tables = search.board_tables(pos.n, pos.max_actions)
         geo, nb = tables.geo, tables.nb

@@ -145,7 +145,7 @@ def test_register_agent_takes_a_factory_by_name_and_imports_it_when_first_built(
     agent = make_agent("named", "littlego")
     from tictacgo.games import littlego
 
-    state = littlego.initial_state()
+    state = littlego.LittleGo().initial_state()
     assert agent.act(state) == littlego.legal_actions(state)[0]
     register_agent("broken", "tictacgo.no_such_module:f", games=("littlego",))
     with pytest.raises(ImportError, match="agent 'broken' cannot be built"):

@@ -69,7 +69,7 @@ def test_a_benchmark_file_round_trips_and_a_foreign_file_is_refused(tmp_path, be
     np.savez(tmp_path / "other.npz", x=np.arange(3))
     with pytest.raises(ValueError, match="not an endgame benchmark"):
         load_endgames(tmp_path / "other.npz")
-    three = go.initial_state(3)
+    three = go.LittleGo(3).initial_state()
     mixed = [some[0], Endgame(three, -1, frozenset(go.legal_actions(three)), "random", "random", 0)]
     with pytest.raises(ValueError, match="one variant"):
         save_endgames(tmp_path / "mixed.npz", mixed, {})

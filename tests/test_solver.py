@@ -43,10 +43,10 @@ def sign(x: float) -> int:
 
 
 def random_position(n: int, left: int, rnd: random.Random, pass_prob: float = 0.1) -> go.GoState:
-    """A live position with ``left`` actions to go, from a random game that prefers captures."""
+    """A live position with ``left`` actions to go.LittleGo(), from a random game that prefers captures."""
     while True:
-        s = go.initial_state(n)
-        target = s.geo.max_actions - left
+        s = go.LittleGo(n).initial_state()
+        target = s.game.max_actions - left
         while s.end is None and s.t < target:
             legal = [a for a in go.legal_actions(s) if a != go.pass_action(s)]
             if not legal or (s.t > 0 and rnd.random() < pass_prob):
@@ -54,7 +54,7 @@ def random_position(n: int, left: int, rnd: random.Random, pass_prob: float = 0.
             else:
                 own, opp = (s.black, s.white) if s.to_move == go.BLACK else (s.white, s.black)
                 captures = [a for a in legal if rnd.random() < 0.8
-                            and go.place_bits(s.geo, own, opp, a)[2]] if rnd.random() < 0.7 else []
+                            and go.place_bits(s.game, own, opp, a)[2]] if rnd.random() < 0.7 else []
                 a = rnd.choice(captures or legal)
             s = go.play(s, a)
         if s.end is None:
@@ -105,7 +105,7 @@ def test_the_random_positions_include_kos_pending_passes_and_the_last_action():
     every = SMALL[3] + SMALL[4] + FIVE
     assert any(kernel_position(s).ko >= 0 for s in every)
     assert any(s.last_pass for s in every)
-    assert any(s.geo.max_actions - s.t == 1 for s in every)
+    assert any(s.game.max_actions - s.t == 1 for s in every)
     assert any(s.t > 0 and (s.prev_black | s.prev_white) & ~(s.black | s.white) for s in every)  # captures
 
 
@@ -178,7 +178,7 @@ def test_the_table_tells_a_pending_pass_apart_from_the_same_stones_without_one()
 
 
 def test_a_pass_on_the_first_action_loses_at_once():
-    s = go.initial_state(2)
+    s = go.LittleGo(2).initial_state()
     values = move_values(s, margin=True)
     assert values[go.pass_action(s)].margin == -1.0  # 0 : komi 1
     check_against_reference(s, Solver(16))
@@ -193,7 +193,7 @@ def test_with_one_action_left_every_move_ends_the_game():
 
 def transformed(state: go.GoState, sym: int) -> go.GoState:
     """The image of ``state`` under one of the 8 symmetries of the square."""
-    n = state.geo.n
+    n = state.game.size
     table = symmetries(n)[sym]
 
     def move(bits: int) -> int:
@@ -213,7 +213,7 @@ def test_a_position_and_its_8_symmetric_images_have_the_same_value():
         base = solve(s, margin=True)
         for k in range(8):
             image = transformed(s, k)
-            n = s.geo.n
+            n = s.game.size
             assert go.legal_actions(image) == sorted(int(symmetries(n)[k][a]) for a in go.legal_actions(s))
             result = solve(image, margin=True)  # a fresh table: nothing shared with the original's search
             assert (result.value, result.margin) == (base.value, base.margin)
@@ -231,7 +231,7 @@ def test_the_table_key_is_shared_by_the_8_images_and_tells_ko_pass_and_turn_apar
         if kernel_position(s).ko >= 0:
             assert position_key(s._replace(ko_armed=False)) != key
         assert position_key(s._replace(last_pass=not s.last_pass)) != key
-        if s.t + 1 < s.geo.max_actions:
+        if s.t + 1 < s.game.max_actions:
             assert position_key(s._replace(t=s.t + 1, to_move=3 - s.to_move)) != key
 
 
@@ -266,28 +266,28 @@ def test_a_solver_reuses_its_table_and_gives_the_same_answers():
     again = solver.solve(s, margin=True)
     assert (again.value, again.margin) == (first.value, first.margin)
     assert again.nodes <= first.nodes
-    other = go.initial_state(3)  # another variant: the table starts afresh
+    other = go.LittleGo(3).initial_state()  # another variant: the table starts afresh
     assert solver.solve(other, margin=True).margin == Solver(16).solve(other, margin=True).margin
 
 
 @pytest.mark.parametrize("bad", [0, -5, 2.5, True, "10"])
 def test_a_bad_node_budget_is_refused(bad):
     with pytest.raises(ValueError, match="budget_nodes"):
-        solve(go.initial_state(3), budget_nodes=bad)
+        solve(go.LittleGo(3).initial_state(), budget_nodes=bad)
 
 
 @pytest.mark.parametrize("bad", [0, -1.0, float("inf"), float("nan"), "1"])
 def test_a_bad_time_limit_is_refused(bad):
     with pytest.raises(ValueError, match="time_limit"):
-        solve(go.initial_state(3), time_limit=bad)
+        solve(go.LittleGo(3).initial_state(), time_limit=bad)
 
 
 def test_a_finished_game_or_a_large_board_is_refused():
-    over = go.play(go.initial_state(3), 9)
+    over = go.play(go.LittleGo(3).initial_state(), 9)
     with pytest.raises(ValueError, match="over"):
         solve(over)
     with pytest.raises(ValueError, match="7x7"):
-        solve(go.initial_state(9))
+        solve(go.LittleGo(9).initial_state())
     with pytest.raises(TypeError, match="Little-Go state"):
         solve("board")
 

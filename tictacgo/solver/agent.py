@@ -23,12 +23,12 @@ exact values of positions, true in any game.
 from __future__ import annotations
 
 import time as _time
-from types import ModuleType
 
 import numpy as np
 
 from tictacgo.baselines.base import Agent, check_seconds
 from tictacgo.baselines.registry import make_agent
+from tictacgo.games.spec import Game
 from tictacgo.solver.search import Solver, SolveResult, actions_left
 
 
@@ -48,7 +48,7 @@ class SolverAgent(Agent):
     name = "solver"
     games = ("littlego",)
 
-    def __init__(self, game: ModuleType, fallback: Agent, max_left: int = 12, time_limit: float | None = 1.0,
+    def __init__(self, game: Game, fallback: Agent, max_left: int = 12, time_limit: float | None = 1.0,
                  margin: bool = False, table_bits: int = 21, rng: np.random.Generator | None = None):
         super().__init__(game, rng)
         if isinstance(max_left, bool) or not isinstance(max_left, (int, np.integer)) or max_left < 0:

@@ -83,7 +83,7 @@ def label(state: littlego.GoState, solver: Solver, time_limit: float | None = No
 
 def _state(variant: tuple[int, float, int], fields: dict) -> littlego.GoState:
     """A rules-core state of ``variant`` (size, komi, limit) from its stored fields."""
-    base = littlego.initial_state(*variant)
+    base = littlego.LittleGo(*variant).initial_state()
     return base._replace(**fields)
 
 

@@ -30,7 +30,7 @@ class SampledPosition:
 
 def new_game(size: int = 5) -> littlego.GoState:
     """The empty board of the course's game at ``size`` (its own limit and komi)."""
-    return littlego.initial_state(size)
+    return littlego.LittleGo(size).initial_state()
 
 
 def game_states(black: str, white: str, seed: int, game: int, size: int = 5) -> list[littlego.GoState]:
@@ -64,7 +64,7 @@ def sample_positions(pairings: list[tuple[str, str]], lefts: tuple[int, ...], ga
         for g in range(games):
             states = game_states(black, white, seed, g, size)
             for left in lefts:
-                t = states[0].geo.max_actions - left
+                t = states[0].game.max_actions - left
                 if 0 <= t < len(states) and states[t].end is None:
                     out.append(SampledPosition(states[t], black, white, g, left))
     return out

@@ -90,8 +90,8 @@ class KernelPosition:
 
 def variant(state: littlego.GoState) -> tuple[int, float, int]:
     """(board size, komi, action limit) of a state's game."""
-    geo = state.geo
-    return geo.n, geo.komi, geo.max_actions
+    game = state.game
+    return game.size, game.komi, game.max_actions
 
 
 def actions_left(state: littlego.GoState) -> int:
@@ -125,7 +125,7 @@ def kernel_position(state: littlego.GoState) -> KernelPosition:
         taken = ko_own & ~own
         if taken and not taken & (taken - 1):
             p = taken.bit_length() - 1
-            if littlego.place_bits(state.geo, own, opp, p, ko_own, ko_opp) == littlego.KO:
+            if littlego.place_bits(state.game, own, opp, p, ko_own, ko_opp) == littlego.KO:
                 ko = p
     return KernelPosition(n, float(komi), max_actions, own, opp, int(black), state.t, bool(state.last_pass),
                           ko)
