@@ -197,6 +197,7 @@ _BUILTIN_MODULES = (
     "tictacgo.baselines.policy_mcts",
     "tictacgo.baselines.qlearning",
     "tictacgo.baselines.model_agents",
+    "tictacgo.baselines.learning.alphazero.agent",
 )
 _loaded = False  # set once the built-in modules are imported
 
