@@ -65,12 +65,13 @@ def main(argv: list[str] | None = None) -> int:
     started = time.time()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"training {cfg.game} into {cfg.out_dir} (seed {cfg.seed}, load average {load:.2f})", flush=True)
+    command = " ".join(["python", *sys.argv])
     try:
-        progress = train(cfg)
+        progress = train(cfg, info={"command": command})
     except KeyboardInterrupt:
         print("interrupted; the last checkpoint is kept (continue with --resume)", file=sys.stderr)
         return 130
-    summary = {"command": " ".join([os.path.basename(sys.executable), *sys.argv]),
+    summary = {"command": command,
                "wall_seconds": round(time.time() - started, 1),
                "load_average_at_start": load, **{k: v for k, v in progress.items() if k != "checkpoints"},
                "last_checkpoint": progress["checkpoints"][-1]}

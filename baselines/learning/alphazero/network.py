@@ -152,7 +152,8 @@ class NetworkEvaluator:
 
     def evaluate_planes(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(logits, values)`` of a ``(B, C, n, n)`` float32 batch."""
-        self.net.eval()
+        if self.net.training:
+            self.net.eval()
         with torch.inference_mode():
             logits, value, _ = self.net(torch.from_numpy(planes).to(self.device))
         self.calls += 1

@@ -217,11 +217,16 @@ def _load_resume(folder: Path, opt, buffer: ReplayBuffer, rng: np.random.Generat
     return state["progress"]
 
 
-def train(cfg: AlphaZeroConfig, log=print) -> dict:
+def train(cfg: AlphaZeroConfig, log=print, info: dict | None = None) -> dict:
     """Run (or, with ``cfg.resume``, continue) one training run; returns its progress record.
 
     Writes into ``cfg.out_dir``: model.pt and model.json (the latest network),
     checkpoints/<positions>/ (every checkpoint), resume/, config.json, tb/.
+
+    Args:
+        cfg: the run's settings.
+        log: called with one line of text per checkpoint.
+        info: JSON-serialisable facts added to every saved model's description (e.g. the command).
     """
     t_start = time.perf_counter()
     variant = Variant.make(cfg.game, cfg.board_size)
@@ -274,9 +279,9 @@ def train(cfg: AlphaZeroConfig, log=print) -> dict:
             entry["raw_optimal_rate"] = audit(evaluator)
         progress["checkpoints"].append(entry)
         progress["seconds"] = elapsed()
-        info = {"seed": cfg.seed, "config": asdict(cfg), **entry}
-        save_model(out / "checkpoints" / f"{progress['positions']:09d}", net, variant, info)
-        save_model(out, net, variant, info)
+        meta = {"seed": cfg.seed, "config": asdict(cfg), **entry, **(info or {})}
+        save_model(out / "checkpoints" / f"{progress['positions']:09d}", net, variant, meta)
+        save_model(out, net, variant, meta)
         _save_resume(out / RESUME_DIR, opt, buffer, progress, rng)
         if writer is not None:
             for k, v in entry.items():
