@@ -509,3 +509,20 @@ def test_a_tiny_self_play_run_trains_saves_and_resumes(tmp_path, game, size):
     agent = make_agent(f"az:path={tmp_path / 'run'},sims=4", game)
     s = variant.initial_state()
     assert variant.module.legal_bits(s) >> agent.act(s) & 1
+
+
+def test_training_options_are_the_config_fields_with_their_documentation():
+    import argparse
+
+    from tictacgo.baselines.learning.alphazero.cli import add_arguments, config_from_args
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args(["--game", "littlego", "--board-size", "3", "--simulations", "8",
+                              "--no-augment", "--max-seconds", "10"])
+    cfg = config_from_args(args)
+    assert (cfg.game, cfg.board_size, cfg.simulations, cfg.augment, cfg.max_seconds) == ("littlego", 3, 8,
+                                                                                         False, 10.0)
+    assert "Simulations per self-play move." in parser.format_help()
+    with pytest.raises(ValueError, match="never stops"):
+        config_from_args(parser.parse_args(["--max-seconds", "0"]))
