@@ -23,7 +23,7 @@ from pathlib import Path
 
 from tictacgo.arena.match import run_match
 from tictacgo.atomic import atomic_write, atomic_write_json
-from tictacgo.baselines.learning.alphazero.network import read_meta
+from tictacgo.baselines.learning.alphazero.modelfile import read_meta
 
 ANCHORS = {
     "littlego": ["random", "greedy", "aggressive", "alphabeta", "mcts:sims=200", "mcts:sims=1000"],

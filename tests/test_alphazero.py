@@ -21,6 +21,7 @@ from tictacgo.baselines.learning.alphazero.network import (  # noqa: E402
     load_model,
     save_model,
 )
+from tictacgo.baselines.learning.alphazero.numpy_net import NumpyNet, export, load_numpy  # noqa: E402
 from tictacgo.baselines.learning.alphazero.replay import (  # noqa: E402
     ReplayBuffer,
     transform_action,
@@ -440,6 +441,8 @@ def test_saved_models_load_with_weights_only_and_give_the_same_outputs(tmp_path)
     assert meta["architecture"]["channels"] == 8 and meta["info"] == {"seed": 0}
     raw = (tmp_path / "m" / "model.pt").read_bytes()
     assert hashlib.sha256(raw).hexdigest() == meta["weights_sha256"]
+    npz = (tmp_path / "m" / "model.npz").read_bytes()
+    assert hashlib.sha256(npz).hexdigest() == meta["numpy_sha256"]
     torch.load(tmp_path / "m" / "model.pt", weights_only=True)  # plain tensors only
     loaded, variant, _ = load_model(tmp_path / "m")
     assert variant == GO5
@@ -456,6 +459,43 @@ def test_a_model_whose_weights_do_not_match_its_json_is_refused(tmp_path):
         load_model(tmp_path / "m")
     with pytest.raises(ValueError, match="no AlphaZero model"):
         load_model(tmp_path / "missing")
+    (tmp_path / "m" / "model.npz").write_bytes(b"nor these")
+    with pytest.raises(ValueError, match="not the weights"):
+        load_numpy(tmp_path / "m")
+
+
+@pytest.mark.parametrize("variant", [TTT, GO5], ids=["tictactoe", "go5"])
+def test_the_numpy_forward_pass_matches_torch(variant):
+    torch.manual_seed(1)
+    net = PolicyValueNet(Architecture.for_variant(variant, channels=16, blocks=2))
+    net.train()
+    with torch.no_grad():  # move the batch norms' running statistics away from their start
+        for _ in range(3):
+            net(torch.rand(64, net.arch.in_planes, net.arch.board, net.arch.board) * 2)
+    net.eval()
+    enc = encoder_for(variant)
+    planes = np.stack([enc.from_state(variant.module, s) for s in random_states(variant, 50, 2)])
+    with torch.inference_mode():
+        logits, value, _ = net(torch.from_numpy(planes))
+    np_logits, np_value = NumpyNet(export(net), 2)(planes)
+    np.testing.assert_allclose(np_logits, logits.numpy(), atol=2e-5, rtol=1e-4)
+    np.testing.assert_allclose(np_value, value.numpy(), atol=2e-5, rtol=1e-4)
+
+
+def test_the_shipped_tictactoe_model_plays_without_importing_torch():
+    import subprocess
+    import sys
+
+    code = ("import sys\n"
+            "from tictacgo.baselines.registry import make_agent\n"
+            "from tictacgo.games import tictactoe as ttt\n"
+            "a = make_agent('az:sims=8', 'tictactoe')\n"
+            "s = ttt.play(ttt.initial_state(), 0)\n"
+            "print(a.act(s), 'torch' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         check=True)
+    action, torch_loaded = out.stdout.split()
+    assert action == "4" and torch_loaded == "False"  # the centre: the only reply that keeps the draw
 
 
 def test_az_never_plays_an_illegal_move_on_any_tictactoe_position(tmp_path):

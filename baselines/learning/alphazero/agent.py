@@ -7,9 +7,10 @@ move (``sims=0``: the raw network's best legal move), ``search=gumbel|puct``,
 not counted) and ``considered=K`` (Gumbel's root sample). The search plays to
 win: no Gumbel or Dirichlet noise, the best action by its own rule.
 
-This module imports no torch until an agent is built, so listing agents stays
-light. Models are cached per process (keyed by the folder and its files'
-modification times): the arena builds a fresh agent for every game.
+A model with a numpy export (``model.npz``, written by every save) plays
+without torch (``numpy_net``); this module never imports torch unless a model
+lacks that export. Models are cached per process (keyed by the folder and its
+files' modification times): the arena builds a fresh agent for every game.
 """
 
 from __future__ import annotations
@@ -106,40 +107,45 @@ _KEEP = 4
 
 
 def load_cached(path: str | Path):
-    """``(evaluator, variant)`` for a model folder, cached per process."""
-    from tictacgo.baselines.learning.alphazero.network import (
-        META_FILE,
-        WEIGHTS_FILE,
-        NetworkEvaluator,
-        load_model,
-    )
+    """``(evaluator, variant)`` for a model folder, cached per process.
+
+    The numpy export (``model.npz``) is played when the model has one, so no torch is imported;
+    otherwise the torch weights.
+    """
+    from tictacgo.baselines.learning.alphazero.modelfile import META_FILE, NUMPY_FILE, WEIGHTS_FILE, read_meta
 
     folder = Path(path)
-    try:
-        stamp = tuple(os.stat(folder / f).st_mtime_ns for f in (META_FILE, WEIGHTS_FILE))
-    except OSError:
-        stamp = None
+    stamp = tuple(os.stat(folder / f).st_mtime_ns if (folder / f).exists() else None
+                  for f in (META_FILE, WEIGHTS_FILE, NUMPY_FILE))
     key = (os.path.realpath(folder), stamp)
-    hit = _LOADED.pop(key, None) if stamp is not None else None
+    hit = _LOADED.pop(key, None)
     if hit is None:
-        import torch
+        if read_meta(folder).get("numpy_sha256"):
+            from tictacgo.baselines.learning.alphazero.numpy_net import load_numpy
 
-        # One thread: single positions run fastest on one, and OpenMP's spinning threads slow
-        # everything down badly when other processes (arena workers) share the cores.
-        torch.set_num_threads(1)
-        net, variant, _ = load_model(folder)
-        hit = (NetworkEvaluator(net, variant, device="cpu"), variant)
+            evaluator, variant, _ = load_numpy(folder)
+        else:
+            if importlib.util.find_spec("torch") is None:
+                raise ValueError(f"{folder} has no numpy export (model.npz), and its torch weights need "
+                                 "torch: pip install 'tictacgo[train]'")
+            import torch
+
+            from tictacgo.baselines.learning.alphazero.network import NetworkEvaluator, load_model
+
+            # One thread: single positions run fastest on one, and OpenMP's spinning threads slow
+            # everything down badly when other processes (arena workers) share the cores.
+            torch.set_num_threads(1)
+            net, variant, _ = load_model(folder)
+            evaluator = NetworkEvaluator(net, variant, device="cpu")
+        hit = (evaluator, variant)
         while len(_LOADED) >= _KEEP:
             del _LOADED[next(iter(_LOADED))]
-    if stamp is not None:
-        _LOADED[key] = hit
+    _LOADED[key] = hit
     return hit
 
 
 def _make_az(game, rng, path: str | None = None, sims: int = DEFAULT_SIMS, search: str = "gumbel",
              time: float | None = None, considered: int = 16):
-    if importlib.util.find_spec("torch") is None:
-        raise ValueError("the az agent needs torch: pip install 'tictacgo[train]'")
     name = game.spec().name
     if path is None:
         path = shipped_model(name)

@@ -13,17 +13,15 @@ The trunk is AlphaZero's: a 3x3 convolution stem, ``blocks`` residual blocks
 of two 3x3 convolutions with batch norm, then 1x1 convolution heads.
 
 A saved model is a folder with ``model.pt`` (the ``state_dict``, read back
-with ``torch.load(weights_only=True)``: loading never runs code) and
-``model.json`` (the game variant, the architecture, the weights' SHA-256 and
-whatever the trainer adds: seed, steps, wall time). Both are written
-atomically, weights first: the JSON names the weights it belongs to.
+with ``torch.load(weights_only=True)``: loading never runs code),
+``model.npz`` (the same network for ``numpy_net``, which plays without torch)
+and ``model.json`` (the game variant, the architecture, the weights' SHA-256
+and whatever the trainer adds: seed, steps, wall time); see ``modelfile``.
 """
 
 from __future__ import annotations
 
-import hashlib
 import io
-import json
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
@@ -33,12 +31,18 @@ from torch import nn
 
 from tictacgo.atomic import atomic_write_bytes, atomic_write_json
 from tictacgo.baselines.learning.alphazero.features import encoder_for
+from tictacgo.baselines.learning.alphazero.modelfile import (
+    FORMAT,
+    META_FILE,
+    NUMPY_FILE,
+    WEIGHTS_FILE,
+    checked_bytes,
+    read_meta,
+    sha256,
+)
+from tictacgo.baselines.learning.alphazero.numpy_net import export
 from tictacgo.baselines.learning.alphazero.variant import Variant
 from tictacgo.games.batched_common import BatchedGame
-
-WEIGHTS_FILE = "model.pt"
-META_FILE = "model.json"
-FORMAT = "tictacgo-alphazero-1"
 
 
 @dataclass(frozen=True)
@@ -171,7 +175,7 @@ def _weights_bytes(net: nn.Module) -> bytes:
 
 
 def save_model(folder: str | Path, net: PolicyValueNet, variant: Variant, info: dict | None = None) -> Path:
-    """Write ``folder/model.pt`` and ``folder/model.json`` atomically (the folder is created).
+    """Write ``model.pt``, ``model.npz`` and ``model.json`` into ``folder`` (created), each atomically.
 
     Args:
         folder: the model's folder.
@@ -185,29 +189,14 @@ def save_model(folder: str | Path, net: PolicyValueNet, variant: Variant, info: 
     folder.mkdir(parents=True, exist_ok=True)
     data = _weights_bytes(net)
     atomic_write_bytes(folder / WEIGHTS_FILE, data)
+    buf = io.BytesIO()
+    np.savez(buf, **export(net))
+    arrays = buf.getvalue()
+    atomic_write_bytes(folder / NUMPY_FILE, arrays)
     meta = {"format": FORMAT, "variant": variant.to_json(), "architecture": asdict(net.arch),
-            "weights_sha256": hashlib.sha256(data).hexdigest(), "info": info or {}}
+            "weights_sha256": sha256(data), "numpy_sha256": sha256(arrays), "info": info or {}}
     atomic_write_json(folder / META_FILE, meta, indent=1)
     return folder
-
-
-def read_meta(folder: str | Path) -> dict:
-    """The parsed ``model.json`` of a model folder.
-
-    Raises:
-        ValueError: no model there, or a JSON that is not one of ours.
-    """
-    path = Path(folder) / META_FILE
-    if not path.is_file():
-        raise ValueError(f"{folder} holds no AlphaZero model (no {META_FILE}); pass the folder "
-                         f"that 'tictacgo train GAME --algo alphazero' wrote")
-    try:
-        meta = json.loads(path.read_text())
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise ValueError(f"{path} is not valid JSON: {e}") from None
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-        raise ValueError(f"{path} is not an AlphaZero model description (format {FORMAT!r})")
-    return meta
 
 
 def load_model(folder: str | Path) -> tuple[PolicyValueNet, Variant, dict]:
@@ -219,12 +208,21 @@ def load_model(folder: str | Path) -> tuple[PolicyValueNet, Variant, dict]:
     meta = read_meta(folder)
     variant = Variant.from_json(meta["variant"])
     arch = Architecture.from_json(meta["architecture"])
-    data = (Path(folder) / WEIGHTS_FILE).read_bytes()
-    if hashlib.sha256(data).hexdigest() != meta.get("weights_sha256"):
-        raise ValueError(f"{folder}/{WEIGHTS_FILE} is not the weights {META_FILE} describes "
-                         "(a half-written save?)")
+    data = checked_bytes(folder, WEIGHTS_FILE, meta.get("weights_sha256"))
     state = torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
     net = PolicyValueNet(arch)
     net.load_state_dict(state)
     net.eval()
     return net, variant, meta
+
+
+def add_numpy_export(folder: str | Path) -> Path:
+    """Give a model folder saved without one its ``model.npz`` (and name it in ``model.json``)."""
+    net, _, meta = load_model(folder)
+    buf = io.BytesIO()
+    np.savez(buf, **export(net))
+    arrays = buf.getvalue()
+    atomic_write_bytes(Path(folder) / NUMPY_FILE, arrays)
+    meta["numpy_sha256"] = sha256(arrays)
+    atomic_write_json(Path(folder) / META_FILE, meta, indent=1)
+    return Path(folder)
