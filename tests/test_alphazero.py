@@ -21,7 +21,12 @@ from tictacgo.baselines.learning.alphazero.network import (  # noqa: E402
     load_model,
     save_model,
 )
-from tictacgo.baselines.learning.alphazero.numpy_net import NumpyNet, export, load_numpy  # noqa: E402
+from tictacgo.baselines.learning.alphazero.numpy_net import (  # noqa: E402
+    NumpyEvaluator,
+    NumpyNet,
+    export,
+    load_numpy,
+)
 from tictacgo.baselines.learning.alphazero.replay import (  # noqa: E402
     ReplayBuffer,
     transform_action,
@@ -516,7 +521,7 @@ def test_az_never_plays_an_illegal_move_on_random_go_positions(tmp_path):
     states = random_states(GO5, 2000, seed=12)
     for s in states:
         assert go.legal_bits(s) >> agent.act(s) & 1
-    evaluator = NetworkEvaluator(_tiny_net(GO5), GO5)
+    evaluator = NumpyEvaluator(NumpyNet(export(_tiny_net(GO5)), 1), GO5)
     out = S.gumbel_search(engine_of(GO5, states), evaluator, 8, np.random.default_rng(0))
     assert out.legal[np.arange(len(states)), out.action].all()
 

@@ -65,6 +65,17 @@ def state_fields(engine: BatchedGame) -> tuple[str, ...]:
                  if not k.startswith("_") and isinstance(v, np.ndarray) and v.shape == (B,))
 
 
+def clone_engine(engine: BatchedGame) -> BatchedGame:
+    """A copy of the engine whose per-game state arrays are its own (the rest, read-only tables, is shared).
+
+    ``copy.deepcopy`` would also copy the rules' lookup tables, which costs far more than a search step.
+    """
+    twin = copy.copy(engine)
+    for f in state_fields(engine):
+        setattr(twin, f, getattr(engine, f).copy())
+    return twin
+
+
 # -- row formulas: (k, A) arrays, one row per node ----------------------------------------
 
 def masked_logits(logits: np.ndarray, legal: np.ndarray) -> np.ndarray:
@@ -411,7 +422,7 @@ def run_search(roots: BatchedGame, evaluate: Evaluator, num_simulations: int, ro
         raise ValueError(f"every root must be a live game; games {over} are over")
     B = roots.batch_size
     tree = Tree(roots, num_simulations + 1)
-    scratch = copy.deepcopy(roots)
+    scratch = clone_engine(roots)
     games = np.arange(B)
     tree.store(games, 0, scratch)
     if root_eval is None:
@@ -541,7 +552,7 @@ def puct_search(roots: BatchedGame, evaluate: Evaluator, num_simulations: int, r
         raise ValueError(f"temperature must be >= 0, got {temperature!r}")
     B = roots.batch_size
     legal = roots.legal_mask()
-    scratch = copy.deepcopy(roots)
+    scratch = clone_engine(roots)
     logits, values, _ = _evaluate(scratch, evaluate, np.arange(B), legal)
     prior = softmax(masked_logits(logits, legal))
     if dirichlet_fraction > 0:
