@@ -10,7 +10,7 @@
    samples trained per new position (so ``replay_ratio * B / batch_size``
    steps per move of the B games), each sample under a random board
    symmetry. No gating: self-play always uses the latest network.
-4. Every ``checkpoint_every`` seconds, and at the end, the network is saved
+4. Every ``checkpoint_every`` seconds, at the end and on Ctrl-C, the network is saved
    (``out/model.pt`` + ``out/model.json``, and a copy under
    ``out/checkpoints/``), with what ``resume`` needs (``out/resume/``:
    optimizer, replay buffer, counters and generator state), all written
@@ -323,6 +323,10 @@ def train(cfg: AlphaZeroConfig, log=print, info: dict | None = None) -> dict:
             if time.perf_counter() - last_checkpoint >= cfg.checkpoint_every:
                 checkpoint()
                 last_checkpoint = time.perf_counter()
+    except KeyboardInterrupt:
+        log("interrupted: saving a last checkpoint")
+        checkpoint()  # every write is atomic: a second Ctrl-C leaves the previous checkpoint whole
+        raise
     finally:
         if bar is not None:
             bar.close()
