@@ -225,6 +225,7 @@ _BUILTIN_MODULES = (
     "tictacgo.baselines.policy_mcts",
     "tictacgo.baselines.qlearning",
     "tictacgo.baselines.model_agents",
+    "tictacgo.baselines.learning.alphazero.agent",
 )
 # Built-in agents of the layers above this one, named so that this module never imports them.
 _NAMED_BUILTINS = (
