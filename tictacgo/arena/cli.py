@@ -174,8 +174,9 @@ def run(args: argparse.Namespace) -> int:
         game = make_game(args.game, size=args.board_size)
     except (TypeError, ValueError) as e:
         return _error(str(e) if args.board_size is None else f"--board-size {args.board_size}: {e}")
+    agents = arena.AgentCache()  # built once here to check the specs; games played here reuse them
     try:
-        game = arena.validate_specs(game, specs)
+        game = arena.validate_specs(game, specs, agents)
     except (TypeError, ValueError) as e:  # unknown game, size or agent, bad parameter
         return _error(str(e))
     if args.course_report and not grading.plays_course_ladder(game):
@@ -206,14 +207,15 @@ def run(args: argparse.Namespace) -> int:
         if args.course_report:
             result = grading.run_course_report(specs[0], args.seed,
                                                games=args.games or DEFAULT_GAMES["course"],
-                                               workers=args.workers, progress=progress)
+                                               workers=args.workers, progress=progress, agents=agents)
         elif rr:
             result = arena.run_round_robin(game, specs, args.games or DEFAULT_GAMES["round_robin"],
                                            args.seed, workers=args.workers, progress=progress,
-                                           prior=args.prior, **ray_args)
+                                           prior=args.prior, agents=agents, **ray_args)
         else:
             result = arena.run_match(game, specs[0], specs[1], args.games or DEFAULT_GAMES["match"],
-                                     args.seed, workers=args.workers, progress=progress, **ray_args)
+                                     args.seed, workers=args.workers, progress=progress, agents=agents,
+                                     **ray_args)
     except ConnectionError as e:  # --backend ray and no Ray cluster at --address
         print(f"tictacgo arena: error: --backend ray could not reach Ray at {args.address or 'local'!r}: {e}",
               file=sys.stderr)

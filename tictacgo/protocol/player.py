@@ -77,20 +77,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"seed for the agent (default: ${SEED_ENV} if set, else random)")
 
 
-def _time_param(spec: str) -> str | None:
-    """The name of the agent factory's time parameter, if it has one by name."""
+def _time_param(name: str) -> str | None:
+    """The name of agent ``name``'s time parameter, if its factory has one by name."""
     from tictacgo.baselines import registry
 
-    name, _ = registry.parse_spec(spec)
     params = registry.agent_parameters(name)
     return next((p for p in TIME_PARAMS if p in params), None)
 
 
-def build_agent(spec: str, rng: np.random.Generator, seconds: float):
+def build_agent(spec, rng: np.random.Generator, seconds: float):
     """The agent for ``spec``, given ``seconds`` per move if it takes a time parameter.
 
     Args:
-        spec: registry spec such as ``"mcts:time=5"``.
+        spec: registry spec such as ``"mcts:time=5"`` (text or an ``AgentSpec``).
         rng: the agent's generator.
         seconds: the time to pass when the spec sets none.
     Returns:
@@ -98,13 +97,12 @@ def build_agent(spec: str, rng: np.random.Generator, seconds: float):
     Raises:
         ValueError: unknown agent or bad parameters.
     """
-    from tictacgo.baselines.registry import make_agent, parse_spec
+    from tictacgo.baselines.registry import make_agent, parse_agent_spec
 
-    _, params = parse_spec(spec)
-    key = _time_param(spec)
-    if key is not None and not any(p in params for p in TIME_PARAMS):
-        sep = "," if ":" in spec else ":"
-        spec = f"{spec}{sep}{key}={max(seconds, 0.05):.3f}"
+    spec = parse_agent_spec(spec)
+    key = _time_param(spec.name)
+    if key is not None and not any(p in spec.kwargs() for p in TIME_PARAMS):
+        spec = spec.replace(**{key: round(max(seconds, 0.05), 3)})
     return make_agent(spec, "littlego", rng)
 
 
