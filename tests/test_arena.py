@@ -478,7 +478,7 @@ def test_ctrl_c_while_a_subcommand_loads_is_one_line_and_130(monkeypatch, capsys
     real_import = importlib.import_module
 
     def slow_import(name, *args):
-        if name == "tictacgo.arena.cli":
+        if name == "tictacgo.cli.arena":
             raise KeyboardInterrupt  # Ctrl-C while the subcommand's module loads
         return real_import(name, *args)
 

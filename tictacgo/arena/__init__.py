@@ -10,10 +10,9 @@ Built in layers, each on the one before:
   each worker builds an agent once (``AgentCache``) and re-seeds it per game.
 * ``match``: ``run_match`` between two registry specs, colours alternating.
 * ``round_robin`` and ``ratings``: every pair plays; Bradley-Terry ratings.
-* ``cli``: ``tictacgo arena``.
 
 The course's grading report lives with the course protocol
-(``tictacgo.protocol.grading``).
+(``tictacgo.protocol.grading``); ``tictacgo arena`` is ``tictacgo.cli.arena``.
 """
 
 from tictacgo.arena.game_loop import Forfeit, GameRecord, play_game, play_wdl

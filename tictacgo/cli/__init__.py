@@ -1,11 +1,13 @@
 """The ``tictacgo`` command: one subcommand per task.
 
-Each subcommand lives in its own module, which offers
-``add_arguments(parser)`` and ``run(args) -> int`` (the exit status), and
+Every subcommand's arguments live in this package, one module a subcommand
+(``tictacgo.cli.arena``, ``tictacgo.cli.train``, ...), which offers
+``add_arguments(parser)`` and ``run(args) -> int`` (the exit status) and
 may offer ``on_argument_error(argv)``, called before argparse's exit 2 when
-the arguments do not parse; the module is imported only when its subcommand
-runs, so ``tictacgo --help`` stays fast and optional dependencies stay
-optional.
+the arguments do not parse. ``run`` turns the arguments into calls of the
+library (the arena, the course protocol, training, ...), which holds no
+argparse. The module is imported only when its subcommand runs, so
+``tictacgo --help`` stays fast and optional dependencies stay optional.
 """
 
 from __future__ import annotations
@@ -17,15 +19,15 @@ import sys
 
 # subcommand -> (module, one-line help)
 COMMANDS = {
-    "demo": ("tictacgo.demo", "create the envs, play and render games between agents, print a table"),
-    "agents": ("tictacgo.agents_cli", "list the agents for a game and their parameters"),
-    "arena": ("tictacgo.arena.cli", "play agents against each other and report win/draw/loss"),
-    "train": ("tictacgo.baselines.learning.cli", "train a MaskablePPO or A2C baseline (train extra)"),
-    "my-player": ("tictacgo.protocol.player", "the course player: read input.txt, write output.txt"),
-    "host": ("tictacgo.protocol.host", "run two player programs through the course file protocol"),
-    "play": ("tictacgo.play", "play an agent yourself in the terminal (or from a pipe of moves)"),
-    "replay": ("tictacgo.protocol.replay", "replay an SGF record of Little-Go and check every move"),
-    "gtp": ("tictacgo.protocol.gtp", "a Go Text Protocol (GTP v2) engine for Little-Go backed by an agent"),
+    "demo": ("tictacgo.cli.demo", "create the envs, play and render games between agents, print a table"),
+    "agents": ("tictacgo.cli.agents", "list the agents for a game and their parameters"),
+    "arena": ("tictacgo.cli.arena", "play agents against each other and report win/draw/loss"),
+    "train": ("tictacgo.cli.train", "train a MaskablePPO or A2C baseline (train extra)"),
+    "my-player": ("tictacgo.cli.player", "the course player: read input.txt, write output.txt"),
+    "host": ("tictacgo.cli.host", "run two player programs through the course file protocol"),
+    "play": ("tictacgo.cli.play", "play an agent yourself in the terminal (or from a pipe of moves)"),
+    "replay": ("tictacgo.cli.replay", "replay an SGF record of Little-Go and check every move"),
+    "gtp": ("tictacgo.cli.gtp", "a Go Text Protocol (GTP v2) engine for Little-Go backed by an agent"),
 }
 
 
@@ -74,7 +76,3 @@ def _main(argv: list[str], command: str | None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())
