@@ -51,9 +51,7 @@ def register_agent(name: str, factory: Callable, games: tuple[str, ...] = ("tict
     ``tictacgo agents``. The factory's keyword parameters (other than ``game``
     and ``rng``) become the spec's parameters, so ``"mine:depth=3"`` calls
     ``factory(game, rng=rng, depth=3)``; an unknown parameter is refused
-    before the factory is called. A parameter whose default is an
-    ``AgentSpec`` takes an agent: ``parse_agent_spec`` reads its value as a
-    spec, and the factory builds that agent (``make_agent``):
+    before the factory is called:
 
         from tictacgo.baselines import RandomAgent, register_agent
 
@@ -62,6 +60,13 @@ def register_agent(name: str, factory: Callable, games: tuple[str, ...] = ("tict
 
         register_agent("mine", make_mine, games=("tictactoe",), description="my agent")
         run_match("tictactoe", "mine:depth=3", "minimax", games=10, seed=0, workers=1)
+
+    A parameter whose default is an ``AgentSpec`` takes an agent
+    (``policy: AgentSpec = AgentSpec("ppo")``): ``parse_agent_spec`` reads its
+    value as a spec, and the factory builds that agent with ``make_agent``.
+    The arena builds an agent once per worker and calls its ``seed(rng)`` and
+    ``reset()`` before every game: the agent must then play as a new one built
+    with ``rng`` would.
 
     The registry lives in the process: the arena's worker processes (started
     with ``spawn``) do not see a registration made at run time, so play such
