@@ -136,6 +136,15 @@ def test_a_match_in_one_process_builds_each_agent_once(counting_agents):
     assert sorted(counting_agents().values()) == [1, 1]  # one build each, the check's, for all 10 games
 
 
+def test_a_round_robin_builds_each_agent_once_and_a_second_only_to_play_itself(counting_agents):
+    rr = arena.run_round_robin("tictactoe", ["count_a", "count_b", "random"], games_per_pair=4, seed=0,
+                               workers=1, progress=False)
+    assert sum(m.n for m in rr.matches.values()) == 12
+    assert sorted(counting_agents().values()) == [1, 1]
+    arena.run_match("tictactoe", "count_a", "count_a", games=4, seed=0, workers=1, progress=False)
+    assert sorted(counting_agents().values()) == [1, 3]  # the check's, then a second to play the first
+
+
 def test_a_match_on_two_workers_builds_each_agent_once_per_worker(counting_agents, monkeypatch):
     # Forked workers see the agents registered here (spawned ones would not).
     fork = multiprocessing.get_context("fork")

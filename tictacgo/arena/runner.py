@@ -6,8 +6,8 @@ generator (``agent.seed``) and reset (``play_game``) before the game, so a
 match is reproducible for a given seed whatever the number of workers and
 whichever games ran first, and a game is the one that agents built afresh
 with those generators would play. A worker builds each agent once
-(``AgentCache``: one per spec, game and side) and reuses it for every game
-it plays. Games run in parallel in worker processes (the ``spawn`` start
+(``AgentCache``: one per spec and game, two when a spec plays itself) and
+reuses it for every game it plays. Games run in parallel in worker processes (the ``spawn`` start
 method everywhere: workers receive only agent specs (``AgentSpec``) and seeds and build
 their agents themselves, so the agents must be registered by the built-in
 modules; ``workers=1`` runs in-process, reuses the agents built to check the
@@ -70,19 +70,18 @@ def as_agent_spec(spec: str | AgentSpec) -> AgentSpec:
 
 
 class AgentCache:
-    """The agents one worker has built: one per spec, game and side, reused for every game.
+    """The agents one worker has built, reused for every game: an agent per spec and game.
 
-    ``agent(spec, game, side, rng)`` builds the agent the first time (with
-    ``rng``) and afterwards re-seeds the one it built (``agent.seed(rng)``);
-    ``play_game`` resets it at the start of the game. ``check(spec, game)``
-    builds an agent to see that the spec is good and keeps it for the first
-    side that asks, so checking and then playing in one process builds it once.
-    The side keeps two agents of one spec apart when they play each other.
+    ``agent(spec, game, rng)`` builds the agent the first time (with ``rng``)
+    and afterwards re-seeds the one it built (``agent.seed(rng)``);
+    ``play_game`` resets it at the start of the game. A second agent of the
+    same spec is built only for a game where the first is already playing (a
+    spec against itself). ``check(spec, game)`` builds one to see that the
+    spec is good, so checking and then playing in one process builds it once.
     """
 
     def __init__(self) -> None:
-        self._agents: dict[tuple[AgentSpec, Any, str], Agent] = {}
-        self._checked: dict[tuple[AgentSpec, Any], Agent] = {}
+        self._agents: dict[tuple[AgentSpec, Any], list[Agent]] = {}
 
     def check(self, spec: AgentSpec, game) -> None:
         """Build ``spec`` for ``game`` (unless this cache holds one) so that a bad spec raises now.
@@ -90,29 +89,27 @@ class AgentCache:
         Raises:
             ValueError: an unknown agent or a bad parameter (the registry's message).
         """
-        if (spec, game) in self._checked or any(k[:2] == (spec, game) for k in self._agents):
-            return
-        self._checked[(spec, game)] = make_agent(spec, game, rng=np.random.default_rng(0))
+        if not self._agents.get((spec, game)):
+            self._agents[(spec, game)] = [make_agent(spec, game, rng=np.random.default_rng(0))]
 
-    def agent(self, spec: AgentSpec, game, side: str, rng: np.random.Generator) -> Agent:
-        """The agent for ``spec`` on ``side`` (``"a"`` or ``"b"``), seeded with ``rng`` for the next game."""
-        key = (spec, game, side)
-        agent = self._agents.get(key)
-        if agent is None:
-            agent = self._checked.pop((spec, game), None)
-            if agent is None:
-                self._agents[key] = make_agent(spec, game, rng=rng)
-                return self._agents[key]
-            self._agents[key] = agent
-        agent.seed(rng)
+    def agent(self, spec: AgentSpec, game, rng: np.random.Generator,
+              playing: tuple[Agent, ...] = ()) -> Agent:
+        """An agent for ``spec`` other than those ``playing`` this game, seeded with ``rng`` for it."""
+        built = self._agents.setdefault((spec, game), [])
+        for agent in built:
+            if not any(agent is other for other in playing):
+                agent.seed(rng)
+                return agent
+        agent = make_agent(spec, game, rng=rng)
+        built.append(agent)
         return agent
 
 
 def play_job(job: Job, agents: AgentCache) -> tuple[int, MatchGame]:
     """Play one game with the agents of ``agents``; ``(job.key, MatchGame)``."""
     rng_a, rng_b = game_rngs(job.seed, job.index)
-    a = agents.agent(job.spec_a, job.game, "a", rng_a)
-    b = agents.agent(job.spec_b, job.game, "b", rng_b)
+    a = agents.agent(job.spec_a, job.game, rng_a)
+    b = agents.agent(job.spec_b, job.game, rng_b, playing=(a,))
     a_first = job.index % 2 == 0
     record = play_game(job.game, a, b) if a_first else play_game(job.game, b, a)  # resets both agents
     return job.key, MatchGame(job.index, a_first, record)
