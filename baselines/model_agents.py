@@ -12,17 +12,14 @@ without torch, in a fraction of the loading time. A ``path`` ending in
 the ``train`` extra (torch, SB3, sb3-contrib), imported only when such an
 agent is built, so listing agents stays light.
 
-A process keeps the last few SB3 models it loaded (keyed by the file's path,
-size and modification time, so a rewritten file is loaded afresh): the
-arena builds fresh agents for every game, and loading a model costs far more
-than a game of Tic-Tac-Toe. Agents built from one file share its policy
-network, which they only read.
+Each agent loads its model when it is built; the arena builds an agent once
+per worker and re-seeds it for every game, so a model is loaded once per
+worker, not once per game.
 """
 
 from __future__ import annotations
 
 import importlib.util
-import os
 from pathlib import Path
 
 from tictacgo.baselines.model_files import check_model_game
@@ -38,27 +35,6 @@ def shipped_model(game_name: str, algo: str, suffix: str = ".zip") -> Path:
     ``suffix=".npz"`` gives its numpy export (``tictacgo.baselines.numpy_policy``).
     """
     return MODELS_DIR / f"{game_name}_{_ALGO_FILE[algo]}{suffix}"
-
-
-_LOADED: dict[tuple, object] = {}   # (path, algo, size, mtime) -> model; the most recent last
-_KEEP = 4
-
-
-def _load_cached(path: str, algo: str):
-    from tictacgo.baselines.learning.policy_agent import load_model
-
-    try:
-        st = os.stat(path)
-    except OSError:
-        return load_model(path, algo)  # its own clear error
-    key = (os.path.realpath(path), algo, st.st_size, st.st_mtime_ns)
-    model = _LOADED.pop(key, None)
-    if model is None:
-        model = load_model(path, algo)
-        while len(_LOADED) >= _KEEP:
-            del _LOADED[next(iter(_LOADED))]
-    _LOADED[key] = model
-    return model
 
 
 def _build(game, rng, algo: str, path: str | None, sample: bool):
@@ -78,7 +54,7 @@ def _build(game, rng, algo: str, path: str | None, sample: bool):
         return agent
     if importlib.util.find_spec("sb3_contrib") is None or importlib.util.find_spec("torch") is None:
         raise ValueError("trained-model agents need the train extra: pip install 'tictacgo[train]'")
-    from tictacgo.baselines.learning.policy_agent import PolicyAgent
+    from tictacgo.baselines.learning.policy_agent import PolicyAgent, load_model
 
     if path is None:
         shipped = shipped_model(name, algo)
@@ -88,7 +64,7 @@ def _build(game, rng, algo: str, path: str | None, sample: bool):
         path = str(shipped)
     check_model_game(path, game)
     try:
-        model = _load_cached(path, algo)
+        model = load_model(path, algo)
     except FileNotFoundError as e:
         raise ValueError(str(e)) from None
     agent = PolicyAgent(game, model, sample=sample, rng=rng)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from tictacgo.baselines.learning.alphazero.cli import add_arguments, config_from_args, run
+from tictacgo.cli.train_alphazero import add_arguments, config_from_args, run
 
 
 def main(argv: list[str] | None = None) -> int:

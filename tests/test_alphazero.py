@@ -559,15 +559,28 @@ def test_a_tiny_self_play_run_trains_saves_and_resumes(tmp_path, game, size):
 def test_training_options_are_the_config_fields_with_their_documentation():
     import argparse
 
-    from tictacgo.baselines.learning.alphazero.cli import add_arguments, config_from_args
+    from tictacgo.cli.train_alphazero import add_arguments, config_from_args
 
     parser = argparse.ArgumentParser()
     add_arguments(parser)
-    args = parser.parse_args(["--game", "littlego", "--board-size", "3", "--simulations", "8",
+    args = parser.parse_args(["littlego", "--board-size", "3", "--simulations", "8",
                               "--no-augment", "--max-seconds", "10"])
     cfg = config_from_args(args)
     assert (cfg.game, cfg.board_size, cfg.simulations, cfg.augment, cfg.max_seconds) == ("littlego", 3, 8,
                                                                                          False, 10.0)
     assert "Simulations per self-play move." in parser.format_help()
     with pytest.raises(ValueError, match="never stops"):
-        config_from_args(parser.parse_args(["--max-seconds", "0"]))
+        config_from_args(parser.parse_args(["tictactoe", "--max-seconds", "0"]))
+
+
+def test_tictacgo_train_with_algo_alphazero_trains_and_saves_a_network(tmp_path, capsys):
+    from tictacgo.cli import main
+
+    out = tmp_path / "az"
+    status = main(["train", "tictactoe", "--algo", "alphazero", "--max-seconds", "2", "--out", str(out),
+                   "--num-games", "8", "--channels", "8", "--blocks", "1", "--min-buffer", "50",
+                   "--no-progress", "--no-tensorboard"])
+    assert status == 0
+    assert (out / "model.json").is_file() and (out / "model.pt").is_file()
+    assert main(["train", "tictactoe", "--algo", "alphazero", "--max-seconds", "0"]) == 2
+    assert "never stops" in capsys.readouterr().err

@@ -38,7 +38,7 @@ class BrokenAgent:
 
 def engine(agent=None) -> GtpEngine:
     agent = agent if agent is not None else ScriptedAgent([])
-    return GtpEngine(lambda n: agent, log=io.StringIO())
+    return GtpEngine(lambda game: agent, log=io.StringIO())
 
 
 def session(commands: list[str], *args: str) -> tuple[list[str], subprocess.CompletedProcess]:
@@ -143,6 +143,21 @@ def test_komi_rescores_and_boardsize_clears_the_board():
     assert e.handle("boardsize 9") == "=\n\n"
     assert e.moves == [] and e.state.game.size == 9 and e.state.game.komi == 0.5
     assert e.handle("play b J9") == "=\n\n" and e.moves == [8]
+
+
+def test_boardsize_and_komi_give_the_agent_the_game_being_played():
+    from tictacgo.baselines import make_agent
+
+    e = GtpEngine(lambda game: make_agent("random", game), log=io.StringIO())
+    assert e.agent.game == go.LittleGo(5)
+    e.handle("komi 0.5")
+    assert e.agent.game == go.LittleGo(5, 0.5) == e.state.game
+    first = e.agent
+    e.handle("clear_board")
+    assert e.agent is first  # the same game: the same agent, reset
+    e.handle("boardsize 7")
+    assert e.agent.game == go.LittleGo(7, 0.5) == e.state.game
+    assert e.handle("genmove b").startswith("= ")
 
 
 def test_undo_and_clear_board_reset_the_agent():

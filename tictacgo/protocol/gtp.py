@@ -1,4 +1,4 @@
-"""``tictacgo gtp --agent SPEC``: a Go Text Protocol (GTP v2) engine for Little-Go.
+"""A Go Text Protocol (GTP v2) engine for Little-Go backed by an agent (``tictacgo gtp --agent SPEC``).
 
 GTP is the line protocol that Go GUIs (GoGui, Sabaki, Lizzie) and match
 tools (gogui-twogtp, GNU Go's own test scripts) use to talk to engines: a
@@ -23,6 +23,8 @@ Behaviour worth knowing:
   reason (``occupied``, ``suicide``, ``ko``); the position is unchanged.
 * ``komi`` and ``boardsize`` are kept across ``clear_board``; ``boardsize``
   clears the board (as GTP says); ``komi`` rescores the game in progress.
+  Either makes a new game (``LittleGo(size, komi)``) and a new agent for it,
+  so that the agent searches the rules being played.
 * ``final_score`` is this variant's stone score of the current position
   (``B+x``, ``W+x``, ``0``), not territory.
 * ``genmove`` never resigns; an agent that fails or returns an illegal
@@ -36,7 +38,6 @@ The engine object (``GtpEngine``) is usable without a process:
 
 from __future__ import annotations
 
-import argparse
 import re
 import sys
 import time
@@ -78,14 +79,16 @@ class GtpEngine:
     """The GTP state machine: a board (as a list of actions) and an agent for ``genmove``.
 
     Args:
-        agent_factory: ``f(n) -> agent`` building an agent with ``.act(state)``
-            (and optionally ``.reset()``) for board size ``n``.
+        agent_factory: ``f(game) -> agent`` building an agent with ``.act(state)``
+            (and optionally ``.reset()``) for ``game``, the ``LittleGo`` being
+            played (its size and komi); called again when ``boardsize`` or
+            ``komi`` changes the game.
         name: what ``name`` answers.
         agent_spec: shown by ``version``.
         log: where warnings and tracebacks go (stderr by default).
     """
 
-    def __init__(self, agent_factory: Callable[[int], object], name: str = ENGINE_NAME,
+    def __init__(self, agent_factory: Callable[[go.LittleGo], object], name: str = ENGINE_NAME,
                  agent_spec: str = "", log: IO[str] | None = None):
         self._agent_factory = agent_factory
         self._name = name
@@ -95,7 +98,7 @@ class GtpEngine:
         self.komi: float | None = None  # None: the rules' default, n / 2
         self.moves: list[int] = []
         self.state = go.LittleGo(self.n).initial_state()
-        self.agent = agent_factory(self.n)
+        self.agent = agent_factory(self.state.game)
         self.quit = False
         self.commands: dict[str, Callable[[list[str]], str]] = {
             "protocol_version": lambda a: str(PROTOCOL_VERSION),
@@ -159,6 +162,12 @@ class GtpEngine:
             state = go.play(state, a)
         self.state, self.moves = state, list(moves)
 
+    def _follow_game(self) -> None:
+        """A new agent when the game being played changed (size or komi): it must search those rules."""
+        agent_game = getattr(self.agent, "game", None)
+        if agent_game is None or agent_game != self.state.game:
+            self.agent = self._agent_factory(self.state.game)
+
     def _reset_agent(self) -> None:
         reset = getattr(self.agent, "reset", None)
         if callable(reset):
@@ -188,10 +197,9 @@ class GtpEngine:
         n = int(args[0])
         if not 2 <= n <= len(GO_LETTERS):
             raise GtpError(f"unacceptable size: {n}; this engine plays 2..{len(GO_LETTERS)} (Little-Go is 5)")
-        if n != self.n:
-            self.agent = self._agent_factory(n)
         self.n = n
         self._rebuild([])
+        self._follow_game()
         self._reset_agent()
         return ""
 
@@ -216,6 +224,7 @@ class GtpEngine:
         except (go.IllegalActionError, go.GameOverError) as e:  # cannot happen with the same rules
             self.komi = old
             raise GtpError(f"cannot change komi now: {e}") from e
+        self._follow_game()
         return ""
 
     def _play(self, args: list[str]) -> str:
@@ -290,39 +299,3 @@ def render_board(state: go.GoState) -> str:
     lines.append(f"action {state.t}/{state.game.max_actions}, {status}; "
                  f"stones + komi: Black {b:g}, White {w:g}")
     return "\n".join(lines)
-
-
-# --------------------------------------------------------------------------- CLI
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--agent", required=True,
-                        help="agent spec for genmove, e.g. mcts:sims=2000 (see `tictacgo agents littlego`)")
-    parser.add_argument("--seed", type=int, default=None, help="seed for the agent (default: fresh entropy)")
-    parser.add_argument("--name", default=ENGINE_NAME, help=f"what `name` answers (default {ENGINE_NAME})")
-
-
-def run(args: argparse.Namespace) -> int:
-    from tictacgo.baselines import make_agent
-
-    if args.seed is not None and args.seed < 0:
-        print(f"tictacgo gtp: --seed must be a non-negative int, got {args.seed}", file=sys.stderr)
-        return 2
-    rng = np.random.default_rng(args.seed)
-    try:
-        make_agent(args.agent, go.LittleGo(), rng=np.random.default_rng(0))  # a bad spec fails now
-    except (TypeError, ValueError) as e:
-        print(f"tictacgo gtp: {e}", file=sys.stderr)
-        return 2
-
-    def factory(n: int):
-        return make_agent(args.agent, go.LittleGo(n), rng=rng)
-
-    engine = GtpEngine(factory, name=args.name, agent_spec=args.agent)
-    try:
-        engine.serve(sys.stdin, sys.stdout)
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:
-        return 0
-    return 0

@@ -51,6 +51,7 @@ from tictacgo.baselines.learning.alphazero.replay import ReplayBuffer
 from tictacgo.baselines.learning.alphazero.search import NEG
 from tictacgo.baselines.learning.alphazero.selfplay import SearchConfig, SelfPlay
 from tictacgo.baselines.learning.alphazero.variant import Variant
+from tictacgo.baselines.learning.training_config import setting
 
 RESUME_DIR = "resume"
 
@@ -59,69 +60,47 @@ RESUME_DIR = "resume"
 class AlphaZeroConfig:
     """One AlphaZero training run. Every field has a default."""
 
-    game: str = "tictactoe"
-    """The game: "tictactoe" or "littlego"."""
-    board_size: int | None = None
-    """Little-Go's board size (None: 5)."""
-    out: str | None = None
-    """Output folder (None: runs/<game>_az)."""
-    seed: int = 0
-    """Seeds the network, self-play and sampling, once."""
-    resume: bool = False
-    """Continue the run saved in ``out`` (its network, optimizer, buffer and counters)."""
-    device: str = "auto"
-    """"auto" (CUDA when available), "cpu" or "cuda"."""
-    threads: int = 1
-    """torch CPU threads. One is fastest for these small batches, and OpenMP's spinning threads
-    slow everything down badly when other processes share the cores."""
-    channels: int = 32
-    """Channels of the residual trunk."""
-    blocks: int = 4
-    """Residual blocks."""
-    ownership_weight: float = 0.0
-    """Weight of the auxiliary ownership loss (0: no ownership head)."""
-    num_games: int = 128
-    """Self-play games played at once (B)."""
-    search: str = "gumbel"
-    """"gumbel" or "puct"."""
-    simulations: int = 32
-    """Simulations per self-play move."""
-    max_considered: int = 16
-    """Gumbel: actions sampled at the root."""
-    gumbel_scale: float = 1.0
-    """Gumbel: exploration noise of self-play."""
-    dirichlet_fraction: float = 0.25
-    """PUCT: Dirichlet noise share of the root prior."""
-    dirichlet_alpha: float = 0.3
-    """PUCT: Dirichlet concentration."""
-    temperature_moves: int = 8
-    """PUCT: actions per game sampled from the visits (later ones: the most visited)."""
-    random_opening: int = 0
-    """Open each self-play game with 0..N random placements (their value targets are dropped)."""
-    buffer_size: int = 100_000
-    """Positions kept in the replay buffer."""
-    batch_size: int = 256
-    """Positions per gradient step."""
-    replay_ratio: float = 4.0
-    """Samples trained per new self-play position (sets gradient steps per move)."""
-    min_buffer: int = 1000
-    """Positions in the buffer before the first gradient step."""
-    learning_rate: float = 1e-3
-    """AdamW learning rate."""
-    weight_decay: float = 1e-4
-    """AdamW weight decay."""
-    augment: bool = True
-    """Train each sample under a random board symmetry."""
-    max_positions: int = 0
-    """Stop after this many self-play positions in all (0: no limit)."""
-    max_seconds: float = 300.0
-    """Stop after this much wall time in all, resumed runs included (0: no limit)."""
-    checkpoint_every: float = 60.0
-    """Seconds between checkpoints."""
-    progress: bool = True
-    """Show a progress bar."""
-    tensorboard: bool = True
-    """Write TensorBoard scalars to out/tb."""
+    game: str = setting("tictactoe", 'The game: "tictactoe" or "littlego".',
+                        choices=("tictactoe", "littlego"))
+    board_size: int | None = setting(None, "Little-Go's board size (None: 5).",
+                                           metavar="N", default_text="the game's own")
+    out: str | None = setting(None, 'Output folder (None: runs/<game>_az).', default_text="runs/GAME_az")
+    seed: int = setting(0, 'Seeds the network, self-play and sampling, once.')
+    resume: bool = setting(False, "Continue the run saved in ``out`` (its network, optimizer, buffer and "
+                                  "counters).")
+    device: str = setting("auto", '"auto" (CUDA when available), "cpu" or "cuda".',
+                          choices=("auto", "cpu", "cuda"))
+    threads: int = setting(1, "torch CPU threads. One is fastest for these small batches, and OpenMP's "
+                              "spinning threads slow everything down badly when other processes share the "
+                              "cores.")
+    channels: int = setting(32, 'Channels of the residual trunk.')
+    blocks: int = setting(4, 'Residual blocks.')
+    ownership_weight: float = setting(0.0, 'Weight of the auxiliary ownership loss (0: no ownership head).')
+    num_games: int = setting(128, 'Self-play games played at once (B).')
+    search: str = setting("gumbel", '"gumbel" or "puct".', choices=("gumbel", "puct"))
+    simulations: int = setting(32, 'Simulations per self-play move.')
+    max_considered: int = setting(16, 'Gumbel: actions sampled at the root.')
+    gumbel_scale: float = setting(1.0, 'Gumbel: exploration noise of self-play.')
+    dirichlet_fraction: float = setting(0.25, 'PUCT: Dirichlet noise share of the root prior.')
+    dirichlet_alpha: float = setting(0.3, 'PUCT: Dirichlet concentration.')
+    temperature_moves: int = setting(8, "PUCT: actions per game sampled from the visits (later ones: the "
+                                        "most visited).")
+    random_opening: int = setting(0, "Open each self-play game with 0..N random placements (their value "
+                                     "targets are dropped).")
+    buffer_size: int = setting(100_000, 'Positions kept in the replay buffer.')
+    batch_size: int = setting(256, 'Positions per gradient step.')
+    replay_ratio: float = setting(4.0, "Samples trained per new self-play position (sets gradient steps per "
+                                       "move).")
+    min_buffer: int = setting(1000, 'Positions in the buffer before the first gradient step.')
+    learning_rate: float = setting(1e-3, 'AdamW learning rate.')
+    weight_decay: float = setting(1e-4, 'AdamW weight decay.')
+    augment: bool = setting(True, 'Train each sample under a random board symmetry.')
+    max_positions: int = setting(0, 'Stop after this many self-play positions in all (0: no limit).')
+    max_seconds: float = setting(300.0, "Stop after this much wall time in all, resumed runs included (0: no"
+                                        " limit).")
+    checkpoint_every: float = setting(60.0, 'Seconds between checkpoints.')
+    progress: bool = setting(True, 'Show a progress bar.')
+    tensorboard: bool = setting(True, 'Write TensorBoard scalars to out/tb.')
 
     def __post_init__(self):
         if self.max_positions <= 0 and self.max_seconds <= 0:
