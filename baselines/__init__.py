@@ -7,7 +7,7 @@ Every agent works on a rules core (``tictacgo.games``) and takes an explicit
     agent = make_agent("minimax", "tictactoe", rng=np.random.default_rng(0))
 """
 
-from tictacgo.baselines.base import Agent, FunctionAgent
+from tictacgo.agent import Agent, FunctionAgent
 from tictacgo.baselines.minimax import MinimaxAgent
 from tictacgo.baselines.random_agent import RandomAgent
 from tictacgo.baselines.registry import (

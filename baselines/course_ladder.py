@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tictacgo.baselines.base import Agent
+from tictacgo.agent import Agent
 from tictacgo.baselines.registry import register_agent
 from tictacgo.games import littlego
 

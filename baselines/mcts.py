@@ -61,10 +61,11 @@ from collections.abc import Callable
 
 import numpy as np
 
-from tictacgo.baselines.base import Agent, check_seconds
+from tictacgo.agent import Agent
 from tictacgo.baselines.mcts_evaluators import CaptureRollout, Evaluator, default_evaluator
 from tictacgo.baselines.registry import register_agent
 from tictacgo.games.spec import Game
+from tictacgo.validate import check_number
 
 
 class Node:
@@ -239,7 +240,8 @@ class MCTSAgent(Agent):
         if sims is not None and (isinstance(sims, bool) or not isinstance(sims, (int, np.integer))
                                  or sims < 1):
             raise ValueError(f"sims must be a positive int or None, got {sims!r}")
-        time_limit = check_seconds(time_limit)
+        time_limit = check_number("time_limit", time_limit, positive=True, allow_none=True,
+                                  expected="a finite positive number of seconds")
         if not isinstance(reuse, bool):
             raise ValueError(f"reuse must be true or false, got {reuse!r}")
         c = check_constant("c", c)

@@ -19,9 +19,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from tictacgo.baselines.base import Agent, check_seconds
+from tictacgo.agent import Agent
 from tictacgo.baselines.registry import register_agent
 from tictacgo.games.spec import Game
+from tictacgo.validate import check_number
 
 SHRINK = 0.99
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -58,7 +59,8 @@ class MinimaxAgent(Agent):
             raise ValueError(f"depth must be a positive int or None, got {depth!r}")
         if depth is not None and evaluate is None:
             raise ValueError("a depth-limited search needs an evaluate function")
-        time_limit = check_seconds(time_limit)
+        time_limit = check_number("time_limit", time_limit, positive=True, allow_none=True,
+                                  expected="a finite positive number of seconds")
         self.depth = depth
         self.evaluate = evaluate
         self.time_limit = time_limit

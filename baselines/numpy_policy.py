@@ -22,7 +22,7 @@ import zipfile
 
 import numpy as np
 
-from tictacgo.baselines.base import Agent
+from tictacgo.agent import Agent
 from tictacgo.envs import observations
 from tictacgo.games.spec import Game
 

@@ -64,8 +64,8 @@ from pathlib import Path
 
 import numpy as np
 
+from tictacgo.agent import Agent
 from tictacgo.atomic import atomic_write_json
-from tictacgo.baselines.base import Agent
 from tictacgo.baselines.registry import register_agent
 from tictacgo.games import tictactoe as ttt
 from tictacgo.games.spec import Game

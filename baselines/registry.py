@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tictacgo.baselines.base import Agent, FunctionAgent
+from tictacgo.agent import Agent, FunctionAgent
 from tictacgo.games import game_entry, make_game
 from tictacgo.games.spec import Game
 

@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tictacgo.baselines.base import Agent
+from tictacgo.agent import Agent
 from tictacgo.baselines.minimax import MinimaxAgent
 from tictacgo.baselines.registry import register_agent
 from tictacgo.games import tictactoe as ttt

@@ -10,14 +10,15 @@ docstrings are the user-facing env cards.
 
 Opponents are passed in
 -----------------------
-The env never builds agents (``envs`` imports nothing from
-``tictacgo.baselines``). Its opponent is an object with ``act(state) ->
-action`` (and optionally ``reset()`` and ``seed(rng)``, as the agents of
-``tictacgo.baselines`` have) or a callable ``f(state) -> action`` on the
-rules state. ``gymnasium.make("LittleGo-v0", opponent="greedy")`` still
-takes registry specs: the registered entry point
-(``tictacgo.registration``) resolves them and hands the env a resolver, so
-``set_opponent("minimax:depth=2")`` works on a made env too.
+The env never builds agents by name (``envs`` imports nothing from
+``tictacgo.baselines``). Its opponent is an agent (``tictacgo.agent.Agent``,
+or any object with ``act(state) -> action``, ``reset()`` and ``seed(rng)``)
+or a callable ``f(state) -> action`` on the rules state (also an object with
+``act`` alone), which ``tictacgo.agent.as_agent`` wraps.
+``gymnasium.make("LittleGo-v0", opponent="greedy")`` still takes registry
+specs: the registered entry point (``tictacgo.registration``) resolves them
+and hands the env a resolver, so ``set_opponent("minimax:depth=2")`` works on
+a made env too.
 
 ``set_opponent(opponent)`` swaps the opponent (self-play swaps in snapshots
 of the learner this way). It is a public method of the env, so it is reached
@@ -107,6 +108,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from tictacgo.agent import as_agent
 from tictacgo.envs import observations, rendering, reset_options
 from tictacgo.games.bits import signed_board, unpack_bits
 from tictacgo.games.errors import GameOverError, IllegalActionError, check_action_type
@@ -114,40 +116,6 @@ from tictacgo.games.spec import Game
 
 LEARNER_MODES = ("first", "second", "alternate", "random")
 RENDER_MODES = ["ansi", "rgb_array", "human"]
-
-
-class _CallableOpponent:
-    """A callable ``f(state) -> action`` seen as an opponent (no state, no generator)."""
-
-    def __init__(self, fn: Callable[[Any], int]):
-        self.fn = fn
-        self.name = getattr(fn, "__name__", type(fn).__name__)
-
-    def act(self, state: Any) -> int:
-        return self.fn(state)
-
-    def reset(self) -> None:
-        pass
-
-    def seed(self, rng: np.random.Generator) -> None:
-        pass
-
-    def __repr__(self) -> str:
-        return f"callable {self.name}"
-
-
-def as_opponent(opponent: Any) -> Any:
-    """``opponent`` as an object with ``act``, ``reset`` and ``seed``.
-
-    Raises:
-        TypeError: neither an object with ``act(state)`` nor a callable.
-    """
-    if callable(getattr(opponent, "act", None)):
-        return opponent
-    if callable(opponent) and not isinstance(opponent, str):
-        return _CallableOpponent(opponent)
-    raise TypeError(f"an opponent must have act(state) or be a callable f(state) -> action, "
-                    f"got {opponent!r} ({type(opponent).__name__})")
 
 
 class TurnBasedEnv(gym.Env):
@@ -246,7 +214,7 @@ class TurnBasedEnv(gym.Env):
                                 "resolver: make it with gymnasium.make, or pass an agent "
                                 "(tictacgo.baselines.make_agent) or a callable")
             opponent = self._resolver(opponent, self.game)
-        self.opponent = as_opponent(opponent)
+        self.opponent = as_agent(opponent, self.game)
         self._opponent_spec = spec
 
     def action_masks(self) -> np.ndarray:

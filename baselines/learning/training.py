@@ -48,15 +48,15 @@ from stable_baselines3.common.callbacks import BaseCallback, CallbackList
 from stable_baselines3.common.vec_env import DummyVecEnv
 
 import tictacgo  # noqa: F401 -- registers the env ids
-from tictacgo.arena.game_loop import play_wdl
+from tictacgo.agent import Agent
 from tictacgo.atomic import atomic_write_json
 from tictacgo.baselines.audit import optimal_actions, optimal_move_rate, reachable_positions
-from tictacgo.baselines.base import Agent
 from tictacgo.baselines.learning.networks import policy_spec
 from tictacgo.baselines.learning.policy_agent import PolicyAgent
 from tictacgo.baselines.learning.training_config import TrainConfig, parse_weighted
 from tictacgo.baselines.model_files import model_game_file
 from tictacgo.baselines.registry import make_agent
+from tictacgo.game_loop import play_wdl
 from tictacgo.games import game_entry, make_game
 from tictacgo.wrappers import RandomOpening
 

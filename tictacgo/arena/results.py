@@ -15,9 +15,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from tictacgo.arena.game_loop import GameRecord
 from tictacgo.arena.stats import Z95, score_interval
 from tictacgo.atomic import atomic_write_json
+from tictacgo.game_loop import GameRecord
 from tictacgo.games import make_game
 from tictacgo.games.spec import Game
 

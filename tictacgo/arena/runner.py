@@ -28,9 +28,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from tictacgo.arena.game_loop import play_game
 from tictacgo.arena.results import MatchGame
 from tictacgo.baselines.registry import make_agent
+from tictacgo.game_loop import play_game
 from tictacgo.games import make_game
 
 

@@ -56,9 +56,9 @@ from pathlib import Path
 
 import numpy as np
 
-from tictacgo.arena import game_loop
-from tictacgo.arena.game_loop import Forfeit
-from tictacgo.baselines.base import Agent
+from tictacgo import game_loop
+from tictacgo.agent import Agent
+from tictacgo.game_loop import Forfeit
 from tictacgo.games import littlego
 from tictacgo.protocol import course
 from tictacgo.protocol.player import SEED_ENV
@@ -234,7 +234,7 @@ class ProgramPlayer(Agent):
 
     A run that fails (timeout, no or malformed output.txt) or a move the
     course's host refuses (out of bounds, occupied, suicide, ko) raises
-    ``tictacgo.arena.Forfeit``, so that the arena's one game loop scores the
+    ``tictacgo.game_loop.Forfeit``, so that the arena's one game loop scores the
     forfeit as the host does.
     """
 
