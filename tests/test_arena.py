@@ -396,16 +396,16 @@ def test_cli_keeps_the_results_in_a_temporary_file_when_saving_fails_at_the_end(
 
 def _count_jobs_and_stop_after(monkeypatch, module, games_before_ctrl_c: int) -> list[int]:
     """Count the jobs ``module`` makes; Ctrl-C after some games. Returns the count seen at each game."""
-    from tictacgo.arena import runner
+    from tictacgo.arena import jobs, runner
 
     made = {"n": 0}
 
     def counting_job(*args):
         made["n"] += 1
-        return runner.Job(*args)
+        return jobs.Job(*args)
 
     seen: list[int] = []
-    real_play = runner._play_job
+    real_play = jobs.play_job
 
     def play(job):
         seen.append(made["n"])
@@ -414,7 +414,7 @@ def _count_jobs_and_stop_after(monkeypatch, module, games_before_ctrl_c: int) ->
         return real_play(job)
 
     monkeypatch.setattr(module, "Job", counting_job)
-    monkeypatch.setattr(runner, "_play_job", play)
+    monkeypatch.setattr(runner, "play_job", play)
     return seen
 
 

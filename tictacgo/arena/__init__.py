@@ -6,7 +6,8 @@ Built in layers, each on the one before, over the package's one game loop
 
 * ``stats``: the score's confidence interval and the Wilson interval.
 * ``results``: ``MatchResult`` (summary, table, JSON) and ``write_json_atomic``.
-* ``runner``: seeded jobs run in a pool of worker processes with a progress bar.
+* ``jobs``, ``progress`` and ``runner``: seeded jobs (one game each) run in a pool
+  of worker processes (or as Ray tasks, ``ray_backend``) with a progress bar.
 * ``match``: ``run_match`` between two registry specs, colours alternating.
 * ``round_robin`` and ``ratings``: every pair plays; Bradley-Terry ratings.
 * ``cli``: ``tictacgo arena``.

@@ -16,8 +16,9 @@ from typing import Any
 
 import numpy as np
 
+from tictacgo.arena.jobs import Job
 from tictacgo.arena.results import MatchResult
-from tictacgo.arena.runner import Job, check_backend, execute_jobs
+from tictacgo.arena.runner import check_backend, execute_jobs
 from tictacgo.baselines.registry import make_agent
 from tictacgo.games import make_game
 

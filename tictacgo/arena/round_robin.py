@@ -14,9 +14,10 @@ from typing import Any
 
 import numpy as np
 
+from tictacgo.arena.jobs import Job
 from tictacgo.arena.match import check_match_args
 from tictacgo.arena.results import MatchResult
-from tictacgo.arena.runner import Job, check_backend, execute_jobs
+from tictacgo.arena.runner import check_backend, execute_jobs
 
 
 def pair_seed(seed: int, i: int, j: int) -> int:

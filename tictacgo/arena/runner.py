@@ -20,85 +20,17 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
-import sys
 import threading
-import time
 from collections.abc import Iterable
-from typing import Any, NamedTuple
 
-import numpy as np
-
+from tictacgo.arena.jobs import Job, play_job
+from tictacgo.arena.progress import Progress
 from tictacgo.arena.results import MatchGame
-from tictacgo.baselines.registry import make_agent
-from tictacgo.game_loop import play_game
-from tictacgo.games import make_game
-
-
-class Job(NamedTuple):
-    """What a worker needs to play one game: plain data, so it pickles under ``spawn``."""
-
-    key: int          # which match (0 for run_match; the pair's number in a round robin)
-    game: Any         # the game object (it pickles as its variant)
-    spec_a: str
-    spec_b: str
-    seed: int
-    index: int
-
-
-def _game_rngs(seed: int, index: int) -> tuple[np.random.Generator, np.random.Generator]:
-    """A's and B's generators for game ``index`` of a match seeded ``seed``."""
-    ss_a, ss_b = np.random.SeedSequence(seed, spawn_key=(index,)).spawn(2)
-    return np.random.default_rng(ss_a), np.random.default_rng(ss_b)
-
-
-def _play_job(job: Job) -> tuple[int, MatchGame]:
-    module = make_game(job.game)
-    rng_a, rng_b = _game_rngs(job.seed, job.index)
-    a = make_agent(job.spec_a, module, rng=rng_a)
-    b = make_agent(job.spec_b, module, rng=rng_b)
-    a_first = job.index % 2 == 0
-    record = play_game(module, a, b) if a_first else play_game(module, b, a)
-    return job.key, MatchGame(job.index, a_first, record)
 
 
 def _ignore_sigint() -> None:
     # Ctrl-C goes to the whole process group; the parent alone handles it.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-class _Progress:
-    """tqdm if importable, else a line on stderr every ``every`` seconds; nothing if disabled."""
-
-    def __init__(self, total: int, enabled: bool, desc: str, every: float = 5.0):
-        self.total, self.enabled, self.desc, self.every = total, enabled, desc, every
-        self.done = 0
-        self.bar = None
-        self.start = self.last = time.monotonic()
-        if enabled:
-            try:
-                from tqdm import tqdm
-            except ImportError:
-                pass
-            else:
-                self.bar = tqdm(total=total, desc=desc, unit="game", file=sys.stderr, dynamic_ncols=True)
-
-    def update(self) -> None:
-        self.done += 1
-        if not self.enabled:
-            return
-        if self.bar is not None:
-            self.bar.update(1)
-            return
-        now = time.monotonic()
-        if now - self.last >= self.every or self.done == self.total:
-            self.last = now
-            pct = 100 * self.done / max(1, self.total)
-            print(f"{self.desc}: {self.done}/{self.total} games ({pct:.0f}%), "
-                  f"{now - self.start:.0f} s", file=sys.stderr, flush=True)
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
 
 
 def _resolve_workers(workers: int | None, n_jobs: int) -> int:
@@ -190,9 +122,9 @@ def execute_jobs(jobs: Iterable[Job], total: int, workers: int | None, progress:
     bar = None
     try:
         if n_workers == 1:
-            bar = _Progress(total, progress, desc)
+            bar = Progress(total, progress, desc)
             for job in jobs:
-                results.append(_play_job(job))
+                results.append(play_job(job))
                 bar.update()
         else:
             # Small chunks keep the bar lively; bigger ones cut overhead on tiny games.
@@ -202,10 +134,10 @@ def execute_jobs(jobs: Iterable[Job], total: int, workers: int | None, progress:
             pool, release = _start_pool(n_workers)
             try:
                 release()  # a Ctrl-C during the start arrives here
-                bar = _Progress(total, progress, desc)
+                bar = Progress(total, progress, desc)
                 # imap_unordered draws from the iterator only as the workers'
                 # queue takes tasks, so a generator of jobs is never materialized.
-                for r in pool.imap_unordered(_play_job, jobs, chunksize=chunksize):
+                for r in pool.imap_unordered(play_job, jobs, chunksize=chunksize):
                     results.append(r)
                     bar.update()
                 pool.close()

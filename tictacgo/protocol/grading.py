@@ -11,10 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from tictacgo.arena.jobs import Job
 from tictacgo.arena.match import check_match_args
 from tictacgo.arena.results import MatchResult
 from tictacgo.arena.round_robin import pair_seed
-from tictacgo.arena.runner import Job, execute_jobs
+from tictacgo.arena.runner import execute_jobs
 
 # The ladder of the course's first grading stage, in the assignment's order.
 COURSE_LADDER = ("random", "greedy", "aggressive", "alphabeta")
