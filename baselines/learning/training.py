@@ -47,7 +47,6 @@ import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback, CallbackList
 from stable_baselines3.common.vec_env import DummyVecEnv
 
-import tictacgo  # noqa: F401 -- registers the env ids
 from tictacgo.agent import Agent
 from tictacgo.atomic import atomic_write_json
 from tictacgo.baselines.audit import optimal_actions, optimal_move_rate, reachable_positions
