@@ -110,7 +110,7 @@ from gymnasium import spaces
 
 from tictacgo.agent import as_agent
 from tictacgo.envs import observations, rendering, reset_options
-from tictacgo.games.bits import signed_board, unpack_bits
+from tictacgo.games.bits import unpack_bits
 from tictacgo.games.errors import GameOverError, IllegalActionError, check_action_type
 from tictacgo.games.spec import Game
 
@@ -161,17 +161,14 @@ class TurnBasedEnv(gym.Env):
             rendering.require_pygame()  # fail now, not at the first frame
 
         spec = self.game.spec
-        self._n = spec.board_shape[0]
-        self._cells = spec.num_points
         self._num_actions = spec.num_actions
         self.action_space = spaces.Discrete(self._num_actions)
         if observation == observations.FLAT:
-            self.observation_space = spaces.Box(-1, 1, (self._cells,), np.int8)
+            self.observation_space = spaces.Box(-1, 1, (spec.num_points,), np.int8)
         elif observation == observations.BOARD:
-            self.observation_space = spaces.Box(-1, 1, (self._n, self._n), np.int8)
+            self.observation_space = spaces.Box(-1, 1, spec.board_shape, np.int8)
         else:
-            shape = (spec.num_planes, self._n, self._n)
-            self.observation_space = spaces.Box(0.0, 1.0, shape, np.float32)
+            self.observation_space = spaces.Box(0.0, 1.0, (spec.num_planes, *spec.board_shape), np.float32)
 
         self._resolver = opponent_resolver
         self.opponent: Any = None
@@ -366,14 +363,7 @@ class TurnBasedEnv(gym.Env):
         return int(action), nxt
 
     def _observe(self) -> np.ndarray:
-        fmt = self.observation_format
-        state = self._state
-        if fmt == observations.PLANES:
-            return observations.planes(self.game, state, self.learner_colour)
-        first, second = self.game.stone_bits(state)
-        own, opp = (first, second) if self.learner_colour == 1 else (second, first)
-        flat = signed_board(own, opp, self._cells)
-        return flat.reshape(self._n, self._n) if fmt == observations.BOARD else flat
+        return observations.observe(self.game, self._state, self.observation_format, self.learner_colour)
 
     def _info(self, opponent_action: int) -> dict:
         state = self._state
