@@ -49,10 +49,10 @@ def capture_counts(state: littlego.GoState) -> dict[int, int]:
     return {a: littlego.play(state, a).captured for a in placements(state)}
 
 
-def centre_distance(action: int, n: int) -> int:
-    """Manhattan distance of point ``action`` from the centre point ``(n // 2, n // 2)``."""
-    i, j = divmod(action, n)
-    c = n // 2
+def centre_distance(action: int, size: int) -> int:
+    """Manhattan distance of point ``action`` from the centre point ``(size // 2, size // 2)``."""
+    i, j = divmod(action, size)
+    c = size // 2
     return abs(i - c) + abs(j - c)
 
 

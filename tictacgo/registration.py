@@ -27,9 +27,6 @@ import gymnasium as gym
 from tictacgo.games.registry import GAMES, game_entry
 
 ILLEGAL_POLICIES = ("lose", "penalty")
-# Gymnasium id -> entry point and native vector entry point, from the game registry.
-ENV_IDS = {entry.env_id: entry.env_entry_point for entry in GAMES.values()}
-VECTOR_ENTRY_POINTS = {entry.env_id: entry.vector_entry_point for entry in GAMES.values()}
 
 
 def resolve_opponent(spec: str, game: Any) -> Any:
@@ -82,7 +79,8 @@ def register_envs() -> None:
     """
     from gymnasium.envs.registration import register, registry
 
-    for env_id, entry in ENV_IDS.items():
+    for game in GAMES.values():  # the ids and entry points are the game registry's
+        env_id, entry = game.env_id, game.env_entry_point
         existing = registry.get(env_id)
         if existing is not None:
             if existing.entry_point == entry:
@@ -91,4 +89,4 @@ def register_envs() -> None:
                                   f"{existing.entry_point!r}; tictacgo registers it as {entry!r}. "
                                   f"Remove the other registration (del gymnasium.registry[{env_id!r}]) "
                                   "before importing tictacgo")
-        register(id=env_id, entry_point=entry, vector_entry_point=VECTOR_ENTRY_POINTS[env_id])
+        register(id=env_id, entry_point=entry, vector_entry_point=game.vector_entry_point)

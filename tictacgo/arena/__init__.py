@@ -18,11 +18,11 @@ The course's grading report lives with the course protocol
 
 from tictacgo.arena.match import run_match, validate_specs
 from tictacgo.arena.ratings import Ratings, fit_bradley_terry
-from tictacgo.arena.results import MatchGame, MatchResult, colour_name, write_json_atomic
+from tictacgo.arena.results import MatchGame, MatchResult, write_json_atomic
 from tictacgo.arena.round_robin import RoundRobinResult, run_round_robin
 from tictacgo.arena.stats import score_interval, wilson_interval
 from tictacgo.game_loop import Forfeit, GameRecord, play_game, play_wdl
 
-__all__ = ["Forfeit", "GameRecord", "MatchGame", "MatchResult", "Ratings", "RoundRobinResult", "colour_name",
+__all__ = ["Forfeit", "GameRecord", "MatchGame", "MatchResult", "Ratings", "RoundRobinResult",
            "fit_bradley_terry", "play_game", "play_wdl", "run_match", "run_round_robin", "score_interval",
            "validate_specs", "wilson_interval", "write_json_atomic"]

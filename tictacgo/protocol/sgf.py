@@ -93,20 +93,22 @@ def _rules_of(record: Any) -> dict[str, Any]:
 # --------------------------------------------------------------------------- points
 
 
-def action_to_sgf_move(action: int, n: int) -> tuple[int, int] | None:
-    """sgfmill's move for an action: ``(row from the bottom, col)``, None for PASS."""
-    if action == n * n:
+def action_to_sgf_move(action: int, size: int) -> tuple[int, int] | None:
+    """sgfmill's move for an action on a ``size x size`` board: ``(row from the bottom, col)``, None for
+    PASS."""
+    if action == size * size:
         return None
-    i, j = divmod(action, n)
-    return (n - 1 - i, j)
+    i, j = divmod(action, size)
+    return (size - 1 - i, j)
 
 
-def sgf_move_to_action(move: tuple[int, int] | None, n: int) -> int:
-    """The action for sgfmill's move ``(row from the bottom, col)`` or None (PASS)."""
+def sgf_move_to_action(move: tuple[int, int] | None, size: int) -> int:
+    """The action for sgfmill's move ``(row from the bottom, col)`` or None (PASS) on a ``size x size``
+    board."""
     if move is None:
-        return n * n
+        return size * size
     row, col = move
-    return (n - 1 - row) * n + col
+    return (size - 1 - row) * size + col
 
 
 # --------------------------------------------------------------------------- results
