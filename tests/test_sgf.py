@@ -114,7 +114,7 @@ def test_state_from_sgf_checks_upto_and_names_an_illegal_move(tmp_path):
     assert sgf.state_from_sgf(path, upto=1).t == 1
     with pytest.raises(ValueError, match=r"move 2 \(W C3\) is illegal: occupied"):
         sgf.state_from_sgf(path)
-    with pytest.raises(ValueError, match="upto must be an int in 0..2"):
+    with pytest.raises(ValueError, match=r"upto must be an int in \[0, 2\]"):
         sgf.state_from_sgf(path, upto=3)
 
 

@@ -21,6 +21,7 @@ from tictacgo.arena.results import MatchResult
 from tictacgo.arena.runner import check_backend, execute_jobs
 from tictacgo.baselines.registry import make_agent
 from tictacgo.games import make_game
+from tictacgo.validate import check_int
 
 
 def validate_specs(game: str, specs: Sequence[str]) -> str:
@@ -49,10 +50,8 @@ def validate_specs(game: str, specs: Sequence[str]) -> str:
 def check_match_args(game: Any, specs: Sequence[str], games: int, seed: int) -> str:
     """Validate up front (in this process) so mistakes surface as a clear ValueError."""
     game = validate_specs(game, specs)
-    if not isinstance(games, int) or isinstance(games, bool) or games < 1:
-        raise ValueError(f"games must be a positive int, got {games!r}")
-    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
-        raise ValueError(f"seed must be a non-negative int, got {seed!r}")
+    check_int("games", games, min=1)
+    check_int("seed", seed, min=0)
     return game
 
 

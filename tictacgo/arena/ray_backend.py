@@ -25,6 +25,7 @@ from collections.abc import Iterable, Iterator
 from tictacgo.arena.jobs import Job, play_job
 from tictacgo.arena.progress import Progress
 from tictacgo.arena.results import MatchGame
+from tictacgo.validate import check_int
 
 INSTALL_HINT = "pip install 'tictacgo[ray]' (or 'tictacgo[rllib]', which includes ray)"
 
@@ -74,9 +75,8 @@ def execute_jobs(jobs: Iterable[Job], total: int, workers: int | None, progress:
         ImportError: ray is not installed (the message says how to install it).
         ValueError: a bad ``workers`` or ``chunk_size``.
     """
-    for name, value in (("workers", workers), ("chunk_size", chunk_size)):
-        if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
-            raise ValueError(f"{name} must be a positive int or None, got {value!r}")
+    check_int("workers", workers, min=1, allow_none=True)
+    check_int("chunk_size", chunk_size, min=1, allow_none=True)
     results: list[tuple[int, MatchGame]] = []
     if total < 1:
         return results, False

@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from tictacgo.arena.jobs import Job, play_job
 from tictacgo.arena.progress import Progress
 from tictacgo.arena.results import MatchGame
+from tictacgo.validate import check_int
 
 
 def _ignore_sigint() -> None:
@@ -34,10 +35,9 @@ def _ignore_sigint() -> None:
 
 
 def _resolve_workers(workers: int | None, n_jobs: int) -> int:
+    workers = check_int("workers", workers, min=1, allow_none=True)
     if workers is None:
         workers = os.cpu_count() or 1
-    if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
-        raise ValueError(f"workers must be a positive int or None, got {workers!r}")
     return max(1, min(workers, n_jobs))
 
 

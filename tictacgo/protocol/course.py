@@ -50,6 +50,7 @@ import numpy as np
 from tictacgo.atomic import atomic_write_text
 from tictacgo.games import littlego
 from tictacgo.games.errors import check_action_type
+from tictacgo.validate import check_int
 
 PASS = "PASS"
 OUT_OF_BOUNDS = "out_of_bounds"
@@ -77,8 +78,7 @@ def format_input(colour: int, previous, board) -> str:
     Raises:
         ValueError: bad colour, shapes or cell values.
     """
-    if isinstance(colour, bool) or colour not in (1, 2):
-        raise ValueError(f"colour must be 1 (Black) or 2 (White), got {colour!r}")
+    check_int("colour", colour, min=1, max=2, expected="1 (Black) or 2 (White)")
     rows = []
     shape = None
     for what, b in (("previous board", previous), ("board", board)):

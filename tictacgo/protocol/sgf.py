@@ -54,6 +54,7 @@ from tictacgo.games import littlego as go
 from tictacgo.games import make_game
 from tictacgo.games.spec import Game
 from tictacgo.protocol.coords import action_to_vertex
+from tictacgo.validate import check_int
 
 ACTION_LIMIT_PROP = "ACTIONLIMIT"
 _RESULT_RE = re.compile(r"^\s*([BW])\+(.*)$", re.IGNORECASE)
@@ -394,8 +395,7 @@ def state_from_sgf(path: str | os.PathLike, upto: int | None = None) -> go.GoSta
     rec = load_record(path)
     if upto is None:
         upto = len(rec.actions)
-    if isinstance(upto, bool) or not isinstance(upto, int) or not 0 <= upto <= len(rec.actions):
-        raise ValueError(f"upto must be an int in 0..{len(rec.actions)} (the record's moves), got {upto!r}")
+    upto = check_int("upto", upto, min=0, max=len(rec.actions))  # at most the record's moves
     state = rec.initial
     for k in range(1, upto + 1):
         if state.end is not None:
