@@ -39,6 +39,21 @@ def test_the_env_class_takes_an_agent_or_a_callable():
     assert env.opponent is agent
 
 
+def test_an_object_with_act_alone_is_an_opponent_too_and_anything_else_is_refused():
+    class FirstLegal:  # no reset, no seed: the env wraps its act as it wraps a callable
+        name = "first legal"
+
+        def act(self, state):
+            return first_legal(state)
+
+    env = TicTacToeEnv(opponent=FirstLegal())
+    _, info = env.reset(seed=0)
+    _, _, _, _, info = env.step(4)
+    assert info["opponent_action"] == 0 and env.opponent.name == "first legal"
+    with pytest.raises(TypeError, match="must have act"):
+        TicTacToeEnv(opponent=42)
+
+
 def test_an_env_without_opponent_says_so_at_reset():
     env = TicTacToeEnv()
     with pytest.raises(RuntimeError, match="set_opponent"):
