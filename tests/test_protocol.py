@@ -17,8 +17,8 @@ import numpy as np
 import pytest
 
 from tictacgo import cli
+from tictacgo.agent import Agent
 from tictacgo.baselines import registry
-from tictacgo.baselines.base import Agent
 from tictacgo.games import littlego
 from tictacgo.protocol import course, host, player
 
