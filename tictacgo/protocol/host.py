@@ -177,7 +177,7 @@ def _player_seed(seed: int, game_index: int, colour: int) -> int:
     return int(np.random.SeedSequence([seed, game_index, colour]).generate_state(1)[0])
 
 
-def play_game(black: str, white: str, size: int = 5, time_limit: float = 10.0,
+def play_programs(black: str, white: str, size: int = 5, time_limit: float = 10.0,
               seed: int | None = None, game_index: int = 0,
               log: Callable[[str], None] | None = None) -> GameResult:
     """Play one game between two player commands.
