@@ -9,13 +9,13 @@ the last checkpoint stays, and ``--resume`` continues from it.
 
 The shipped Tic-Tac-Toe model:
 
-    python scripts/train_alphazero.py --game tictactoe --seed 0 --max-seconds 240 --out runs/ttt_az \\
+    python scripts/train_alphazero.py tictactoe --seed 0 --max-seconds 240 --out runs/ttt_az \\
         --channels 32 --blocks 2 --num-games 128 --simulations 16 --random-opening 6 \\
         --checkpoint-every 30 --min-buffer 500
 
 Little-Go (continue a run with --resume and a larger --max-seconds):
 
-    python scripts/train_alphazero.py --game littlego --seed 0 --max-seconds 7200 --out runs/go_az \\
+    python scripts/train_alphazero.py littlego --seed 0 --max-seconds 7200 --out runs/go_az \\
         --channels 32 --blocks 4 --num-games 256 --simulations 32 --random-opening 4 \\
         --buffer-size 200000 --checkpoint-every 600 --min-buffer 5000
 """
