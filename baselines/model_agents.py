@@ -10,7 +10,10 @@ played from its numpy export (``<game>_<algo>.npz``,
 without torch, in a fraction of the loading time. A ``path`` ending in
 ``.npz`` is such an export; any other path is an SB3 model zip, which needs
 the ``train`` extra (torch, SB3, sb3-contrib), imported only when such an
-agent is built, so listing agents stays light.
+agent is built, so listing agents stays light. A zip is loaded without
+unpickling anything from it (``tictacgo.baselines.learning.model_zip``);
+``trust=true`` loads it with SB3's own loader instead, which runs any code the
+file holds: only for a file you trust, whose network this project does not build.
 
 A process keeps the last few SB3 models it loaded (keyed by the file's path,
 size and modification time, so a rewritten file is loaded afresh): the
@@ -44,24 +47,25 @@ _LOADED: dict[tuple, object] = {}   # (path, algo, size, mtime) -> model; the mo
 _KEEP = 4
 
 
-def _load_cached(path: str, algo: str):
+def _load_cached(path: str, algo: str, game, trust: bool):
     from tictacgo.baselines.learning.policy_agent import load_model
 
     try:
         st = os.stat(path)
     except OSError:
-        return load_model(path, algo)  # its own clear error
-    key = (os.path.realpath(path), algo, st.st_size, st.st_mtime_ns)
+        return load_model(path, algo, game, trust)  # its own clear error
+    key = (os.path.realpath(path), algo, game.spec.name, tuple(game.params.items()), trust,
+           st.st_size, st.st_mtime_ns)
     model = _LOADED.pop(key, None)
     if model is None:
-        model = load_model(path, algo)
+        model = load_model(path, algo, game, trust)
         while len(_LOADED) >= _KEEP:
             del _LOADED[next(iter(_LOADED))]
     _LOADED[key] = model
     return model
 
 
-def _build(game, rng, algo: str, path: str | None, sample: bool):
+def _build(game, rng, algo: str, path: str | None, sample: bool, trust: bool = False):
     name = game.spec.name
     if path is None and shipped_model(name, algo, ".npz").exists():
         path = str(shipped_model(name, algo, ".npz"))  # the same policy, without torch
@@ -88,7 +92,7 @@ def _build(game, rng, algo: str, path: str | None, sample: bool):
         path = str(shipped)
     check_model_game(path, game)
     try:
-        model = _load_cached(path, algo)
+        model = _load_cached(path, algo, game, trust)
     except FileNotFoundError as e:
         raise ValueError(str(e)) from None
     agent = PolicyAgent(game, model, sample=sample, rng=rng)
@@ -96,15 +100,17 @@ def _build(game, rng, algo: str, path: str | None, sample: bool):
     return agent
 
 
-def _make_ppo(game, rng, path: str | None = None, sample: bool = False):
-    return _build(game, rng, "maskable-ppo", path, sample)
+def _make_ppo(game, rng, path: str | None = None, sample: bool = False, trust: bool = False):
+    return _build(game, rng, "maskable-ppo", path, sample, trust)
 
 
-def _make_a2c(game, rng, path: str | None = None, sample: bool = False):
-    return _build(game, rng, "a2c", path, sample)
+def _make_a2c(game, rng, path: str | None = None, sample: bool = False, trust: bool = False):
+    return _build(game, rng, "a2c", path, sample, trust)
 
 
 register_agent("ppo", _make_ppo, description="a trained MaskablePPO model: best legal action "
-               "(path=model.zip; default: the shipped model; sample=true to sample)")
+               "(path=model.zip; default: the shipped model; sample=true to sample; trust=true: "
+               "SB3's own loader, which runs code in the file)")
 register_agent("a2c", _make_a2c, description="a trained A2C model: best legal action "
-               "(path=model.zip; default: the shipped model; sample=true to sample)")
+               "(path=model.zip; default: the shipped model; sample=true to sample; trust=true: "
+               "SB3's own loader, which runs code in the file)")

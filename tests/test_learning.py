@@ -165,7 +165,7 @@ def test_model_files_are_checked(tmp_path, ttt_model):
     with pytest.raises(ValueError, match="was trained for tictactoe; this game is littlego"):
         make_agent(f"ppo:path={ttt_model}", "littlego")
     with pytest.raises(ValueError):
-        load_model(ttt_model, "dqn")
+        load_model(ttt_model, "dqn", TTT)
 
 
 def test_agents_from_one_file_share_its_loaded_model_until_the_file_changes(ttt_model, tmp_path):
@@ -186,7 +186,7 @@ def test_agents_from_one_file_share_its_loaded_model_until_the_file_changes(ttt_
 # -- opponents and self-play ------------------------------------------------------------
 
 def test_snapshots_never_share_weights_with_the_live_model(ttt_model):
-    model = load_model(ttt_model, "maskable-ppo")
+    model = load_model(ttt_model, "maskable-ppo", TTT)
     frozen = snapshot(model, TTT)
     before = [p.detach().clone() for p in frozen.policy.parameters()]
     with th.no_grad():
@@ -199,7 +199,7 @@ def test_snapshots_never_share_weights_with_the_live_model(ttt_model):
 
 
 def test_self_play_rewards_belong_to_the_learner(ttt_model):
-    pool = SnapshotPool(TTT, [PolicyAgent(TTT, load_model(ttt_model, "maskable-ppo"))],
+    pool = SnapshotPool(TTT, [PolicyAgent(TTT, load_model(ttt_model, "maskable-ppo", TTT))],
                         rng=np.random.default_rng(0))
     env = gym.make("TicTacToe-v0", opponent=pool, learner="alternate")
     rng = np.random.default_rng(0)
