@@ -145,6 +145,22 @@ def test_komi_rescores_and_boardsize_clears_the_board():
     assert e.handle("play b J9") == "=\n\n" and e.moves == [8]
 
 
+def test_a_size_the_agent_cannot_play_is_an_unacceptable_size_and_the_game_goes_on():
+    from tictacgo.baselines import make_agent
+
+    log = io.StringIO()
+    eng = GtpEngine(lambda n: make_agent("ppo", go.LittleGo(n)), log=log)  # the shipped 5x5 model
+    eng.handle("play b C3")
+    for size in ("19", "4"):
+        response = eng.handle(f"boardsize {size}")
+        assert response.startswith("? unacceptable size"), response
+        assert "5x5" in response or "(6, 5, 5)" in response
+    assert "Traceback" not in log.getvalue()
+    assert eng.n == 5 and eng.moves == [vertex_to_action("C3", 5)]  # a refused boardsize changes nothing
+    assert eng.handle("genmove w").startswith("= ")
+    assert eng.handle("boardsize 5") == "=\n\n" and eng.moves == []
+
+
 def test_undo_and_clear_board_reset_the_agent():
     agent = ScriptedAgent([])
     e = engine(agent)

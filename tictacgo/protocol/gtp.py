@@ -23,6 +23,8 @@ Behaviour worth knowing:
   reason (``occupied``, ``suicide``, ``ko``); the position is unchanged.
 * ``komi`` and ``boardsize`` are kept across ``clear_board``; ``boardsize``
   clears the board (as GTP says); ``komi`` rescores the game in progress.
+  A size the agent cannot play (a trained model is tied to its board size)
+  is an ``unacceptable size`` failure that leaves the game as it was.
 * ``final_score`` is this variant's stone score of the current position
   (``B+x``, ``W+x``, ``0``), not territory.
 * ``genmove`` never resigns; an agent that fails or returns an illegal
@@ -189,7 +191,11 @@ class GtpEngine:
         if not 2 <= n <= len(GO_LETTERS):
             raise GtpError(f"unacceptable size: {n}; this engine plays 2..{len(GO_LETTERS)} (Little-Go is 5)")
         if n != self.n:
-            self.agent = self._agent_factory(n)
+            try:
+                agent = self._agent_factory(n)
+            except (TypeError, ValueError) as e:  # an agent tied to one size (a trained model)
+                raise GtpError(f"unacceptable size: {n}; the agent cannot play it: {e}") from None
+            self.agent = agent
         self.n = n
         self._rebuild([])
         self._reset_agent()
