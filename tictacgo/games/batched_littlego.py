@@ -313,11 +313,17 @@ class BatchedLittleGo(BatchedGame):
                           int(self.last_action[i]), end, loser)
 
     def set_state(self, i: int, s: go.GoState) -> None:
-        """Make game ``i`` the rules-core state ``s`` (same board size, komi and limit)."""
+        """Make game ``i`` the rules-core state ``s`` (same board size, komi and limit).
+
+        Raises:
+            TypeError / ValueError: not a state of this variant, or not a position legal
+                play reaches (``LittleGo.check_state``).
+        """
         if not isinstance(s, go.GoState):
             raise TypeError(f"expected a littlego.GoState, got {type(s).__name__}")
         if s.game is not self.game:
             raise ValueError(f"state is for {s.game!r}, this engine plays {self.game!r}")
+        go.check_state(s)
         self.black[i], self.white[i] = s.black, s.white
         self.prev_black[i], self.prev_white[i] = s.prev_black, s.prev_white
         self.to_move[i], self.t[i] = s.to_move, s.t
