@@ -14,6 +14,11 @@ step:
 * at the end the rewards sum to zero and agree with the winner (and, for
   Little-Go, the winner agrees with the scores unless someone forfeited).
 
+A property test of the vector envs (the native Gymnasium one and SB3's
+``BatchedVecEnv``): a batched opponent that raises or answers wrongly makes
+its step fail as a whole, so the env stays in step with a same-seed twin
+whose opponent never fails.
+
 A property test of the course protocol: any ``input.txt`` either parses to a
 position the rules accept with that colour to move, or my-player refuses it
 with exit status 1 and no ``output.txt``.
