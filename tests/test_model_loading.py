@@ -112,6 +112,41 @@ def test_a_shipped_model_gives_the_logits_of_sb3s_own_loader(name, algo, game_na
         assert np.array_equal(safe.logits(s), trusted.logits(s))
 
 
+def test_a_cnn_policy_model_of_any_size_loads_as_sb3_loads_it(tmp_path):
+    import gymnasium
+    from sb3_contrib import MaskablePPO
+
+    from tictacgo.baselines.learning.networks import SmallResNetExtractor
+
+    game = make_game("littlego", size=4)
+    env = gymnasium.make("LittleGo-v0", board_size=4, observation="planes")
+    kwargs = {"features_extractor_class": SmallResNetExtractor,
+              "features_extractor_kwargs": {"channels": 8, "blocks": 3, "features_dim": 40},
+              "net_arch": {"pi": [24], "vf": [16, 8]}}
+    model = MaskablePPO("CnnPolicy", env, policy_kwargs=kwargs, n_steps=32, batch_size=32, seed=0)
+    model.save(tmp_path / "cnn")
+    safe = PolicyAgent(game, load_model(tmp_path / "cnn.zip", "maskable-ppo", game))
+    with pytest.warns(UserWarning):
+        trusted = PolicyAgent(game, load_model(tmp_path / "cnn.zip", "maskable-ppo", game, trust=True))
+    for s in sample_states(game, 50, np.random.default_rng(0)):
+        assert np.array_equal(safe.logits(s), trusted.logits(s))
+
+
+def test_weights_that_ask_for_a_huge_network_are_refused_before_it_is_built(tmp_path):
+    with zipfile.ZipFile(TTT_PPO) as z:
+        sd = th.load(io.BytesIO(z.read("policy.pth")), weights_only=True)
+    wide = 200_000  # tiny storages viewed as huge tensors: a 200,000 x 200,000 layer if built
+    sd["mlp_extractor.policy_net.0.weight"] = th.zeros(1, 1).expand(wide, 9)
+    sd["mlp_extractor.policy_net.2.weight"] = th.zeros(1, 1).expand(wide, wide)
+    buf = io.BytesIO()
+    th.save(sd, buf)
+    assert len(buf.getvalue()) < 100_000
+    path = tmp_path / "huge.zip"
+    _rewrite(TTT_PPO, path, members={"policy.pth": buf.getvalue()})
+    with pytest.raises(ValueError, match="parameters, over the"):
+        load_model(path, "maskable-ppo", TTT)
+
+
 def test_a_model_for_another_board_size_is_refused_by_the_safe_loader():
     with pytest.raises(ValueError, match="another game or size"):
         load_model(shipped_model("littlego", "maskable-ppo"), "maskable-ppo", make_game("littlego", size=4))

@@ -9,9 +9,10 @@ file is unpickled:
 
 * the weights are read with ``torch.load(weights_only=True)``;
 * the network is recognised by the names and shapes of its weights as one of
-  this project's networks (``networks.policy_spec``: ``"mlp"`` with its
-  hidden sizes, ``"two_branch"``, ``"resnet"``) and built afresh, then the
-  weights are loaded into it strictly (every name and shape must match);
+  this project's networks (``networks``: SB3's MLP, the two-branch network,
+  the small residual CNN, also as SB3's ``"CnnPolicy"``), its sizes read off
+  the weights, and built afresh; the weights are then loaded into it
+  strictly (every name and shape must match);
 * the observation and action spaces are rebuilt from the game;
 * of the ``data`` JSON only plain values are read (``num_timesteps``) and the
   key names of ``policy_kwargs``: a keyword the project's networks never set
@@ -34,15 +35,21 @@ import gymnasium as gym
 import numpy as np
 import torch as th
 
-from tictacgo.baselines.learning.networks import policy_spec
+from tictacgo.baselines.learning.networks import (
+    MaskableTwoBranchPolicy,
+    SmallResNetExtractor,
+    TwoBranchExtractor,
+    TwoBranchPolicy,
+)
 from tictacgo.games.spec import Game
 
 MAX_DATA_BYTES = 16 << 20       # the shipped models' data JSON: 6 to 21 kB
 MAX_WEIGHTS_BYTES = 512 << 20   # the largest shipped policy.pth: 0.9 MB
 
-# The policy_kwargs this project's training sets: the hidden sizes, the network's feature
-# extractor (recognised from the weights) and A2C's RMSprop optimizer (irrelevant to play).
-_KNOWN_POLICY_KWARGS = {"net_arch", "features_extractor_class", "optimizer_class", "optimizer_kwargs"}
+# The policy_kwargs this project's networks set: the hidden sizes, the feature extractor and its
+# sizes (all read off the weights) and A2C's RMSprop optimizer (irrelevant to play).
+_KNOWN_POLICY_KWARGS = {"net_arch", "features_extractor_class", "features_extractor_kwargs",
+                        "optimizer_class", "optimizer_kwargs"}
 _SERIALIZED_MARKERS = {":type:", ":serialized:"}
 
 
@@ -102,22 +109,31 @@ def _read_member(zf: zipfile.ZipFile, name: str, path: str) -> bytes:
     return raw
 
 
-def _layers(state_dict: dict[str, Any], prefix: str) -> list[tuple[int, int]]:
-    """(out, in) of the linear layers ``prefix.<k>.weight``, in order."""
+def _layers(state_dict: dict[str, Any], prefix: str) -> list[int]:
+    """The output sizes of the linear layers ``prefix.<k>.weight`` of a ``Sequential``, in order."""
     found = []
     for key, value in state_dict.items():
         m = re.fullmatch(re.escape(prefix) + r"\.(\d+)\.weight", key)
-        if m and getattr(value, "ndim", 0) == 2:
-            found.append((int(m.group(1)), tuple(int(x) for x in value.shape)))
-    return [shape for _, shape in sorted(found)]
+        if m and value.ndim == 2:
+            found.append((int(m.group(1)), int(value.shape[0])))
+    return [size for _, size in sorted(found)]
 
 
-def recognise_network(state_dict: dict[str, Any]) -> tuple[str, Any, int | None]:
-    """``(name, net_arch, input_size)`` of the network whose weights are ``state_dict``.
+def _shape(state_dict: dict[str, Any], key: str, ndim: int) -> tuple[int, ...]:
+    value = state_dict.get(key)
+    if value is None or value.ndim != ndim:
+        raise ValueError(f"its weights have no {ndim}-d {key!r}")
+    return tuple(int(x) for x in value.shape)
 
-    ``name`` is one of ``networks.POLICIES``; ``net_arch`` the "mlp" policy's hidden sizes
-    (None for the others, whose heads are fixed); ``input_size`` the MLP's observation size
-    (None for the others: their observation format is fixed).
+
+def recognise_network(state_dict: dict[str, Any]) -> tuple[str, dict[str, int], Any, int]:
+    """What the weights ``state_dict`` are of: ``(extractor, extractor_kwargs, net_arch, input)``.
+
+    ``extractor`` is "two_branch", "resnet" (``networks``) or "mlp" (SB3's flatten);
+    ``extractor_kwargs`` its sizes, read off the weights (the two-branch's ``filters`` and
+    ``hidden``, the residual CNN's ``channels``, ``blocks`` and ``features_dim``);
+    ``net_arch`` the hidden sizes of the policy and value heads; ``input`` what the network
+    reads: the number of board points (two_branch), the planes (resnet) or the observation size (mlp).
 
     Raises:
         ValueError: weights of no network this project builds.
@@ -125,19 +141,48 @@ def recognise_network(state_dict: dict[str, Any]) -> tuple[str, Any, int | None]
     if not isinstance(state_dict, dict) or not all(isinstance(k, str) and isinstance(v, th.Tensor)
                                                    for k, v in state_dict.items()):
         raise ValueError("its policy weights are not a state_dict of tensors")
-    if {"features_extractor.conv.0.weight", "features_extractor.common.0.weight"} <= state_dict.keys():
-        return "two_branch", None, None
+    pi = _layers(state_dict, "mlp_extractor.policy_net")
+    vf = _layers(state_dict, "mlp_extractor.value_net")
+    net_arch: Any = pi if pi == vf else {"pi": pi, "vf": vf}
+    if "features_extractor.conv.0.weight" in state_dict:
+        filters = _shape(state_dict, "features_extractor.conv.0.weight", 4)[0]
+        hidden, width = _shape(state_dict, "features_extractor.common.0.weight", 2)
+        return "two_branch", {"filters": filters, "hidden": hidden}, net_arch, width // (filters + 1)
     if "features_extractor.net.0.weight" in state_dict:
-        return "resnet", None, None
-    if any(k.startswith("features_extractor.") for k in state_dict) or "action_net.weight" not in state_dict:
+        channels, planes = _shape(state_dict, "features_extractor.net.0.weight", 4)[:2]
+        blocks = sum(bool(re.fullmatch(r"features_extractor\.net\.\d+\.body\.0\.weight", k))
+                     for k in state_dict)
+        features_dim = _shape(state_dict, f"features_extractor.net.{3 + blocks}.weight", 2)[0]
+        sizes = {"channels": channels, "blocks": blocks, "features_dim": features_dim}
+        return "resnet", sizes, net_arch, planes
+    if any(k.startswith("features_extractor.") for k in state_dict):
         raise ValueError("its weights are of a network this project does not build "
                          "(mlp, two_branch, resnet)")
-    pi, vf = _layers(state_dict, "mlp_extractor.policy_net"), _layers(state_dict, "mlp_extractor.value_net")
-    first = pi[0] if pi else tuple(state_dict["action_net.weight"].shape)
-    net_arch: Any = [o for o, _ in pi]
-    if pi != vf:
-        net_arch = {"pi": [o for o, _ in pi], "vf": [o for o, _ in vf]}
-    return "mlp", net_arch, int(first[1])
+    first = "mlp_extractor.policy_net.0.weight" if pi else "action_net.weight"
+    return "mlp", {}, net_arch, _shape(state_dict, first, 2)[1]
+
+
+def _parameter_count(name: str, sizes: dict[str, int], net_arch: Any, game: Game, fmt: str) -> int:
+    """How many parameters the network of ``recognise_network``'s answer has, before building it."""
+    spec = game.spec
+    cells = spec.num_points
+    if name == "two_branch":
+        f, h = sizes["filters"], sizes["hidden"]
+        extractor, features = f * 10 + (f * cells + cells) * h + h, h
+    elif name == "resnet":
+        c, b, d = sizes["channels"], sizes["blocks"], sizes["features_dim"]
+        extractor = c * spec.num_planes * 9 + c + b * 2 * (c * c * 9 + c) + (c * cells + 1) * d
+        features = d
+    else:
+        extractor, features = 0, int(np.prod(observation_space(game, fmt).shape))
+    total = extractor
+    arch = net_arch if isinstance(net_arch, dict) else {"pi": net_arch, "vf": net_arch}
+    for head, outputs in (("pi", spec.num_actions), ("vf", 1)):
+        prev = features
+        for width in [*arch[head], outputs]:
+            total += (prev + 1) * width
+            prev = width
+    return total
 
 
 def _check_policy_kwargs(data: dict[str, Any]) -> None:
@@ -167,38 +212,40 @@ def rebuild_policy(game: Game, algo: str, data: dict[str, Any], state_dict: dict
     Raises:
         ValueError: a network this project does not build, or one trained for another game or size.
     """
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+    from stable_baselines3.common.policies import ActorCriticPolicy
+
     _check_policy_kwargs(data)
-    name, net_arch, input_size = recognise_network(state_dict)
+    name, sizes, net_arch, reads = recognise_network(state_dict)
     spec = game.spec
     n = spec.board_shape[0]
-    if name == "resnet":
-        fmt = "planes"
-    elif name == "two_branch":
-        fmt = "flat"
-    elif input_size == n * n:
-        fmt = "flat"  # "board" flattens to the same numbers for an MLP
-    elif input_size == spec.num_planes * n * n:
-        fmt = "planes"
-    else:
-        raise ValueError(f"its network reads {input_size} numbers, which fits no observation of "
-                         f"{spec.name} on a {n}x{n} board: it was trained for another game or size")
-    actions = int(state_dict["action_net.weight"].shape[0])
+    fmt = {("two_branch", n * n): "flat", ("resnet", spec.num_planes): "planes",
+           ("mlp", n * n): "flat", ("mlp", spec.num_planes * n * n): "planes"}.get((name, reads))
+    if fmt is None:  # "board" flattens to the numbers of "flat" for these networks
+        raise ValueError(f"its {name} network reads {reads} {'planes' if name == 'resnet' else 'numbers'}, "
+                         f"which fits no observation of {spec.name} on a {n}x{n} board: it was trained "
+                         f"for another game or size")
+    actions = _shape(state_dict, "action_net.weight", 2)[0]
     if actions != spec.num_actions:
         raise ValueError(f"the model has {actions} actions, {spec.name} has {spec.num_actions}: "
                          f"it was trained for another game or size")
-    cls, kwargs = policy_spec(name, algo)
-    if name == "mlp":
-        kwargs = {"net_arch": net_arch}
-    if cls == "MlpPolicy":
-        if algo == "maskable-ppo":
-            from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy as cls
-        else:
-            from stable_baselines3.common.policies import ActorCriticPolicy as cls
-    policy = cls(observation_space(game, fmt), gym.spaces.Discrete(spec.num_actions),
-                 lr_schedule=lambda _: 0.0, **kwargs)
+    count = _parameter_count(name, sizes, net_arch, game, fmt)
+    if count * 4 > MAX_WEIGHTS_BYTES:  # the sizes come from the file: build nothing unbounded
+        raise ValueError(f"its network would have {count:,} parameters, over the "
+                         f"{MAX_WEIGHTS_BYTES // 4:,} allowed")
+    maskable = algo == "maskable-ppo"
+    kwargs: dict[str, Any] = {"net_arch": net_arch}
+    cls = MaskableActorCriticPolicy if maskable else ActorCriticPolicy
+    if name == "two_branch":
+        cls = MaskableTwoBranchPolicy if maskable else TwoBranchPolicy
+        kwargs.update(features_extractor_class=TwoBranchExtractor, features_extractor_kwargs=sizes)
+    elif name == "resnet":
+        kwargs.update(features_extractor_class=SmallResNetExtractor, features_extractor_kwargs=sizes)
     try:
+        policy = cls(observation_space(game, fmt), gym.spaces.Discrete(spec.num_actions),
+                     lr_schedule=lambda _: 0.0, **kwargs)
         policy.load_state_dict(state_dict, strict=True)
-    except RuntimeError as e:
+    except (RuntimeError, ValueError) as e:
         raise ValueError(f"its weights do not fit the {name} network for {spec.name} on a {n}x{n} "
                          f"board: it was trained for another game or size ({e})") from None
     return policy.to("cpu").eval()
