@@ -1,12 +1,14 @@
 """Agents to train and measure against, and the registry that names them.
 
 Every agent works on a rules core (``tictacgo.games``) and takes an explicit
-``numpy.random.Generator``. Build one by name with ``make_agent``:
+``numpy.random.Generator``. Build one by name with ``make_agent`` (a spec's
+text is read once into an ``AgentSpec`` by ``parse_agent_spec``):
 
     from tictacgo.baselines import make_agent
     agent = make_agent("minimax", "tictactoe", rng=np.random.default_rng(0))
 """
 
+from tictacgo.baselines.agent_spec import AgentSpec
 from tictacgo.baselines.base import Agent, FunctionAgent
 from tictacgo.baselines.minimax import MinimaxAgent
 from tictacgo.baselines.random_agent import RandomAgent
@@ -14,9 +16,9 @@ from tictacgo.baselines.registry import (
     available_agents,
     describe_agents,
     make_agent,
-    parse_spec,
+    parse_agent_spec,
     register_agent,
 )
 
-__all__ = ["Agent", "FunctionAgent", "MinimaxAgent", "RandomAgent", "available_agents",
-           "describe_agents", "make_agent", "parse_spec", "register_agent"]
+__all__ = ["Agent", "AgentSpec", "FunctionAgent", "MinimaxAgent", "RandomAgent", "available_agents",
+           "describe_agents", "make_agent", "parse_agent_spec", "register_agent"]

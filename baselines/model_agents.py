@@ -15,17 +15,14 @@ unpickling anything from it (``tictacgo.baselines.learning.model_zip``);
 ``trust=true`` loads it with SB3's own loader instead, which runs any code the
 file holds: only for a file you trust, whose network this project does not build.
 
-A process keeps the last few SB3 models it loaded (keyed by the file's path,
-size and modification time, so a rewritten file is loaded afresh): the
-arena builds fresh agents for every game, and loading a model costs far more
-than a game of Tic-Tac-Toe. Agents built from one file share its policy
-network, which they only read.
+Each agent loads its model when it is built; the arena builds an agent once
+per worker and re-seeds it for every game, so a model is loaded once per
+worker, not once per game.
 """
 
 from __future__ import annotations
 
 import importlib.util
-import os
 from pathlib import Path
 
 from tictacgo.baselines.model_files import check_model_game
@@ -41,28 +38,6 @@ def shipped_model(game_name: str, algo: str, suffix: str = ".zip") -> Path:
     ``suffix=".npz"`` gives its numpy export (``tictacgo.baselines.numpy_policy``).
     """
     return MODELS_DIR / f"{game_name}_{_ALGO_FILE[algo]}{suffix}"
-
-
-_LOADED: dict[tuple, object] = {}   # (path, algo, size, mtime) -> model; the most recent last
-_KEEP = 4
-
-
-def _load_cached(path: str, algo: str, game, trust: bool):
-    from tictacgo.baselines.learning.policy_agent import load_model
-
-    try:
-        st = os.stat(path)
-    except OSError:
-        return load_model(path, algo, game, trust)  # its own clear error
-    key = (os.path.realpath(path), algo, game.spec.name, tuple(game.params.items()), trust,
-           st.st_size, st.st_mtime_ns)
-    model = _LOADED.pop(key, None)
-    if model is None:
-        model = load_model(path, algo, game, trust)
-        while len(_LOADED) >= _KEEP:
-            del _LOADED[next(iter(_LOADED))]
-    _LOADED[key] = model
-    return model
 
 
 def _build(game, rng, algo: str, path: str | None, sample: bool, trust: bool = False):
@@ -82,7 +57,7 @@ def _build(game, rng, algo: str, path: str | None, sample: bool, trust: bool = F
         return agent
     if importlib.util.find_spec("sb3_contrib") is None or importlib.util.find_spec("torch") is None:
         raise ValueError("trained-model agents need the train extra: pip install 'tictacgo[train]'")
-    from tictacgo.baselines.learning.policy_agent import PolicyAgent
+    from tictacgo.baselines.learning.policy_agent import PolicyAgent, load_model
 
     if path is None:
         shipped = shipped_model(name, algo)
@@ -92,7 +67,7 @@ def _build(game, rng, algo: str, path: str | None, sample: bool, trust: bool = F
         path = str(shipped)
     check_model_game(path, game)
     try:
-        model = _load_cached(path, algo, game, trust)
+        model = load_model(path, algo, game, trust)
     except FileNotFoundError as e:
         raise ValueError(str(e)) from None
     agent = PolicyAgent(game, model, sample=sample, rng=rng)

@@ -55,6 +55,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from tictacgo.baselines.agent_spec import AgentSpec
 from tictacgo.baselines.mcts import MCTSAgent, Node, SelectionRule, check_constant
 from tictacgo.baselines.mcts_evaluators import AgentPolicy, PolicyRollout
 from tictacgo.baselines.registry import make_agent, register_agent
@@ -165,7 +166,19 @@ def _as_policy(policy, game: Game) -> AgentPolicy:
     return policy
 
 
-class PolicyMCTSAgent(MCTSAgent):
+class _PolicySearch(MCTSAgent):
+    """The search over a policy agent: seeding it seeds the policy agent too, as the registry builds it."""
+
+    policy: AgentPolicy
+
+    def seed(self, rng: np.random.Generator) -> None:
+        super().seed(rng)
+        seed_policy = getattr(self.policy.agent, "seed", None)
+        if callable(seed_policy):
+            seed_policy(rng.spawn(1)[0])  # what _policy_from_spec gives a new agent
+
+
+class PolicyMCTSAgent(_PolicySearch):
     """Policy MCTS: the search with first moves and rollouts drawn from a policy, best by ``best_move``.
 
     Args:
@@ -188,7 +201,7 @@ class PolicyMCTSAgent(MCTSAgent):
                          selection=PolicySample(self.policy), max_depth=1, final_move=best_move)
 
 
-class MixMCTSAgent(MCTSAgent):
+class MixMCTSAgent(_PolicySearch):
     """Mix MCTS: the search with every move of every simulation by ``Q + c sqrt(ln N / n) + w p``.
 
     Args:
@@ -214,27 +227,28 @@ class MixMCTSAgent(MCTSAgent):
         self.w = rule.w
 
 
-def _policy_from_spec(game: Game, rng: np.random.Generator, spec) -> AgentPolicy:
-    """The ``policy`` parameter: a registry spec whose own parameters are separated by ``;``."""
-    if not isinstance(spec, str) or not spec.strip():
-        raise ValueError(f"policy must be an agent spec such as 'ppo' or 'ppo:path=model.zip', got {spec!r}")
-    inner = spec.replace(";", ",")
+def _policy_from_spec(game: Game, rng: np.random.Generator, spec: AgentSpec | str) -> AgentPolicy:
+    """The ``policy`` parameter: the policy agent's spec (in text, its own parameters separated by ``;``)."""
     try:
-        agent = make_agent(inner, game, rng=rng.spawn(1)[0])
+        agent = make_agent(spec, game, rng=rng.spawn(1)[0])
     except ValueError as e:
-        raise ValueError(f"policy {inner!r}: {e}") from None
+        raise ValueError(f"policy {str(spec)!r}: {e}") from None
     try:
         return AgentPolicy(agent)
     except ValueError:
-        raise ValueError(f"policy {inner!r} gives no move probabilities: use a policy agent such as "
+        raise ValueError(f"policy {str(spec)!r} gives no move probabilities: use a policy agent such as "
                          "'ppo', 'a2c' or 'random'") from None
 
 
-def _make_policy_mcts(game, rng, policy: str = "ppo", sims: int | None = None, time: float | None = None):
+_PPO = AgentSpec("ppo")
+
+
+def _make_policy_mcts(game, rng, policy: AgentSpec = _PPO, sims: int | None = None,
+                      time: float | None = None):
     return PolicyMCTSAgent(game, _policy_from_spec(game, rng, policy), sims=sims, time_limit=time, rng=rng)
 
 
-def _make_mix_mcts(game, rng, policy: str = "ppo", sims: int | None = None, time: float | None = None,
+def _make_mix_mcts(game, rng, policy: AgentSpec = _PPO, sims: int | None = None, time: float | None = None,
                    c: float = DEFAULT_C, w: float = DEFAULT_W):
     return MixMCTSAgent(game, _policy_from_spec(game, rng, policy), sims=sims, time_limit=time, c=c, w=w,
                         rng=rng)

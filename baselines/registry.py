@@ -2,9 +2,11 @@
 
 A spec is a name with optional ``key=value`` parameters after a colon,
 separated by commas: ``"random"``, ``"minimax"``, ``"alphabeta:depth=2"``.
-Values are parsed as int, float, bool (true/false) or left as strings.
+``parse_agent_spec`` reads such text once into an ``AgentSpec(name, params)``
+(``tictacgo.baselines.agent_spec``); ``make_agent`` builds an agent from either.
 
-    agent = make_agent("minimax", "tictactoe", rng=np.random.default_rng(0))
+    spec = parse_agent_spec("alphabeta:depth=2")
+    agent = make_agent(spec, "littlego", rng=np.random.default_rng(0))
 
 ``register_agent`` adds a factory ``f(game_module, rng, **params) -> Agent``,
 or the factory's ``"module:attr"`` name, imported only when such an agent is
@@ -21,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from tictacgo.baselines.agent_spec import AgentSpec, nested_text, split_spec_text
 from tictacgo.baselines.base import Agent, FunctionAgent
 from tictacgo.games import game_entry, make_game
 from tictacgo.games.spec import Game
@@ -32,6 +35,8 @@ class AgentEntry:
     factory: Callable | str  # a callable, or its "module:attr" name until first built
     games: tuple[str, ...]
     description: str
+    #: The factory's parameters that take an agent (their default is an ``AgentSpec``).
+    agent_params: tuple[str, ...] = ()
 
 
 _REGISTRY: dict[str, AgentEntry] = {}
@@ -58,6 +63,13 @@ def register_agent(name: str, factory: Callable | str, games: tuple[str, ...] = 
 
         register_agent("mine", make_mine, games=("tictactoe",), description="my agent")
         run_match("tictactoe", "mine:depth=3", "minimax", games=10, seed=0, workers=1)
+
+    A parameter whose default is an ``AgentSpec`` takes an agent
+    (``policy: AgentSpec = AgentSpec("ppo")``): ``parse_agent_spec`` reads its
+    value as a spec, and the factory builds that agent with ``make_agent``.
+    The arena builds an agent once per worker and calls its ``seed(rng)`` and
+    ``reset()`` before every game: the agent must then play as a new one built
+    with ``rng`` would.
 
     The registry lives in the process: the arena's worker processes (started
     with ``spawn``) do not see a registration made at run time, so play such
@@ -95,7 +107,9 @@ def register_agent(name: str, factory: Callable | str, games: tuple[str, ...] = 
         if name in _REGISTRY and not replace:
             raise ValueError(f"an agent named {name!r} is already registered "
                              f"({_REGISTRY[name].description!r}); pick another name or pass replace=True")
-    _REGISTRY[name] = AgentEntry(name, factory, names, description)
+    takes_agents = tuple(p.name for p in inspect.signature(factory).parameters.values()
+                         if isinstance(p.default, AgentSpec))
+    _REGISTRY[name] = AgentEntry(name, factory, names, description, takes_agents)
 
 
 def available_agents(game: str | None = None) -> list[str]:
@@ -129,42 +143,48 @@ def describe_agents(game: str | None = None) -> str:
     return "\n".join(lines)
 
 
-def _parse_value(text: str):
-    low = text.lower()
-    if low in ("true", "false"):
-        return low == "true"
-    if low in ("none", "null"):
-        return None
-    for cast in (int, float):
-        try:
-            return cast(text)
-        except ValueError:
-            pass
-    return text
+def parse_agent_spec(spec: str | AgentSpec) -> AgentSpec:
+    """An ``AgentSpec`` from the text people type (an ``AgentSpec`` is checked and returned).
+
+    ``"mcts:sims=400,c=1.4"`` -> ``AgentSpec("mcts", {"c": 1.4, "sims": 400})``. A
+    parameter that takes an agent (a factory parameter whose default is an
+    ``AgentSpec``, such as policy MCTS's ``policy``) is read as a spec too, its
+    own parameters separated by ``;``: ``"policy_mcts:policy=ppo:path=m.zip;sample=true"``
+    -> ``AgentSpec("policy_mcts", {"policy": AgentSpec("ppo", {"path": "m.zip", "sample": True})})``.
+    The name is not looked up here: ``make_agent`` says which agents exist.
+
+    Raises:
+        ValueError: text that is not a spec (empty, a part that is not ``key=value``,
+            a key given twice), or a parameter that takes an agent and is not a spec.
+    """
+    if isinstance(spec, AgentSpec):
+        name, params = spec.name, list(spec.params)
+    else:
+        name, params = split_spec_text(spec)
+    _load_builtins()
+    entry = _REGISTRY.get(name)
+    takes_agents = entry.agent_params if entry is not None else ()
+    return AgentSpec(name, [(key, _nested_spec(key, value) if key in takes_agents else value)
+                            for key, value in params])
 
 
-def parse_spec(spec: str) -> tuple[str, dict]:
-    """``"mcts:sims=400,c=1.4"`` -> ``("mcts", {"sims": 400, "c": 1.4})``."""
-    if not isinstance(spec, str) or not spec.strip():
-        raise ValueError("an agent spec is a non-empty string like 'random' or 'mcts:sims=400', "
-                         f"got {spec!r}")
-    name, _, rest = spec.strip().partition(":")
-    params = {}
-    for part in filter(None, (p.strip() for p in rest.split(","))):
-        key, eq, value = part.partition("=")
-        if not eq or not key.strip():
-            raise ValueError(f"agent parameter {part!r} in {spec!r} is not of the form key=value")
-        if key.strip() in params:
-            raise ValueError(f"agent parameter {key.strip()!r} is given twice in {spec!r}")
-        params[key.strip()] = _parse_value(value.strip())
-    return name.strip().lower(), params
+def _nested_spec(key: str, value) -> AgentSpec:
+    if isinstance(value, AgentSpec):
+        return parse_agent_spec(value)
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"{key} must be an agent spec such as 'ppo' or 'ppo:path=model.zip', got {value!r}")
+    try:
+        return parse_agent_spec(nested_text(value))
+    except ValueError as e:
+        raise ValueError(f"{key} {value!r}: {e}") from None
 
 
 def make_agent(spec, game: str | Game, rng: np.random.Generator | None = None) -> Agent:
-    """An agent from a spec string, an Agent (returned as is) or a callable ``f(state) -> action``.
+    """An agent from a spec (text or ``AgentSpec``), an Agent (as is) or a callable ``f(state) -> action``.
 
     Args:
-        spec: e.g. ``"random"``, ``"minimax"``, ``"alphabeta:depth=2"``.
+        spec: e.g. ``"random"``, ``"minimax"``, ``"alphabeta:depth=2"``, or the
+            ``AgentSpec`` that ``parse_agent_spec`` made of such text.
         game: a game object, or a game name (its default variant).
         rng: the agent's generator (a fresh unseeded one if None).
     """
@@ -173,8 +193,8 @@ def make_agent(spec, game: str | Game, rng: np.random.Generator | None = None) -
         return spec
     if callable(spec) and not isinstance(spec, str):
         return FunctionAgent(module, spec, rng)
-    name, params = parse_spec(spec)
-    _load_builtins()
+    spec = parse_agent_spec(spec)
+    name, params = spec.name, spec.kwargs()
     entry = _REGISTRY.get(name)
     game_name = module.spec.name
     if entry is None:
@@ -225,6 +245,7 @@ _BUILTIN_MODULES = (
     "tictacgo.baselines.policy_mcts",
     "tictacgo.baselines.qlearning",
     "tictacgo.baselines.model_agents",
+    "tictacgo.baselines.learning.alphazero.agent",
 )
 # Built-in agents of the layers above this one, named so that this module never imports them.
 _NAMED_BUILTINS = (

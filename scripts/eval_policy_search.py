@@ -38,7 +38,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 from tictacgo.arena import run_match
 from tictacgo.arena.results import MatchResult, colour_name
 from tictacgo.arena.stats import wilson_interval
-from tictacgo.baselines.registry import agent_parameters, parse_spec
+from tictacgo.baselines.registry import agent_parameters, parse_agent_spec
 from tictacgo.games import make_game
 
 # The AlphaGo chapter's reported results (W, D, L of the first-named agent, games), Tic-Tac-Toe only.
@@ -64,8 +64,8 @@ def uct_mcts(sims: int) -> str:
 
 def sampled(policy: str) -> str | None:
     """The policy spec drawing its moves (``sample=true``), if its agent takes ``sample``."""
-    name, params = parse_spec(policy)
-    if "sample" not in agent_parameters(name) or "sample" in params:
+    spec = parse_agent_spec(policy)
+    if "sample" not in agent_parameters(spec.name) or "sample" in spec.kwargs():
         return None
     return policy + ("," if ":" in policy else ":") + "sample=true"
 

@@ -3,8 +3,8 @@
 A2C sees no action masks: it learns through the illegal-move penalty with
 the actor-critic chapter's credit assignment (``IllegalAwareA2C``).
 
-Every setting is a field of ``TrainConfig`` (its docstring is the ``--help``
-text); this script only changes the defaults to the recipe of the shipped
+Every setting is a field of ``TrainConfig`` (with its help text and default
+there, the ``--help``); this script only changes the defaults to the recipe of the shipped
 Tic-Tac-Toe model and calls the same library code as ``tictacgo train``:
 
     python scripts/train_a2c.py --out runs/ttt_a2c
@@ -21,7 +21,8 @@ import sys
 from dataclasses import asdict
 
 from tictacgo.baselines.learning.training import train
-from tictacgo.baselines.learning.training_config import TrainConfig, parse_config
+from tictacgo.baselines.learning.training_config import TrainConfig
+from tictacgo.cli.options import parse_options
 
 # The recipe of baselines/models/tictactoe_a2c.zip (see baselines/models/README.md).
 RECIPE = TrainConfig(
@@ -32,13 +33,13 @@ RECIPE = TrainConfig(
 
 
 def main(argv: list[str] | None = None) -> int:
-    cfg = parse_config(RECIPE, argv, description=__doc__.split("\n\n")[0])
+    cfg = parse_options(RECIPE, argv, description=__doc__.split("\n\n")[0])
     if cfg.algo != "a2c":
         print(f"train_a2c.py trains a2c, not {cfg.algo!r}; use train_ppo.py", file=sys.stderr)
         return 2
     print("training:", asdict(cfg), flush=True)
     train(cfg)
-    print(f"wrote {cfg.out}/best_model.zip")
+    print(f"wrote {cfg.output_folder()}/best_model.zip")
     return 0
 
 

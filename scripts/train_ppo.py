@@ -1,7 +1,7 @@
 """Train MaskablePPO on a tictacgo game, top to bottom (cleanrl style).
 
-Every setting is a field of ``TrainConfig`` (its docstring is the ``--help``
-text); this script only changes the defaults to the recipe of the shipped
+Every setting is a field of ``TrainConfig`` (with its help text and default
+there, the ``--help``); this script only changes the defaults to the recipe of the shipped
 Tic-Tac-Toe model and calls the same library code as ``tictacgo train``:
 
     python scripts/train_ppo.py --out runs/ttt_ppo
@@ -18,7 +18,8 @@ import sys
 from dataclasses import asdict
 
 from tictacgo.baselines.learning.training import train
-from tictacgo.baselines.learning.training_config import TrainConfig, parse_config
+from tictacgo.baselines.learning.training_config import TrainConfig
+from tictacgo.cli.options import parse_options
 
 # The recipe of baselines/models/tictactoe_ppo.zip (see baselines/models/README.md).
 RECIPE = TrainConfig(
@@ -29,13 +30,13 @@ RECIPE = TrainConfig(
 
 
 def main(argv: list[str] | None = None) -> int:
-    cfg = parse_config(RECIPE, argv, description=__doc__.split("\n\n")[0])
+    cfg = parse_options(RECIPE, argv, description=__doc__.split("\n\n")[0])
     if cfg.algo != "maskable-ppo":
         print(f"train_ppo.py trains maskable-ppo, not {cfg.algo!r}; use train_a2c.py", file=sys.stderr)
         return 2
     print("training:", asdict(cfg), flush=True)
     train(cfg)
-    print(f"wrote {cfg.out}/best_model.zip")
+    print(f"wrote {cfg.output_folder()}/best_model.zip")
     return 0
 
 

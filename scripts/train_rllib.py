@@ -21,61 +21,41 @@ import argparse
 import os
 import sys
 import time
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass
 
-from tictacgo.baselines.learning.training_config import field_docs
+from tictacgo.baselines.learning.training_config import setting
+from tictacgo.cli.options import add_options
 from tictacgo.games import make_game
 
 
 @dataclass
 class Args:
-    game: str = "tictactoe"
-    """tictactoe or littlego."""
-    iterations: int = 20
-    """Training iterations (each collects --train-batch-size env steps, then updates)."""
-    address: str = "local"
-    """Ray address: "local" starts a Ray instance in this process; "auto" joins the running cluster
-    (started with `ray start`); "ray://HOST:10001" goes through Ray Client."""
-    num_env_runners: int = 0
-    """Remote EnvRunner actors that play the games (0: in this process). On a cluster, give it the CPUs."""
-    train_batch_size: int = 2000
-    """Env steps (both players' moves) per iteration."""
-    minibatch_size: int = 128
-    """SGD minibatch size."""
-    num_epochs: int = 4
-    """Passes over each batch."""
-    lr: float = 3e-4
-    """Learning rate."""
-    entropy_coeff: float = 0.01
-    """Entropy bonus."""
-    hidden: list[int] = field(default_factory=lambda: [64, 64])
-    """Hidden layer sizes of the policy and value networks."""
-    board_size: int | None = None
-    """The board size, for games whose env takes one (littlego); default: the game's own."""
-    seed: int = 0
-    """RLlib's seed and the evaluation's."""
-    eval_games: int = 50
-    """Greedy evaluation games per opponent and colour after training (0: none)."""
-    eval_opponents: list[str] = field(default_factory=lambda: ["random"])
-    """Registry specs the evaluation plays against (`tictacgo agents GAME` lists them)."""
-    out: str = "runs/rllib"
-    """Where the final checkpoint is written (a folder)."""
+    game: str = setting("tictactoe", "tictactoe or littlego.")
+    iterations: int = setting(20, "Training iterations (each collects --train-batch-size env steps, "
+                              "then updates).")
+    address: str = setting("local", 'Ray address: "local" starts a Ray instance in this process; "auto" '
+                           'joins the running cluster (started with `ray start`); "ray://HOST:10001" goes '
+                           "through Ray Client.")
+    num_env_runners: int = setting(0, "Remote EnvRunner actors that play the games (0: in this process). "
+                                   "On a cluster, give it the CPUs.")
+    train_batch_size: int = setting(2000, "Env steps (both players' moves) per iteration.")
+    minibatch_size: int = setting(128, "SGD minibatch size.")
+    num_epochs: int = setting(4, "Passes over each batch.")
+    lr: float = setting(3e-4, "Learning rate.")
+    entropy_coeff: float = setting(0.01, "Entropy bonus.")
+    hidden: list[int] = setting([64, 64], "Hidden layer sizes of the policy and value networks.")
+    board_size: int | None = setting(None, "The board size, for games whose env takes one (littlego).",
+                                     default_text="the game's own")
+    seed: int = setting(0, "RLlib's seed and the evaluation's.")
+    eval_games: int = setting(50, "Greedy evaluation games per opponent and colour after training (0: none).")
+    eval_opponents: list[str] = setting(["random"], "Registry specs the evaluation plays against "
+                                        "(`tictacgo agents GAME` lists them).")
+    out: str = setting("runs/rllib", "Where the final checkpoint is written (a folder).")
 
 
 def parse_args(argv: list[str] | None = None) -> Args:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    docs = field_docs(Args)
-    defaults = Args()
-    for f in fields(Args):
-        value = getattr(defaults, f.name)
-        flag = "--" + f.name.replace("_", "-")
-        if isinstance(value, list):
-            kind = int if f.name == "hidden" else str
-            parser.add_argument(flag, nargs="+", type=kind, default=value, help=docs[f.name])
-        else:
-            kind = int if f.name == "board_size" else type(value)
-            parser.add_argument(flag, type=kind, default=value, help=docs[f.name])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add_options(parser, Args())
     args = Args(**vars(parser.parse_args(argv)))
     try:
         args.game = make_game(args.game).spec.name

@@ -146,20 +146,17 @@ def test_match_json_round_trips_and_keeps_every_game():
 
 
 def test_ctrl_c_keeps_the_games_already_played(monkeypatch):
-    built = {"n": 0}
+    class StopsInTheFourthGame(RandomAgent):
+        started = 0
 
-    def factory(game, rng):
-        built["n"] += 1  # the first agent is built to check the spec
-        agent = RandomAgent(game, rng)
-        if built["n"] == 5:  # during the fourth game
-            def stop(state):
+        def reset(self):
+            self.started += 1
+            if self.started == 4:
                 raise KeyboardInterrupt
-            agent.act = stop
-        return agent
 
     registry._load_builtins()
     monkeypatch.setitem(registry._REGISTRY, "interrupting",
-                        registry.AgentEntry("interrupting", factory, ("tictactoe",), "test"))
+                        registry.AgentEntry("interrupting", StopsInTheFourthGame, ("tictactoe",), "test"))
     m = arena.run_match("tictactoe", "interrupting", "random", games=10, seed=0, workers=1, progress=False)
     assert m.interrupted and m.n == 3
     assert [g.index for g in m.games] == [0, 1, 2]
@@ -253,14 +250,18 @@ def test_cli_round_robin_prints_cross_table_and_ratings(capsys):
     assert "score of row vs column" in text and "Bradley-Terry" in text and "+-" in text
 
 
-def test_cli_course_report_prints_the_grading_table(capsys):
+def test_cli_course_report_prints_the_grading_table_and_writes_every_game(tmp_path, capsys):
+    out = tmp_path / "report.json"
     rc = main(["arena", "littlego", "--course-report", "random", "--games", "2", "--seed", "0",
-               "--workers", "1", "--no-progress"])
+               "--workers", "1", "--no-progress", "--out", str(out)])
     text = capsys.readouterr().out
     assert rc == 0
     assert "opponent" in text and "win rate" in text and "total" in text
     assert "Grading Rubrics for the 1st Stage (max 90 points)" in text
     assert "random" in text
+    matches = json.loads(out.read_text())["matches"]
+    assert matches["greedy"]["game"] == "littlego" and matches["greedy"]["variant"]["size"] == 5
+    assert all(len(m["games"]) == 2 for m in matches.values())
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -397,16 +398,16 @@ def _count_jobs_and_stop_after(monkeypatch, module, games_before_ctrl_c: int) ->
         return runner.Job(*args)
 
     seen: list[int] = []
-    real_play = runner._play_job
+    real_play = runner.play_job
 
-    def play(job):
+    def play(job, agents):
         seen.append(made["n"])
         if len(seen) > games_before_ctrl_c:
             raise KeyboardInterrupt
-        return real_play(job)
+        return real_play(job, agents)
 
     monkeypatch.setattr(module, "Job", counting_job)
-    monkeypatch.setattr(runner, "_play_job", play)
+    monkeypatch.setattr(runner, "play_job", play)
     return seen
 
 
@@ -477,7 +478,7 @@ def test_ctrl_c_while_a_subcommand_loads_is_one_line_and_130(monkeypatch, capsys
     real_import = importlib.import_module
 
     def slow_import(name, *args):
-        if name == "tictacgo.arena.cli":
+        if name == "tictacgo.cli.arena":
             raise KeyboardInterrupt  # Ctrl-C while the subcommand's module loads
         return real_import(name, *args)
 

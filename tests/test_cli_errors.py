@@ -32,3 +32,10 @@ def test_a_negative_seed_is_one_line_and_exit_2(argv, tmp_path, monkeypatch, cap
 def test_demo_refuses_no_games(capsys):
     assert main(["demo", "--games", "0"]) == 2
     assert "--games must be at least 1, got 0" in capsys.readouterr().err
+
+
+def test_the_board_size_is_named_board_size_everywhere(capsys):
+    assert main(["host", "true", "true", "--board-size", "1"]) == 2
+    assert "--board-size" in capsys.readouterr().err
+    assert main(["arena", "littlego", "random", "random", "--board-size", "1"]) == 2
+    assert "--board-size 1" in capsys.readouterr().err

@@ -150,3 +150,18 @@ def test_register_agent_takes_a_factory_by_name_and_imports_it_when_first_built(
     register_agent("broken", "tictacgo.no_such_module:f", games=("littlego",))
     with pytest.raises(ImportError, match="agent 'broken' cannot be built"):
         make_agent("broken", "littlego")
+
+
+def test_the_ids_are_also_registered_under_the_package_namespace():
+    import gymnasium
+
+    import tictacgo  # noqa: F401
+
+    for env_id in ("LittleGo-v0", "TicTacToe-v0"):
+        spec, namespaced = gymnasium.spec(env_id), gymnasium.spec(f"tictacgo/{env_id}")
+        assert namespaced.namespace == "tictacgo" and namespaced.entry_point == spec.entry_point
+        env = gymnasium.make(f"tictacgo/{env_id}", opponent="random")
+        obs, info = env.reset(seed=0)
+        assert info["action_mask"].sum() > 0
+    groups = gymnasium.registry.keys()
+    assert "tictacgo/LittleGo-v0" in groups

@@ -18,6 +18,7 @@ from gymnasium import spaces  # noqa: E402
 import tictacgo  # noqa: E402,F401
 from tictacgo.arena import play_game  # noqa: E402
 from tictacgo.baselines import make_agent  # noqa: E402
+from tictacgo.baselines.agent_spec import AgentSpec  # noqa: E402
 from tictacgo.baselines.learning import illegal_aware_returns  # noqa: E402
 from tictacgo.baselines.learning.a2c import IllegalAwareRolloutBuffer  # noqa: E402
 from tictacgo.baselines.learning.networks import (  # noqa: E402
@@ -168,19 +169,16 @@ def test_model_files_are_checked(tmp_path, ttt_model):
         load_model(ttt_model, "dqn", TTT)
 
 
-def test_agents_from_one_file_share_its_loaded_model_until_the_file_changes(ttt_model, tmp_path):
-    import os
-    import shutil
+def test_an_arena_match_loads_a_model_once_not_once_a_game(ttt_model, monkeypatch):
+    from tictacgo import arena
+    from tictacgo.baselines.learning import policy_agent
 
-    path = tmp_path / "model.zip"
-    shutil.copy(ttt_model, path)
-    a, b = (make_agent(f"ppo:path={path}", "tictactoe") for _ in range(2))
-    assert a.policy is b.policy  # loaded once per process: the arena builds agents per game
-    os.utime(path, ns=(1, 1))     # the file changed: loaded afresh
-    c = make_agent(f"ppo:path={path}", "tictactoe")
-    assert c.policy is not a.policy
-    s = tictactoe.play(TTT.initial_state(), 4)
-    assert c.act(s) == a.act(s)
+    loads = []
+    real = policy_agent.load_model
+    monkeypatch.setattr(policy_agent, "load_model", lambda *a, **k: loads.append(a) or real(*a, **k))
+    m = arena.run_match("tictactoe", f"ppo:path={ttt_model}", "random", games=6, seed=0, workers=1,
+                        progress=False)
+    assert m.n == 6 and len(loads) == 1
 
 
 # -- opponents and self-play ------------------------------------------------------------
@@ -222,7 +220,8 @@ def test_a_mixture_draws_its_members_by_weight():
         mix.reset()
         picks.append(mix.current is a)
     assert 0.65 < np.mean(picks) < 0.85
-    assert parse_weighted("minimax@2") == ("minimax", 2.0)
+    assert parse_weighted("minimax@2") == (AgentSpec("minimax"), 2.0)
+    assert parse_weighted("mcts:sims=5,c=2") == (AgentSpec("mcts", {"sims": 5, "c": 2}), 1.0)
     with pytest.raises(ValueError):
         parse_weighted("minimax@-1")
 
@@ -276,16 +275,30 @@ def test_first_player_envs_fix_the_learner_on_the_first_colour_and_the_rest_alte
     assert sorted(set(colours[3])) == [1, 2]
 
 
-def test_the_training_scripts_take_every_setting_with_its_docstring_as_help(capsys):
-    from tictacgo.baselines.learning.training_config import config_parser, field_docs, parse_config
+def test_every_setting_has_its_help_and_default_once_and_the_command_line_takes_them_all():
+    import argparse
+    import dataclasses
 
-    docs = field_docs(TrainConfig)
-    assert docs["gamma"] == "Discount factor." and set(docs) == set(TrainConfig.__dataclass_fields__)
-    cfg = parse_config(TrainConfig(steps=5), ["--opponents", "random", "minimax@2", "--net-arch", "32", "16",
-                                              "--self-play", "--gamma", "0.9", "--board-size", "4"])
+    from tictacgo.cli.options import add_options, parse_options
+
+    fields = dataclasses.fields(TrainConfig)
+    assert all(f.metadata["help"] for f in fields)
+    cfg = parse_options(TrainConfig(steps=5), ["--opponents", "random", "minimax@2", "--net-arch", "32", "16",
+                                               "--self-play", "--gamma", "0.9", "--board-size", "4"])
     assert cfg.opponents == ["random", "minimax@2"] and cfg.net_arch == [32, 16]
     assert cfg.self_play and cfg.gamma == 0.9 and cfg.board_size == 4 and cfg.steps == 5
-    assert "Discount factor." in config_parser(TrainConfig()).format_help()
+    # The subcommand's forms: one value a use of --opponent, 64,64 for a list of numbers, --no-FLAG.
+    cfg = parse_options(TrainConfig(), ["--opponent", "random", "--opponent", "mcts:sims=3,c=1", "--net-arch",
+                                        "128,128", "--eval-opponent", "minimax", "--no-progress"])
+    assert cfg.opponents == ["random", "mcts:sims=3,c=1"] and cfg.net_arch == [128, 128]
+    assert cfg.eval_opponents == ["minimax"] and cfg.progress_bar is False
+    parser = argparse.ArgumentParser()
+    add_options(parser, TrainConfig(), positional=("game",))
+    text = parser.format_help()
+    assert "Discount factor. (default: 0.95)" in " ".join(text.split())
+    documented = [a for a in parser._actions if a.help not in (None, argparse.SUPPRESS) and a.dest != "help"]
+    assert {a.dest for a in documented} == {f.name for f in fields}
+    assert all("(default:" in a.help for a in documented if a.option_strings)
 
 
 # -- the shipped models --------------------------------------------------------------------

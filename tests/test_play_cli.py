@@ -110,6 +110,15 @@ def test_unknown_game_or_agent_exits_2():
     assert proc.returncode == 2 and "nosuchagent" in proc.stderr
 
 
+def test_board_size_plays_little_go_on_that_board_and_tic_tac_toe_refuses_it():
+    proc = pipe("B2\nquit\n", "littlego", "--board-size", "3", "--agent", "random", "--seed", "0")
+    assert proc.returncode == 0, proc.stderr
+    assert "     A B C\n" in proc.stdout and "action 0/8;" in proc.stdout  # 3x3: 8 actions
+    assert "Your move as Black (X): B2\n" in proc.stdout
+    proc = pipe("", "tictactoe", "--board-size", "4", "--agent", "random")
+    assert proc.returncode == 2 and "--board-size 4" in proc.stderr
+
+
 @pytest.mark.parametrize("text, action", [("2,2", 12), ("C3", 12), ("c3", 12), ("a5", 0), ("4,4", 24),
                                           ("E1", 24), ("pass", 25), ("PASS", 25), ("undo", "undo"),
                                           ("exit", "quit")])

@@ -1,4 +1,4 @@
-"""``tictacgo demo``: a short tour, the README's main job.
+"""A short tour of the package, the README's main job (``tictacgo demo``).
 
 1. Creates the PettingZoo AEC envs and the Gymnasium envs.
 2. Plays one Little-Go game between two agents through the AEC env and
@@ -10,21 +10,12 @@
    included, played on the rules cores with fixed seeds.
 
 Without the ``train`` extra the learned agent sits out and a random
-learner plays instead; the demo says so. Exit status 0; 2 for bad arguments
-(``--games`` below 1, a negative ``--seed``); 130 on Ctrl-C.
+learner plays instead; the demo says so.
 """
 
 from __future__ import annotations
 
-import argparse
-import sys
-
 import numpy as np
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--games", type=int, default=20, help="games per pairing in the table (default 20)")
-    parser.add_argument("--seed", type=int, default=0, help="non-negative seed (default 0)")
 
 
 def _aec_game(seed: int) -> None:
@@ -115,16 +106,17 @@ def _table(n_games: int, seed: int) -> None:
         print(f"{game_name:10s} {a_spec:16s} {b_spec:10s} {tally[0]:7d} {tally[1]:6d} {tally[2]:7d}")
 
 
-def run(args: argparse.Namespace) -> int:
-    for flag, value, least in (("--games", args.games, 1), ("--seed", args.seed, 0)):
-        if value < least:
-            print(f"tictacgo demo: error: {flag} must be at least {least}, got {value}", file=sys.stderr)
-            return 2
+def tour(games: int = 20, seed: int = 0) -> None:
+    """Print the tour: the envs, a rendered game each, and a table of ``games`` games per pairing.
+
+    Args:
+        games: games per pairing in the table (at least 1).
+        seed: a non-negative seed for everything.
+    """
     print("== Little-Go through the PettingZoo AEC env: MCTS (300 simulations) as Black vs greedy ==")
-    _aec_game(args.seed)
+    _aec_game(seed)
     print("\n== Tic-Tac-Toe through gymnasium.make('TicTacToe-v0'): the shipped MaskablePPO (O) "
           "vs minimax ==")
-    _gym_episode(args.seed)
-    print(f"\n== {args.games} games per pairing, colours alternating, seed {args.seed} ==")
-    _table(args.games, args.seed)
-    return 0
+    _gym_episode(seed)
+    print(f"\n== {games} games per pairing, colours alternating, seed {seed} ==")
+    _table(games, seed)

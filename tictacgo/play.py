@@ -1,6 +1,7 @@
-"""``tictacgo play GAME --agent SPEC``: play an agent yourself, in the terminal or from a pipe.
+"""Playing an agent yourself, in the terminal or from a pipe (``tictacgo play GAME --agent SPEC``).
 
     tictacgo play littlego --agent mcts:sims=2000 --as second --seed 1
+    tictacgo play littlego --board-size 7 --agent mcts:sims=400
     tictacgo play tictactoe --agent minimax
 
 The board is printed before each of your moves, with coordinates. Moves:
@@ -24,20 +25,16 @@ Scripted games: when stdin is not a terminal the moves are read one a line
 each line read is echoed after the prompt so the transcript reads like a
 session. Exit status: 0 for a finished game or ``quit``, 1 when the input
 ends before the game does, 2 for bad arguments (unknown game or agent),
-130 on Ctrl-C.
+130 on Ctrl-C. ``--board-size N`` plays Little-Go on an N x N board.
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from collections.abc import Callable
 from typing import IO
 
-import numpy as np
-
-from tictacgo.games import make_game
 from tictacgo.games.spec import Game
 from tictacgo.protocol.coords import GO_LETTERS, action_to_course, course_to_action, vertex_to_action
 
@@ -250,43 +247,3 @@ def play_session(game: Game, agent, agent_name: str, human: int,
     say(render(game, state))
     say(result_text(game, state, human))
     return 0
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", help="tictactoe or littlego")
-    parser.add_argument("--agent", default="random",
-                        help="the agent to play, e.g. minimax, mcts:sims=2000 (see `tictacgo agents GAME`)")
-    parser.add_argument("--as", dest="side", choices=("first", "second"), default="first",
-                        help="move first (Black / X, the default) or second")
-    parser.add_argument("--seed", type=int, default=None, help="seed for the agent (default: fresh entropy)")
-
-
-def run(args: argparse.Namespace) -> int:
-    from tictacgo.baselines import make_agent
-
-    if args.seed is not None and args.seed < 0:
-        print(f"tictacgo play: --seed must be a non-negative int, got {args.seed}", file=sys.stderr)
-        return 2
-    try:
-        game = make_game(args.game)
-        agent = make_agent(args.agent, game, rng=np.random.default_rng(args.seed))
-    except (TypeError, ValueError) as e:
-        print(f"tictacgo play: {e}", file=sys.stderr)
-        return 2
-    human = 1 if args.side == "first" else 2
-    interactive = sys.stdin.isatty()
-
-    def read_line(prompt: str) -> str:
-        if interactive:
-            return input(prompt)
-        sys.stdout.write(prompt)
-        line = sys.stdin.readline()
-        if not line:
-            raise EOFError
-        return line
-
-    try:
-        return play_session(game, agent, args.agent, human, read_line, sys.stdout, echo=not interactive)
-    except KeyboardInterrupt:
-        print("\ninterrupted", file=sys.stderr)
-        return 130

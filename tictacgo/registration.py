@@ -74,15 +74,23 @@ def make_littlego(**kwargs: Any) -> gym.Env:
     return make_env("littlego", **kwargs)
 
 
+NAMESPACE = "tictacgo"
+
+
 def register_envs() -> None:
-    """Register the package's Gymnasium ids (again is fine; a foreign one with the same id is refused).
+    """Register the package's Gymnasium ids, plain (``LittleGo-v0``) and namespaced
+    (``tictacgo/LittleGo-v0``, listed under the package by ``gymnasium.pprint_registry()``).
+
+    Registering again is fine; a foreign id of the same name is refused.
 
     Raises:
         gymnasium.error.Error: an id is already registered with another entry point.
     """
     from gymnasium.envs.registration import register, registry
 
-    for env_id, entry in ENV_IDS.items():
+    ids = [(env_id, env_id) for env_id in ENV_IDS] + [(f"{NAMESPACE}/{env_id}", env_id) for env_id in ENV_IDS]
+    for env_id, plain in ids:
+        entry = ENV_IDS[plain]
         existing = registry.get(env_id)
         if existing is not None:
             if existing.entry_point == entry:
@@ -91,4 +99,4 @@ def register_envs() -> None:
                                   f"{existing.entry_point!r}; tictacgo registers it as {entry!r}. "
                                   f"Remove the other registration (del gymnasium.registry[{env_id!r}]) "
                                   "before importing tictacgo")
-        register(id=env_id, entry_point=entry, vector_entry_point=VECTOR_ENTRY_POINTS[env_id])
+        register(id=env_id, entry_point=entry, vector_entry_point=VECTOR_ENTRY_POINTS[plain])

@@ -4,8 +4,8 @@
 * ``a2c``: ``IllegalAwareA2C``, A2C that trains with that credit assignment.
 * ``networks``: the actor-critic chapter's two-branch network and a small residual CNN, by name.
 * ``policy_agent``: ``PolicyAgent`` (a trained model as an agent) and ``load_model``.
+* ``training_config``: ``TrainConfig``, every setting of a run with its default and help text.
 * ``training``: ``train(TrainConfig(...))``: opponents, self-play, evaluation, checkpoints.
-* ``cli``: ``tictacgo train``.
 * ``rllib``: the AEC envs, a masked PPO RLModule and self-play for RLlib (needs the ``rllib`` extra).
 
 ``tictacgo.baselines.learning.returns`` imports only numpy; the rest imports torch (and ``rllib``, ray).

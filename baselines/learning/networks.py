@@ -116,3 +116,22 @@ def policy_spec(name: str, algo: str, net_arch: list[int] | None = None) -> tupl
     if name == "mlp":
         return "MlpPolicy", ({} if net_arch is None else {"net_arch": list(net_arch)})
     raise ValueError(f"unknown policy {name!r}; expected one of {POLICIES}")
+
+
+def small_board_cnn(channels: int = 32, blocks: int = 2, features_dim: int = 128) -> dict[str, Any]:
+    """``policy_kwargs`` that make SB3's ``"CnnPolicy"`` work on the "planes" observation.
+
+    SB3's default CNN (NatureCNN) needs images of 36x36 pixels or more; this
+    swaps in the small residual CNN above, sized for 3x3 to 19x19 boards:
+
+        model = MaskablePPO("CnnPolicy", gymnasium.make("LittleGo-v0", observation="planes"),
+                            policy_kwargs=small_board_cnn())
+
+    Args:
+        channels: convolution channels.
+        blocks: residual blocks.
+        features_dim: units of the linear layer after the convolutions.
+    """
+    return {"features_extractor_class": SmallResNetExtractor,
+            "features_extractor_kwargs": {"channels": channels, "blocks": blocks,
+                                          "features_dim": features_dim}}

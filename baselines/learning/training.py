@@ -52,6 +52,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 import tictacgo  # noqa: F401 -- registers the env ids
 from tictacgo.arena.game_loop import play_wdl
 from tictacgo.atomic import atomic_write_json
+from tictacgo.baselines.agent_spec import AgentSpec
 from tictacgo.baselines.audit import optimal_actions, optimal_move_rate, reachable_positions
 from tictacgo.baselines.base import Agent
 from tictacgo.baselines.learning.model_zip import read_model_zip
@@ -59,7 +60,7 @@ from tictacgo.baselines.learning.networks import policy_spec
 from tictacgo.baselines.learning.policy_agent import PolicyAgent
 from tictacgo.baselines.learning.training_config import TrainConfig, parse_weighted
 from tictacgo.baselines.model_files import model_game_file
-from tictacgo.baselines.registry import make_agent
+from tictacgo.baselines.registry import make_agent, parse_agent_spec
 from tictacgo.games import game_entry, make_game
 from tictacgo.wrappers import RandomOpening
 
@@ -135,18 +136,39 @@ def snapshot(model, game) -> PolicyAgent:
     return PolicyAgent(game, frozen)
 
 
-def _opponent(cfg: TrainConfig, game, pool: SnapshotPool | None, rng: np.random.Generator) -> Agent:
-    members, weights = [], []
-    for spec in cfg.opponents:
-        name, w = parse_weighted(spec)
-        members.append(make_agent(name, game, rng=np.random.default_rng(int(rng.integers(2**63)))))
-        weights.append(w)
-    if pool is not None and pool.snapshots:
-        # A view per env: the snapshot list is shared, the snapshot in play is not.
-        view_rng = np.random.default_rng(int(rng.integers(2**63)))
-        members.append(SnapshotPool(game, pool.snapshots, rng=view_rng))
-        weights.append(cfg.self_play_weight)
-    return MixtureOpponent(game, members, weights, rng=np.random.default_rng(int(rng.integers(2**63))))
+class Opponents:
+    """Each env's opponent mixture: the members built once from the specs, re-seeded for every new mixture.
+
+    Args:
+        cfg: the run's settings (opponents, self-play weight).
+        game: the game object.
+    """
+
+    def __init__(self, cfg: TrainConfig, game):
+        self.cfg, self.game = cfg, game
+        self.specs = [parse_weighted(s) for s in cfg.opponents]
+        self.members: dict[int, list[Agent]] = {}  # env index -> its members, one per spec
+
+    def mixture(self, env_index: int, pool: SnapshotPool | None, rng: np.random.Generator) -> MixtureOpponent:
+        """Env ``env_index``'s opponent: its members seeded from ``rng``, and a view of ``pool``."""
+        built = self.members.get(env_index)
+        members, weights = [], []
+        for i, (spec, w) in enumerate(self.specs):
+            member_rng = np.random.default_rng(int(rng.integers(2**63)))
+            if built is None:
+                members.append(make_agent(spec, self.game, rng=member_rng))
+            else:
+                built[i].seed(member_rng)  # the agent a new build with member_rng would be
+                members.append(built[i])
+            weights.append(w)
+        self.members[env_index] = list(members)
+        if pool is not None and pool.snapshots:
+            # A view per env: the snapshot list is shared, the snapshot in play is not.
+            view_rng = np.random.default_rng(int(rng.integers(2**63)))
+            members.append(SnapshotPool(self.game, pool.snapshots, rng=view_rng))
+            weights.append(self.cfg.self_play_weight)
+        mixture_rng = np.random.default_rng(int(rng.integers(2**63)))
+        return MixtureOpponent(self.game, members, weights, rng=mixture_rng)
 
 
 def _env(cfg: TrainConfig, opponent, kwargs: dict[str, Any]) -> gym.Env:
@@ -154,9 +176,16 @@ def _env(cfg: TrainConfig, opponent, kwargs: dict[str, Any]) -> gym.Env:
     return RandomOpening(env, cfg.random_opening) if cfg.random_opening else env
 
 
-def make_vec_env(cfg: TrainConfig, game) -> DummyVecEnv:
+def make_vec_env(cfg: TrainConfig, game, opponents: Opponents | None = None) -> DummyVecEnv:
     """``n_envs`` envs of the game, opponents mixed; the learner moves first in the first
-    ``first_player_envs`` of them and alternates colours in the others."""
+    ``first_player_envs`` of them and alternates colours in the others.
+
+    Args:
+        cfg: the run's settings.
+        game: the game object.
+        opponents: the envs' opponents (None: built here from ``cfg.opponents``).
+    """
+    opponents = opponents if opponents is not None else Opponents(cfg, game)
     kwargs: dict[str, Any] = {"learner": "alternate", "observation": cfg.observation}
     if cfg.board_size is not None:
         kwargs["board_size"] = cfg.board_size
@@ -165,7 +194,7 @@ def make_vec_env(cfg: TrainConfig, game) -> DummyVecEnv:
     rng = np.random.default_rng(cfg.seed)
     fns = []
     for k in range(cfg.n_envs):
-        opponent = _opponent(cfg, game, None, rng)
+        opponent = opponents.mixture(k, None, rng)
         env_kwargs = {**kwargs, "learner": "first"} if k < cfg.first_player_envs else kwargs
         fns.append(lambda o=opponent, kw=env_kwargs: _env(cfg, o, kw))
     vec = DummyVecEnv(fns)
@@ -268,9 +297,13 @@ def best_key(row: dict, masked: bool = True) -> tuple:
 class TrainingCallback(BaseCallback):
     """Self-play snapshots, evaluation, best model, checkpoints and history (see the module docstring)."""
 
-    def __init__(self, cfg: TrainConfig, game, out: Path, history: list[dict], pool: SnapshotPool | None):
+    def __init__(self, cfg: TrainConfig, game, out: Path, history: list[dict], pool: SnapshotPool | None,
+                 opponents: Opponents | None = None):
         super().__init__()
         self.cfg, self.game, self.out, self.history, self.pool = cfg, game, out, history, pool
+        self.opponents = opponents if opponents is not None else Opponents(cfg, game)
+        self.eval_specs = [(text, parse_agent_spec(text)) for text in cfg.eval_opponents]
+        self.eval_agents: dict[AgentSpec, Agent] = {}  # built at the first evaluation, re-seeded after
         self.rng = np.random.default_rng(cfg.seed + 1)
         self.masked = cfg.algo == "maskable-ppo"
         self.best = max((best_key(h, self.masked) for h in history), default=None)
@@ -303,8 +336,17 @@ class TrainingCallback(BaseCallback):
         del self.pool.snapshots[:-self.cfg.pool_size]
         env_rng = np.random.default_rng(int(self.rng.integers(2**63)))
         for k in range(self.training_env.num_envs):
-            opponent = _opponent(self.cfg, self.game, self.pool, env_rng)
+            opponent = self.opponents.mixture(k, self.pool, env_rng)
             self.training_env.env_method("set_opponent", opponent, indices=[k])
+
+    def _eval_opponent(self, spec: AgentSpec, rng: np.random.Generator) -> Agent:
+        """The evaluation opponent for ``spec``, built once and seeded with ``rng`` for this evaluation."""
+        agent = self.eval_agents.get(spec)
+        if agent is None:
+            agent = self.eval_agents[spec] = make_agent(spec, self.game, rng=rng)
+        else:
+            agent.seed(rng)
+        return agent
 
     def evaluate(self) -> dict:
         """Play the greedy policy against each evaluation opponent; log, keep the best, checkpoint."""
@@ -312,9 +354,9 @@ class TrainingCallback(BaseCallback):
         row: dict[str, Any] = {"steps": int(self.num_timesteps),
                                "seconds": round(time.perf_counter() - self.t0 + self.seconds_before, 1)}
         scores = []
-        for spec in self.cfg.eval_opponents:
+        for spec, parsed in self.eval_specs:
             for colour, label in ((1, "first"), (2, "second")):
-                opp = make_agent(spec, self.game, rng=np.random.default_rng(int(self.rng.integers(2**63))))
+                opp = self._eval_opponent(parsed, np.random.default_rng(int(self.rng.integers(2**63))))
                 w, d, losses = play_wdl(self.game, agent, opp, self.cfg.eval_games, colour=colour)
                 n = max(1, w + d + losses)
                 for key, v in (("win", w), ("draw", d), ("loss", losses)):
@@ -400,11 +442,12 @@ def train(cfg: TrainConfig):
                          f"got {cfg.first_player_envs!r}")
     if cfg.seed < 0:
         raise ValueError(f"seed must be non-negative, got {cfg.seed}")
-    for spec in [*cfg.opponents, *cfg.eval_opponents]:  # fail before any training
-        make_agent(parse_weighted(spec)[0], game)
-    out = Path(cfg.out)
+    opponents = Opponents(cfg, game)  # each spec read once; a bad one fails here, before any training
+    for spec in [*(s for s, _ in opponents.specs), *map(parse_agent_spec, cfg.eval_opponents)]:
+        make_agent(spec, game)
+    out = Path(cfg.output_folder())
     out.mkdir(parents=True, exist_ok=True)
-    env = make_vec_env(cfg, game)
+    env = make_vec_env(cfg, game, opponents)
     history: list[dict] = []
     if cfg.resume:
         ckpt = out / "checkpoint.zip"
@@ -416,7 +459,7 @@ def train(cfg: TrainConfig):
     else:
         model = _new_model(cfg, env, str(out / "tb"))
     pool = SnapshotPool(game, rng=np.random.default_rng(cfg.seed + 3)) if cfg.self_play else None
-    callback = TrainingCallback(cfg, game, out, history, pool)
+    callback = TrainingCallback(cfg, game, out, history, pool, opponents)
     remaining = cfg.steps - model.num_timesteps
     if remaining > 0:
         model.learn(total_timesteps=remaining, callback=CallbackList([callback]),

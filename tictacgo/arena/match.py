@@ -2,10 +2,10 @@
 
 ``run_match(game, spec_a, spec_b, games, seed)`` plays a match between two
 agents named by registry specs (``"random"``, ``"minimax"``,
-``"alphabeta:depth=2"``). Colours alternate: A moves first in the even games
-(0, 2, ...) and second in the odd ones. The games run through
-``tictacgo.arena.runner`` (seeded per game, in parallel, with progress);
-Ctrl-C stops the match and returns the games finished so far, flagged
+``"alphabeta:depth=2"``), read once into ``AgentSpec`` values. Colours
+alternate: A moves first in the even games (0, 2, ...) and second in the
+odd ones. The games run through ``tictacgo.arena.runner`` (seeded per game,
+in parallel, with progress); Ctrl-C stops the match and returns the games finished so far, flagged
 ``interrupted``.
 """
 
@@ -17,17 +17,20 @@ from typing import Any
 import numpy as np
 
 from tictacgo.arena.results import MatchResult
-from tictacgo.arena.runner import Job, check_backend, execute_jobs
-from tictacgo.baselines.registry import make_agent
+from tictacgo.arena.runner import AgentCache, Job, as_agent_spec, check_backend, execute_jobs
+from tictacgo.baselines.agent_spec import AgentSpec
 from tictacgo.games import make_game
+from tictacgo.games.spec import Game
 
 
-def validate_specs(game: str, specs: Sequence[str]) -> str:
-    """Check a game name and agent specs by building each agent once, here.
+def validate_specs(game: Any, specs: Sequence[str | AgentSpec], agents: AgentCache | None = None) -> Game:
+    """Check a game and agent specs by building each agent once, here.
 
     Args:
         game: a game object, or a game name (its default variant).
-        specs: registry specs.
+        specs: registry specs (text or ``AgentSpec``).
+        agents: where to keep the agents built (an ``AgentCache``), so that games
+            played in this process (``workers=1``) reuse them; None: a new cache.
 
     Returns:
         The game object.
@@ -35,35 +38,40 @@ def validate_specs(game: str, specs: Sequence[str]) -> str:
     Raises:
         ValueError: an unknown game or agent, or a bad agent parameter (the
             registry's message, which lists what exists).
-        TypeError: a spec that is not a string.
+        TypeError: a spec that is neither text nor an ``AgentSpec``.
     """
-    module = make_game(game)
+    game = make_game(game)
+    agents = agents if agents is not None else AgentCache()
     for spec in specs:
-        if not isinstance(spec, str):
-            raise TypeError(f"the arena takes agents as registry specs (strings), got {spec!r}")
-        make_agent(spec, module, rng=np.random.default_rng(0))
-    return module
+        agents.check(as_agent_spec(spec), game)
+    return game
 
 
-def check_match_args(game: Any, specs: Sequence[str], games: int, seed: int) -> str:
-    """Validate up front (in this process) so mistakes surface as a clear ValueError."""
-    game = validate_specs(game, specs)
+def check_match_args(game: Any, specs: Sequence[str | AgentSpec], games: int, seed: int,
+                     agents: AgentCache) -> tuple[Game, list[AgentSpec]]:
+    """Validate up front (in this process) so mistakes surface as a clear ValueError.
+
+    Returns:
+        The game object and the specs read once (``AgentSpec``), the agents built in ``agents``.
+    """
+    game = validate_specs(game, specs, agents)
     if not isinstance(games, int) or isinstance(games, bool) or games < 1:
         raise ValueError(f"games must be a positive int, got {games!r}")
     if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
         raise ValueError(f"seed must be a non-negative int, got {seed!r}")
-    return game
+    return game, [as_agent_spec(s) for s in specs]
 
 
-def run_match(game: Any, spec_a: str, spec_b: str, games: int, seed: int,
+def run_match(game: Any, spec_a: str | AgentSpec, spec_b: str | AgentSpec, games: int, seed: int,
               workers: int | None = None, progress: bool = True, backend: str = "local",
-              address: str | None = "local") -> MatchResult:
+              address: str | None = "local", agents: AgentCache | None = None) -> MatchResult:
     """Play ``games`` games between two registered agents, colours alternating.
 
     Args:
         game: a game object (``make_game("littlego", size=4)``), or a game name
             (its default variant).
-        spec_a: the registry spec of agent A (A moves first in the even games).
+        spec_a: the registry spec of agent A (A moves first in the even games), text
+            or an ``AgentSpec``; the result names A by this text.
         spec_b: the registry spec of agent B.
         games: how many games.
         seed: a non-negative int; game ``i`` uses ``SeedSequence(seed, spawn_key=(i,))``.
@@ -73,6 +81,8 @@ def run_match(game: Any, spec_a: str, spec_b: str, games: int, seed: int,
             on a cluster; the same games for the same seed).
         address: the Ray address for ``backend="ray"``: ``"local"`` (a Ray instance
             for this run), ``"auto"`` (the running cluster); ignored if Ray is initialized.
+        agents: agents already built in this process (``validate_specs(game, specs,
+            agents)``), reused when the games run here; None: built here.
 
     Returns:
         The ``MatchResult``; on Ctrl-C, the games finished so far with
@@ -82,11 +92,13 @@ def run_match(game: Any, spec_a: str, spec_b: str, games: int, seed: int,
         ValueError: an unknown game or agent, a bad agent parameter, a bad count or backend.
         ImportError: ``backend="ray"`` without ray installed.
     """
-    game = check_match_args(game, (spec_a, spec_b), games, seed)
+    agents = agents if agents is not None else AgentCache()
+    game, (a, b) = check_match_args(game, (spec_a, spec_b), games, seed, agents)
     check_backend(backend)
-    jobs = (Job(0, game, spec_a, spec_b, int(seed), i) for i in range(games))  # lazy: one per game as played
-    results, interrupted = execute_jobs(jobs, games, workers, progress, f"{spec_a} vs {spec_b}",
-                                        backend=backend, address=address)
+    label_a, label_b = str(spec_a), str(spec_b)
+    jobs = (Job(0, game, a, b, int(seed), i) for i in range(games))  # lazy: one per game as played
+    results, interrupted = execute_jobs(jobs, games, workers, progress, f"{label_a} vs {label_b}",
+                                        backend=backend, address=address, agents=agents)
     played = sorted((g for _, g in results), key=lambda g: g.index)
-    return MatchResult(game.spec.name, spec_a, spec_b, int(seed), games, played, interrupted,
+    return MatchResult(game.spec.name, label_a, label_b, int(seed), games, played, interrupted,
                        variant=dict(game.params))

@@ -4,11 +4,12 @@
 backend="ray")`` come here; the local process pool stays the default. Jobs
 (plain data: game, specs, seed, game index) go out in chunks, one Ray task a
 chunk; each task plays its games exactly as a local worker does
-(``runner._play_job``: game ``i`` seeded by ``SeedSequence(seed,
-spawn_key=(i,))``), so the games, winners and moves are those of the local
-backend for the same seed, whichever node plays which chunk. Only a bounded
-number of chunks is in flight, taken from the lazy job iterator as tasks
-finish. Ctrl-C cancels the tasks in flight and returns the games finished.
+(``runner.play_job``: game ``i`` seeded by ``SeedSequence(seed,
+spawn_key=(i,))``, each agent built once for the chunk), so the games,
+winners and moves are those of the local backend for the same seed,
+whichever node plays which chunk. Only a bounded number of chunks is in
+flight, taken from the lazy job iterator as tasks finish. Ctrl-C cancels
+the tasks in flight and returns the games finished.
 
 Ray is imported only here, only when this backend is asked for. On a cluster
 every node needs tictacgo installed (the cluster's image, or
@@ -23,7 +24,7 @@ import math
 from collections.abc import Iterable, Iterator
 
 from tictacgo.arena.results import MatchGame
-from tictacgo.arena.runner import Job, _play_job, _Progress
+from tictacgo.arena.runner import AgentCache, Job, Progress, play_job
 
 INSTALL_HINT = "pip install 'tictacgo[ray]' (or 'tictacgo[rllib]', which includes ray)"
 
@@ -38,8 +39,9 @@ def import_ray():
 
 
 def _play_chunk(jobs: list[Job]) -> list[tuple[int, MatchGame]]:
-    """A Ray task's body: play some jobs in order, as a local worker would."""
-    return [_play_job(job) for job in jobs]
+    """A Ray task's body: play some jobs in order, as a local worker would, building each agent once."""
+    agents = AgentCache()
+    return [play_job(job, agents) for job in jobs]
 
 
 def _chunks(jobs: Iterable[Job], size: int) -> Iterator[list[Job]]:
@@ -90,7 +92,7 @@ def execute_jobs(jobs: Iterable[Job], total: int, workers: int | None, progress:
         slots = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
         size = chunk_size or max(1, min(64, math.ceil(total / (slots * 4))))
         play = ray.remote(num_cpus=1)(_play_chunk)
-        bar = _Progress(total, progress, desc)
+        bar = Progress(total, progress, desc)
         chunks = _chunks(jobs, size)
         try:
             for chunk in itertools.islice(chunks, slots):

@@ -16,7 +16,8 @@ import numpy as np
 
 from tictacgo.arena.match import check_match_args
 from tictacgo.arena.results import MatchResult
-from tictacgo.arena.runner import Job, check_backend, execute_jobs
+from tictacgo.arena.runner import AgentCache, Job, check_backend, execute_jobs
+from tictacgo.baselines.agent_spec import AgentSpec
 
 
 def pair_seed(seed: int, i: int, j: int) -> int:
@@ -103,10 +104,10 @@ class RoundRobinResult:
         }
 
 
-def run_round_robin(game: str, specs: Sequence[str], games_per_pair: int, seed: int,
+def run_round_robin(game: Any, specs: Sequence[str | AgentSpec], games_per_pair: int, seed: int,
                     workers: int | None = None, progress: bool = True,
-                    prior: float = 1.0, backend: str = "local", address: str | None = "local"
-                    ) -> RoundRobinResult:
+                    prior: float = 1.0, backend: str = "local", address: str | None = "local",
+                    agents: AgentCache | None = None) -> RoundRobinResult:
     """Play every pair of agents and rate them.
 
     Pair ``(i, j)`` (``i < j``) plays a match with agent ``i`` as A, seeded
@@ -114,7 +115,7 @@ def run_round_robin(game: str, specs: Sequence[str], games_per_pair: int, seed: 
 
     Args:
         game: a game object, or a game name (its default variant).
-        specs: at least two registry specs.
+        specs: at least two registry specs (text or ``AgentSpec``).
         games_per_pair: games in each pair's match.
         seed: a non-negative int.
         workers: worker processes (None: one per CPU core; 1: in this process).
@@ -122,6 +123,7 @@ def run_round_robin(game: str, specs: Sequence[str], games_per_pair: int, seed: 
         prior: the Bradley-Terry prior strength (``ratings.fit_bradley_terry``).
         backend: ``"local"`` worker processes or ``"ray"`` tasks, as in ``run_match``.
         address: the Ray address for ``backend="ray"``, as in ``run_match``.
+        agents: agents already built in this process, as in ``run_match``.
 
     Returns:
         The ``RoundRobinResult`` (partial, ``interrupted=True``, after Ctrl-C).
@@ -131,15 +133,18 @@ def run_round_robin(game: str, specs: Sequence[str], games_per_pair: int, seed: 
     specs = list(specs)
     if len(specs) < 2:
         raise ValueError(f"a round robin needs at least two agents, got {specs!r}")
-    game = check_match_args(game, specs, games_per_pair, seed)
+    agents = agents if agents is not None else AgentCache()
+    game, parsed = check_match_args(game, specs, games_per_pair, seed, agents)
+    specs = [str(s) for s in specs]
     name = game.spec.name
     check_backend(backend)
     pairs = [(i, j) for i in range(len(specs)) for j in range(i + 1, len(specs))]
     seeds = [pair_seed(seed, i, j) for i, j in pairs]
-    jobs = (Job(p, game, specs[i], specs[j], seeds[p], g)  # lazy: one per game as played
+    jobs = (Job(p, game, parsed[i], parsed[j], seeds[p], g)  # lazy: one per game as played
             for p, (i, j) in enumerate(pairs) for g in range(games_per_pair))
     results, interrupted = execute_jobs(jobs, len(pairs) * games_per_pair, workers, progress,
-                                        f"round robin ({len(pairs)} pairs)", backend=backend, address=address)
+                                        f"round robin ({len(pairs)} pairs)", backend=backend, address=address,
+                                        agents=agents)
     by_pair: dict[int, list] = {p: [] for p in range(len(pairs))}
     for key, g in results:
         by_pair[key].append(g)

@@ -1,12 +1,17 @@
 """Running many games: seeded jobs, a pool of worker processes, a progress bar.
 
 Game ``i`` of a match gets its own generators, ``SeedSequence(seed,
-spawn_key=(i,)).spawn(2)`` (A's, B's), and fresh agents, so a match is
-reproducible for a given seed whatever the number of workers and whichever
-games ran first. Games run in parallel in worker processes (the ``spawn``
-start method everywhere: workers receive only specs and seeds and build their
-agents themselves, so the agents must be registered by the built-in modules;
-``workers=1`` runs in-process and accepts any registered agent). A progress
+spawn_key=(i,)).spawn(2)`` (A's, B's): each agent is seeded with its
+generator (``agent.seed``) and reset (``play_game``) before the game, so a
+match is reproducible for a given seed whatever the number of workers and
+whichever games ran first, and a game is the one that agents built afresh
+with those generators would play. A worker builds each agent once
+(``AgentCache``: one per spec and game, two when a spec plays itself) and
+reuses it for every game it plays. Games run in parallel in worker processes (the ``spawn`` start
+method everywhere: workers receive only agent specs (``AgentSpec``) and seeds and build
+their agents themselves, so the agents must be registered by the built-in
+modules; ``workers=1`` runs in-process, reuses the agents built to check the
+specs, and accepts any registered agent). A progress
 bar (tqdm if installed, else a line on stderr every few seconds) follows the
 games; Ctrl-C stops the run and returns the games finished so far. Jobs come
 from a lazy iterator, made only as the workers take them, so a run of
@@ -30,8 +35,9 @@ import numpy as np
 
 from tictacgo.arena.game_loop import play_game
 from tictacgo.arena.results import MatchGame
-from tictacgo.baselines.registry import make_agent
-from tictacgo.games import make_game
+from tictacgo.baselines.agent_spec import AgentSpec
+from tictacgo.baselines.base import Agent
+from tictacgo.baselines.registry import make_agent, parse_agent_spec
 
 
 class Job(NamedTuple):
@@ -39,34 +45,92 @@ class Job(NamedTuple):
 
     key: int          # which match (0 for run_match; the pair's number in a round robin)
     game: Any         # the game object (it pickles as its variant)
-    spec_a: str
-    spec_b: str
+    spec_a: AgentSpec
+    spec_b: AgentSpec
     seed: int
     index: int
 
 
-def _game_rngs(seed: int, index: int) -> tuple[np.random.Generator, np.random.Generator]:
+def game_rngs(seed: int, index: int) -> tuple[np.random.Generator, np.random.Generator]:
     """A's and B's generators for game ``index`` of a match seeded ``seed``."""
     ss_a, ss_b = np.random.SeedSequence(seed, spawn_key=(index,)).spawn(2)
     return np.random.default_rng(ss_a), np.random.default_rng(ss_b)
 
 
-def _play_job(job: Job) -> tuple[int, MatchGame]:
-    module = make_game(job.game)
-    rng_a, rng_b = _game_rngs(job.seed, job.index)
-    a = make_agent(job.spec_a, module, rng=rng_a)
-    b = make_agent(job.spec_b, module, rng=rng_b)
+def as_agent_spec(spec: str | AgentSpec) -> AgentSpec:
+    """A spec given to the arena, read once (``parse_agent_spec``).
+
+    Raises:
+        TypeError: neither text nor an ``AgentSpec``.
+        ValueError: text that is not a spec.
+    """
+    if not isinstance(spec, (str, AgentSpec)):
+        raise TypeError(f"the arena takes agents as registry specs (strings or AgentSpec), got {spec!r}")
+    return parse_agent_spec(spec)
+
+
+class AgentCache:
+    """The agents one worker has built, reused for every game: an agent per spec and game.
+
+    ``agent(spec, game, rng)`` builds the agent the first time (with ``rng``)
+    and afterwards re-seeds the one it built (``agent.seed(rng)``);
+    ``play_game`` resets it at the start of the game. A second agent of the
+    same spec is built only for a game where the first is already playing (a
+    spec against itself). ``check(spec, game)`` builds one to see that the
+    spec is good, so checking and then playing in one process builds it once.
+    """
+
+    def __init__(self) -> None:
+        self._agents: dict[tuple[AgentSpec, Any], list[Agent]] = {}
+
+    def check(self, spec: AgentSpec, game) -> None:
+        """Build ``spec`` for ``game`` (unless this cache holds one) so that a bad spec raises now.
+
+        Raises:
+            ValueError: an unknown agent or a bad parameter (the registry's message).
+        """
+        if not self._agents.get((spec, game)):
+            self._agents[(spec, game)] = [make_agent(spec, game, rng=np.random.default_rng(0))]
+
+    def agent(self, spec: AgentSpec, game, rng: np.random.Generator,
+              playing: tuple[Agent, ...] = ()) -> Agent:
+        """An agent for ``spec`` other than those ``playing`` this game, seeded with ``rng`` for it."""
+        built = self._agents.setdefault((spec, game), [])
+        for agent in built:
+            if not any(agent is other for other in playing):
+                agent.seed(rng)
+                return agent
+        agent = make_agent(spec, game, rng=rng)
+        built.append(agent)
+        return agent
+
+
+def play_job(job: Job, agents: AgentCache) -> tuple[int, MatchGame]:
+    """Play one game with the agents of ``agents``; ``(job.key, MatchGame)``."""
+    rng_a, rng_b = game_rngs(job.seed, job.index)
+    a = agents.agent(job.spec_a, job.game, rng_a)
+    b = agents.agent(job.spec_b, job.game, rng_b, playing=(a,))
     a_first = job.index % 2 == 0
-    record = play_game(module, a, b) if a_first else play_game(module, b, a)
+    record = play_game(job.game, a, b) if a_first else play_game(job.game, b, a)  # resets both agents
     return job.key, MatchGame(job.index, a_first, record)
 
 
-def _ignore_sigint() -> None:
+# The agents of a pool worker process, made by _start_worker: one cache for the pool's life (one run).
+_worker_agents: AgentCache | None = None
+
+
+def _start_worker() -> None:
+    global _worker_agents
+    _worker_agents = AgentCache()
     # Ctrl-C goes to the whole process group; the parent alone handles it.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-class _Progress:
+def _play_in_worker(job: Job) -> tuple[int, MatchGame]:
+    return play_job(job, _worker_agents)
+
+
+class Progress:
     """tqdm if importable, else a line on stderr every ``every`` seconds; nothing if disabled."""
 
     def __init__(self, total: int, enabled: bool, desc: str, every: float = 5.0):
@@ -130,7 +194,7 @@ def _start_pool(n_workers: int):
     """
     context = multiprocessing.get_context("spawn")
     if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
-        return context.Pool(n_workers, initializer=_ignore_sigint), lambda: None
+        return context.Pool(n_workers, initializer=_start_worker), lambda: None
     old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     old_handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
 
@@ -139,7 +203,7 @@ def _start_pool(n_workers: int):
         signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
 
     try:
-        pool = context.Pool(n_workers, initializer=_ignore_sigint)
+        pool = context.Pool(n_workers, initializer=_start_worker)
     except BaseException:
         release()
         raise
@@ -156,7 +220,7 @@ def check_backend(backend: str) -> None:
 
 
 def execute_jobs(jobs: Iterable[Job], total: int, workers: int | None, progress: bool, desc: str,
-                 backend: str = "local", address: str | None = "local"
+                 backend: str = "local", address: str | None = "local", agents: AgentCache | None = None
                  ) -> tuple[list[tuple[int, MatchGame]], bool]:
     """Play the jobs, in-process, in a pool or as Ray tasks; returns (results, interrupted).
 
@@ -171,6 +235,9 @@ def execute_jobs(jobs: Iterable[Job], total: int, workers: int | None, progress:
         backend: ``"local"`` (this machine's processes) or ``"ray"`` (Ray tasks,
             ``tictacgo.arena.ray_backend``; ``workers`` then caps the tasks at once).
         address: the Ray address for the ``"ray"`` backend (``"local"``, ``"auto"``, ...).
+        agents: the agents to play with in this process (``workers=1``), e.g. those
+            built to check the specs; None: a new ``AgentCache``. Worker processes
+            and Ray tasks build their own.
 
     Returns:
         The ``(key, MatchGame)`` results in the order they finished, and
@@ -190,9 +257,10 @@ def execute_jobs(jobs: Iterable[Job], total: int, workers: int | None, progress:
     bar = None
     try:
         if n_workers == 1:
-            bar = _Progress(total, progress, desc)
+            bar = Progress(total, progress, desc)
+            agents = agents if agents is not None else AgentCache()
             for job in jobs:
-                results.append(_play_job(job))
+                results.append(play_job(job, agents))
                 bar.update()
         else:
             # Small chunks keep the bar lively; bigger ones cut overhead on tiny games.
@@ -202,10 +270,10 @@ def execute_jobs(jobs: Iterable[Job], total: int, workers: int | None, progress:
             pool, release = _start_pool(n_workers)
             try:
                 release()  # a Ctrl-C during the start arrives here
-                bar = _Progress(total, progress, desc)
+                bar = Progress(total, progress, desc)
                 # imap_unordered draws from the iterator only as the workers'
                 # queue takes tasks, so a generator of jobs is never materialized.
-                for r in pool.imap_unordered(_play_job, jobs, chunksize=chunksize):
+                for r in pool.imap_unordered(_play_in_worker, jobs, chunksize=chunksize):
                     results.append(r)
                     bar.update()
                 pool.close()

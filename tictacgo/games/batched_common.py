@@ -153,8 +153,10 @@ class BatchedGame:
         return m
 
     def snapshot(self) -> dict[str, np.ndarray]:
-        """A copy of every game's arrays, for ``restore``: how a caller undoes a step that failed midway."""
-        return {name: value.copy() for name, value in vars(self).items() if isinstance(value, np.ndarray)}
+        """A copy of the games' state (the public arrays of one entry per game), for ``restore``:
+        how a caller undoes a step that failed midway."""
+        return {name: value.copy() for name, value in vars(self).items() if not name.startswith("_")
+                and isinstance(value, np.ndarray) and value.shape == (self.batch_size,)}
 
     def restore(self, snapshot: dict[str, np.ndarray]) -> None:
         """Put every game back as ``snapshot`` (from ``snapshot()`` of this engine) found it."""

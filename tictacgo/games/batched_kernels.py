@@ -114,15 +114,17 @@ def ttt_play(x, o, to_move, last_action, done, end, winner, actions, where, has_
 
 # -- Little-Go -----------------------------------------------------------------------
 @njit(cache=True)
-def _nbrs(bits, n, full, left, right):
+def nbrs(bits, n, full, left, right):
+    """Points orthogonally next to any point of ``bits`` (as ``LittleGo.neighbours``)."""
     return ((bits << 1) & left) | ((bits >> 1) & right) | ((bits << n) & full) | (bits >> n)
 
 
 @njit(cache=True)
-def _flood(seed, within, n, full, left, right):
+def flood(seed, within, n, full, left, right):
+    """The groups of ``within`` that touch ``seed`` (as ``LittleGo.flood``)."""
     group = seed
     while True:
-        grown = (group | _nbrs(group, n, full, left, right)) & within
+        grown = (group | nbrs(group, n, full, left, right)) & within
         if grown == group:
             return group
         group = grown
@@ -139,12 +141,12 @@ def go_place(own, opp, p, ko_own, ko_opp, nb, n, full, left, right):
     touching = opp & nb[p]
     dead = np.int64(0)
     if touching:
-        groups = _flood(touching, opp, n, full, left, right)
-        breathing = groups & _nbrs(empty, n, full, left, right)
-        dead = groups & ~_flood(breathing, groups, n, full, left, right) if breathing else groups
+        groups = flood(touching, opp, n, full, left, right)
+        breathing = groups & nbrs(empty, n, full, left, right)
+        dead = groups & ~flood(breathing, groups, n, full, left, right) if breathing else groups
     if nb[p] & empty:
         return LEGAL, own2, opp & ~dead, dead
-    around = _nbrs(_flood(stone, own2, n, full, left, right), n, full, left, right)
+    around = nbrs(flood(stone, own2, n, full, left, right), n, full, left, right)
     if around & empty:
         return LEGAL, own2, opp & ~dead, dead
     if not dead or not (around & dead):

@@ -14,7 +14,8 @@ from typing import Any
 from tictacgo.arena.match import check_match_args
 from tictacgo.arena.results import MatchResult
 from tictacgo.arena.round_robin import pair_seed
-from tictacgo.arena.runner import Job, execute_jobs
+from tictacgo.arena.runner import AgentCache, Job, execute_jobs
+from tictacgo.baselines.agent_spec import AgentSpec
 
 # The ladder of the course's first grading stage, in the assignment's order.
 COURSE_LADDER = ("random", "greedy", "aggressive", "alphabeta")
@@ -129,8 +130,8 @@ class CourseReport:
                 "matches": {opp: m.to_json() for opp, m in self.matches.items()}}
 
 
-def run_course_report(spec: str, seed: int, games: int = 20, workers: int | None = None,
-                      progress: bool = True) -> CourseReport:
+def run_course_report(spec: str | AgentSpec, seed: int, games: int = 20, workers: int | None = None,
+                      progress: bool = True, agents: AgentCache | None = None) -> CourseReport:
     """Play ``spec`` against each registered ladder opponent, as in the course's first stage.
 
     Against ``COURSE_LADDER[k]`` the match is ``run_match("littlego", spec,
@@ -138,11 +139,12 @@ def run_course_report(spec: str, seed: int, games: int = 20, workers: int | None
     even games, White in the odd ones (10 and 10 of the default 20).
 
     Args:
-        spec: the agent's registry spec.
+        spec: the agent's registry spec (text or ``AgentSpec``).
         seed: a non-negative int.
         games: games per opponent (the course plays 20).
         workers: worker processes (None: one per CPU core; 1: in this process).
         progress: show a progress bar on stderr.
+        agents: agents already built in this process, as in ``run_match``.
 
     Returns:
         The ``CourseReport``; opponents not registered are listed in ``missing``.
@@ -152,14 +154,17 @@ def run_course_report(spec: str, seed: int, games: int = 20, workers: int | None
     registered = set(available_agents("littlego"))
     ladder = [(k, o) for k, o in enumerate(COURSE_LADDER) if o in registered]
     missing = [o for o in COURSE_LADDER if o not in registered]
-    name = check_match_args("littlego", [spec] + [o for _, o in ladder], games, seed)
-    jobs = (Job(k, name, spec, opp, pair_seed(seed, 0, k + 1), g)  # lazy: one per game as played
-            for k, opp in ladder for g in range(games))
+    agents = agents if agents is not None else AgentCache()
+    game, (agent, *opponents) = check_match_args("littlego", [spec] + [o for _, o in ladder], games, seed,
+                                                 agents)
+    spec = str(spec)
+    jobs = (Job(k, game, agent, opponent, pair_seed(seed, 0, k + 1), g)  # lazy: one per game as played
+            for (k, _), opponent in zip(ladder, opponents, strict=True) for g in range(games))
     results, interrupted = execute_jobs(jobs, len(ladder) * games, workers, progress,
-                                        f"{spec} vs the course ladder")
+                                        f"{spec} vs the course ladder", agents=agents)
     matches = {}
     for k, opp in ladder:
         played = sorted((g for key, g in results if key == k), key=lambda g: g.index)
-        matches[opp] = MatchResult(name, spec, opp, pair_seed(seed, 0, k + 1), games, played,
-                                   interrupted and len(played) < games)
+        matches[opp] = MatchResult(game.spec.name, spec, opp, pair_seed(seed, 0, k + 1), games, played,
+                                   interrupted and len(played) < games, variant=dict(game.params))
     return CourseReport(spec, int(seed), games, matches, missing, interrupted)

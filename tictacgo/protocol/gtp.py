@@ -1,4 +1,4 @@
-"""``tictacgo gtp --agent SPEC``: a Go Text Protocol (GTP v2) engine for Little-Go.
+"""A Go Text Protocol (GTP v2) engine for Little-Go backed by an agent (``tictacgo gtp --agent SPEC``).
 
 GTP is the line protocol that Go GUIs (GoGui, Sabaki, Lizzie) and match
 tools (gogui-twogtp, GNU Go's own test scripts) use to talk to engines: a
@@ -23,8 +23,11 @@ Behaviour worth knowing:
   reason (``occupied``, ``suicide``, ``ko``); the position is unchanged.
 * ``komi`` and ``boardsize`` are kept across ``clear_board``; ``boardsize``
   clears the board (as GTP says); ``komi`` rescores the game in progress.
-  A size the agent cannot play (a trained model is tied to its board size)
-  is an ``unacceptable size`` failure that leaves the game as it was.
+  Either makes a new game (``LittleGo(size, komi)``) and a new agent for it,
+  so that the agent searches the rules being played. A size the agent cannot
+  play (a trained model is tied to its board size) is an ``unacceptable
+  size`` failure, and a komi it cannot play a failure too; either leaves the
+  game as it was.
 * ``final_score`` is this variant's stone score of the current position
   (``B+x``, ``W+x``, ``0``), not territory.
 * ``genmove`` never resigns; an agent that fails or returns an illegal
@@ -38,7 +41,6 @@ The engine object (``GtpEngine``) is usable without a process:
 
 from __future__ import annotations
 
-import argparse
 import re
 import sys
 import time
@@ -80,14 +82,16 @@ class GtpEngine:
     """The GTP state machine: a board (as a list of actions) and an agent for ``genmove``.
 
     Args:
-        agent_factory: ``f(n) -> agent`` building an agent with ``.act(state)``
-            (and optionally ``.reset()``) for board size ``n``.
+        agent_factory: ``f(game) -> agent`` building an agent with ``.act(state)``
+            (and optionally ``.reset()``) for ``game``, the ``LittleGo`` being
+            played (its size and komi); called again when ``boardsize`` or
+            ``komi`` changes the game.
         name: what ``name`` answers.
         agent_spec: shown by ``version``.
         log: where warnings and tracebacks go (stderr by default).
     """
 
-    def __init__(self, agent_factory: Callable[[int], object], name: str = ENGINE_NAME,
+    def __init__(self, agent_factory: Callable[[go.LittleGo], object], name: str = ENGINE_NAME,
                  agent_spec: str = "", log: IO[str] | None = None):
         self._agent_factory = agent_factory
         self._name = name
@@ -97,7 +101,7 @@ class GtpEngine:
         self.komi: float | None = None  # None: the rules' default, n / 2
         self.moves: list[int] = []
         self.state = go.LittleGo(self.n).initial_state()
-        self.agent = agent_factory(self.n)
+        self.agent = agent_factory(self.state.game)
         self.quit = False
         self.commands: dict[str, Callable[[list[str]], str]] = {
             "protocol_version": lambda a: str(PROTOCOL_VERSION),
@@ -161,6 +165,22 @@ class GtpEngine:
             state = go.play(state, a)
         self.state, self.moves = state, list(moves)
 
+    def _agent_for(self, game: go.LittleGo, refusal: str):
+        """The agent for ``game``: the current one if it plays that game, else a new one (it must
+        search the rules being played).
+
+        Raises:
+            GtpError: ``refusal`` and why, when the agent cannot play ``game`` (a trained
+                model is tied to its board size and variant); nothing has changed then.
+        """
+        agent_game = getattr(self.agent, "game", None)
+        if agent_game is not None and agent_game == game:
+            return self.agent
+        try:
+            return self._agent_factory(game)
+        except (TypeError, ValueError) as e:
+            raise GtpError(f"{refusal}; the agent cannot play it: {e}") from None
+
     def _reset_agent(self) -> None:
         reset = getattr(self.agent, "reset", None)
         if callable(reset):
@@ -190,14 +210,10 @@ class GtpEngine:
         n = int(args[0])
         if not 2 <= n <= len(GO_LETTERS):
             raise GtpError(f"unacceptable size: {n}; this engine plays 2..{len(GO_LETTERS)} (Little-Go is 5)")
-        if n != self.n:
-            try:
-                agent = self._agent_factory(n)
-            except (TypeError, ValueError) as e:  # an agent tied to one size (a trained model)
-                raise GtpError(f"unacceptable size: {n}; the agent cannot play it: {e}") from None
-            self.agent = agent
+        agent = self._agent_for(go.LittleGo(n, self.komi), f"unacceptable size: {n}")
         self.n = n
         self._rebuild([])
+        self.agent = agent
         self._reset_agent()
         return ""
 
@@ -215,6 +231,7 @@ class GtpEngine:
             raise GtpError(f"syntax error: komi {args[0]!r} is not a number") from None
         if not np.isfinite(komi):
             raise GtpError(f"syntax error: komi must be finite, got {args[0]!r}")
+        agent = self._agent_for(go.LittleGo(self.n, komi), f"komi {komi:g} is refused")
         old = self.komi
         self.komi = komi
         try:
@@ -222,6 +239,7 @@ class GtpEngine:
         except (go.IllegalActionError, go.GameOverError) as e:  # cannot happen with the same rules
             self.komi = old
             raise GtpError(f"cannot change komi now: {e}") from e
+        self.agent = agent
         return ""
 
     def _play(self, args: list[str]) -> str:
@@ -296,39 +314,3 @@ def render_board(state: go.GoState) -> str:
     lines.append(f"action {state.t}/{state.game.max_actions}, {status}; "
                  f"stones + komi: Black {b:g}, White {w:g}")
     return "\n".join(lines)
-
-
-# --------------------------------------------------------------------------- CLI
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--agent", required=True,
-                        help="agent spec for genmove, e.g. mcts:sims=2000 (see `tictacgo agents littlego`)")
-    parser.add_argument("--seed", type=int, default=None, help="seed for the agent (default: fresh entropy)")
-    parser.add_argument("--name", default=ENGINE_NAME, help=f"what `name` answers (default {ENGINE_NAME})")
-
-
-def run(args: argparse.Namespace) -> int:
-    from tictacgo.baselines import make_agent
-
-    if args.seed is not None and args.seed < 0:
-        print(f"tictacgo gtp: --seed must be a non-negative int, got {args.seed}", file=sys.stderr)
-        return 2
-    rng = np.random.default_rng(args.seed)
-    try:
-        make_agent(args.agent, go.LittleGo(), rng=np.random.default_rng(0))  # a bad spec fails now
-    except (TypeError, ValueError) as e:
-        print(f"tictacgo gtp: {e}", file=sys.stderr)
-        return 2
-
-    def factory(n: int):
-        return make_agent(args.agent, go.LittleGo(n), rng=rng)
-
-    engine = GtpEngine(factory, name=args.name, agent_spec=args.agent)
-    try:
-        engine.serve(sys.stdin, sys.stdout)
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:
-        return 0
-    return 0

@@ -1,4 +1,4 @@
-"""``tictacgo my-player``: a course player for Little-Go backed by any registered agent.
+"""The course player for Little-Go backed by any registered agent (``tictacgo my-player``).
 
 The course host runs its player once per move in a working directory:
 
@@ -41,7 +41,6 @@ fresh entropy.
 
 from __future__ import annotations
 
-import argparse
 import math
 import os
 import signal
@@ -65,32 +64,19 @@ class _OutOfTime(BaseException):
     """Raised by the CPU-time guard; a BaseException so agents' ``except Exception`` lets it through."""
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--agent", required=True,
-                        help="agent spec, e.g. random, greedy, alphabeta:depth=2, mcts:time=5 "
-                             "(see `tictacgo agents littlego`)")
-    parser.add_argument("--dir", default=".", help="working directory holding input.txt (default: .)")
-    parser.add_argument("--time-budget", type=float, default=9.0,
-                        help="CPU seconds for the move, loading the agent included (default 9.0, "
-                             "which leaves ~1 s of the course's 10 for interpreter start-up)")
-    parser.add_argument("--seed", type=int, default=None,
-                        help=f"seed for the agent (default: ${SEED_ENV} if set, else random)")
-
-
-def _time_param(spec: str) -> str | None:
-    """The name of the agent factory's time parameter, if it has one by name."""
+def _time_param(name: str) -> str | None:
+    """The name of agent ``name``'s time parameter, if its factory has one by name."""
     from tictacgo.baselines import registry
 
-    name, _ = registry.parse_spec(spec)
     params = registry.agent_parameters(name)
     return next((p for p in TIME_PARAMS if p in params), None)
 
 
-def build_agent(spec: str, rng: np.random.Generator, seconds: float):
+def build_agent(spec, rng: np.random.Generator, seconds: float):
     """The agent for ``spec``, given ``seconds`` per move if it takes a time parameter.
 
     Args:
-        spec: registry spec such as ``"mcts:time=5"``.
+        spec: registry spec such as ``"mcts:time=5"`` (text or an ``AgentSpec``).
         rng: the agent's generator.
         seconds: the time to pass when the spec sets none.
     Returns:
@@ -98,17 +84,16 @@ def build_agent(spec: str, rng: np.random.Generator, seconds: float):
     Raises:
         ValueError: unknown agent or bad parameters.
     """
-    from tictacgo.baselines.registry import make_agent, parse_spec
+    from tictacgo.baselines.registry import make_agent, parse_agent_spec
 
-    _, params = parse_spec(spec)
-    key = _time_param(spec)
-    if key is not None and not any(p in params for p in TIME_PARAMS):
-        sep = "," if ":" in spec else ":"
-        spec = f"{spec}{sep}{key}={max(seconds, 0.05):.3f}"
+    spec = parse_agent_spec(spec)
+    key = _time_param(spec.name)
+    if key is not None and not any(p in spec.kwargs() for p in TIME_PARAMS):
+        spec = spec.replace(**{key: round(max(seconds, 0.05), 3)})
     return make_agent(spec, "littlego", rng)
 
 
-def _remove(path: Path) -> str | None:
+def remove_output(path: Path) -> str | None:
     """Remove a stale ``output.txt`` (a file or a symlink); what stands in the way, if anything.
 
     Returns:
@@ -135,34 +120,17 @@ def _remove(path: Path) -> str | None:
 
 def _fail(message: str, output: Path | None, status: int = 1) -> int:
     if output is not None:
-        _remove(output)
+        remove_output(output)
     print(f"my-player: error: {message}", file=sys.stderr)
     return status
 
 
-def on_argument_error(argv: list[str]) -> None:
-    """Called by ``tictacgo.cli`` when the arguments do not parse (exit 2).
-
-    Every error leaves no ``output.txt``: a stale one in ``--dir`` (found
-    leniently in ``argv``) is removed here too, so the host sees no answer
-    rather than the answer to an earlier position.
-    """
-    lenient = argparse.ArgumentParser(add_help=False, exit_on_error=False)
-    lenient.add_argument("--dir", default=".")
-    try:
-        known, _ = lenient.parse_known_args(argv)
-    except (argparse.ArgumentError, SystemExit):
-        return
-    if os.path.isdir(known.dir):
-        _remove(Path(known.dir) / "output.txt")
-
-
-def _seed(args: argparse.Namespace) -> tuple[int | None, str | None]:
-    """The seed from ``--seed`` or ``$TICTACGO_SEED`` (None: fresh entropy), or why it is refused."""
-    if args.seed is not None:
-        if args.seed < 0:
-            return None, f"--seed must be a non-negative int, got {args.seed}"
-        return args.seed, None
+def resolve_seed(seed: int | None) -> tuple[int | None, str | None]:
+    """The seed given (``--seed``), else ``$TICTACGO_SEED`` (None: fresh entropy); or why it is refused."""
+    if seed is not None:
+        if seed < 0:
+            return None, f"--seed must be a non-negative int, got {seed}"
+        return seed, None
     text = os.environ.get(SEED_ENV, "").strip()
     if not text:
         return None, None
@@ -199,24 +167,40 @@ def _choose(agent, state, budget_left: float, fallback: int) -> tuple[int, bool]
         signal.signal(signal.SIGPROF, old)
 
 
-def run(args: argparse.Namespace) -> int:
+def answer_move(directory: str, agent: str, time_budget: float = 9.0, seed: int | None = None,
+                start_cpu: float | None = None) -> int:
+    """Answer one move of the course protocol: read ``input.txt`` in ``directory``, write ``output.txt``.
+
+    See the module docstring for the time budget, the errors and the seeding;
+    messages go to stderr.
+
+    Args:
+        directory: the working folder holding ``input.txt`` (``--dir``).
+        agent: the agent's registry spec (``--agent``).
+        time_budget: CPU seconds for the move, counted from ``start_cpu``.
+        seed: the agent's seed (None: ``$TICTACGO_SEED`` if set, else fresh entropy).
+        start_cpu: ``time.process_time()`` when the command started its work (None: now).
+
+    Returns:
+        The exit status: 0 with ``output.txt`` written; 1 or 2 (bad arguments) with none.
+    """
     from tictacgo.games import littlego
 
-    start_cpu = time.process_time()
-    workdir = Path(args.dir)
+    start_cpu = time.process_time() if start_cpu is None else start_cpu
+    workdir = Path(directory)
     if not workdir.is_dir():
         what = "does not exist" if not os.path.lexists(workdir) else "is not a folder"
-        return _fail(f"--dir {args.dir!r} {what}; give the folder that holds input.txt", None, 2)
+        return _fail(f"--dir {directory!r} {what}; give the folder that holds input.txt", None, 2)
     output = workdir / "output.txt"
     # An answer left from an earlier move must not survive this one, even if
     # this process is killed before it writes (host timeout, out of memory).
-    problem = _remove(output)
+    problem = remove_output(output)
     if problem:
         return _fail(problem, None)
-    if not (math.isfinite(args.time_budget) and args.time_budget > 0):
-        return _fail(f"--time-budget must be a finite positive number of seconds, got {args.time_budget}",
+    if not (math.isfinite(time_budget) and time_budget > 0):
+        return _fail(f"--time-budget must be a finite positive number of seconds, got {time_budget}",
                      output, 2)
-    seed, problem = _seed(args)
+    seed, problem = resolve_seed(seed)
     if problem:
         return _fail(problem, output, 2)
     rng = np.random.default_rng(seed)
@@ -233,25 +217,25 @@ def run(args: argparse.Namespace) -> int:
     moves = [a for a in littlego.legal_actions(state) if a != n * n]
     fallback = moves[int(rng.integers(len(moves)))] if moves else n * n
 
-    budget_left = args.time_budget - (time.process_time() - start_cpu)
+    budget_left = time_budget - (time.process_time() - start_cpu)
     try:
-        agent = build_agent(args.agent, rng, budget_left - SAFETY_MARGIN)
+        player = build_agent(agent, rng, budget_left - SAFETY_MARGIN)
     except ValueError as e:
         return _fail(str(e), output, 2)
-    budget_left = args.time_budget - (time.process_time() - start_cpu)
+    budget_left = time_budget - (time.process_time() - start_cpu)
     try:
-        action, timed_out = _choose(agent, state, budget_left, fallback)
+        action, timed_out = _choose(player, state, budget_left, fallback)
     except Exception as e:  # noqa: BLE001 - an agent bug: no answer rather than a wrong one
-        return _fail(f"agent {args.agent!r} failed: {type(e).__name__}: {e}", output)
+        return _fail(f"agent {agent!r} failed: {type(e).__name__}: {e}", output)
     if timed_out:
-        print(f"my-player: warning: agent {args.agent!r} ran past the {args.time_budget:g} s CPU budget; "
+        print(f"my-player: warning: agent {agent!r} ran past the {time_budget:g} s CPU budget; "
               f"playing the fallback {course.format_move(fallback, n)}", file=sys.stderr)
     try:
         reason = littlego.illegal_reason(state, action)
     except (TypeError, ValueError) as e:
-        return _fail(f"agent {args.agent!r} returned a bad action {action!r}: {e}", output)
+        return _fail(f"agent {agent!r} returned a bad action {action!r}: {e}", output)
     if reason:
-        return _fail(f"agent {args.agent!r} chose the illegal action "
+        return _fail(f"agent {agent!r} chose the illegal action "
                      f"{course.format_move(action, n)} ({reason})", output)
     try:
         course.write_output(output, action, n)

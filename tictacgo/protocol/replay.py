@@ -1,4 +1,4 @@
-"""``tictacgo replay FILE.sgf``: replay a Little-Go record through the env and check it.
+"""Replaying a Little-Go SGF record through the env and checking it (``tictacgo replay FILE.sgf``).
 
 Each move of the record's main line is checked against the rules core
 (``illegal_reason``) and then stepped through the PettingZoo AEC env
@@ -17,28 +17,31 @@ Exit status: 0 when every move is legal and ``RE`` agrees (or is absent);
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 from tictacgo.games import littlego as go
 from tictacgo.protocol.coords import action_to_course
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", help="an SGF record of a Little-Go game")
-    parser.add_argument("--quiet", action="store_true", help="print only the verdict")
+def replay(file: str, quiet: bool = False) -> int:
+    """Replay the record in ``file`` and say what was found (see the module docstring).
 
+    Args:
+        file: the SGF file.
+        quiet: print only the verdict.
 
-def run(args: argparse.Namespace) -> int:
+    Returns:
+        The exit status: 0 (every move legal, ``RE`` agrees), 1 or 2.
+    """
     try:
         from tictacgo.protocol import sgf
     except ImportError as e:
         print(f"tictacgo replay needs sgfmill (pip install 'tictacgo[sgf]'): {e}", file=sys.stderr)
         return 2
     try:
-        record = sgf.load_record(args.file)
+        record = sgf.load_record(file)
     except (OSError, ValueError) as e:
-        print(f"{args.file}: {e}", file=sys.stderr)
+        print(f"{file}: {e}", file=sys.stderr)
         return 2
     from tictacgo.envs import littlego_v0
 
@@ -50,22 +53,22 @@ def run(args: argparse.Namespace) -> int:
         state = env.game_state
         where = f"move {k} ({record.vertex(k)}, course {action_to_course(action, n)})"
         if state.end is not None:
-            print(f"{args.file}: {where} comes after the end of the game: it ended after move {k - 1} "
+            print(f"{file}: {where} comes after the end of the game: it ended after move {k - 1} "
                   f"({state.end})", file=sys.stderr)
             return 1
         reason = go.illegal_reason(state, action)
         if reason is not None:
-            print(f"{args.file}: {where} is illegal: {reason}", file=sys.stderr)
-            if not args.quiet:
+            print(f"{file}: {where} is illegal: {reason}", file=sys.stderr)
+            if not quiet:
                 print(go.render_ascii(state))
             return 1
         env.step(action)
         if env.game_state.last_action != action or env.game_state.t != state.t + 1:
-            print(f"{args.file}: {where}: the env did not play the move", file=sys.stderr)
+            print(f"{file}: {where}: the env did not play the move", file=sys.stderr)
             return 1
     state = env.game_state
     b, w = go.scores(state)
-    if not args.quiet:
+    if not quiet:
         print(f"{record.black or 'Black'} (Black) vs {record.white or 'White'} (White), {n}x{n}, "
               f"komi {geo.komi:g}, action limit {geo.max_actions}: {len(record.actions)} moves, all legal")
         if record.actions:
@@ -77,5 +80,5 @@ def run(args: argparse.Namespace) -> int:
             print(f"result by the rules: {sgf.result_string(state)} (Black {b:g}, White {w:g}; "
                   f"ended by {state.end})")
     ok, why = sgf.check_result(record.result, state)
-    print(why if ok else f"{args.file}: {why}", file=sys.stdout if ok else sys.stderr)
+    print(why if ok else f"{file}: {why}", file=sys.stdout if ok else sys.stderr)
     return 0 if ok else 1

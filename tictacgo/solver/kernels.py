@@ -43,7 +43,7 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-from tictacgo.games.batched_kernels import KO, LEGAL, go_place
+from tictacgo.games.batched_kernels import KO, LEGAL, flood, go_place, nbrs
 
 # Layout of the ``geo`` array: board constants.
 G_N, G_POINTS, G_FULL, G_LEFT, G_RIGHT, G_MAX_ACTIONS = 0, 1, 2, 3, 4, 5
@@ -76,23 +76,6 @@ def trailing_zeros(typingctx, x):
         return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
 
     return x(x), codegen
-
-
-@njit(cache=True)
-def nbrs(bits, n, full, left, right):
-    """Points orthogonally next to any point of ``bits`` (as ``Geometry.neighbours``)."""
-    return ((bits << 1) & left) | ((bits >> 1) & right) | ((bits << n) & full) | (bits >> n)
-
-
-@njit(cache=True)
-def flood(seed, within, n, full, left, right):
-    """The groups of ``within`` that touch ``seed``."""
-    group = seed
-    while True:
-        grown = (group | nbrs(group, n, full, left, right)) & within
-        if grown == group:
-            return group
-        group = grown
 
 
 @njit(cache=True)

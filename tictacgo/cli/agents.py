@@ -1,4 +1,4 @@
-"""``tictacgo agents GAME``: the registered agents for a game."""
+"""``tictacgo agents [GAME]``: the registered agents for a game, with their parameters."""
 
 from __future__ import annotations
 

@@ -55,7 +55,7 @@ import tempfile
 from pathlib import Path
 
 from tictacgo.atomic import check_writable
-from tictacgo.games import make_game
+from tictacgo.cli.games import add_board_size, game_from_options
 
 DEFAULT_GAMES = {"match": 100, "round_robin": 20, "course": 20}
 
@@ -66,8 +66,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", help="tictactoe or littlego")
     parser.add_argument("agents", nargs="*", metavar="AGENT",
                         help="agent specs: two for a match (A and B), or more with --round-robin")
-    parser.add_argument("--board-size", type=int, default=None, metavar="N",
-                        help="littlego: play on an N x N board (2..19; default 5, the course's)")
+    add_board_size(parser)
     parser.add_argument("--round-robin", nargs="*", metavar="AGENT", default=None,
                         help="play every pair of these agents (and any given before) and rate them")
     parser.add_argument("--course-report", metavar="AGENT", default=None,
@@ -171,11 +170,12 @@ def run(args: argparse.Namespace) -> int:
     if args.board_size is not None and args.course_report:
         return _error("--course-report plays the course's own 5x5 board; drop --board-size")
     try:
-        game = make_game(args.game, size=args.board_size)
-    except (TypeError, ValueError) as e:
-        return _error(str(e) if args.board_size is None else f"--board-size {args.board_size}: {e}")
+        game = game_from_options(args.game, args.board_size)
+    except ValueError as e:
+        return _error(str(e))
+    agents = arena.AgentCache()  # built once here to check the specs; games played here reuse them
     try:
-        game = arena.validate_specs(game, specs)
+        game = arena.validate_specs(game, specs, agents)
     except (TypeError, ValueError) as e:  # unknown game, size or agent, bad parameter
         return _error(str(e))
     if args.course_report and not grading.plays_course_ladder(game):
@@ -206,14 +206,15 @@ def run(args: argparse.Namespace) -> int:
         if args.course_report:
             result = grading.run_course_report(specs[0], args.seed,
                                                games=args.games or DEFAULT_GAMES["course"],
-                                               workers=args.workers, progress=progress)
+                                               workers=args.workers, progress=progress, agents=agents)
         elif rr:
             result = arena.run_round_robin(game, specs, args.games or DEFAULT_GAMES["round_robin"],
                                            args.seed, workers=args.workers, progress=progress,
-                                           prior=args.prior, **ray_args)
+                                           prior=args.prior, agents=agents, **ray_args)
         else:
             result = arena.run_match(game, specs[0], specs[1], args.games or DEFAULT_GAMES["match"],
-                                     args.seed, workers=args.workers, progress=progress, **ray_args)
+                                     args.seed, workers=args.workers, progress=progress, agents=agents,
+                                     **ray_args)
     except ConnectionError as e:  # --backend ray and no Ray cluster at --address
         print(f"tictacgo arena: error: --backend ray could not reach Ray at {args.address or 'local'!r}: {e}",
               file=sys.stderr)

@@ -1,0 +1,164 @@
+"""``AZAgent``: a trained AlphaZero network playing through the batched search, one game at a time.
+
+Registry spec: ``az`` (the model shipped for the game), ``az:path=DIR`` (a
+folder written by the AlphaZero training), with ``sims=N`` simulations per
+move (``sims=0``: the raw network's best legal move), ``search=gumbel|puct``,
+``time=SECONDS`` (stop searching after that long; the loading of the model is
+not counted) and ``considered=K`` (Gumbel's root sample). The search plays to
+win: no Gumbel or Dirichlet noise, the best action by its own rule.
+
+A model with a numpy export (``model.npz``, written by every save) plays
+without torch (``numpy_net``); this module never imports torch unless a model
+lacks that export. Models are cached per process (keyed by the folder and its
+files' modification times): the arena builds a fresh agent for every game.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+
+from tictacgo.baselines.base import Agent, check_seconds
+from tictacgo.baselines.learning.alphazero.search import NEG
+from tictacgo.baselines.learning.alphazero.selfplay import SEARCHES, SearchConfig
+from tictacgo.baselines.learning.alphazero.variant import Variant
+from tictacgo.baselines.registry import register_agent
+
+MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
+DEFAULT_SIMS = 64
+
+
+def shipped_model(game_name: str) -> Path:
+    """The folder of the AlphaZero model shipped for a game (it may not exist)."""
+    return MODELS_DIR / f"{game_name}_az"
+
+
+class AZAgent(Agent):
+    """Plays the search's best action over a policy-value network (see the module docstring).
+
+    Args:
+        game: the rules module.
+        evaluator: a ``NetworkEvaluator`` (or any evaluator of the search's signature).
+        variant: the game variant the network was trained for.
+        sims: simulations per move (0: the raw network's best legal action).
+        search: "gumbel" or "puct".
+        time_limit: seconds of search per move at most (None: no limit).
+        max_considered: Gumbel's root sample size.
+        rng: unused by the noiseless search; kept for the interface.
+    """
+
+    name = "az"
+
+    def __init__(self, game, evaluator, variant: Variant, sims: int = DEFAULT_SIMS, search: str = "gumbel",
+                 time_limit: float | None = None, max_considered: int = 16,
+                 rng: np.random.Generator | None = None):
+        super().__init__(game, rng)
+        if variant.game != game.spec.name:
+            raise ValueError(f"the network plays {variant.game}, not {game.spec.name}")
+        if isinstance(sims, bool) or not isinstance(sims, int) or sims < 0:
+            raise ValueError(f"sims must be an int >= 0, got {sims!r}")
+        if search not in SEARCHES:
+            raise ValueError(f"search must be one of {SEARCHES}, got {search!r}")
+        self.evaluator = evaluator
+        self.variant = variant
+        self.time_limit = check_seconds(time_limit)
+        self.config = SearchConfig(search, sims, max_considered=max_considered, gumbel_scale=0.0,
+                                   dirichlet_fraction=0.0)
+        self.engine = variant.new_engine(1)
+        self.last = None  # the last move's SearchOutput
+
+    def search(self, state):
+        """The search's output for ``state`` (``SearchOutput`` of one game)."""
+        if self.game.is_terminal(state):
+            raise ValueError("the game is over; there is no move to choose")
+        here = Variant.of_game(getattr(state, "game", self.game))  # Go states carry their variant
+        if here != self.variant:
+            raise ValueError(f"this network was trained for {self.variant.describe()}, "
+                             f"the position is {here.describe()}")
+        self.engine.set_state(0, state)
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        self.last = self.config.run(self.engine, self.evaluator, self.rng, temperature=0.0, deadline=deadline)
+        return self.last
+
+    def act(self, state) -> int:
+        out = self.search(state)
+        action = int(out.action[0])
+        if not out.legal[0, action]:  # never expected: every rule masks illegal actions
+            raise RuntimeError(f"the search chose illegal action {action}")
+        return action
+
+    def probabilities(self, state) -> dict[int, float]:
+        """The raw network's policy over the legal actions (no search)."""
+        legal = self.game.legal_mask(state).astype(bool)
+        self.engine.set_state(0, state)
+        logits, _ = self.evaluator(self.engine, np.zeros(1, np.int64), legal[None])
+        z = np.where(legal, logits[0], NEG)
+        p = np.exp(z - z.max())
+        p /= p.sum()
+        return {int(a): float(p[a]) for a in np.nonzero(legal)[0]}
+
+
+_LOADED: dict[tuple, tuple] = {}
+_KEEP = 4
+
+
+def load_cached(path: str | Path):
+    """``(evaluator, variant)`` for a model folder, cached per process.
+
+    The numpy export (``model.npz``) is played when the model has one, so no torch is imported;
+    otherwise the torch weights.
+    """
+    from tictacgo.baselines.learning.alphazero.modelfile import META_FILE, NUMPY_FILE, WEIGHTS_FILE, read_meta
+
+    folder = Path(path)
+    stamp = tuple(os.stat(folder / f).st_mtime_ns if (folder / f).exists() else None
+                  for f in (META_FILE, WEIGHTS_FILE, NUMPY_FILE))
+    key = (os.path.realpath(folder), stamp)
+    hit = _LOADED.pop(key, None)
+    if hit is None:
+        if read_meta(folder).get("numpy_sha256"):
+            from tictacgo.baselines.learning.alphazero.numpy_net import load_numpy
+
+            evaluator, variant, _ = load_numpy(folder)
+        else:
+            if importlib.util.find_spec("torch") is None:
+                raise ValueError(f"{folder} has no numpy export (model.npz), and its torch weights need "
+                                 "torch: pip install 'tictacgo[train]'")
+            import torch
+
+            from tictacgo.baselines.learning.alphazero.network import NetworkEvaluator, load_model
+
+            # One thread: single positions run fastest on one, and OpenMP's spinning threads slow
+            # everything down badly when other processes (arena workers) share the cores.
+            torch.set_num_threads(1)
+            net, variant, _ = load_model(folder)
+            evaluator = NetworkEvaluator(net, variant, device="cpu")
+        hit = (evaluator, variant)
+        while len(_LOADED) >= _KEEP:
+            del _LOADED[next(iter(_LOADED))]
+    _LOADED[key] = hit
+    return hit
+
+
+def _make_az(game, rng, path: str | None = None, sims: int = DEFAULT_SIMS, search: str = "gumbel",
+             time: float | None = None, considered: int = 16):
+    name = game.spec.name
+    if path is None:
+        path = shipped_model(name)
+        if not (path / "model.json").is_file():
+            raise ValueError(f"no AlphaZero model is shipped for {name}; train one with "
+                             f"scripts/train_alphazero.py and pass az:path=DIR")
+    elif not isinstance(path, str):
+        raise ValueError(f"path must be a folder name, got {path!r}")
+    evaluator, variant = load_cached(path)
+    return AZAgent(game, evaluator, variant, sims=sims, search=search, time_limit=time,
+                   max_considered=considered, rng=rng)
+
+
+register_agent("az", _make_az, description="an AlphaZero network with batched Gumbel or PUCT search "
+               "(path=DIR, default the shipped model; sims=64, 0 for the raw network; search=gumbel|puct; "
+               "time=SECONDS; considered=16)")

@@ -1,0 +1,228 @@
+"""The policy-value network: a small residual CNN, saved as weights plus a JSON description.
+
+``PolicyValueNet(Architecture(...))`` maps the input planes of ``features``
+``(B, C, n, n)`` to
+
+* policy logits over every action (PASS included, last), ``(B, A)``;
+* a value in [-1, 1] from the view of the player to move, ``(B,)``;
+* optionally (``ownership=True``) an auxiliary ownership map in [-1, 1]
+  ``(B, n*n)``: the final board from the mover's view (+1 own stone, -1 the
+  opponent's, 0 empty), KataGo's auxiliary target.
+
+The trunk is AlphaZero's: a 3x3 convolution stem, ``blocks`` residual blocks
+of two 3x3 convolutions with batch norm, then 1x1 convolution heads.
+
+A saved model is a folder with ``model.pt`` (the ``state_dict``, read back
+with ``torch.load(weights_only=True)``: loading never runs code),
+``model.npz`` (the same network for ``numpy_net``, which plays without torch)
+and ``model.json`` (the game variant, the architecture, the weights' SHA-256
+and whatever the trainer adds: seed, steps, wall time); see ``modelfile``.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+from tictacgo.atomic import atomic_write_bytes, atomic_write_json
+from tictacgo.baselines.learning.alphazero.features import encoder_for
+from tictacgo.baselines.learning.alphazero.modelfile import (
+    FORMAT,
+    META_FILE,
+    NUMPY_FILE,
+    WEIGHTS_FILE,
+    checked_bytes,
+    read_meta,
+    sha256,
+)
+from tictacgo.baselines.learning.alphazero.numpy_net import export
+from tictacgo.baselines.learning.alphazero.variant import Variant
+from tictacgo.games.batched_common import BatchedGame
+
+
+@dataclass(frozen=True)
+class Architecture:
+    """The shape of a ``PolicyValueNet``.
+
+    Attributes:
+        in_planes: input channels (the encoder's plane count).
+        board: board size n (inputs are n x n).
+        num_actions: policy outputs (placements, then PASS if the game has one).
+        channels: channels of the trunk.
+        blocks: residual blocks.
+        value_hidden: units of the value head's hidden layer.
+        ownership: add the auxiliary ownership head.
+    """
+
+    in_planes: int
+    board: int
+    num_actions: int
+    channels: int = 32
+    blocks: int = 4
+    value_hidden: int = 64
+    ownership: bool = False
+
+    def __post_init__(self):
+        for f in ("in_planes", "board", "num_actions", "channels", "value_hidden"):
+            v = getattr(self, f)
+            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+                raise ValueError(f"Architecture.{f} must be a positive int, got {v!r}")
+        if isinstance(self.blocks, bool) or not isinstance(self.blocks, int) or self.blocks < 0:
+            raise ValueError(f"Architecture.blocks must be an int >= 0, got {self.blocks!r}")
+        if not isinstance(self.ownership, bool):
+            raise ValueError(f"Architecture.ownership must be a bool, got {self.ownership!r}")
+
+    @classmethod
+    def for_variant(cls, variant: Variant, **kw) -> Architecture:
+        """The architecture whose inputs and outputs fit ``variant`` (``kw``: channels, blocks, ...)."""
+        enc = encoder_for(variant)
+        return cls(len(enc.planes), enc.board_shape[0], variant.module.num_actions,
+                   **kw)
+
+    @classmethod
+    def from_json(cls, data: dict) -> Architecture:
+        names = {f.name for f in fields(cls)}
+        if not isinstance(data, dict) or set(data) - names:
+            raise ValueError(f"an architecture is a dict with fields {sorted(names)}, got {data!r}")
+        return cls(**data)
+
+
+class _Block(nn.Module):
+    def __init__(self, ch: int):
+        super().__init__()
+        self.c1 = nn.Conv2d(ch, ch, 3, padding=1, bias=False)
+        self.b1 = nn.BatchNorm2d(ch)
+        self.c2 = nn.Conv2d(ch, ch, 3, padding=1, bias=False)
+        self.b2 = nn.BatchNorm2d(ch)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = torch.relu(self.b1(self.c1(x)))
+        return torch.relu(x + self.b2(self.c2(y)))
+
+
+class PolicyValueNet(nn.Module):
+    """AlphaZero's residual network for a small board (see the module docstring)."""
+
+    def __init__(self, arch: Architecture):
+        super().__init__()
+        self.arch = arch
+        ch, n = arch.channels, arch.board
+        self.stem = nn.Sequential(nn.Conv2d(arch.in_planes, ch, 3, padding=1, bias=False),
+                                  nn.BatchNorm2d(ch), nn.ReLU())
+        self.trunk = nn.Sequential(*[_Block(ch) for _ in range(arch.blocks)])
+        self.policy_head = nn.Sequential(nn.Conv2d(ch, 2, 1, bias=False), nn.BatchNorm2d(2), nn.ReLU(),
+                                         nn.Flatten(), nn.Linear(2 * n * n, arch.num_actions))
+        self.value_head = nn.Sequential(nn.Conv2d(ch, 1, 1, bias=False), nn.BatchNorm2d(1), nn.ReLU(),
+                                        nn.Flatten(), nn.Linear(n * n, arch.value_hidden), nn.ReLU(),
+                                        nn.Linear(arch.value_hidden, 1), nn.Tanh())
+        self.ownership_head = (nn.Sequential(nn.Conv2d(ch, 1, 1), nn.Flatten(), nn.Tanh())
+                               if arch.ownership else None)
+
+    def forward(self, x: torch.Tensor):
+        """``(logits (B, A), value (B,), ownership (B, n*n) or None)`` for planes ``(B, C, n, n)``."""
+        h = self.trunk(self.stem(x))
+        own = self.ownership_head(h) if self.ownership_head is not None else None
+        return self.policy_head(h), self.value_head(h).squeeze(-1), own
+
+
+class NetworkEvaluator:
+    """The search's leaf evaluator for a network: planes from the engine, one forward pass.
+
+    ``evaluator(engine, rows, legal) -> (logits, values)`` as ``search`` expects,
+    numpy float64, values from the view of each game's player to move. The
+    network is put in eval mode and run under ``torch.inference_mode``.
+
+    Args:
+        net: the network.
+        variant: the game variant it plays (picks the planes).
+        device: where the network runs (default: where its parameters are).
+    """
+
+    def __init__(self, net: PolicyValueNet, variant: Variant, device: torch.device | str | None = None):
+        self.net = net
+        self.device = torch.device(device) if device is not None else next(net.parameters()).device
+        self.variant = variant
+        self.encoder = encoder_for(variant)
+        self.calls = 0      # forward passes
+        self.positions = 0  # positions evaluated
+
+    def planes(self, engine: BatchedGame, rows: np.ndarray, legal: np.ndarray) -> np.ndarray:
+        return self.encoder.from_engine(engine, rows, legal)
+
+    def evaluate_planes(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(logits, values)`` of a ``(B, C, n, n)`` float32 batch."""
+        if self.net.training:
+            self.net.eval()
+        with torch.inference_mode():
+            logits, value, _ = self.net(torch.from_numpy(planes).to(self.device))
+        self.calls += 1
+        self.positions += len(planes)
+        return logits.cpu().numpy().astype(np.float64), value.cpu().numpy().astype(np.float64)
+
+    def __call__(self, engine: BatchedGame, rows: np.ndarray, legal: np.ndarray):
+        return self.evaluate_planes(self.planes(engine, rows, legal))
+
+
+def _weights_bytes(net: nn.Module) -> bytes:
+    buf = io.BytesIO()
+    torch.save(net.state_dict(), buf)
+    return buf.getvalue()
+
+
+def save_model(folder: str | Path, net: PolicyValueNet, variant: Variant, info: dict | None = None) -> Path:
+    """Write ``model.pt``, ``model.npz`` and ``model.json`` into ``folder`` (created), each atomically.
+
+    Args:
+        folder: the model's folder.
+        net: the network.
+        variant: the game variant it plays.
+        info: JSON-serialisable facts to keep with it (seed, steps, wall time, command).
+    Returns:
+        The folder as a Path.
+    """
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    data = _weights_bytes(net)
+    atomic_write_bytes(folder / WEIGHTS_FILE, data)
+    buf = io.BytesIO()
+    np.savez(buf, **export(net))
+    arrays = buf.getvalue()
+    atomic_write_bytes(folder / NUMPY_FILE, arrays)
+    meta = {"format": FORMAT, "variant": variant.to_json(), "architecture": asdict(net.arch),
+            "weights_sha256": sha256(data), "numpy_sha256": sha256(arrays), "info": info or {}}
+    atomic_write_json(folder / META_FILE, meta, indent=1)
+    return folder
+
+
+def load_model(folder: str | Path) -> tuple[PolicyValueNet, Variant, dict]:
+    """``(net, variant, meta)`` from a model folder (weights read with ``weights_only=True``).
+
+    Raises:
+        ValueError: a missing or inconsistent model (weights that do not match the JSON).
+    """
+    meta = read_meta(folder)
+    variant = Variant.from_json(meta["variant"])
+    arch = Architecture.from_json(meta["architecture"])
+    data = checked_bytes(folder, WEIGHTS_FILE, meta.get("weights_sha256"))
+    state = torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
+    net = PolicyValueNet(arch)
+    net.load_state_dict(state)
+    net.eval()
+    return net, variant, meta
+
+
+def add_numpy_export(folder: str | Path) -> Path:
+    """Give a model folder saved without one its ``model.npz`` (and name it in ``model.json``)."""
+    net, _, meta = load_model(folder)
+    buf = io.BytesIO()
+    np.savez(buf, **export(net))
+    arrays = buf.getvalue()
+    atomic_write_bytes(Path(folder) / NUMPY_FILE, arrays)
+    meta["numpy_sha256"] = sha256(arrays)
+    atomic_write_json(Path(folder) / META_FILE, meta, indent=1)
+    return Path(folder)

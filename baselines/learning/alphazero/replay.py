@@ -1,0 +1,175 @@
+"""The replay buffer of self-play positions, and the eight board symmetries used to augment it.
+
+A position is stored as its input planes ``(C, n, n)``, the search's policy
+target over all actions, the game's result from the view of the player to
+move (+1, 0, -1), a weight for that value target (0 where the result says
+little about the position, e.g. during a random opening) and, if asked, the
+final board from the mover's view (the ownership target).
+
+The buffer is a ring of fixed capacity (the oldest positions leave first).
+``sample`` draws uniformly and, with ``augment``, applies one of the eight
+symmetries of the square to each sample: planes, ownership and the
+placement part of the policy move together; PASS (the action after the
+``n * n`` points) is left unchanged. The value does not change: a symmetry
+keeps the player to move.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import numpy as np
+
+from tictacgo.atomic import atomic_write_bytes
+
+NUM_SYMMETRIES = 8
+
+
+def transform_boards(x: np.ndarray, sym: int) -> np.ndarray:
+    """Symmetry ``sym`` (0..7) of arrays whose last two axes are the board.
+
+    ``sym % 4`` quarter turns (``np.rot90``), then a left-right mirror when ``sym >= 4``.
+    """
+    y = np.rot90(x, sym % 4, axes=(-2, -1))
+    return y[..., ::-1] if sym >= 4 else y
+
+
+def transform_policy(policy: np.ndarray, sym: int, n: int) -> np.ndarray:
+    """Symmetry ``sym`` of ``(..., A)`` vectors over actions: the ``n * n`` points move, PASS stays."""
+    points = policy[..., : n * n].reshape(*policy.shape[:-1], n, n)
+    moved = transform_boards(points, sym).reshape(*policy.shape[:-1], n * n)
+    return np.concatenate([moved, policy[..., n * n:]], axis=-1)
+
+
+def transform_action(action: int, sym: int, n: int, num_actions: int) -> int:
+    """Where symmetry ``sym`` sends one action (PASS and other non-point actions stay)."""
+    if not 0 <= action < num_actions:
+        raise ValueError(f"action must be in [0, {num_actions - 1}], got {action!r}")
+    one = np.zeros(num_actions)
+    one[action] = 1
+    return int(transform_policy(one, sym, n).argmax())
+
+
+class ReplayBuffer:
+    """A ring buffer of training positions (see the module docstring).
+
+    Args:
+        capacity: positions kept.
+        plane_shape: ``(C, n, n)``.
+        num_actions: the policy's length.
+        ownership: keep an ownership target ``(n * n,)`` per position.
+    """
+
+    def __init__(self, capacity: int, plane_shape: tuple[int, int, int], num_actions: int,
+                 ownership: bool = False):
+        if isinstance(capacity, bool) or not isinstance(capacity, int) or capacity < 1:
+            raise ValueError(f"capacity must be a positive int, got {capacity!r}")
+        C, n, m = plane_shape
+        if n != m:
+            raise ValueError(f"the board must be square, got plane shape {plane_shape}")
+        self.capacity = capacity
+        self.n = n
+        self.planes = np.zeros((capacity, C, n, n), np.float32)
+        self.policy = np.zeros((capacity, num_actions), np.float32)
+        self.value = np.zeros(capacity, np.float32)
+        self.value_weight = np.zeros(capacity, np.float32)
+        self.ownership = np.zeros((capacity, n * n), np.float32) if ownership else None
+        self.size = 0
+        self.next = 0
+        self.added = 0  # positions ever added
+
+    def __len__(self) -> int:
+        return self.size
+
+    def add(self, planes: np.ndarray, policy: np.ndarray, value: np.ndarray,
+            value_weight: np.ndarray | None = None, ownership: np.ndarray | None = None) -> None:
+        """Append ``k`` positions (arrays with a leading axis of ``k``)."""
+        k = len(planes)
+        if not (len(policy) == len(value) == k):
+            raise ValueError(f"planes, policy and value need the same length, got {k}, {len(policy)}, "
+                             f"{len(value)}")
+        if self.ownership is not None and ownership is None:
+            raise ValueError("this buffer keeps ownership targets; pass ownership=")
+        if k > self.capacity:  # only the newest fit
+            cut = slice(k - self.capacity, k)
+            planes, policy, value = planes[cut], policy[cut], value[cut]
+            value_weight = None if value_weight is None else value_weight[cut]
+            ownership = None if ownership is None else ownership[cut]
+            self.added += k - self.capacity
+            k = self.capacity
+        idx = (self.next + np.arange(k)) % self.capacity
+        self.planes[idx] = planes
+        self.policy[idx] = policy
+        self.value[idx] = value
+        self.value_weight[idx] = 1.0 if value_weight is None else value_weight
+        if self.ownership is not None:
+            self.ownership[idx] = ownership
+        self.next = int((self.next + k) % self.capacity)
+        self.size = min(self.capacity, self.size + k)
+        self.added += k
+
+    def sample(self, batch_size: int, rng: np.random.Generator,
+               augment: bool = True) -> dict[str, np.ndarray]:
+        """A batch drawn uniformly (with replacement), each sample under a random symmetry if ``augment``.
+
+        Returns:
+            ``{"planes", "policy", "value", "value_weight"[, "ownership"]}``.
+        """
+        if self.size == 0:
+            raise ValueError("the replay buffer is empty")
+        idx = rng.integers(self.size, size=batch_size)
+        out = {"planes": self.planes[idx], "policy": self.policy[idx], "value": self.value[idx],
+               "value_weight": self.value_weight[idx]}
+        if self.ownership is not None:
+            out["ownership"] = self.ownership[idx]
+        if augment:
+            sym = rng.integers(NUM_SYMMETRIES, size=batch_size)
+            for s in range(1, NUM_SYMMETRIES):
+                m = sym == s
+                if not m.any():
+                    continue
+                out["planes"][m] = transform_boards(out["planes"][m], s)
+                out["policy"][m] = transform_policy(out["policy"][m], s, self.n)
+                if self.ownership is not None:
+                    own = out["ownership"][m].reshape(-1, self.n, self.n)
+                    out["ownership"][m] = transform_boards(own, s).reshape(-1, self.n * self.n)
+        return out
+
+    # -- saving for --resume ---------------------------------------------------------------
+    def save(self, path: str | Path) -> None:
+        """Write the buffer to an ``.npz`` file atomically."""
+        arrays = {"planes": self.planes[: self.size], "policy": self.policy[: self.size],
+                  "value": self.value[: self.size], "value_weight": self.value_weight[: self.size],
+                  "meta": np.array([self.capacity, self.next, self.added, self.size], np.int64)}
+        if self.ownership is not None:
+            arrays["ownership"] = self.ownership[: self.size]
+        buf = io.BytesIO()
+        np.savez(buf, **arrays)
+        atomic_write_bytes(path, buf.getvalue())
+
+    def load(self, path: str | Path) -> None:
+        """Read a buffer written by ``save`` into this one (same shapes; no pickles are read)."""
+        with np.load(path, allow_pickle=False) as z:
+            capacity, nxt, added, size = (int(x) for x in z["meta"])
+            if (z["planes"].shape[1:] != self.planes.shape[1:]
+                    or z["policy"].shape[1:] != self.policy.shape[1:]):
+                raise ValueError(f"{path} holds positions of another shape: planes {z['planes'].shape[1:]}, "
+                                 f"policy {z['policy'].shape[1:]}")
+            if (self.ownership is None) != ("ownership" not in z.files):
+                raise ValueError(f"{path} and this buffer disagree on ownership targets")
+            if capacity != self.capacity:  # keep the newest that fit, in order
+                order = (np.arange(size) + (nxt if size == capacity else 0)) % size
+                keep = order[-self.capacity:]
+                self.size = self.next = 0
+                self.add(z["planes"][keep], z["policy"][keep], z["value"][keep], z["value_weight"][keep],
+                         z["ownership"][keep] if self.ownership is not None else None)
+                self.added = added
+                return
+            self.planes[:size] = z["planes"]
+            self.policy[:size] = z["policy"]
+            self.value[:size] = z["value"]
+            self.value_weight[:size] = z["value_weight"]
+            if self.ownership is not None:
+                self.ownership[:size] = z["ownership"]
+            self.size, self.next, self.added = size, nxt, added

@@ -1,0 +1,349 @@
+"""AlphaZero training: B self-play games at once, a replay buffer, continuous updates.
+
+``train(AlphaZeroConfig(...))`` is the library behind ``scripts/train_alphazero.py``:
+
+1. ``SelfPlay`` moves every game one action with the batched search (the
+   network evaluates the leaves of all the games in one call).
+2. Finished games' positions go to the ``ReplayBuffer`` (planes, search
+   policy, result from the mover's view).
+3. Gradient steps follow the positions at a fixed ratio: ``replay_ratio``
+   samples trained per new position (so ``replay_ratio * B / batch_size``
+   steps per move of the B games), each sample under a random board
+   symmetry. No gating: self-play always uses the latest network.
+4. Every ``checkpoint_every`` seconds, at the end and on Ctrl-C, the network is saved
+   (``out/model.pt`` + ``out/model.json``, and a copy under
+   ``out/checkpoints/``), with what ``resume`` needs (``out/resume/``:
+   optimizer, replay buffer, counters and generator state), all written
+   atomically. For a solvable game (Tic-Tac-Toe) each checkpoint also records
+   the share of all live positions where the raw network's top move is
+   optimal (``tictacgo.baselines.audit``).
+
+Loss: cross-entropy to the search policy + mean squared error of the value
+(weighted, see ``selfplay``) + ``ownership_weight`` x the ownership head's
+mean squared error (the head exists only when that weight is positive).
+TensorBoard scalars go to ``out/tb`` (with the ``tensorboard`` package), and
+a progress bar to the terminal (``tqdm``).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import time
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from tictacgo.atomic import atomic_write_bytes, atomic_write_json
+from tictacgo.baselines.learning.alphazero.features import encoder_for
+from tictacgo.baselines.learning.alphazero.network import (
+    Architecture,
+    NetworkEvaluator,
+    PolicyValueNet,
+    load_model,
+    save_model,
+)
+from tictacgo.baselines.learning.alphazero.replay import ReplayBuffer
+from tictacgo.baselines.learning.alphazero.search import NEG
+from tictacgo.baselines.learning.alphazero.selfplay import SearchConfig, SelfPlay
+from tictacgo.baselines.learning.alphazero.variant import Variant
+from tictacgo.baselines.learning.training_config import setting
+
+RESUME_DIR = "resume"
+
+
+@dataclass
+class AlphaZeroConfig:
+    """One AlphaZero training run. Every field has a default."""
+
+    game: str = setting("tictactoe", 'The game: "tictactoe" or "littlego".',
+                        choices=("tictactoe", "littlego"))
+    board_size: int | None = setting(None, "Little-Go's board size (None: 5).",
+                                           metavar="N", default_text="the game's own")
+    out: str | None = setting(None, 'Output folder (None: runs/<game>_az).', default_text="runs/GAME_az")
+    seed: int = setting(0, 'Seeds the network, self-play and sampling, once.')
+    resume: bool = setting(False, "Continue the run saved in ``out`` (its network, optimizer, buffer and "
+                                  "counters).")
+    device: str = setting("auto", '"auto" (CUDA when available), "cpu" or "cuda".',
+                          choices=("auto", "cpu", "cuda"))
+    threads: int = setting(1, "torch CPU threads. One is fastest for these small batches, and OpenMP's "
+                              "spinning threads slow everything down badly when other processes share the "
+                              "cores.")
+    channels: int = setting(32, 'Channels of the residual trunk.')
+    blocks: int = setting(4, 'Residual blocks.')
+    ownership_weight: float = setting(0.0, 'Weight of the auxiliary ownership loss (0: no ownership head).')
+    num_games: int = setting(128, 'Self-play games played at once (B).')
+    search: str = setting("gumbel", '"gumbel" or "puct".', choices=("gumbel", "puct"))
+    simulations: int = setting(32, 'Simulations per self-play move.')
+    max_considered: int = setting(16, 'Gumbel: actions sampled at the root.')
+    gumbel_scale: float = setting(1.0, 'Gumbel: exploration noise of self-play.')
+    dirichlet_fraction: float = setting(0.25, 'PUCT: Dirichlet noise share of the root prior.')
+    dirichlet_alpha: float = setting(0.3, 'PUCT: Dirichlet concentration.')
+    temperature_moves: int = setting(8, "PUCT: actions per game sampled from the visits (later ones: the "
+                                        "most visited).")
+    random_opening: int = setting(0, "Open each self-play game with 0..N random placements (their value "
+                                     "targets are dropped).")
+    buffer_size: int = setting(100_000, 'Positions kept in the replay buffer.')
+    batch_size: int = setting(256, 'Positions per gradient step.')
+    replay_ratio: float = setting(4.0, "Samples trained per new self-play position (sets gradient steps per "
+                                       "move).")
+    min_buffer: int = setting(1000, 'Positions in the buffer before the first gradient step.')
+    learning_rate: float = setting(1e-3, 'AdamW learning rate.')
+    weight_decay: float = setting(1e-4, 'AdamW weight decay.')
+    augment: bool = setting(True, 'Train each sample under a random board symmetry.')
+    max_positions: int = setting(0, 'Stop after this many self-play positions in all (0: no limit).')
+    max_seconds: float = setting(300.0, "Stop after this much wall time in all, resumed runs included (0: no"
+                                        " limit).")
+    checkpoint_every: float = setting(60.0, 'Seconds between checkpoints.')
+    progress: bool = setting(True, 'Show a progress bar.')
+    tensorboard: bool = setting(True, 'Write TensorBoard scalars to out/tb.')
+
+    def __post_init__(self):
+        if self.max_positions <= 0 and self.max_seconds <= 0:
+            raise ValueError("set max_positions or max_seconds, or training never stops")
+        for name in ("num_games", "batch_size", "buffer_size", "threads", "channels"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+                raise ValueError(f"{name} must be a positive int, got {v!r}")
+        if not self.replay_ratio > 0:
+            raise ValueError(f"replay_ratio must be positive, got {self.replay_ratio!r}")
+        if self.device not in ("auto", "cpu", "cuda"):
+            raise ValueError(f"device must be 'auto', 'cpu' or 'cuda', got {self.device!r}")
+
+    @property
+    def out_dir(self) -> Path:
+        return Path(self.out if self.out is not None else f"runs/{Variant.make(self.game).game}_az")
+
+    def search_config(self) -> SearchConfig:
+        return SearchConfig(self.search, self.simulations, self.max_considered, self.gumbel_scale,
+                            self.dirichlet_fraction, self.dirichlet_alpha)
+
+
+def resolve_device(name: str) -> torch.device:
+    """``torch.device`` for "auto" (CUDA when available), "cpu" or "cuda"."""
+    if name == "auto":
+        name = "cuda" if torch.cuda.is_available() else "cpu"
+    if name == "cuda" and not torch.cuda.is_available():
+        raise ValueError("device 'cuda' asked for, but torch sees no CUDA device")
+    return torch.device(name)
+
+
+class RawPolicyAudit:
+    """For a solvable game: the share of all live positions where the raw network's top move is optimal."""
+
+    def __init__(self, variant: Variant):
+        from tictacgo.baselines.audit import optimal_actions, reachable_positions
+
+        game = variant.module
+        positions = reachable_positions(game)
+        enc = encoder_for(variant)
+        self.planes = np.stack([enc.from_state(game, s) for s in positions])
+        self.legal = np.stack([game.legal_mask(s) for s in positions]).astype(bool)
+        best = optimal_actions(game, positions)
+        self.optimal = np.zeros_like(self.legal)
+        for i, acts in enumerate(best):
+            self.optimal[i, list(acts)] = True
+
+    def __call__(self, evaluator: NetworkEvaluator) -> float:
+        logits, _ = evaluator.evaluate_planes(self.planes)
+        top = np.where(self.legal, logits, NEG).argmax(-1)
+        return float(self.optimal[np.arange(len(top)), top].mean())
+
+
+def _loss(net: PolicyValueNet, batch: dict[str, np.ndarray], cfg: AlphaZeroConfig, device) -> dict:
+    t = {k: torch.from_numpy(np.ascontiguousarray(v)).to(device) for k, v in batch.items()}
+    logits, value, own = net(t["planes"])
+    logp = torch.log_softmax(logits, -1)
+    policy_ce = -(t["policy"] * logp).sum(-1).mean()
+    entropy = -(t["policy"] * torch.log(t["policy"].clamp_min(1e-12))).sum(-1).mean()
+    w = t["value_weight"]
+    value_mse = (w * (value - t["value"]) ** 2).sum() / w.sum().clamp_min(1.0)
+    loss = policy_ce + value_mse
+    out = {"policy_kl": policy_ce - entropy, "value_mse": value_mse}
+    if own is not None:
+        own_mse = ((own - t["ownership"]) ** 2).mean()
+        loss = loss + cfg.ownership_weight * own_mse
+        out["ownership_mse"] = own_mse
+    out["loss"] = loss
+    return out
+
+
+def _torch_bytes(obj: Any) -> bytes:
+    buf = io.BytesIO()
+    torch.save(obj, buf)
+    return buf.getvalue()
+
+
+def _save_resume(folder: Path, opt, buffer: ReplayBuffer, progress: dict, rng: np.random.Generator) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    atomic_write_bytes(folder / "optimizer.pt", _torch_bytes(opt.state_dict()))
+    buffer.save(folder / "replay.npz")
+    atomic_write_json(folder / "progress.json", {"progress": progress, "rng": rng.bit_generator.state},
+                      indent=1)
+
+
+def _load_resume(folder: Path, opt, buffer: ReplayBuffer, rng: np.random.Generator, device) -> dict:
+    if not (folder / "progress.json").is_file():
+        raise ValueError(f"nothing to resume in {folder.parent}: no {RESUME_DIR}/progress.json")
+    state = json.loads((folder / "progress.json").read_text())
+    opt.load_state_dict(torch.load(folder / "optimizer.pt", map_location=device, weights_only=True))
+    buffer.load(folder / "replay.npz")
+    rng.bit_generator.state = state["rng"]
+    return state["progress"]
+
+
+def train(cfg: AlphaZeroConfig, log=print, info: dict | None = None) -> dict:
+    """Run (or, with ``cfg.resume``, continue) one training run; returns its progress record.
+
+    Writes into ``cfg.out_dir``: model.pt and model.json (the latest network),
+    checkpoints/<positions>/ (every checkpoint), resume/, config.json, tb/.
+
+    Args:
+        cfg: the run's settings.
+        log: called with one line of text per checkpoint.
+        info: JSON-serialisable facts added to every saved model's description (e.g. the command).
+    """
+    t_start = time.perf_counter()
+    variant = Variant.make(cfg.game, cfg.board_size)
+    out = cfg.out_dir
+    out.mkdir(parents=True, exist_ok=True)
+    torch.set_num_threads(cfg.threads)
+    torch.manual_seed(cfg.seed)
+    rng = np.random.default_rng(cfg.seed)
+    device = resolve_device(cfg.device)
+    arch = Architecture.for_variant(variant, channels=cfg.channels, blocks=cfg.blocks,
+                                    ownership=cfg.ownership_weight > 0)
+    if cfg.resume:
+        net, saved_variant, meta = load_model(out)
+        if saved_variant != variant or net.arch != arch:
+            raise ValueError(f"{out} holds a run of {saved_variant.describe()} with {net.arch}; "
+                             f"this configuration asks for {variant.describe()} with {arch}")
+    else:
+        net = PolicyValueNet(arch)
+    net.to(device)
+    opt = torch.optim.AdamW(net.parameters(), lr=cfg.learning_rate, weight_decay=cfg.weight_decay)
+    enc = encoder_for(variant)
+    num_actions = arch.num_actions
+    buffer = ReplayBuffer(cfg.buffer_size, (len(enc.planes), *enc.board_shape), num_actions,
+                          ownership=arch.ownership)
+    progress = {"positions": 0, "games": 0, "gradient_steps": 0, "seconds": 0.0, "checkpoints": []}
+    if cfg.resume:
+        progress = _load_resume(out / RESUME_DIR, opt, buffer, rng, device)
+        log(f"resuming {out}: {progress['positions']} positions, {progress['seconds']:.0f} s so far")
+    atomic_write_json(out / "config.json", asdict(cfg), indent=1)
+    evaluator = NetworkEvaluator(net, variant, device=device)
+    selfplay = SelfPlay(variant, evaluator, cfg.num_games, cfg.search_config(), rng,
+                        temperature_moves=cfg.temperature_moves, random_opening=cfg.random_opening)
+    audit = RawPolicyAudit(variant) if variant.module.spec.solvable else None
+    writer = _tensorboard(out / "tb") if cfg.tensorboard else None
+    bar = _progress_bar(cfg) if cfg.progress else None
+
+    seconds_before, games_before = progress["seconds"], progress["games"]
+    t0 = time.perf_counter()
+    last_checkpoint = t0
+    credit = 0.0
+    metrics: dict[str, float] = {}
+
+    def elapsed() -> float:
+        return seconds_before + time.perf_counter() - t0
+
+    def checkpoint() -> None:
+        entry = {"positions": progress["positions"], "games": progress["games"],
+                 "gradient_steps": progress["gradient_steps"], "seconds": round(elapsed(), 1)}
+        if audit is not None:
+            entry["raw_optimal_rate"] = audit(evaluator)
+        progress["checkpoints"].append(entry)
+        progress["seconds"] = elapsed()
+        meta = {"seed": cfg.seed, "config": asdict(cfg), **entry, **(info or {})}
+        save_model(out / "checkpoints" / f"{progress['positions']:09d}", net, variant, meta)
+        save_model(out, net, variant, meta)
+        _save_resume(out / RESUME_DIR, opt, buffer, progress, rng)
+        if writer is not None:
+            for k, v in entry.items():
+                if k != "seconds":
+                    writer.add_scalar(f"checkpoint/{k}", v, progress["positions"])
+        log("checkpoint " + ", ".join(f"{k} {v:.4g}" if isinstance(v, float) else f"{k} {v}"
+                                      for k, v in entry.items()))
+
+    def done() -> bool:
+        return ((cfg.max_positions > 0 and progress["positions"] >= cfg.max_positions)
+                or (cfg.max_seconds > 0 and elapsed() >= cfg.max_seconds))
+
+    try:
+        while not done():
+            finished = selfplay.step()
+            progress["positions"] += cfg.num_games
+            if finished is not None:
+                buffer.add(finished.planes, finished.policy, finished.value, finished.value_weight,
+                           finished.ownership if arch.ownership else None)
+                progress["games"] = games_before + selfplay.games_finished
+            if len(buffer) >= cfg.min_buffer:
+                credit += cfg.replay_ratio * cfg.num_games / cfg.batch_size
+                while credit >= 1:
+                    credit -= 1
+                    net.train()
+                    m = _loss(net, buffer.sample(cfg.batch_size, rng, cfg.augment), cfg, device)
+                    opt.zero_grad(set_to_none=True)
+                    m["loss"].backward()
+                    opt.step()
+                    progress["gradient_steps"] += 1
+                    metrics = {k: float(v.detach()) for k, v in m.items()}
+            if writer is not None and metrics:
+                for k, v in metrics.items():
+                    writer.add_scalar(f"train/{k}", v, progress["positions"])
+            if bar is not None:
+                bar.update(_bar_position(cfg, progress, elapsed()) - bar.n)
+                bar.set_postfix(games=progress["games"], steps=progress["gradient_steps"],
+                                loss=f"{metrics.get('loss', math.nan):.3f}", refresh=False)
+            if time.perf_counter() - last_checkpoint >= cfg.checkpoint_every:
+                checkpoint()
+                last_checkpoint = time.perf_counter()
+    except KeyboardInterrupt:
+        log("interrupted: saving a last checkpoint")
+        checkpoint()  # every write is atomic: a second Ctrl-C leaves the previous checkpoint whole
+        raise
+    finally:
+        if bar is not None:
+            bar.close()
+    checkpoint()
+    if writer is not None:
+        writer.close()
+    progress["wall_seconds_this_session"] = round(time.perf_counter() - t_start, 1)
+    progress["evaluations"] = evaluator.positions
+    return progress
+
+
+def _bar_position(cfg: AlphaZeroConfig, progress: dict, seconds: float) -> int:
+    if cfg.max_positions > 0:
+        return min(progress["positions"], cfg.max_positions)
+    return int(min(seconds, cfg.max_seconds))
+
+
+def _progress_bar(cfg: AlphaZeroConfig):
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:
+        return None
+    total, unit = (cfg.max_positions, "pos") if cfg.max_positions > 0 else (int(cfg.max_seconds), "s")
+    return tqdm(total=total, unit=unit, dynamic_ncols=True, disable=None)
+
+
+def _tensorboard(folder: Path):
+    try:
+        from torch.utils.tensorboard import SummaryWriter
+    except ImportError:
+        return None
+    return SummaryWriter(str(folder))
+
+
+def config_from_dict(data: dict) -> AlphaZeroConfig:
+    """A config from a dict (e.g. a run's config.json), unknown keys refused."""
+    names = {f.name for f in fields(AlphaZeroConfig)}
+    unknown = set(data) - names
+    if unknown:
+        raise ValueError(f"unknown AlphaZero settings {sorted(unknown)}; known: {sorted(names)}")
+    return AlphaZeroConfig(**data)

@@ -1,0 +1,88 @@
+"""The ``tictacgo`` command: one subcommand per task.
+
+Every subcommand's arguments live in this package, one module a subcommand
+(``tictacgo.cli.arena``, ``tictacgo.cli.train``, ...), which offers
+``add_arguments(parser)`` and ``run(args) -> int`` (the exit status) and
+may offer ``on_argument_error(argv)``, called before argparse's exit 2 when
+the arguments do not parse. ``run`` turns the arguments into calls of the
+library (the arena, the course protocol, training, ...), which holds no
+argparse. The module is imported only when its subcommand runs, so
+``tictacgo --help`` stays fast and optional dependencies stay optional.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+
+# subcommand -> (module, one-line help)
+COMMANDS = {
+    "demo": ("tictacgo.cli.demo", "create the envs, play and render games between agents, print a table"),
+    "agents": ("tictacgo.cli.agents", "list the agents for a game and their parameters"),
+    "arena": ("tictacgo.cli.arena", "play agents against each other and report win/draw/loss"),
+    "train": ("tictacgo.cli.train", "train a MaskablePPO, A2C or AlphaZero agent (train extra)"),
+    "my-player": ("tictacgo.cli.player", "the course player: read input.txt, write output.txt"),
+    "host": ("tictacgo.cli.host", "run two player programs through the course file protocol"),
+    "play": ("tictacgo.cli.play", "play an agent yourself in the terminal (or from a pipe of moves)"),
+    "replay": ("tictacgo.cli.replay", "replay an SGF record of Little-Go and check every move"),
+    "gtp": ("tictacgo.cli.gtp", "a Go Text Protocol (GTP v2) engine for Little-Go backed by an agent"),
+}
+
+
+def command_module(command: str, argv: list[str]) -> str:
+    """The module that takes ``command``'s arguments (``train --algo alphazero`` has its own)."""
+    if command == "train":
+        from tictacgo.cli.train_alphazero import wanted
+
+        if wanted(argv):
+            return "tictacgo.cli.train_alphazero"
+    return COMMANDS[command][0]
+
+
+def build_parser(only: str | None = None, argv: list[str] = ()) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tictacgo", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (_, help_text) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        if name == only:
+            importlib.import_module(command_module(name, list(argv))).add_arguments(p)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command = argv[0] if argv and argv[0] in COMMANDS else None
+    try:
+        return _main(argv, command)
+    except KeyboardInterrupt:
+        # Ctrl-C at any stage (importing a subcommand, parsing, running, saving):
+        # one line and the conventional status, never a traceback.
+        print(f"tictacgo{' ' + command if command else ''}: interrupted", file=sys.stderr)
+        return 130
+
+
+def _main(argv: list[str], command: str | None) -> int:
+    parser = build_parser(command, argv[1:])
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:
+        # A subcommand may clean up after arguments that do not parse
+        # (my-player removes a stale output.txt).
+        module = importlib.import_module(command_module(command, argv[1:])) if command is not None else None
+        hook = getattr(module, "on_argument_error", None) if e.code else None
+        if hook is not None:
+            hook(argv[1:])
+        raise
+    if args.command is None:
+        parser.print_help()
+        return 2
+    try:
+        return int(importlib.import_module(command_module(args.command, argv[1:])).run(args) or 0)
+    except BrokenPipeError:
+        # The reader went away (``tictacgo agents | head -3``): not an error of
+        # ours. Point stdout at devnull so that Python's exit flush is quiet.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1

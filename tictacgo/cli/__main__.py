@@ -1,0 +1,7 @@
+"""``python -m tictacgo.cli``: the ``tictacgo`` command."""
+
+import sys
+
+from tictacgo.cli import main
+
+sys.exit(main())

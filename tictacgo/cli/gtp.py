@@ -1,0 +1,45 @@
+"""``tictacgo gtp --agent SPEC``: a GTP engine for Little-Go on stdin and stdout (``tictacgo.protocol.gtp``).
+
+Exit status 0 after ``quit`` or the end of the input, 2 for bad arguments
+(an unknown agent or parameter, a negative seed), 130 on Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import numpy as np
+
+from tictacgo.protocol.gtp import ENGINE_NAME
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--agent", required=True,
+                        help="agent spec for genmove, e.g. mcts:sims=2000 (see `tictacgo agents littlego`)")
+    parser.add_argument("--seed", type=int, default=None, help="seed for the agent (default: fresh entropy)")
+    parser.add_argument("--name", default=ENGINE_NAME, help=f"what `name` answers (default {ENGINE_NAME})")
+
+
+def run(args: argparse.Namespace) -> int:
+    from tictacgo.baselines import make_agent, parse_agent_spec
+    from tictacgo.protocol.gtp import GtpEngine
+
+    if args.seed is not None and args.seed < 0:
+        print(f"tictacgo gtp: --seed must be a non-negative int, got {args.seed}", file=sys.stderr)
+        return 2
+    rng = np.random.default_rng(args.seed)
+    try:
+        spec = parse_agent_spec(args.agent)  # read once; an agent per game (size, komi) the GUI sets
+        engine = GtpEngine(lambda game: make_agent(spec, game, rng=rng), name=args.name,
+                           agent_spec=args.agent)
+    except (TypeError, ValueError) as e:  # a bad spec fails now, building the first agent
+        print(f"tictacgo gtp: {e}", file=sys.stderr)
+        return 2
+    try:
+        engine.serve(sys.stdin, sys.stdout)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+    return 0
