@@ -62,31 +62,23 @@ def _refused(reset_or_set, state) -> None:
     assert "finished game" not in str(info.value)  # refused as impossible, not as over
 
 
-@pytest.mark.parametrize("case", IMPOSSIBLE_GO)
-def test_an_impossible_littlego_state_is_refused_everywhere(case):
-    state = IMPOSSIBLE_GO[case]
-    _refused(GO.check_state, state)
-    aec = littlego_v0.env()
-    _refused(lambda s: aec.reset(options={"state": s}), state)
-    single = gym_littlego.env()
-    _refused(lambda s: single.reset(options={"state": s}), state)
-    for backend in ("numpy",) if NUMBA_MISSING else ("numpy", "numba"):
-        engine = BatchedLittleGo(2, GO, backend=backend)
+GAMES = {"littlego": (GO, littlego_v0, gym_littlego, BatchedLittleGo, IMPOSSIBLE_GO),
+         "tictactoe": (TTT, tictactoe_v0, gym_tictactoe, BatchedTicTacToe, IMPOSSIBLE_TTT)}
+BACKENDS = ("numpy",) if NUMBA_MISSING else ("numpy", "numba")
+
+
+@pytest.mark.parametrize("game_name,case", [(g, c) for g, entry in GAMES.items() for c in entry[-1]])
+def test_an_impossible_state_is_refused_everywhere(game_name, case):
+    game, aec, single, batched, cases = GAMES[game_name]
+    state = cases[case]
+    _refused(game.check_state, state)
+    for env in (aec.env(), single.env()):
+        _refused(lambda s, e=env: e.reset(options={"state": s}), state)
+    for backend in BACKENDS:
+        engine = batched(2, game, backend=backend)
         before = engine.state(0)
         _refused(lambda s, e=engine: e.set_state(0, s), state)
         assert engine.state(0) == before  # nothing half-written
-
-
-@pytest.mark.parametrize("case", IMPOSSIBLE_TTT)
-def test_an_impossible_tictactoe_state_is_refused_everywhere(case):
-    state = IMPOSSIBLE_TTT[case]
-    _refused(TTT.check_state, state)
-    aec = tictactoe_v0.env()
-    _refused(lambda s: aec.reset(options={"state": s}), state)
-    single = gym_tictactoe.env()
-    _refused(lambda s: single.reset(options={"state": s}), state)
-    engine = BatchedTicTacToe(2)
-    _refused(lambda s: engine.set_state(0, s), state)
 
 
 @pytest.mark.parametrize("size", [3, 5])
