@@ -8,8 +8,8 @@ text is read once into an ``AgentSpec`` by ``parse_agent_spec``):
     agent = make_agent("minimax", "tictactoe", rng=np.random.default_rng(0))
 """
 
+from tictacgo.agent import Agent, FunctionAgent
 from tictacgo.baselines.agent_spec import AgentSpec
-from tictacgo.baselines.base import Agent, FunctionAgent
 from tictacgo.baselines.minimax import MinimaxAgent
 from tictacgo.baselines.random_agent import RandomAgent
 from tictacgo.baselines.registry import (

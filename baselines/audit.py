@@ -78,3 +78,15 @@ def argmax_illegal_rate(game: Game, logits: Callable[[object], np.ndarray], posi
         raise ValueError("no positions to audit")
     bad = sum(not (game.legal_bits(s) >> int(np.argmax(logits(s)))) & 1 for s in positions)
     return bad / len(positions)
+
+
+def optimal_rates_by_side(act: Callable[[object], int], positions: list,
+                          optimal: list[frozenset[int]]) -> dict[str, float]:
+    """``optimal_move_rate`` over all ``positions``, and over those where the first or the second
+    player is to move (``"all"``, ``"X to move"``, ``"O to move"`` for Tic-Tac-Toe's names)."""
+    out = {"all": optimal_move_rate(act, positions, optimal)}
+    for side in (1, 2):
+        idx = [i for i, s in enumerate(positions) if s.to_move == side]
+        label = f"{'XO'[side - 1]} to move"
+        out[label] = optimal_move_rate(act, [positions[i] for i in idx], [optimal[i] for i in idx])
+    return out

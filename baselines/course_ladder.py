@@ -27,9 +27,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from tictacgo.baselines.base import Agent
+from tictacgo.agent import Agent
 from tictacgo.baselines.registry import register_agent
 from tictacgo.games import littlego
+from tictacgo.validate import check_int
 
 WIN_BONUS = 100.0
 
@@ -49,10 +50,10 @@ def capture_counts(state: littlego.GoState) -> dict[int, int]:
     return {a: littlego.play(state, a).captured for a in placements(state)}
 
 
-def centre_distance(action: int, n: int) -> int:
-    """Manhattan distance of point ``action`` from the centre point ``(n // 2, n // 2)``."""
-    i, j = divmod(action, n)
-    c = n // 2
+def centre_distance(action: int, size: int) -> int:
+    """Manhattan distance of point ``action`` from the centre point ``(size // 2, size // 2)``."""
+    i, j = divmod(action, size)
+    c = size // 2
     return abs(i - c) + abs(j - c)
 
 
@@ -200,11 +201,8 @@ class CourseAlphaBetaAgent(Agent):
     def __init__(self, game: littlego.LittleGo | None = None, depth: int = 2, branching: int = 10,
                  rng: np.random.Generator | None = None):
         super().__init__(game if game is not None else littlego.LittleGo(), rng)
-        for label, v in (("depth", depth), ("branching", branching)):
-            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
-                raise ValueError(f"{label} must be a positive int, got {v!r}")
-        self.depth = int(depth)
-        self.branching = int(branching)
+        self.depth = check_int("depth", depth, min=1)
+        self.branching = check_int("branching", branching, min=1)
         self.nodes = 0
 
     def _search(self, state: littlego.GoState, depth: int, alpha: float, beta: float) -> float:

@@ -61,10 +61,11 @@ from collections.abc import Callable
 
 import numpy as np
 
-from tictacgo.baselines.base import Agent, check_seconds
+from tictacgo.agent import Agent
 from tictacgo.baselines.mcts_evaluators import CaptureRollout, Evaluator, default_evaluator
 from tictacgo.baselines.registry import register_agent
 from tictacgo.games.spec import Game
+from tictacgo.validate import check_bool, check_int, check_number
 
 
 class Node:
@@ -99,14 +100,6 @@ class Node:
         return f"Node(action={self.action}, n={self.n}, q={self.q:+.3f}, children={len(self.children)})"
 
 
-def check_constant(name: str, value: float) -> float:
-    """``value`` as a float if it is a finite non-negative number, else a ValueError naming ``name``."""
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
-            or not math.isfinite(value) or value < 0:
-        raise ValueError(f"{name} must be a finite non-negative number, got {value!r}")
-    return float(value)
-
-
 # -- selection rules ----------------------------------------------------------
 
 class SelectionRule:
@@ -135,7 +128,7 @@ class UCT(SelectionRule):
     """
 
     def __init__(self, c: float = 1.0):
-        self.c = check_constant("c", c)
+        self.c = check_number("c", c, min=0)
 
     def select(self, node: Node, game: Game, rnd: random.Random) -> Node:
         untried = node.untried
@@ -170,7 +163,7 @@ class PUCT(SelectionRule):
         if not callable(prior):
             raise TypeError(f"prior must be callable f(state) -> {{action: p}}, got {prior!r}")
         self.prior = prior
-        self.c = check_constant("c", c)
+        self.c = check_number("c", c, min=0)
 
     def select(self, node: Node, game: Game, rnd: random.Random) -> Node | None:
         if node.untried is None:
@@ -236,13 +229,11 @@ class MCTSAgent(Agent):
         super().__init__(game, rng)
         if sims is None and time_limit is None:
             sims = 1000
-        if sims is not None and (isinstance(sims, bool) or not isinstance(sims, (int, np.integer))
-                                 or sims < 1):
-            raise ValueError(f"sims must be a positive int or None, got {sims!r}")
-        time_limit = check_seconds(time_limit)
-        if not isinstance(reuse, bool):
-            raise ValueError(f"reuse must be true or false, got {reuse!r}")
-        c = check_constant("c", c)
+        sims = check_int("sims", sims, min=1, allow_none=True)
+        time_limit = check_number("time_limit", time_limit, positive=True, allow_none=True,
+                                  expected="a finite positive number of seconds")
+        check_bool("reuse", reuse)
+        c = check_number("c", c, min=0)
         if evaluator is None:
             evaluator = CaptureRollout(game, capture_prob=capture_prob, pass_prob=pass_prob)
         if not isinstance(evaluator, Evaluator):
@@ -252,11 +243,8 @@ class MCTSAgent(Agent):
         for key, rule in (("selection", selection), ("root_selection", root_selection)):
             if rule is not None and not isinstance(rule, SelectionRule):
                 raise TypeError(f"{key} must be a SelectionRule, got {rule!r}")
-        if max_depth is not None and (isinstance(max_depth, bool) or not isinstance(max_depth, int)
-                                      or max_depth < 1):
-            raise ValueError(f"max_depth must be a positive int or None, got {max_depth!r}")
-        if not isinstance(expand_to_end, bool):
-            raise ValueError(f"expand_to_end must be true or false, got {expand_to_end!r}")
+        max_depth = check_int("max_depth", max_depth, min=1, allow_none=True)
+        check_bool("expand_to_end", expand_to_end)
         if not callable(final_move):
             raise TypeError(f"final_move must be callable f(root, legal, pass_action) -> action, "
                             f"got {final_move!r}")

@@ -44,6 +44,7 @@ import random
 from collections.abc import Callable
 
 from tictacgo.games import Game, GameSpec
+from tictacgo.validate import check_int, check_probability
 
 _WIN_VALUES = {0: (0.0, 0.0), 1: (1.0, -1.0), 2: (-1.0, 1.0)}
 
@@ -63,12 +64,6 @@ class Evaluator:
         raise NotImplementedError
 
 
-def _check_probability(name: str, value: float) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
-        raise ValueError(f"{name} must be a probability in [0, 1], got {value!r}")
-    return float(value)
-
-
 class CaptureRollout(Evaluator):
     """Rollouts that take a capture (Go) or a win (Tic-Tac-Toe) with probability ``capture_prob``.
 
@@ -83,8 +78,8 @@ class CaptureRollout(Evaluator):
     def __init__(self, game: Game, capture_prob: float = 1.0, pass_prob: float = 0.0,
                  fast: bool = True):
         self.game = game
-        self.capture_prob = _check_probability("capture_prob", capture_prob)
-        self.pass_prob = _check_probability("pass_prob", pass_prob)
+        self.capture_prob = check_probability("capture_prob", capture_prob)
+        self.pass_prob = check_probability("pass_prob", pass_prob)
         self._fast = getattr(game, "fast_rollout", None) if fast else None
 
     def evaluate(self, state, rnd: random.Random) -> tuple[float, float]:
@@ -184,8 +179,7 @@ class AgentPolicy:
         if not callable(getattr(agent, "probabilities", None)):
             raise ValueError(f"{agent!r} gives no move probabilities (it has no probabilities(state) "
                              "method): use a policy agent such as 'ppo', 'a2c' or 'random'")
-        if isinstance(cache_size, bool) or not isinstance(cache_size, int) or cache_size < 0:
-            raise ValueError(f"cache_size must be a non-negative int, got {cache_size!r}")
+        check_int("cache_size", cache_size, min=0)
         self.agent = agent
         self.game = agent.game
         self.cache_size = cache_size

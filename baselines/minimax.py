@@ -19,9 +19,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from tictacgo.baselines.base import Agent, check_seconds
+from tictacgo.agent import Agent
 from tictacgo.baselines.registry import register_agent
 from tictacgo.games.spec import Game
+from tictacgo.validate import check_int, check_number
 
 SHRINK = 0.99
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -54,11 +55,11 @@ class MinimaxAgent(Agent):
                  evaluate: Callable | None = None, time_limit: float | None = None,
                  rng: np.random.Generator | None = None):
         super().__init__(game, rng)
-        if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
-            raise ValueError(f"depth must be a positive int or None, got {depth!r}")
+        depth = check_int("depth", depth, min=1, allow_none=True)
         if depth is not None and evaluate is None:
             raise ValueError("a depth-limited search needs an evaluate function")
-        time_limit = check_seconds(time_limit)
+        time_limit = check_number("time_limit", time_limit, positive=True, allow_none=True,
+                                  expected="a finite positive number of seconds")
         self.depth = depth
         self.evaluate = evaluate
         self.time_limit = time_limit

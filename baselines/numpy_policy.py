@@ -22,9 +22,10 @@ import zipfile
 
 import numpy as np
 
-from tictacgo.baselines.base import Agent
+from tictacgo.agent import Agent
 from tictacgo.envs import observations
 from tictacgo.games.spec import Game
+from tictacgo.validate import check_bool
 
 
 def export_mlp(policy) -> dict[str, np.ndarray]:
@@ -132,8 +133,7 @@ class NumpyPolicyAgent(LogitsAgent):
         if actions != game.spec.num_actions:
             raise ValueError(f"the policy has {actions} actions, {game.spec.name} has "
                              f"{game.spec.num_actions}: it was exported for another game or size")
-        if not isinstance(sample, bool):
-            raise ValueError(f"sample must be true or false, got {sample!r}")
+        check_bool("sample", sample)
         self.sample = sample
 
     def logits(self, state) -> np.ndarray:

@@ -56,10 +56,11 @@ from collections.abc import Callable
 import numpy as np
 
 from tictacgo.baselines.agent_spec import AgentSpec
-from tictacgo.baselines.mcts import MCTSAgent, Node, SelectionRule, check_constant
+from tictacgo.baselines.mcts import MCTSAgent, Node, SelectionRule
 from tictacgo.baselines.mcts_evaluators import AgentPolicy, PolicyRollout
 from tictacgo.baselines.registry import make_agent, register_agent
 from tictacgo.games.spec import Game
+from tictacgo.validate import check_number
 
 DEFAULT_SIMS = 100      # simulations per move
 DEFAULT_C = 1.4         # UCT's exploration constant in the MIX score
@@ -138,8 +139,8 @@ class PolicyBonus(SelectionRule):
         if not callable(prior):
             raise TypeError(f"prior must be callable f(state) -> {{action: p}}, got {prior!r}")
         self.prior = prior
-        self.c = check_constant("c", c)
-        self.w = check_constant("w", w)
+        self.c = check_number("c", c, min=0)
+        self.w = check_number("w", w, min=0)
 
     def select(self, node: Node, game: Game, rnd: random.Random) -> Node:
         untried = node.untried

@@ -64,11 +64,12 @@ from pathlib import Path
 
 import numpy as np
 
+from tictacgo.agent import Agent
 from tictacgo.atomic import atomic_write_json
-from tictacgo.baselines.base import Agent
 from tictacgo.baselines.registry import register_agent
 from tictacgo.games import tictactoe as ttt
 from tictacgo.games.spec import Game
+from tictacgo.validate import check_int, check_number, check_probability
 
 FORMAT = "tictacgo-qtable"
 VERSION = 1
@@ -322,16 +323,11 @@ def train(n_games: int, rng: np.random.Generator, *, alpha: float = DEFAULTS["al
     Returns:
         The agent (its ``games`` counts all games trained so far).
     """
-    if not isinstance(n_games, int) or n_games < 0:
-        raise ValueError(f"n_games must be a non-negative int, got {n_games!r}")
-    if not 0 < alpha <= 1:
-        raise ValueError(f"alpha must be in (0, 1], got {alpha!r}")
-    if not 0 <= gamma <= 1:
-        raise ValueError(f"gamma must be in [0, 1], got {gamma!r}")
-    if not 0 <= epsilon <= 1:
-        raise ValueError(f"epsilon must be in [0, 1], got {epsilon!r}")
-    if every < 1:
-        raise ValueError(f"every must be a positive int, got {every!r}")
+    check_int("n_games", n_games, min=0)
+    check_number("alpha", alpha, positive=True, max=1, expected="a finite number in (0, 1]")
+    check_probability("gamma", gamma)
+    check_probability("epsilon", epsilon)
+    check_int("every", every, min=1)
     if agent is None:
         agent = QLearningAgent(ttt.TicTacToe(), rng=rng)
     if agent.table and agent.params.get("symmetry", True) != symmetry:

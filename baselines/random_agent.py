@@ -7,8 +7,15 @@ random player also serves as a (uniform) policy for policy-guided search.
 
 from __future__ import annotations
 
-from tictacgo.baselines.base import Agent, placements
+from tictacgo.agent import Agent
 from tictacgo.baselines.registry import register_agent
+from tictacgo.games.spec import Game
+
+
+def placements(game: Game, state) -> list[int]:
+    """Legal actions other than PASS."""
+    pa = game.pass_action
+    return [a for a in game.legal_actions(state) if a != pa]
 
 
 class RandomAgent(Agent):

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from tictacgo.agent import Agent, FunctionAgent
 from tictacgo.baselines.agent_spec import AgentSpec, nested_text, split_spec_text
-from tictacgo.baselines.base import Agent, FunctionAgent
 from tictacgo.games import game_entry, make_game
 from tictacgo.games.spec import Game
 
@@ -107,8 +107,9 @@ def register_agent(name: str, factory: Callable | str, games: tuple[str, ...] = 
         if name in _REGISTRY and not replace:
             raise ValueError(f"an agent named {name!r} is already registered "
                              f"({_REGISTRY[name].description!r}); pick another name or pass replace=True")
-    takes_agents = tuple(p.name for p in inspect.signature(factory).parameters.values()
-                         if isinstance(p.default, AgentSpec))
+    # A factory named by "module:attr" is not imported here; its parameters are read as plain values.
+    takes_agents = () if named else tuple(p.name for p in inspect.signature(factory).parameters.values()
+                                          if isinstance(p.default, AgentSpec))
     _REGISTRY[name] = AgentEntry(name, factory, names, description, takes_agents)
 
 

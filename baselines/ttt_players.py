@@ -45,11 +45,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from tictacgo.baselines.base import Agent
+from tictacgo.agent import Agent
 from tictacgo.baselines.minimax import MinimaxAgent
 from tictacgo.baselines.registry import register_agent
 from tictacgo.games import tictactoe as ttt
 from tictacgo.games.spec import Game
+from tictacgo.validate import check_int
 
 CENTRE = 4
 
@@ -117,9 +118,7 @@ class ThinkAgent(Agent):
 
     def __init__(self, game: Game, depth: int = 3, rng: np.random.Generator | None = None):
         super().__init__(game, rng)
-        if depth not in (1, 2, 3):
-            raise ValueError(f"depth must be 1, 2 or 3, got {depth!r}")
-        self.depth = depth
+        self.depth = check_int("depth", depth, min=1, max=3, expected="1, 2 or 3")
         self.name = f"think{depth}"
 
     def act(self, state: ttt.TTTState) -> int:

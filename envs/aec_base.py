@@ -26,15 +26,12 @@ Conventions shared by both games:
   ``reason``.
 
 Speed: ``step``, ``observe`` and ``last`` do a few dict look-ups and one
-numpy conversion: observation boards and legal masks are built straight
-from the rules' bitboards (``tictacgo.games.bits.unpack_bits``, the one
-bit-unpacking helper of the package; the board equals
-``observations.relative_board(game, state, viewer)``, which the tests
-check, at a fraction of its cost), the
-legal actions are computed once per state, and Tic-Tac-Toe's few thousand
-boards are cached. That fast path serves "board" and "flat"; "planes" are
-built by ``observations.planes``. Every observation is a fresh, writable
-array the caller may keep or modify.
+numpy conversion: observation boards come from
+``observations.relative_board`` (built straight from the rules' bitboards)
+and legal masks from ``tictacgo.games.bits.unpack_bits``, both cached by
+bitboard (Tic-Tac-Toe's few thousand boards all fit), and the legal actions
+are computed once per state. "planes" are built by ``observations.planes``.
+Every observation is a fresh, writable array the caller may keep or modify.
 """
 
 from __future__ import annotations
@@ -50,7 +47,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from tictacgo.envs import observations, rendering, reset_options
-from tictacgo.games.bits import signed_board, unpack_bits
+from tictacgo.games.bits import unpack_bits
 from tictacgo.games.errors import GameOverError, IllegalActionError
 from tictacgo.games.spec import Game
 
@@ -109,18 +106,15 @@ class TurnBasedAECEnv(AECEnv):
         self._agent_of = (None, first, second)
 
         self._state = game.initial_state()
-        self.n = int(self.game.to_board(self._state).shape[0])
         self.num_actions = int(self.game.num_actions)
-        self._nn = self.n * self.n
         self._mask_state = None  # the state whose legal actions _mask holds (read-only)
         self._mask = np.zeros(self.num_actions, np.int8)
-        self._shape = (self.n, self.n)
 
+        spec = game.spec
         if observation == observations.PLANES:
-            shape = (self.game.spec.num_planes, self.n, self.n)
-            board_space = spaces.Box(0.0, 1.0, shape, np.float32)
+            board_space = spaces.Box(0.0, 1.0, (spec.num_planes, *spec.board_shape), np.float32)
         else:
-            shape = self._shape if observation == observations.BOARD else (self._nn,)
+            shape = spec.board_shape if observation == observations.BOARD else (spec.num_points,)
             board_space = spaces.Box(-1, 1, shape, np.int8)
         self.observation_spaces = {
             a: spaces.Dict({
@@ -223,13 +217,14 @@ class TurnBasedAECEnv(AECEnv):
         if fmt == observations.PLANES:
             obs = observations.planes(self.game, state, colour)
         else:
+            # The stone bitboards from ``colour``'s side are the cache key.
             own, opp = self.game.stone_bits(state)
             if colour == 2:
                 own, opp = opp, own
             cache = self._board_cache
             board = cache.get((own, opp))
             if board is None:
-                board = signed_board(own, opp, self._nn).reshape(self._shape)
+                board = observations.relative_board(self.game, state, colour)
                 if len(cache) < _CACHE_LIMIT:
                     cache[(own, opp)] = board
             obs = board.copy() if fmt == observations.BOARD else board.flatten()

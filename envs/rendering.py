@@ -26,6 +26,7 @@ import numpy as np
 
 from tictacgo.games.registry import game_entry
 from tictacgo.games.spec import Game
+from tictacgo.validate import check_int, check_number
 
 WOOD = (219, 176, 102)
 GRID_DARK = (40, 30, 15)
@@ -79,9 +80,7 @@ def check_cell(cell: int) -> int:
         ValueError: not an int, or out of that range (a huge cell would ask
             numpy for terabytes).
     """
-    if isinstance(cell, bool) or not isinstance(cell, (int, np.integer)) or not 8 <= cell <= MAX_CELL:
-        raise ValueError(f"cell size must be an int of 8 to {MAX_CELL} pixels, got {cell!r}")
-    return int(cell)
+    return check_int("cell size", cell, min=8, max=MAX_CELL, expected=f"an int of 8 to {MAX_CELL} pixels")
 
 
 def check_fps(fps: float) -> float:
@@ -91,13 +90,10 @@ def check_fps(fps: float) -> float:
         ValueError: not a real number, not finite, or out of that range (a
             tiny or NaN rate would hang the window's frame wait).
     """
-    import math
-
-    if isinstance(fps, bool) or not isinstance(fps, (int, float, np.integer, np.floating)) \
-            or not math.isfinite(fps) or not (fps == 0 or 0.1 <= fps <= MAX_FPS):
-        raise ValueError(f"render_fps must be 0 (no frame wait) or a number of frames per second "
-                         f"in [0.1, {MAX_FPS}], "
-                         f"got {fps!r}")
+    expected = f"0 (no frame wait) or a number of frames per second in [0.1, {MAX_FPS}]"
+    fps = check_number("render_fps", fps, min=0, max=MAX_FPS, expected=expected)
+    if 0 < fps < 0.1:
+        raise ValueError(f"render_fps must be {expected}, got {fps!r}")
     return float(fps)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from tictacgo.games.spec import Game
+from tictacgo.validate import check_int
 
 
 def start_state(game: Game, options: Any, initial: Any) -> Any:
@@ -68,10 +69,4 @@ def check_seed(seed: Any) -> int:
         TypeError: not an int (bools too).
         ValueError: negative.
     """
-    import numpy as np
-
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"seed must be a non-negative int or None, got {seed!r} ({type(seed).__name__})")
-    if seed < 0:
-        raise ValueError(f"seed must be a non-negative int or None, got {seed}")
-    return int(seed)
+    return check_int("seed", seed, min=0, expected="a non-negative int or None")

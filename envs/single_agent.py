@@ -4,7 +4,7 @@
 ``gymnasium.Env``: the learner plays one colour and the opponent's replies
 are made inside ``reset()``/``step()``. The env never builds agents (envs
 import nothing from ``tictacgo.baselines``): the opponent is an object with
-``act(state)`` or a callable, and a spec string needs the resolver that
+``act(state)`` or a callable (``tictacgo.agent.as_agent`` wraps it), and a spec string needs the resolver that
 ``gymnasium.make`` gives (``tictacgo.registration``). ``info`` keeps one type
 per key at every step. The user guide (arguments, rewards, ``info``, resets)
 is docs/envs/single-agent.md.
@@ -19,47 +19,14 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from tictacgo.agent import as_agent
 from tictacgo.envs import observations, rendering, reset_options
-from tictacgo.games.bits import signed_board, unpack_bits
+from tictacgo.games.bits import unpack_bits
 from tictacgo.games.errors import GameOverError, IllegalActionError, check_action_type
 from tictacgo.games.spec import Game
 
 LEARNER_MODES = ("first", "second", "alternate", "random")
 RENDER_MODES = ["ansi", "rgb_array", "human"]
-
-
-class _CallableOpponent:
-    """A callable ``f(state) -> action`` seen as an opponent (no state, no generator)."""
-
-    def __init__(self, fn: Callable[[Any], int]):
-        self.fn = fn
-        self.name = getattr(fn, "__name__", type(fn).__name__)
-
-    def act(self, state: Any) -> int:
-        return self.fn(state)
-
-    def reset(self) -> None:
-        pass
-
-    def seed(self, rng: np.random.Generator) -> None:
-        pass
-
-    def __repr__(self) -> str:
-        return f"callable {self.name}"
-
-
-def as_opponent(opponent: Any) -> Any:
-    """``opponent`` as an object with ``act``, ``reset`` and ``seed``.
-
-    Raises:
-        TypeError: neither an object with ``act(state)`` nor a callable.
-    """
-    if callable(getattr(opponent, "act", None)):
-        return opponent
-    if callable(opponent) and not isinstance(opponent, str):
-        return _CallableOpponent(opponent)
-    raise TypeError(f"an opponent must have act(state) or be a callable f(state) -> action, "
-                    f"got {opponent!r} ({type(opponent).__name__})")
 
 
 class TurnBasedEnv(gym.Env):
@@ -105,17 +72,14 @@ class TurnBasedEnv(gym.Env):
             rendering.require_pygame()  # fail now, not at the first frame
 
         spec = self.game.spec
-        self._n = spec.board_shape[0]
-        self._cells = spec.num_points
         self._num_actions = spec.num_actions
         self.action_space = spaces.Discrete(self._num_actions)
         if observation == observations.FLAT:
-            self.observation_space = spaces.Box(-1, 1, (self._cells,), np.int8)
+            self.observation_space = spaces.Box(-1, 1, (spec.num_points,), np.int8)
         elif observation == observations.BOARD:
-            self.observation_space = spaces.Box(-1, 1, (self._n, self._n), np.int8)
+            self.observation_space = spaces.Box(-1, 1, spec.board_shape, np.int8)
         else:
-            shape = (spec.num_planes, self._n, self._n)
-            self.observation_space = spaces.Box(0.0, 1.0, shape, np.float32)
+            self.observation_space = spaces.Box(0.0, 1.0, (spec.num_planes, *spec.board_shape), np.float32)
 
         self._resolver = opponent_resolver
         self.opponent: Any = None
@@ -158,7 +122,7 @@ class TurnBasedEnv(gym.Env):
                                 "resolver: make it with gymnasium.make, or pass an agent "
                                 "(tictacgo.baselines.make_agent) or a callable")
             opponent = self._resolver(opponent, self.game)
-        self.opponent = as_opponent(opponent)
+        self.opponent = as_agent(opponent, self.game)
         self._opponent_spec = spec
 
     def action_masks(self) -> np.ndarray:
@@ -310,14 +274,7 @@ class TurnBasedEnv(gym.Env):
         return int(action), nxt
 
     def _observe(self) -> np.ndarray:
-        fmt = self.observation_format
-        state = self._state
-        if fmt == observations.PLANES:
-            return observations.planes(self.game, state, self.learner_colour)
-        first, second = self.game.stone_bits(state)
-        own, opp = (first, second) if self.learner_colour == 1 else (second, first)
-        flat = signed_board(own, opp, self._cells)
-        return flat.reshape(self._n, self._n) if fmt == observations.BOARD else flat
+        return observations.observe(self.game, self._state, self.observation_format, self.learner_colour)
 
     def _info(self, opponent_action: int) -> dict:
         state = self._state

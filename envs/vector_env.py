@@ -21,9 +21,10 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from tictacgo.games import LittleGo, TicTacToe
-from tictacgo.games.batched_common import BatchedGame, check_batch_size
+from tictacgo.games.batched_common import BatchedGame
 from tictacgo.games.batched_engines import make_batched_engine
 from tictacgo.games.spec import Game
+from tictacgo.validate import check_int
 
 LEARNER_MODES = ("first", "second", "alternate", "random")
 OBSERVATIONS = ("flat", "board")
@@ -277,7 +278,7 @@ class TurnBasedVectorEnv(VectorEnv):
                              f"illegal={illegal!r}{SYNC_HINT}")
         if render_mode is not None:
             raise ValueError(f"the vector envs do not render; got render_mode={render_mode!r}")
-        engine = make_batched_engine(game, check_batch_size(num_envs))
+        engine = make_batched_engine(game, check_int("num_envs", num_envs, min=1))
         self.game = engine.game
         self.match = BatchedMatch(engine, opponent, learner, observation)
         self.num_envs = engine.batch_size
@@ -298,8 +299,7 @@ class TurnBasedVectorEnv(VectorEnv):
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         """Start new games in every sub-env. ``seed``: an int or None."""
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
-            raise TypeError(f"seed must be an int or None for this vector env, got {seed!r}")
+        check_int("seed", seed, allow_none=True)
         if options:
             raise ValueError(f"this vector env takes no reset options, got {options!r}")
         super().reset(seed=seed)

@@ -124,6 +124,10 @@ def timed(chunk, budget: float) -> dict:
     return {"count": int(count), "games": int(games), "seconds": time.perf_counter() - t0}
 
 
+# The game each case key plays, by its registry name.
+GAME_NAMES = {"ttt": "tictactoe", "go5": "littlego"}
+
+
 def game_key(case: str) -> str:
     return "ttt" if case.startswith("ttt") else "go5"
 
@@ -160,7 +164,7 @@ def tictacgo_core(case: str, batch: int):
 
     from tictacgo.games import make_game
 
-    game = make_game("tictactoe" if game_key(case) == "ttt" else "littlego")
+    game = make_game(GAME_NAMES[game_key(case)])
     if batch == 1:
         rnd = random.Random(SEED)
         init, legal_actions, play, is_terminal = (game.initial_state, game.legal_actions, game.play,
@@ -221,7 +225,11 @@ def tictacgo_aec(case: str, batch: int):
     return aec_loop(tictactoe_v0.env() if game_key(case) == "ttt" else littlego_v0.env(board_size=5))
 
 
-ENV_IDS = {"ttt": "TicTacToe-v0", "go5": "LittleGo-v0"}
+def env_id(key: str) -> str:
+    """The Gymnasium id of a case key's game, from the game registry."""
+    from tictacgo.games import game_entry
+
+    return game_entry(GAME_NAMES[key]).env_id
 
 
 def tictacgo_gym(case: str, batch: int):
@@ -230,7 +238,7 @@ def tictacgo_gym(case: str, batch: int):
 
     import tictacgo  # noqa: F401  (registers the ids)
 
-    env = gymnasium.make(ENV_IDS[game_key(case)], opponent="random", learner="first")
+    env = gymnasium.make(env_id(game_key(case)), opponent="random", learner="first")
     rnd = random.Random(SEED)
     _, info = env.reset(seed=SEED)
     state = {"info": info}
@@ -254,10 +262,10 @@ def tictacgo_vector(case: str, batch: int):
     import tictacgo  # noqa: F401
 
     need("tictacgo.envs.vector_env")
-    env_id = ENV_IDS[game_key(case)]
-    if gymnasium.registry[env_id].vector_entry_point is None:
-        raise Unavailable(f"{env_id} has no vector_entry_point in this checkout")
-    envs = gymnasium.make_vec(env_id, num_envs=batch, vectorization_mode="vector_entry_point",
+    gym_id = env_id(game_key(case))
+    if gymnasium.registry[gym_id].vector_entry_point is None:
+        raise Unavailable(f"{gym_id} has no vector_entry_point in this checkout")
+    envs = gymnasium.make_vec(gym_id, num_envs=batch, vectorization_mode="vector_entry_point",
                               opponent="random", learner="first")
     rng = np.random.default_rng(SEED)
     _, info = envs.reset(seed=SEED)
@@ -282,7 +290,7 @@ def tictacgo_mcts(case: str, position: str | None, sims: int):
     from tictacgo.baselines.registry import make_agent
     from tictacgo.games import littlego, make_game
 
-    game = make_game("tictactoe" if game_key(case) == "ttt" else "littlego")
+    game = make_game(GAME_NAMES[game_key(case)])
     agent = make_agent(f"mcts:sims={sims},rollout=random,reuse=false,c={UCT_C}", game,
                        rng=np.random.default_rng(SEED))
     s = game.initial_state()
@@ -407,11 +415,11 @@ def maskable_ppo(case: str, impl: str, ppo: dict):
     game = game_key(case)
     n_envs, n_steps = ppo["n_envs"], ppo["n_steps"]
     if impl == "dummy_vec_env":
-        env_id = ENV_IDS[game]
-        env = DummyVecEnv([lambda: gymnasium.make(env_id, opponent="random", learner="alternate")] * n_envs)
+        gym_id = env_id(game)
+        env = DummyVecEnv([lambda: gymnasium.make(gym_id, opponent="random", learner="alternate")] * n_envs)
     else:
         mod = need("tictacgo.baselines.learning.batched_vec_env")
-        env = mod.BatchedVecEnv("tictactoe" if game == "ttt" else "littlego", num_envs=n_envs,
+        env = mod.BatchedVecEnv(GAME_NAMES[game], num_envs=n_envs,
                                 opponent="random", learner="alternate")
     env.seed(SEED)
     model = MaskablePPO("MlpPolicy", env, n_steps=n_steps, batch_size=ppo["batch_size"],

@@ -24,7 +24,11 @@ import time
 import numpy as np
 
 from tictacgo.arena import play_wdl
-from tictacgo.baselines.audit import optimal_actions, optimal_move_rate, reachable_positions
+from tictacgo.baselines.audit import (
+    optimal_actions,
+    optimal_rates_by_side,
+    reachable_positions,
+)
 from tictacgo.baselines.registry import make_agent
 from tictacgo.games import tictactoe as ttt
 
@@ -34,10 +38,7 @@ RAW_TARGET = 0.995
 def audit(spec: str, positions: list, optimal: list, rng: np.random.Generator) -> dict[str, float]:
     """Optimal-move rates of ``spec``: all positions, X to move, O to move."""
     agent = make_agent(spec, "tictactoe", rng=rng)
-    out = {"all": optimal_move_rate(agent.act, positions, optimal)}
-    for side, label in ((ttt.X, "X to move"), (ttt.O, "O to move")):
-        idx = [i for i, s in enumerate(positions) if ttt.current_player(s) == side]
-        out[label] = optimal_move_rate(agent.act, [positions[i] for i in idx], [optimal[i] for i in idx])
+    out = optimal_rates_by_side(agent.act, positions, optimal)
     return out
 
 

@@ -31,7 +31,7 @@ from tictacgo.arena import play_wdl
 from tictacgo.baselines.audit import (
     argmax_illegal_rate,
     optimal_actions,
-    optimal_move_rate,
+    optimal_rates_by_side,
     reachable_positions,
 )
 from tictacgo.baselines.registry import make_agent
@@ -45,10 +45,7 @@ SEED_000 = {"first": (72, 28, 0), "second": (9, 91, 0)}  # W, D, L against think
 def audit(spec: str, positions: list, optimal: list, rng: np.random.Generator) -> dict[str, float]:
     """Optimal-move rates of ``spec`` (all, as X, as O) and its unmasked illegal rate if it has logits."""
     agent = make_agent(spec, "tictactoe", rng=rng)
-    out = {"all": optimal_move_rate(agent.act, positions, optimal)}
-    for side, label in ((ttt.X, "X to move"), (ttt.O, "O to move")):
-        idx = [i for i, s in enumerate(positions) if ttt.current_player(s) == side]
-        out[label] = optimal_move_rate(agent.act, [positions[i] for i in idx], [optimal[i] for i in idx])
+    out = optimal_rates_by_side(agent.act, positions, optimal)
     if hasattr(agent, "logits"):
         out["unmasked argmax illegal"] = argmax_illegal_rate(TTT, agent.logits, positions)
     return out

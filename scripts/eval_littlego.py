@@ -32,7 +32,7 @@ from tictacgo.games import littlego
 LADDER = ("random", "greedy", "aggressive", "alphabeta")
 
 
-def play_game(task: tuple[str, str, str, str, int, int]) -> tuple[str, str, int, int]:
+def play_task(task: tuple[str, str, str, str, int, int]) -> tuple[str, str, int, int]:
     """Play one game; ``task`` = (key_a, key_b, spec_a, spec_b, game index, seed).
 
     Returns:
@@ -56,10 +56,10 @@ def run_pairings(pairings: list[tuple[str, str, str, str]], games: int, seed: in
     last = start
     if workers > 1:
         pool = mp.Pool(workers)
-        it = pool.imap_unordered(play_game, tasks)
+        it = pool.imap_unordered(play_task, tasks)
     else:
         pool = None
-        it = map(play_game, tasks)
+        it = map(play_task, tasks)
     try:
         for done, (ka, kb, _, r) in enumerate(it, 1):
             results[(ka, kb)].append(r)

@@ -36,7 +36,7 @@ import time
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 from tictacgo.arena import run_match
-from tictacgo.arena.results import MatchResult, colour_name
+from tictacgo.arena.results import MatchResult
 from tictacgo.arena.stats import wilson_interval
 from tictacgo.baselines.registry import agent_parameters, parse_agent_spec
 from tictacgo.games import make_game
@@ -118,7 +118,7 @@ class Ladder:
         return res
 
     def table(self) -> str:
-        first, second = (colour_name(self.game, c) for c in (1, 2))
+        first, second = make_game(self.game).spec.player_names
         head = ["A", "B", "games", "A: W / D / L", "A's score", "95% Wilson CI",
                 f"A as {first} (first)", f"A as {second} (second)"]
         if self.show_seed:
@@ -137,7 +137,7 @@ def per_colour_table(res: MatchResult) -> str:
              "|---|---|---|---|---|"]
     for colour in (1, 2):
         w, d, lost = res.wdl(colour)
-        row = [colour_name(res.game, colour), str(w + d + lost), *cell(w, d, lost)]
+        row = [res.game_spec.player_name(colour), str(w + d + lost), *cell(w, d, lost)]
         lines.append("| " + " | ".join(row) + " |")
     w, d, lost = res.wdl()
     lines.append("| " + " | ".join(["both", str(res.n), *cell(w, d, lost)]) + " |")

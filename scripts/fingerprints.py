@@ -50,10 +50,13 @@ ARENA_CASES = [
 
 def game_moves(game: str, size: int | None, first: str, second: str, seed: int) -> list[int]:
     """The moves of one seeded ``play_game`` (on a ``size`` x ``size`` board when given)."""
-    from tictacgo.arena.game_loop import play_game
+    from tictacgo.baselines import make_agent
+    from tictacgo.game_loop import play_game
     from tictacgo.games import make_game
 
-    record = play_game(make_game(game, size=size), first, second, rng=np.random.default_rng(seed))
+    variant = make_game(game, size=size)
+    record = play_game(variant, make_agent(first, variant), make_agent(second, variant),
+                       rng=np.random.default_rng(seed))
     return list(record.moves)
 
 

@@ -87,7 +87,7 @@ def aec_game(env, rnd: random.Random, seed: int, p_illegal: float, p_malformed: 
     u = env.unwrapped
     game = u.game
     env.reset(seed=seed)
-    ref = u._new_state()
+    ref = game.initial_state()
     first, second = env.possible_agents
     colour = {first: 1, second: 2}
     for agent in env.agent_iter():

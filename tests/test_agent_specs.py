@@ -9,10 +9,10 @@ from collections import Counter
 import pytest
 
 from tictacgo import arena
-from tictacgo.arena import runner
-from tictacgo.arena.game_loop import play_game
+from tictacgo.arena import jobs, runner
 from tictacgo.baselines import AgentSpec, make_agent, parse_agent_spec, registry
 from tictacgo.baselines.random_agent import RandomAgent
+from tictacgo.game_loop import play_game
 from tictacgo.games import make_game
 
 # -- reading specs --------------------------------------------------------------------------------
@@ -80,7 +80,7 @@ def test_make_agent_takes_the_spec_as_text_or_as_data():
 
 CHEAP = {"mcts": "mcts:sims=20", "alphabeta": "alphabeta:depth=1", "minimax": "minimax:depth=1",
          "policy_mcts": "policy_mcts:policy=random,sims=20", "mix_mcts": "mix_mcts:policy=random,sims=20"}
-NOT_SHIPPED = {("littlego", "a2c")}
+NOT_SHIPPED = {("littlego", "a2c"), ("littlego", "az")}  # need path= on Little-Go
 CASES = [(g, CHEAP.get(name, name) if (g, name) != ("tictactoe", "minimax") else "minimax")
          for g in ("tictactoe", "littlego") for name in registry.available_agents(g)
          if (g, name) not in NOT_SHIPPED]
@@ -97,7 +97,7 @@ def test_an_agent_built_once_and_seeded_per_game_plays_the_games_of_fresh_agents
     game = make_game(game_name)
     fresh = []
     for i in range(3):
-        rng_a, rng_b = runner.game_rngs(5, i)
+        rng_a, rng_b = jobs.game_rngs(5, i)
         a, b = make_agent(spec, game, rng=rng_a), RandomAgent(game, rng_b)
         fresh.append(play_game(game, a, b) if i % 2 == 0 else play_game(game, b, a))
     match = arena.run_match(game, spec, "random", games=3, seed=5, workers=1, progress=False)

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from tictacgo import arena, atomic
+from tictacgo.agent import FunctionAgent
 from tictacgo.arena.round_robin import pair_seed
 from tictacgo.baselines import registry
-from tictacgo.baselines.base import FunctionAgent
 from tictacgo.baselines.random_agent import RandomAgent
 from tictacgo.cli import main
 from tictacgo.games import littlego, tictactoe
@@ -47,7 +47,7 @@ def test_played_moves_are_legal_and_replay_to_the_recorded_result():
 
 def test_play_game_with_the_same_rng_seed_is_reproducible():
     def one(seed):
-        return arena.play_game("littlego", "random", "random", rng=np.random.default_rng(seed))
+        return arena.play_game("littlego", RandomAgent(GO), RandomAgent(GO), rng=np.random.default_rng(seed))
 
     a, b, c = one(11), one(11), one(12)
     assert a.moves == b.moves and a.winner == b.winner
@@ -62,6 +62,13 @@ def test_illegal_action_forfeits_the_game():
     assert record.reason == "illegal" and record.illegal_by == 1 and record.illegal_action == 4
     assert record.winner == 2
     assert "taken" in record.illegal_detail
+
+
+def test_play_game_takes_callables_and_refuses_a_spec_with_a_pointer_to_make_agent():
+    first_legal = arena.play_game(TTT, lambda s: TTT.legal_actions(s)[0], lambda s: TTT.legal_actions(s)[0])
+    assert first_legal.moves == list(range(7)) and first_legal.winner == 1  # X completes the diagonal 2-4-6
+    with pytest.raises(TypeError, match=r"'random' is an agent spec.*make_agent\(spec, game\)"):
+        arena.play_game(TTT, "random", RandomAgent(TTT))
 
 
 def test_action_that_is_not_an_int_forfeits_the_game():
@@ -81,12 +88,13 @@ def test_play_wdl_counts_from_the_agents_view_and_minimax_never_loses(colour):
     assert w + d + lo == 20 and lo == 0 and w > 0
     assert run(5) == (w, d, lo)  # the agents' own generators make the run reproducible
     always_centre = FunctionAgent(TTT, lambda s: 4)
-    assert arena.play_wdl("tictactoe", always_centre, "random", 3, colour=1) == (0, 0, 3)  # forfeits lose
+    # Forfeits lose.
+    assert arena.play_wdl("tictactoe", always_centre, RandomAgent(TTT), 3, colour=1) == (0, 0, 3)
 
 
 def test_play_wdl_rejects_a_colour_other_than_1_or_2():
     with pytest.raises(ValueError, match="colour"):
-        arena.play_wdl(TTT, "random", "random", 1, colour=0)
+        arena.play_wdl(TTT, RandomAgent(TTT), RandomAgent(TTT), 1, colour=0)
 
 
 # --------------------------------------------------------------------------- run_match
@@ -389,16 +397,16 @@ def test_cli_keeps_the_results_in_a_temporary_file_when_saving_fails_at_the_end(
 
 def _count_jobs_and_stop_after(monkeypatch, module, games_before_ctrl_c: int) -> list[int]:
     """Count the jobs ``module`` makes; Ctrl-C after some games. Returns the count seen at each game."""
-    from tictacgo.arena import runner
+    from tictacgo.arena import jobs, runner
 
     made = {"n": 0}
 
     def counting_job(*args):
         made["n"] += 1
-        return runner.Job(*args)
+        return jobs.Job(*args)
 
     seen: list[int] = []
-    real_play = runner.play_job
+    real_play = jobs.play_job
 
     def play(job, agents):
         seen.append(made["n"])

@@ -104,7 +104,8 @@ def test_a_registered_agent_plays_by_spec_with_its_parameters(clean_registry):
     register_agent("first_legal", _make_first_legal, games=("tictactoe",), description="the first legal cell")
     assert "first_legal" in available_agents("tictactoe")
     assert "first_legal" not in available_agents("littlego")
-    record = play_game("tictactoe", "first_legal", "first_legal:offset=1")
+    record = play_game("tictactoe", make_agent("first_legal", "tictactoe"),
+                       make_agent("first_legal:offset=1", "tictactoe"))
     assert record.moves[:2] == [0, 2]   # X takes cell 0; O, offset 1, the second empty cell
     result = run_match("tictactoe", "first_legal", "minimax", games=2, seed=0, workers=1, progress=False)
     assert len(result.games) == 2

@@ -171,7 +171,7 @@ def test_a_size_the_agent_cannot_play_is_an_unacceptable_size_and_the_game_goes_
         assert response.startswith("? unacceptable size"), response
         assert "5x5" in response or "(6, 5, 5)" in response
     assert "Traceback" not in log.getvalue()
-    assert eng.n == 5 and eng.moves == [vertex_to_action("C3", 5)]  # a refused boardsize changes nothing
+    assert eng.size == 5 and eng.moves == [vertex_to_action("C3", 5)]  # a refused boardsize changes nothing
     assert eng.handle("genmove w").startswith("= ")
     assert eng.handle("boardsize 5") == "=\n\n" and eng.moves == []
 

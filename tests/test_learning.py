@@ -113,7 +113,7 @@ def test_smoke_training_saves_loads_and_resumes(tmp_path, algo, policy, game, ob
     assert resumed.num_timesteps >= 384 > model.num_timesteps - 1
     kind = "ppo" if algo == "maskable-ppo" else "a2c"
     agent = make_agent(f"{kind}:path={tmp_path / 'final_model.zip'}", game)
-    record = play_game(game, agent, "random", rng=np.random.default_rng(0))
+    record = play_game(game, agent, make_agent("random", game), rng=np.random.default_rng(0))
     assert record.forfeit == ""
 
 
@@ -322,5 +322,5 @@ def test_a_shipped_model_loads_without_network_and_plays_only_legal_moves(monkey
     monkeypatch.setattr(socket, "create_connection", no_network)
     agent = make_agent(kind, game_name, rng=np.random.default_rng(0))
     for seed in range(5):
-        record = play_game(game_name, agent, "random", rng=np.random.default_rng(seed))
+        record = play_game(game_name, agent, make_agent("random", game_name), rng=np.random.default_rng(seed))
         assert record.forfeit == ""

@@ -34,7 +34,7 @@ def plane(game, state, name, viewer=None) -> np.ndarray:
 def test_the_games_declare_their_planes_in_the_documented_order():
     assert TTT.spec.planes == ("own", "opponent", "legal", "to_move")
     assert GO.spec.planes == ("own", "opponent", "legal", "ko", "actions_left", "to_move")
-    assert observations.num_planes(TTT) == 4 and observations.num_planes(GO) == 6
+    assert TTT.spec.num_planes == 4 and GO.spec.num_planes == 6
     for name in GO.spec.planes:
         assert f"``{name}``" in observations.__doc__
 
@@ -96,6 +96,31 @@ def test_tic_tac_toe_planes_after_x_takes_the_centre():
     assert not x_view[3].any()
     # X to move again after O's reply: the to_move plane is all ones.
     assert np.all(plane(TTT, after(TTT, [4, 0]), "to_move") == 1.0)
+
+
+def test_the_relative_board_of_x_to_move_after_centre_and_corner():
+    rel = observations.relative_board(TTT, after(TTT, [4, 0]))  # X to move: its centre, O's corner
+    assert rel.tolist() == [[-1, 0, 0], [0, 1, 0], [0, 0, 0]]
+    assert observations.relative_board(TTT, after(TTT, [4, 0]), viewer=2).tolist() == \
+        [[1, 0, 0], [0, -1, 0], [0, 0, 0]]
+
+
+@pytest.mark.parametrize("game", [TTT, GO, littlego.LittleGo(size=3)], ids=["tictactoe", "littlego", "go3"])
+def test_the_relative_board_is_the_course_board_seen_from_the_viewer(game):
+    rng = np.random.default_rng(0)
+    state = game.initial_state()
+    for _ in range(30):
+        if game.is_terminal(state):
+            state = game.initial_state()
+        board = game.to_board(state)
+        for viewer in (1, 2):
+            rel = observations.relative_board(game, state, viewer)
+            expected = np.where(board == viewer, 1, np.where(board == 3 - viewer, -1, 0))
+            assert rel.dtype == np.int8 and rel.flags.writeable
+            np.testing.assert_array_equal(rel, expected)
+        np.testing.assert_array_equal(observations.relative_board(game, state),
+                                      observations.relative_board(game, state, game.current_player(state)))
+        state = game.play(state, int(rng.choice(game.legal_actions(state))))
 
 
 def test_the_planes_start_from_the_player_relative_board():

@@ -219,9 +219,9 @@ def test_both_choose_only_legal_moves(kind, game):
     sims = 30 if game is ttt else 15
     for i in range(4 if game is ttt else 2):
         agent = KINDS[kind](game, uniform(game), sims=sims, rng=rng(i))
-        record = play_game(game, agent, "random", rng=rng(100 + i))
+        record = play_game(game, agent, RandomAgent(game), rng=rng(100 + i))
         assert record.forfeit == ""
-        record = play_game(game, "random", agent, rng=rng(200 + i))
+        record = play_game(game, RandomAgent(game), agent, rng=rng(200 + i))
         assert record.forfeit == ""
 
 
@@ -319,5 +319,5 @@ def test_both_search_over_a_policy_agent_from_the_registry(untrained_model, kind
     twin = pickle.loads(pickle.dumps(agent))
     s = ttt.play(TTT.initial_state(), 0)
     assert twin.act(s) == agent.act(s)
-    record = play_game(TTT, agent, "random", rng=rng(1))
+    record = play_game(TTT, agent, RandomAgent(TTT), rng=rng(1))
     assert record.forfeit == ""

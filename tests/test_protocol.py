@@ -17,8 +17,8 @@ import numpy as np
 import pytest
 
 from tictacgo import cli
+from tictacgo.agent import Agent
 from tictacgo.baselines import registry
-from tictacgo.baselines.base import Agent
 from tictacgo.games import littlego
 from tictacgo.protocol import course, host, player
 
@@ -525,7 +525,7 @@ def test_my_player_falls_back_to_a_legal_move_when_the_agent_overruns(tmp_path, 
 # --------------------------------------------------------------------- host
 
 def test_host_plays_a_full_game_between_two_my_player_processes():
-    result = host.play_game(player_command("random"), player_command("random"), seed=7, time_limit=30)
+    result = host.play_programs(player_command("random"), player_command("random"), seed=7, time_limit=30)
     assert result.forfeit is None
     assert result.end in (littlego.END_MAX_ACTIONS, littlego.END_DOUBLE_PASS)
     # Replaying the moves on the rules core gives the same game.
@@ -543,7 +543,7 @@ def test_host_sends_the_course_input_files(tmp_path):
     black = (f"{record}; if [ -f seen ]; then echo PASS > output.txt; "
              "else touch seen; echo 2,2 > output.txt; fi")
     white = f"{record}; echo PASS > output.txt"
-    result = host.play_game(black, white)
+    result = host.play_programs(black, white)
     assert result.moves == ["2,2", "PASS", "PASS"]
     assert result.end == littlego.END_DOUBLE_PASS and result.winner == 2
     empty, one = "00000\n" * 5, "00000\n00000\n00100\n00000\n00000\n"
@@ -563,15 +563,15 @@ def test_host_sends_the_course_input_files(tmp_path):
                                               ("mkdir output.txt", host.MALFORMED),
                                               ("mkdir -p output.txt/inside", host.MALFORMED)])
 def test_host_forfeits_a_bad_answer(command, failure):
-    result = host.play_game(command, "echo 2,2 > output.txt")
+    result = host.play_programs(command, "echo 2,2 > output.txt")
     assert result.forfeit == failure and result.winner == 2 and result.end == littlego.END_ILLEGAL
-    result = host.play_game("echo 2,2 > output.txt", command)
+    result = host.play_programs("echo 2,2 > output.txt", command)
     assert result.forfeit == failure and result.winner == 1
 
 
 def test_host_clears_whatever_a_player_left_at_input_txt_before_the_next_move():
     vandal = "rm input.txt && mkdir input.txt && echo 2,2 > output.txt"
-    result = host.play_game(vandal, "echo PASS > output.txt")
+    result = host.play_programs(vandal, "echo PASS > output.txt")
     # Black's second move arrives through a fresh input.txt; it repeats 2,2 and forfeits.
     assert result.forfeit == "occupied" and result.winner == 2 and result.moves == ["2,2", "PASS", "2,2"]
 
@@ -583,13 +583,13 @@ def test_host_refuses_a_negative_seed(capsys):
 
 
 def test_host_forfeits_an_occupied_point():
-    result = host.play_game("echo 2,2 > output.txt", "echo ' 2, 2,7' > output.txt")
+    result = host.play_programs("echo 2,2 > output.txt", "echo ' 2, 2,7' > output.txt")
     assert result.forfeit == "occupied" and result.winner == 1 and result.moves == ["2,2", "2,2"]
 
 
 def test_host_forfeits_a_player_that_times_out():
     start = time.perf_counter()
-    result = host.play_game("echo 2,2 > output.txt", "sleep 20; echo 1,1 > output.txt", time_limit=0.5)
+    result = host.play_programs("echo 2,2 > output.txt", "sleep 20; echo 1,1 > output.txt", time_limit=0.5)
     assert time.perf_counter() - start < 10
     assert result.forfeit == host.TIMEOUT and result.winner == 1
 

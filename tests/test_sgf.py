@@ -114,7 +114,7 @@ def test_state_from_sgf_checks_upto_and_names_an_illegal_move(tmp_path):
     assert sgf.state_from_sgf(path, upto=1).t == 1
     with pytest.raises(ValueError, match=r"move 2 \(W C3\) is illegal: occupied"):
         sgf.state_from_sgf(path)
-    with pytest.raises(ValueError, match="upto must be an int in 0..2"):
+    with pytest.raises(ValueError, match=r"upto must be an int in \[0, 2\]"):
         sgf.state_from_sgf(path, upto=3)
 
 
@@ -237,8 +237,10 @@ def test_a_named_pipe_or_a_folder_is_refused_as_an_sgf_file_without_blocking(tmp
 
 def test_match_records_keep_the_variant_a_game_was_played_in(tmp_path):
     from tictacgo.arena import play_game
+    from tictacgo.baselines import RandomAgent
 
-    record = play_game(go.LittleGo(), "random", "random", rng=np.random.default_rng(0),
+    game = go.LittleGo()
+    record = play_game(game, RandomAgent(game), RandomAgent(game), rng=np.random.default_rng(0),
                        state=go.LittleGo(size=4, komi=1.5, max_actions=10).initial_state())
     (path,) = sgf.write_match_sgf([record], tmp_path)
     rec = sgf.load_record(path)
@@ -248,11 +250,12 @@ def test_match_records_keep_the_variant_a_game_was_played_in(tmp_path):
 
 def test_a_forfeit_is_recorded_as_a_win_by_forfeit_with_the_reason(tmp_path):
     from tictacgo.arena import Forfeit, play_game
+    from tictacgo.baselines import RandomAgent
 
     def slow(state):
         raise Forfeit("timeout", "no move within 10 s")
 
-    record = play_game(go.LittleGo(), "random", slow, rng=np.random.default_rng(0))
+    record = play_game(go.LittleGo(), RandomAgent(go.LittleGo()), slow, rng=np.random.default_rng(0))
     (path,) = sgf.write_match_sgf([record], tmp_path)
     root = sgfmill_sgf.Sgf_game.from_bytes(path.read_bytes()).get_root()
     assert root.get("RE") == "B+F"

@@ -189,7 +189,7 @@ def test_bad_arguments_are_refused_with_clear_errors():
         LittleGoVectorEnv(2, observation="planes")
     with pytest.raises(ValueError, match="opponent"):
         LittleGoVectorEnv(2, opponent="minimax")
-    with pytest.raises(ValueError, match="batch_size"):
+    with pytest.raises(ValueError, match="num_envs must be a positive int"):
         TicTacToeVectorEnv(0)
     envs = TicTacToeVectorEnv(2)
     with pytest.raises(RuntimeError, match="reset"):

@@ -7,7 +7,8 @@
    MaskablePPO model (``ppo``, a learned agent) against minimax, choosing
    its moves from the env's observation and action mask.
 4. Prints a small win/draw/loss table between agents, learned ones
-   included, played on the rules cores with fixed seeds.
+   included (the MaskablePPO models and the AlphaZero network, ``az``),
+   played on the rules cores with fixed seeds.
 
 Without the ``train`` extra the learned agent sits out and a random
 learner plays instead; the demo says so.
@@ -84,7 +85,8 @@ def _table(n_games: int, seed: int) -> None:
                 ("tictactoe", "minimax", "think3"), ("tictactoe", "ppo", "minimax"),
                 ("tictactoe", "ppo", "random"), ("littlego", "greedy", "random"),
                 ("littlego", "mcts:sims=300", "greedy"), ("littlego", "ppo", "greedy"),
-                ("littlego", "ppo", "aggressive")]
+                ("littlego", "ppo", "aggressive"), ("tictactoe", "az", "minimax"),
+                ("tictactoe", "az", "random")]
     print(f"{'game':10s} {'agent A':16s} {'agent B':10s} {'A wins':>7s} {'draws':>6s} {'B wins':>7s}")
     root = np.random.SeedSequence(seed)
     for (game_name, a_spec, b_spec), ss in zip(pairings, root.spawn(len(pairings)), strict=True):

@@ -58,8 +58,9 @@ def uses_go_vertices(game: Game, state=None) -> bool:
     return spec.pieces == "stones" and spec.pass_action is not None
 
 
-def colour_name(game: Game, colour: int) -> str:
-    """``Black (X)``/``White (O)`` in Little-Go, ``X``/``O`` in Tic-Tac-Toe."""
+def player_label(game: Game, colour: int) -> str:
+    """The player's name (``spec.player_name``) with the mark the board shows for stones:
+    ``Black (X)``/``White (O)`` in Little-Go, ``X``/``O`` in Tic-Tac-Toe."""
     spec = game.spec
     name = spec.player_name(colour)
     if spec.pieces == "stones":
@@ -67,13 +68,9 @@ def colour_name(game: Game, colour: int) -> str:
     return name
 
 
-def board_size(game: Game, state) -> int:
-    return int(game.spec.board_shape[0])
-
-
 def move_name(game: Game, state, action: int) -> str:
     """How a move is shown: ``C3 (2,2)`` or ``pass`` in Little-Go, ``1,1 (cell 4)`` in Tic-Tac-Toe."""
-    n = board_size(game, state)
+    n = game.spec.board_shape[0]
     if uses_go_vertices(game, state):
         if action == game.pass_action:
             return "pass"
@@ -92,7 +89,7 @@ def parse_move(game: Game, state, text: str) -> int | str:
     low = t.lower()
     if low in COMMANDS or low in ("exit", "?"):
         return {"exit": "quit", "?": "help"}.get(low, low)
-    n = board_size(game, state)
+    n = game.spec.board_shape[0]
     if "," in t or (len(t.split()) == 2 and all(p.lstrip("-").isdigit() for p in t.split())):
         return course_to_action(t, n)
     if uses_go_vertices(game, state):
@@ -106,7 +103,7 @@ def parse_move(game: Game, state, text: str) -> int | str:
 
 
 def help_text(game: Game, state=None) -> str:
-    n = board_size(game, state)
+    n = game.spec.board_shape[0]
     if uses_go_vertices(game, state):
         last = GO_LETTERS[n - 1]
         moves = ("a move is row,col as the course writes it (0-based, row 0 at the top), e.g. 2,2, "
@@ -119,7 +116,7 @@ def help_text(game: Game, state=None) -> str:
 def render(game: Game, state) -> str:
     """The board with coordinates for both ways of typing a move."""
     spec = game.spec
-    n = board_size(game, state)
+    n = game.spec.board_shape[0]
     board = game.to_board(state)
     sym = {0: ".", 1: "X", 2: "O"}
     if uses_go_vertices(game, state):
@@ -150,12 +147,12 @@ def result_text(game: Game, state, human: int) -> str:
     """Who won, by what score (Little-Go) and why the game ended."""
     spec = game.spec
     w = game.winner(state)
-    who = "draw" if w == 0 else f"{colour_name(game, w)} wins"
+    who = "draw" if w == 0 else f"{player_label(game, w)} wins"
     you = "it is a draw" if w == 0 else "you win" if w == human else "the agent wins"
     reason = game.end_reason(state)
     why = END_WORDS.get(reason, str(reason)).format(
-        limit=spec.max_actions, winner=colour_name(game, w) if w else "nobody",
-        loser=colour_name(game, 3 - w) if w else "a player")
+        limit=spec.max_actions, winner=player_label(game, w) if w else "nobody",
+        loser=player_label(game, 3 - w) if w else "a player")
     scores = getattr(game, "scores", None)
     if spec.komi is not None and scores is not None:
         b, wh = scores(state)
@@ -188,7 +185,7 @@ def play_session(game: Game, agent, agent_name: str, human: int,
     state = game.initial_state()
     history = [state]
     shown = None  # the board is printed again only when it changed
-    say(f"You play {colour_name(game, human)} against {agent_name}. {help_text(game, state)}.")
+    say(f"You play {player_label(game, human)} against {agent_name}. {help_text(game, state)}.")
     while not game.is_terminal(state):
         if game.current_player(state) != human:
             start = time.perf_counter()
@@ -202,12 +199,12 @@ def play_session(game: Game, agent, agent_name: str, human: int,
                 break
             history.append(state)
             played = move_name(game, history[-2], action)
-            say(f"{agent_name} as {colour_name(game, 3 - human)} plays {played} after {seconds:.2f} s")
+            say(f"{agent_name} as {player_label(game, 3 - human)} plays {played} after {seconds:.2f} s")
             continue
         if state is not shown:
             say(render(game, state))
             shown = state
-        prompt = f"Your move as {colour_name(game, human)}: "
+        prompt = f"Your move as {player_label(game, human)}: "
         try:
             line = read_line(prompt)
         except EOFError:

@@ -27,9 +27,6 @@ import gymnasium as gym
 from tictacgo.games.registry import GAMES, game_entry
 
 ILLEGAL_POLICIES = ("lose", "penalty")
-# Gymnasium id -> entry point and native vector entry point, from the game registry.
-ENV_IDS = {entry.env_id: entry.env_entry_point for entry in GAMES.values()}
-VECTOR_ENTRY_POINTS = {entry.env_id: entry.vector_entry_point for entry in GAMES.values()}
 
 
 def resolve_opponent(spec: str, game: Any) -> Any:
@@ -88,9 +85,10 @@ def register_envs() -> None:
     """
     from gymnasium.envs.registration import register, registry
 
-    ids = [(env_id, env_id) for env_id in ENV_IDS] + [(f"{NAMESPACE}/{env_id}", env_id) for env_id in ENV_IDS]
-    for env_id, plain in ids:
-        entry = ENV_IDS[plain]
+    ids = [(game.env_id, game) for game in GAMES.values()]  # the ids and entry points are the game registry's
+    ids += [(f"{NAMESPACE}/{env_id}", game) for env_id, game in ids]
+    for env_id, game in ids:
+        entry = game.env_entry_point
         existing = registry.get(env_id)
         if existing is not None:
             if existing.entry_point == entry:
@@ -99,4 +97,4 @@ def register_envs() -> None:
                                   f"{existing.entry_point!r}; tictacgo registers it as {entry!r}. "
                                   f"Remove the other registration (del gymnasium.registry[{env_id!r}]) "
                                   "before importing tictacgo")
-        register(id=env_id, entry_point=entry, vector_entry_point=VECTOR_ENTRY_POINTS[plain])
+        register(id=env_id, entry_point=entry, vector_entry_point=game.vector_entry_point)

@@ -44,7 +44,6 @@ Version history: v0, the first release.
 
 from __future__ import annotations
 
-import math
 from typing import Any, SupportsFloat
 
 import gymnasium as gym
@@ -52,6 +51,7 @@ import numpy as np
 from gymnasium import spaces
 
 from tictacgo.games.errors import check_action_type
+from tictacgo.validate import check_int, check_number
 
 
 class IllegalMovePenalty(gym.Wrapper):
@@ -73,17 +73,10 @@ class IllegalMovePenalty(gym.Wrapper):
             env.get_wrapper_attr("action_masks")
         except AttributeError:
             raise TypeError("IllegalMovePenalty needs an env with an action_masks() method") from None
-        if isinstance(penalty, bool) or not isinstance(penalty, (int, float, np.number)):
-            raise TypeError(f"penalty must be a number, got {penalty!r}")
-        if not math.isfinite(penalty):
-            raise ValueError(f"penalty must be a finite number, got {penalty!r}")
+        self.penalty = check_number("penalty", penalty)
         if max_illegal_in_a_row is None:
             max_illegal_in_a_row = 2 * int(env.action_space.n)
-        if isinstance(max_illegal_in_a_row, bool) or not isinstance(max_illegal_in_a_row, (int, np.integer)) \
-                or max_illegal_in_a_row < 1:
-            raise ValueError(f"max_illegal_in_a_row must be a positive int, got {max_illegal_in_a_row!r}")
-        self.penalty = float(penalty)
-        self.max_illegal_in_a_row = int(max_illegal_in_a_row)
+        self.max_illegal_in_a_row = check_int("max_illegal_in_a_row", max_illegal_in_a_row, min=1)
         self._refused_in_a_row = 0
         self._last_obs = None
         self._last_info: dict = {}

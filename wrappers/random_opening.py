@@ -21,6 +21,8 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
+from tictacgo.validate import check_int
+
 
 class RandomOpening(gym.Wrapper):
     """Start every episode after ``0..max_moves`` random moves.
@@ -34,8 +36,7 @@ class RandomOpening(gym.Wrapper):
     """
 
     def __init__(self, env: gym.Env, max_moves: int):
-        if isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 0:
-            raise ValueError(f"max_moves must be a non-negative int, got {max_moves!r}")
+        check_int("max_moves", max_moves, min=0)
         super().__init__(env)
         self.max_moves = max_moves
         self._rng = np.random.default_rng()

@@ -41,8 +41,8 @@ from stable_baselines3.common.vec_env import VecEnv
 
 from tictacgo.envs.vector_env import BatchedMatch
 from tictacgo.games import make_game
-from tictacgo.games.batched_common import check_batch_size
 from tictacgo.games.batched_engines import make_batched_engine
+from tictacgo.validate import check_int
 
 
 class BatchedVecEnv(VecEnv):
@@ -59,7 +59,7 @@ class BatchedVecEnv(VecEnv):
                  learner: str = "random", observation: str = "flat", board_size: int | None = None,
                  komi: float | None = None, max_actions: int | None = None):
         game = make_game(game, size=board_size, komi=komi, max_actions=max_actions)
-        engine = make_batched_engine(game, check_batch_size(num_envs))
+        engine = make_batched_engine(game, check_int("num_envs", num_envs, min=1))
         self.match = BatchedMatch(engine, opponent, learner, observation)
         self.render_mode = None  # read by VecEnv.__init__ through get_attr
         super().__init__(num_envs, self.match.observation_space, self.match.action_space)

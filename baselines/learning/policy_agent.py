@@ -28,6 +28,7 @@ from tictacgo.baselines.learning.model_zip import read_model_zip, rebuild_policy
 from tictacgo.baselines.numpy_policy import LogitsAgent
 from tictacgo.envs import observations
 from tictacgo.games.spec import Game
+from tictacgo.validate import check_bool
 
 ALGOS = ("maskable-ppo", "a2c")
 
@@ -117,8 +118,7 @@ class PolicyAgent(LogitsAgent):
         if int(policy.action_space.n) != game.spec.num_actions:
             raise ValueError(f"the model has {policy.action_space.n} actions, {game.spec.name} "
                              f"has {game.spec.num_actions}: it was trained for another game or size")
-        if not isinstance(sample, bool):
-            raise ValueError(f"sample must be true or false, got {sample!r}")
+        check_bool("sample", sample)
         self.policy = policy.to("cpu").eval()
         self.sample = sample
 

@@ -21,6 +21,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from tictacgo.validate import check_probability
+
 
 def illegal_aware_returns(rewards: Sequence[float], illegal: Sequence[bool], gamma: float) -> np.ndarray:
     """The training target of every step of one player's episode.
@@ -40,8 +42,7 @@ def illegal_aware_returns(rewards: Sequence[float], illegal: Sequence[bool], gam
         raise ValueError(f"rewards and illegal must be 1-D of one length, got {r.shape} and {bad.shape}")
     if bad.size and bad.dtype != bool:
         raise ValueError(f"illegal must hold bools, got dtype {bad.dtype}")
-    if isinstance(gamma, bool) or not isinstance(gamma, (int, float)) or not 0.0 <= gamma <= 1.0:
-        raise ValueError(f"gamma must be a number in [0, 1], got {gamma!r}")
+    check_probability("gamma", gamma)
     if not np.isfinite(r).all():
         raise ValueError(f"rewards must be finite, got {r.tolist()}")
     out = np.zeros_like(r)

@@ -51,6 +51,7 @@ from ray.rllib.utils.torch_utils import FLOAT_MIN
 
 from tictacgo.envs import observations
 from tictacgo.games.registry import GAMES, game_entry
+from tictacgo.validate import check_int
 
 SHARED_POLICY = "shared"
 OBS_KEY, MASK_KEY = "observations", "action_mask"
@@ -221,10 +222,8 @@ def self_play_config(game: str = "tictactoe", env_config: dict[str, Any] | None 
     game = game_entry(game).name
     for name, value in (("train_batch_size", train_batch_size), ("minibatch_size", minibatch_size),
                         ("num_epochs", num_epochs)):
-        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            raise ValueError(f"{name} must be a positive int, got {value!r}")
-    if not isinstance(num_env_runners, int) or isinstance(num_env_runners, bool) or num_env_runners < 0:
-        raise ValueError(f"num_env_runners must be a non-negative int, got {num_env_runners!r}")
+        check_int(name, value, min=1)
+    check_int("num_env_runners", num_env_runners, min=0)
     if not hidden or any(not isinstance(h, int) or h < 1 for h in hidden):
         raise ValueError(f"hidden must be positive layer sizes, got {hidden!r}")
     if not (isinstance(module_class, type) and issubclass(module_class, MaskedPPOTorchRLModule)):

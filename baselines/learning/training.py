@@ -49,19 +49,19 @@ import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback, CallbackList
 from stable_baselines3.common.vec_env import DummyVecEnv
 
-import tictacgo  # noqa: F401 -- registers the env ids
-from tictacgo.arena.game_loop import play_wdl
+from tictacgo.agent import Agent
 from tictacgo.atomic import atomic_write_json
 from tictacgo.baselines.agent_spec import AgentSpec
 from tictacgo.baselines.audit import optimal_actions, optimal_move_rate, reachable_positions
-from tictacgo.baselines.base import Agent
 from tictacgo.baselines.learning.model_zip import read_model_zip
 from tictacgo.baselines.learning.networks import policy_spec
 from tictacgo.baselines.learning.policy_agent import PolicyAgent
 from tictacgo.baselines.learning.training_config import TrainConfig, parse_weighted
 from tictacgo.baselines.model_files import model_game_file
 from tictacgo.baselines.registry import make_agent, parse_agent_spec
+from tictacgo.game_loop import play_wdl
 from tictacgo.games import game_entry, make_game
+from tictacgo.validate import check_int, check_number
 from tictacgo.wrappers import RandomOpening
 
 
@@ -420,28 +420,15 @@ def train(cfg: TrainConfig):
                         ("eval_games", cfg.eval_games), ("snapshot_every", cfg.snapshot_every),
                         ("pool_size", cfg.pool_size), ("batch_size", cfg.batch_size),
                         ("n_epochs", cfg.n_epochs), *(("net_arch", n) for n in cfg.net_arch)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise ValueError(f"{name} must be a positive int, got {value!r}")
-    for name, value, ok, expected in (
-            ("gamma", cfg.gamma, lambda v: 0 < v <= 1, "in (0, 1]"),
-            ("learning_rate", cfg.learning_rate, lambda v: v > 0, "positive"),
-            ("ent_coef", cfg.ent_coef, lambda v: v >= 0, "non-negative"),
-            ("self_play_weight", cfg.self_play_weight, lambda v: v > 0, "positive")):
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not np.isfinite(value) \
-                or not ok(value):
-            raise ValueError(f"{name} must be a finite number {expected}, got {value!r}")
-    if isinstance(cfg.random_opening, bool) or not isinstance(cfg.random_opening, int) \
-            or cfg.random_opening < 0:
-        raise ValueError(f"random_opening must be a non-negative int, got {cfg.random_opening!r}")
-    if isinstance(cfg.n_steps, bool) or not isinstance(cfg.n_steps, int) or cfg.n_steps < 0:
-        raise ValueError(f"n_steps must be a non-negative int (0: the algorithm's default), "
-                         f"got {cfg.n_steps!r}")
-    if isinstance(cfg.first_player_envs, bool) or not isinstance(cfg.first_player_envs, int) \
-            or not 0 <= cfg.first_player_envs <= cfg.n_envs:
-        raise ValueError(f"first_player_envs must be an int from 0 to n_envs ({cfg.n_envs}), "
-                         f"got {cfg.first_player_envs!r}")
-    if cfg.seed < 0:
-        raise ValueError(f"seed must be non-negative, got {cfg.seed}")
+        check_int(name, value, min=1)
+    check_number("gamma", cfg.gamma, positive=True, max=1, expected="a finite number in (0, 1]")
+    check_number("learning_rate", cfg.learning_rate, positive=True)
+    check_number("ent_coef", cfg.ent_coef, min=0)
+    check_number("self_play_weight", cfg.self_play_weight, positive=True)
+    check_int("random_opening", cfg.random_opening, min=0)
+    check_int("n_steps", cfg.n_steps, min=0, expected="a non-negative int (0: the algorithm's default)")
+    check_int("first_player_envs", cfg.first_player_envs, min=0, max=cfg.n_envs)
+    check_int("seed", cfg.seed, min=0)
     opponents = Opponents(cfg, game)  # each spec read once; a bad one fails here, before any training
     for spec in [*(s for s, _ in opponents.specs), *map(parse_agent_spec, cfg.eval_opponents)]:
         make_agent(spec, game)

@@ -1,12 +1,13 @@
 """The arena: play agents against each other and report what happened (``tictacgo.arena``).
 
-Built in layers, each on the one before:
+Built in layers, each on the one before, over the package's one game loop
+(``tictacgo.game_loop``: ``play_game``, ``GameRecord``, ``Forfeit`` and
+``play_wdl``, which the arena re-exports):
 
-* ``game_loop``: ``play_game`` (the package's one game loop) and ``GameRecord``;
-  ``play_wdl`` counts wins, draws and losses over a run of games.
 * ``stats``: the score's confidence interval and the Wilson interval.
 * ``results``: ``MatchResult`` (summary, table, JSON) and ``write_json_atomic``.
-* ``runner``: seeded jobs run in a pool of worker processes with a progress bar;
+* ``jobs``, ``progress`` and ``runner``: seeded jobs (one game each) run in a pool
+  of worker processes (or as Ray tasks, ``ray_backend``) with a progress bar;
   each worker builds an agent once (``AgentCache``) and re-seeds it per game.
 * ``match``: ``run_match`` between two registry specs, colours alternating.
 * ``round_robin`` and ``ratings``: every pair plays; Bradley-Terry ratings.
@@ -15,14 +16,14 @@ The course's grading report lives with the course protocol
 (``tictacgo.protocol.grading``); ``tictacgo arena`` is ``tictacgo.cli.arena``.
 """
 
-from tictacgo.arena.game_loop import Forfeit, GameRecord, play_game, play_wdl
+from tictacgo.arena.jobs import AgentCache
 from tictacgo.arena.match import run_match, validate_specs
 from tictacgo.arena.ratings import Ratings, fit_bradley_terry
-from tictacgo.arena.results import MatchGame, MatchResult, colour_name, write_json_atomic
+from tictacgo.arena.results import MatchGame, MatchResult, write_json_atomic
 from tictacgo.arena.round_robin import RoundRobinResult, run_round_robin
-from tictacgo.arena.runner import AgentCache
 from tictacgo.arena.stats import score_interval, wilson_interval
+from tictacgo.game_loop import Forfeit, GameRecord, play_game, play_wdl
 
 __all__ = ["AgentCache", "Forfeit", "GameRecord", "MatchGame", "MatchResult", "Ratings", "RoundRobinResult",
-           "colour_name", "fit_bradley_terry", "play_game", "play_wdl", "run_match", "run_round_robin",
-           "score_interval", "validate_specs", "wilson_interval", "write_json_atomic"]
+           "fit_bradley_terry", "play_game", "play_wdl", "run_match", "run_round_robin", "score_interval",
+           "validate_specs", "wilson_interval", "write_json_atomic"]

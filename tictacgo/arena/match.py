@@ -14,13 +14,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
+from tictacgo.arena.jobs import AgentCache, Job, as_agent_spec
 from tictacgo.arena.results import MatchResult
-from tictacgo.arena.runner import AgentCache, Job, as_agent_spec, check_backend, execute_jobs
+from tictacgo.arena.runner import check_backend, execute_jobs
 from tictacgo.baselines.agent_spec import AgentSpec
 from tictacgo.games import make_game
 from tictacgo.games.spec import Game
+from tictacgo.validate import check_int
 
 
 def validate_specs(game: Any, specs: Sequence[str | AgentSpec], agents: AgentCache | None = None) -> Game:
@@ -55,10 +55,8 @@ def check_match_args(game: Any, specs: Sequence[str | AgentSpec], games: int, se
         The game object and the specs read once (``AgentSpec``), the agents built in ``agents``.
     """
     game = validate_specs(game, specs, agents)
-    if not isinstance(games, int) or isinstance(games, bool) or games < 1:
-        raise ValueError(f"games must be a positive int, got {games!r}")
-    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
-        raise ValueError(f"seed must be a non-negative int, got {seed!r}")
+    check_int("games", games, min=1)
+    check_int("seed", seed, min=0)
     return game, [as_agent_spec(s) for s in specs]
 
 

@@ -63,6 +63,7 @@ from typing import Any
 import numpy as np
 
 from tictacgo.atomic import atomic_write
+from tictacgo.validate import check_choice, check_number
 
 ELO_PER_NAT = 400.0 / math.log(10.0)
 
@@ -159,10 +160,8 @@ def fit_bradley_terry(points, games, names: Sequence[str] | None = None, prior: 
     names = [str(i) for i in range(k)] if names is None else [str(n) for n in names]
     if len(names) != k:
         raise ValueError(f"{len(names)} names for {k} agents")
-    if anchor not in ("mean", "first"):
-        raise ValueError(f"anchor must be 'mean' or 'first', got {anchor!r}")
-    if not (isinstance(prior, (int, float)) and prior >= 0 and math.isfinite(prior)):
-        raise ValueError(f"prior must be a finite number >= 0, got {prior!r}")
+    check_choice("anchor", anchor, ("mean", "first"))
+    check_number("prior", prior, min=0)
     if not (np.isfinite(W).all() and np.isfinite(N).all()):
         raise ValueError("points and games must be finite numbers (no nan or inf)")
     if (W < 0).any() or (N < 0).any() or not np.allclose(N, N.T) or np.diag(N).any():

@@ -4,7 +4,7 @@
 backend="ray")`` come here; the local process pool stays the default. Jobs
 (plain data: game, specs, seed, game index) go out in chunks, one Ray task a
 chunk; each task plays its games exactly as a local worker does
-(``runner.play_job``: game ``i`` seeded by ``SeedSequence(seed,
+(``jobs.play_job``: game ``i`` seeded by ``SeedSequence(seed,
 spawn_key=(i,))``, each agent built once for the chunk), so the games,
 winners and moves are those of the local backend for the same seed,
 whichever node plays which chunk. Only a bounded number of chunks is in
@@ -23,8 +23,10 @@ import itertools
 import math
 from collections.abc import Iterable, Iterator
 
+from tictacgo.arena.jobs import AgentCache, Job, play_job
+from tictacgo.arena.progress import Progress
 from tictacgo.arena.results import MatchGame
-from tictacgo.arena.runner import AgentCache, Job, Progress, play_job
+from tictacgo.validate import check_int
 
 INSTALL_HINT = "pip install 'tictacgo[ray]' (or 'tictacgo[rllib]', which includes ray)"
 
@@ -75,9 +77,8 @@ def execute_jobs(jobs: Iterable[Job], total: int, workers: int | None, progress:
         ImportError: ray is not installed (the message says how to install it).
         ValueError: a bad ``workers`` or ``chunk_size``.
     """
-    for name, value in (("workers", workers), ("chunk_size", chunk_size)):
-        if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
-            raise ValueError(f"{name} must be a positive int or None, got {value!r}")
+    check_int("workers", workers, min=1, allow_none=True)
+    check_int("chunk_size", chunk_size, min=1, allow_none=True)
     results: list[tuple[int, MatchGame]] = []
     if total < 1:
         return results, False

@@ -15,21 +15,11 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from tictacgo.arena.game_loop import GameRecord
 from tictacgo.arena.stats import Z95, score_interval
 from tictacgo.atomic import atomic_write_json
+from tictacgo.game_loop import GameRecord
 from tictacgo.games import make_game
-from tictacgo.games.spec import Game
-
-
-def colour_name(game: str | Game, colour: int) -> str:
-    """The display name of a colour: ``X``/``O`` (Tic-Tac-Toe), ``Black``/``White`` (Little-Go)."""
-    module = make_game(game) if isinstance(game, str) else game
-    return module.spec.player_name(colour)
-
-
-
-
+from tictacgo.games.spec import GameSpec
 
 
 class MatchGame(NamedTuple):
@@ -75,6 +65,11 @@ class MatchResult:
     def n(self) -> int:
         """Games played."""
         return len(self.games)
+
+    @property
+    def game_spec(self) -> GameSpec:
+        """The ``GameSpec`` of the variant played (its ``player_name(colour)`` names the colours)."""
+        return make_game(self.game, **self.variant).spec
 
     def _a_result(self, g: MatchGame) -> float:
         a_colour = 1 if g.a_first else 2
@@ -131,7 +126,7 @@ class MatchResult:
         by_colour = {}
         for colour in (1, 2):
             w, d, lo_ = self.wdl(colour)
-            by_colour[colour_name(self.game, colour)] = {"wins": w, "draws": d, "losses": lo_}
+            by_colour[self.game_spec.player_name(colour)] = {"wins": w, "draws": d, "losses": lo_}
         w, d, lo_ = self.wdl()
         return {
             "wins": w, "draws": d, "losses": lo_, "score": self.score,
@@ -178,7 +173,7 @@ class MatchResult:
             w, d, lo = self.wdl(colour)
             n = w + d + lo
             sc = f"{(w + d / 2) / n:8.3f}" if n else f"{'-':>8s}"
-            label = f"{colour_name(self.game, colour)} ({'first' if colour == 1 else 'second'})"
+            label = f"{self.game_spec.player_name(colour)} ({'first' if colour == 1 else 'second'})"
             rows.append(f"{label:16s}{n:6d}{w:6d}{d:6d}{lo:6d}{sc}")
         w, d, lo = self.wdl()
         ci_lo, ci_hi, method = self.score_ci()

@@ -14,9 +14,10 @@ from typing import Any
 
 import numpy as np
 
+from tictacgo.arena.jobs import AgentCache, Job
 from tictacgo.arena.match import check_match_args
 from tictacgo.arena.results import MatchResult
-from tictacgo.arena.runner import AgentCache, Job, check_backend, execute_jobs
+from tictacgo.arena.runner import check_backend, execute_jobs
 from tictacgo.baselines.agent_spec import AgentSpec
 
 

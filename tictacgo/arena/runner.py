@@ -25,95 +25,13 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
-import sys
 import threading
-import time
 from collections.abc import Iterable
-from typing import Any, NamedTuple
 
-import numpy as np
-
-from tictacgo.arena.game_loop import play_game
+from tictacgo.arena.jobs import AgentCache, Job, play_job
+from tictacgo.arena.progress import Progress
 from tictacgo.arena.results import MatchGame
-from tictacgo.baselines.agent_spec import AgentSpec
-from tictacgo.baselines.base import Agent
-from tictacgo.baselines.registry import make_agent, parse_agent_spec
-
-
-class Job(NamedTuple):
-    """What a worker needs to play one game: plain data, so it pickles under ``spawn``."""
-
-    key: int          # which match (0 for run_match; the pair's number in a round robin)
-    game: Any         # the game object (it pickles as its variant)
-    spec_a: AgentSpec
-    spec_b: AgentSpec
-    seed: int
-    index: int
-
-
-def game_rngs(seed: int, index: int) -> tuple[np.random.Generator, np.random.Generator]:
-    """A's and B's generators for game ``index`` of a match seeded ``seed``."""
-    ss_a, ss_b = np.random.SeedSequence(seed, spawn_key=(index,)).spawn(2)
-    return np.random.default_rng(ss_a), np.random.default_rng(ss_b)
-
-
-def as_agent_spec(spec: str | AgentSpec) -> AgentSpec:
-    """A spec given to the arena, read once (``parse_agent_spec``).
-
-    Raises:
-        TypeError: neither text nor an ``AgentSpec``.
-        ValueError: text that is not a spec.
-    """
-    if not isinstance(spec, (str, AgentSpec)):
-        raise TypeError(f"the arena takes agents as registry specs (strings or AgentSpec), got {spec!r}")
-    return parse_agent_spec(spec)
-
-
-class AgentCache:
-    """The agents one worker has built, reused for every game: an agent per spec and game.
-
-    ``agent(spec, game, rng)`` builds the agent the first time (with ``rng``)
-    and afterwards re-seeds the one it built (``agent.seed(rng)``);
-    ``play_game`` resets it at the start of the game. A second agent of the
-    same spec is built only for a game where the first is already playing (a
-    spec against itself). ``check(spec, game)`` builds one to see that the
-    spec is good, so checking and then playing in one process builds it once.
-    """
-
-    def __init__(self) -> None:
-        self._agents: dict[tuple[AgentSpec, Any], list[Agent]] = {}
-
-    def check(self, spec: AgentSpec, game) -> None:
-        """Build ``spec`` for ``game`` (unless this cache holds one) so that a bad spec raises now.
-
-        Raises:
-            ValueError: an unknown agent or a bad parameter (the registry's message).
-        """
-        if not self._agents.get((spec, game)):
-            self._agents[(spec, game)] = [make_agent(spec, game, rng=np.random.default_rng(0))]
-
-    def agent(self, spec: AgentSpec, game, rng: np.random.Generator,
-              playing: tuple[Agent, ...] = ()) -> Agent:
-        """An agent for ``spec`` other than those ``playing`` this game, seeded with ``rng`` for it."""
-        built = self._agents.setdefault((spec, game), [])
-        for agent in built:
-            if not any(agent is other for other in playing):
-                agent.seed(rng)
-                return agent
-        agent = make_agent(spec, game, rng=rng)
-        built.append(agent)
-        return agent
-
-
-def play_job(job: Job, agents: AgentCache) -> tuple[int, MatchGame]:
-    """Play one game with the agents of ``agents``; ``(job.key, MatchGame)``."""
-    rng_a, rng_b = game_rngs(job.seed, job.index)
-    a = agents.agent(job.spec_a, job.game, rng_a)
-    b = agents.agent(job.spec_b, job.game, rng_b, playing=(a,))
-    a_first = job.index % 2 == 0
-    record = play_game(job.game, a, b) if a_first else play_game(job.game, b, a)  # resets both agents
-    return job.key, MatchGame(job.index, a_first, record)
-
+from tictacgo.validate import check_int
 
 # The agents of a pool worker process, made by _start_worker: one cache for the pool's life (one run).
 _worker_agents: AgentCache | None = None
@@ -130,46 +48,10 @@ def _play_in_worker(job: Job) -> tuple[int, MatchGame]:
     return play_job(job, _worker_agents)
 
 
-class Progress:
-    """tqdm if importable, else a line on stderr every ``every`` seconds; nothing if disabled."""
-
-    def __init__(self, total: int, enabled: bool, desc: str, every: float = 5.0):
-        self.total, self.enabled, self.desc, self.every = total, enabled, desc, every
-        self.done = 0
-        self.bar = None
-        self.start = self.last = time.monotonic()
-        if enabled:
-            try:
-                from tqdm import tqdm
-            except ImportError:
-                pass
-            else:
-                self.bar = tqdm(total=total, desc=desc, unit="game", file=sys.stderr, dynamic_ncols=True)
-
-    def update(self) -> None:
-        self.done += 1
-        if not self.enabled:
-            return
-        if self.bar is not None:
-            self.bar.update(1)
-            return
-        now = time.monotonic()
-        if now - self.last >= self.every or self.done == self.total:
-            self.last = now
-            pct = 100 * self.done / max(1, self.total)
-            print(f"{self.desc}: {self.done}/{self.total} games ({pct:.0f}%), "
-                  f"{now - self.start:.0f} s", file=sys.stderr, flush=True)
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
-
-
 def _resolve_workers(workers: int | None, n_jobs: int) -> int:
+    workers = check_int("workers", workers, min=1, allow_none=True)
     if workers is None:
         workers = os.cpu_count() or 1
-    if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
-        raise ValueError(f"workers must be a positive int or None, got {workers!r}")
     return max(1, min(workers, n_jobs))
 
 

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import math
 
+from tictacgo.validate import check_number
+
 Z95 = 1.959963984540054  # the two-sided 95% normal quantile
 
 
@@ -81,5 +83,4 @@ def _check_counts_and_z(counts: tuple[float, ...], z: float) -> None:
     for value in counts:
         if not math.isfinite(value):
             raise ValueError(f"game counts must be finite numbers, got {value!r}")
-    if not (math.isfinite(z) and z > 0):
-        raise ValueError(f"z must be a finite positive number, got {z!r}")
+    check_number("z", z, positive=True)

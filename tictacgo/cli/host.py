@@ -37,7 +37,7 @@ def _short(command: str, limit: int = 60) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from tictacgo.games import littlego
-    from tictacgo.protocol.host import play_game
+    from tictacgo.protocol.host import play_programs
 
     if args.games < 1:
         print(f"host: error: --games must be at least 1, got {args.games}", file=sys.stderr)
@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     for g in range(args.games):
         black_key, white_key = ("A", "B") if g % 2 == 0 else ("B", "A")
         print(f"game {g + 1}/{args.games}: Black = {black_key}, White = {white_key}", flush=True)
-        result = play_game(labels[black_key], labels[white_key], size=args.board_size,
+        result = play_programs(labels[black_key], labels[white_key], size=args.board_size,
                            time_limit=args.time_limit, seed=args.seed, game_index=g, log=log)
         if result.winner == 0:
             draws += 1

@@ -38,10 +38,11 @@ without code changes. Both backends give exactly the same games.
 
 from __future__ import annotations
 
-import numbers
 import os
 
 import numpy as np
+
+from tictacgo.validate import check_int
 
 BACKENDS = ("auto", "numpy", "numba")
 BACKEND_ENV = "TICTACGO_BATCHED_BACKEND"
@@ -103,12 +104,6 @@ def unpack(bits: np.ndarray, count: int) -> np.ndarray:
     return np.unpackbits(raw, axis=1, count=count, bitorder="little").view(bool)
 
 
-def check_batch_size(batch_size) -> int:
-    if isinstance(batch_size, bool) or not isinstance(batch_size, numbers.Integral) or batch_size < 1:
-        raise ValueError(f"batch_size must be a positive int, got {batch_size!r}")
-    return int(batch_size)
-
-
 class BatchedGame:
     """The interface of a batched engine; see the module docstring."""
 
@@ -119,7 +114,7 @@ class BatchedGame:
     END_ILLEGAL: int  # the end code of a game lost by an illegal action
 
     def __init__(self, batch_size: int, backend: str | None = None):
-        self.batch_size = check_batch_size(batch_size)
+        self.batch_size = check_int("batch_size", batch_size, min=1)
         self.backend = resolve_backend(backend)
         self._everywhere = np.ones(self.batch_size, dtype=bool)
 

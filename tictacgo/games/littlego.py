@@ -25,7 +25,6 @@ rules are pure functions of a state, also offered as the game's methods:
 
 from __future__ import annotations
 
-import math
 from typing import NamedTuple
 
 import numpy as np
@@ -33,6 +32,7 @@ import numpy as np
 from tictacgo.games.bits import unpack_bits
 from tictacgo.games.errors import GameOverError, IllegalActionError, check_action_type
 from tictacgo.games.spec import GameSpec
+from tictacgo.validate import check_int, check_number
 
 BLACK = 1
 WHITE = 2
@@ -186,27 +186,10 @@ class LittleGo:
 
 def _variant_key(size, komi, max_actions) -> tuple[int, float, int]:
     """The checked ``(size, komi, max_actions)`` of a variant, defaults filled in."""
-    if isinstance(size, bool) or not isinstance(size, (int, np.integer)):
-        raise TypeError(f"board size must be an int, got {size!r} ({type(size).__name__})")
-    size = int(size)
-    if not 2 <= size <= 19:
-        raise ValueError(f"board size must be between 2 and 19, got {size}")
-    if komi is None:
-        komi = size / 2
-    if isinstance(komi, bool) or not isinstance(komi, (int, float, np.integer, np.floating)):
-        raise TypeError(f"komi must be a number, got {komi!r}")
-    try:
-        value = float(komi)
-    except OverflowError:
-        value = math.inf
-    if not math.isfinite(value):
-        raise ValueError(f"komi must be a finite number, got {komi!r}")
-    komi = value
-    if max_actions is None:
-        max_actions = size * size - 1
-    if isinstance(max_actions, bool) or not isinstance(max_actions, (int, np.integer)) or max_actions < 1:
-        raise ValueError(f"max_actions must be a positive int, got {max_actions!r}")
-    return size, komi, int(max_actions)
+    size = check_int("board size", size, min=2, max=19)
+    komi = check_number("komi", size / 2 if komi is None else komi)
+    max_actions = check_int("max_actions", size * size - 1 if max_actions is None else max_actions, min=1)
+    return size, komi, max_actions
 
 
 class GoState(NamedTuple):
@@ -561,9 +544,7 @@ def from_boards(board, to_move: int, previous=None, t: int | None = None,
         if t % 2 != (to_move - 1):
             t += 1
         t = min(t, game.max_actions - 1 - (game.max_actions - to_move) % 2)
-    if isinstance(t, bool) or not isinstance(t, (int, np.integer)) or not 0 <= t < game.max_actions:
-        raise ValueError(f"t must be an int in [0, {game.max_actions - 1}] (actions already played), "
-                         f"got {t!r}")
+    t = check_int("t", t, min=0, max=game.max_actions - 1)  # the actions already played
     if t % 2 != to_move - 1:
         raise ValueError(f"after t={t} actions it is {'White' if t % 2 else 'Black'}'s turn, "
                          f"not {'Black' if to_move == BLACK else 'White'}'s (Black moves at even t)")

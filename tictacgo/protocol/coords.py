@@ -1,7 +1,8 @@
 """Board coordinates as people and Go programs write them, and the actions they name.
 
-Three spellings of a point on an ``n x n`` board, all mapped to the rules
-cores' action ``i * n + j`` (``n * n`` is PASS in Little-Go):
+Three spellings of a point on a ``size x size`` board (``n x n`` below),
+all mapped to the rules cores' action ``i * n + j`` (``n * n`` is PASS in
+Little-Go):
 
 * the course's ``i,j``: row ``i`` counted from the TOP (0-based), column ``j``
   from the left (0-based). Both games use it; ``(0, 0)`` is the top-left corner.
@@ -19,6 +20,8 @@ from __future__ import annotations
 
 import re
 
+from tictacgo.validate import check_int
+
 # GTP and most Go software skip "I" (it looks like "J" and "1").
 GO_LETTERS = "ABCDEFGHJKLMNOPQRST"
 
@@ -26,38 +29,35 @@ _COURSE_RE = re.compile(r"^\s*(-?\d+)\s*[,\s]\s*(-?\d+)\s*$")
 _VERTEX_RE = re.compile(r"^\s*([A-Za-z])\s*(\d+)\s*$")
 
 
-def check_size(n: int) -> int:
-    """``n`` if it is a board size Go vertices can name (2..19), else ValueError."""
-    if isinstance(n, bool) or not isinstance(n, int) or not 2 <= n <= len(GO_LETTERS):
-        raise ValueError(f"board size must be an int in 2..{len(GO_LETTERS)}, got {n!r}")
-    return n
+def check_size(size: int) -> int:
+    """``size`` if it is a board size Go vertices can name (2..19), else ValueError."""
+    return check_int("board size", size, min=2, max=len(GO_LETTERS))
 
 
-def action_to_vertex(action: int, n: int) -> str:
-    """The Go vertex of an action (``"C3"``), or ``"pass"`` for ``n * n``.
+def action_to_vertex(action: int, size: int) -> str:
+    """The Go vertex of an action (``"C3"``), or ``"pass"`` for ``size * size``.
 
     Args:
-        action: ``i * n + j`` (row from the top), or ``n * n`` for PASS.
-        n: board size.
+        action: ``i * size + j`` (row from the top), or ``size * size`` for PASS.
+        size: the board size.
     Returns:
         e.g. ``"A5"`` for action 0 on 5x5.
     """
-    check_size(n)
-    if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action <= n * n:
-        raise ValueError(f"action must be an int in 0..{n * n} on a {n}x{n} board, got {action!r}")
+    n = check_size(size)
+    action = check_int("action", action, min=0, max=n * n)
     if action == n * n:
         return "pass"
     i, j = divmod(action, n)
     return f"{GO_LETTERS[j]}{n - i}"
 
 
-def vertex_to_action(text: str, n: int) -> int:
-    """The action a Go vertex names (``"C3"``, ``"pass"``; case-insensitive).
+def vertex_to_action(text: str, size: int) -> int:
+    """The action a Go vertex names (``"C3"``, ``"pass"``; case-insensitive) on a ``size x size`` board.
 
     Raises:
-        ValueError: not a vertex, or off the ``n x n`` board (``"I"`` is never a column).
+        ValueError: not a vertex, or off the board (``"I"`` is never a column).
     """
-    check_size(n)
+    n = check_size(size)
     s = str(text).strip()
     if s.lower() == "pass":
         return n * n
@@ -73,12 +73,14 @@ def vertex_to_action(text: str, n: int) -> int:
     return (n - row) * n + j
 
 
-def course_to_action(text: str, n: int) -> int:
-    """The action the course's ``i,j`` names (row from the top, column, both 0-based).
+def course_to_action(text: str, size: int) -> int:
+    """The action the course's ``i,j`` names (row from the top, column, both 0-based) on a ``size x size``
+    board.
 
     Raises:
         ValueError: not two integers, or off the board.
     """
+    n = size
     m = _COURSE_RE.match(str(text))
     if not m:
         raise ValueError(f"{text!r} is not a course move; expected row,col such as 2,3")
@@ -88,9 +90,9 @@ def course_to_action(text: str, n: int) -> int:
     return i * n + j
 
 
-def action_to_course(action: int, n: int) -> str:
-    """The course's ``i,j`` for a placement action (``"PASS"`` for ``n * n``)."""
-    if action == n * n:
+def action_to_course(action: int, size: int) -> str:
+    """The course's ``i,j`` for a placement action (``"PASS"`` for ``size * size``)."""
+    if action == size * size:
         return "PASS"
-    i, j = divmod(action, n)
+    i, j = divmod(action, size)
     return f"{i},{j}"

@@ -48,7 +48,9 @@ import numpy as np
 
 from tictacgo.atomic import atomic_write_text
 from tictacgo.games import littlego
+from tictacgo.games.errors import check_action_type
 from tictacgo.protocol.files import read_regular_file
+from tictacgo.validate import check_int
 
 PASS = "PASS"
 OUT_OF_BOUNDS = "out_of_bounds"
@@ -76,8 +78,7 @@ def format_input(colour: int, previous, board) -> str:
     Raises:
         ValueError: bad colour, shapes or cell values.
     """
-    if isinstance(colour, bool) or colour not in (1, 2):
-        raise ValueError(f"colour must be 1 (Black) or 2 (White), got {colour!r}")
+    check_int("colour", colour, min=1, max=2, expected="1 (Black) or 2 (White)")
     rows = []
     shape = None
     for what, b in (("previous board", previous), ("board", board)):
@@ -380,54 +381,52 @@ def read_output(path: str | os.PathLike) -> str | tuple[int, int]:
     return parse_output(text)
 
 
-def format_move(action: int, n: int) -> str:
+def format_move(action: int, size: int) -> str:
     """The ``output.txt`` text for an action: ``"i,j"`` or ``"PASS"``.
 
     Args:
-        action: ``i * n + j`` for a placement, ``n * n`` for PASS.
-        n: the board size.
+        action: ``i * size + j`` for a placement, ``size * size`` for PASS.
+        size: the board size.
     Returns:
         ``"i,j"`` or ``"PASS"`` (no newline).
     Raises:
-        TypeError / ValueError: the action is not an int in ``[0, n*n]``.
+        TypeError / ValueError: the action is not an int in ``[0, size * size]``.
     """
-    from tictacgo.games.errors import check_action_type
-
-    a = check_action_type(action, n * n + 1)
-    if a == n * n:
+    a = check_action_type(action, size * size + 1)
+    if a == size * size:
         return PASS
-    i, j = divmod(a, n)
+    i, j = divmod(a, size)
     return f"{i},{j}"
 
 
-def write_output(path: str | os.PathLike, action: int, n: int) -> None:
+def write_output(path: str | os.PathLike, action: int, size: int) -> None:
     """Write ``output.txt`` for an action (atomically, one line, no newline).
 
     Args:
         path: the file to write.
-        action: ``i * n + j`` or ``n * n`` for PASS.
-        n: the board size.
+        action: ``i * size + j`` or ``size * size`` for PASS.
+        size: the board size.
     """
-    atomic_write_text(path, format_move(action, n), encoding="ascii", newline="")
+    atomic_write_text(path, format_move(action, size), encoding="ascii", newline="")
 
 
-def move_to_action(move: str | tuple[int, int], n: int) -> int:
+def move_to_action(move: str | tuple[int, int], size: int) -> int:
     """A parsed move as an action index.
 
     Args:
         move: ``"PASS"`` or ``(i, j)``.
-        n: the board size.
+        size: the board size.
     Returns:
-        ``n * n`` for PASS, else ``i * n + j``.
+        ``size * size`` for PASS, else ``i * size + j``.
     Raises:
         ValueError: the point is off the board (no negative wrap-around).
     """
     if move == PASS:
-        return n * n
+        return size * size
     i, j = move
-    if not (0 <= i < n and 0 <= j < n):
-        raise ValueError(f"move ({i}, {j}) is off the {n}x{n} board")
-    return i * n + j
+    if not (0 <= i < size and 0 <= j < size):
+        raise ValueError(f"move ({i}, {j}) is off the {size}x{size} board")
+    return i * size + j
 
 
 def judge_move(state: littlego.GoState, move: str | tuple[int, int]) -> tuple[int | None, str | None]:

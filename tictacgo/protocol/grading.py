@@ -11,11 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from tictacgo.arena.jobs import AgentCache, Job
 from tictacgo.arena.match import check_match_args
 from tictacgo.arena.results import MatchResult
 from tictacgo.arena.round_robin import pair_seed
-from tictacgo.arena.runner import AgentCache, Job, execute_jobs
+from tictacgo.arena.runner import execute_jobs
 from tictacgo.baselines.agent_spec import AgentSpec
+from tictacgo.validate import check_probability
 
 # The ladder of the course's first grading stage, in the assignment's order.
 COURSE_LADDER = ("random", "greedy", "aggressive", "alphabeta")
@@ -62,8 +64,7 @@ def course_points(opponent: str, win_rate: float) -> float:
     """
     if opponent not in COURSE_RUBRIC:
         raise ValueError(f"no rubric for {opponent!r}; the ladder is {', '.join(COURSE_LADDER)}")
-    if not 0 <= win_rate <= 1:
-        raise ValueError(f"win_rate must be in [0, 1], got {win_rate!r}")
+    check_probability("win_rate", win_rate)
     full, mid, low = COURSE_RUBRIC[opponent]
     # The rates of interest are k/20: compare with a little slack against rounding.
     if win_rate >= 0.9 - 1e-9:

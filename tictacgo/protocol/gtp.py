@@ -74,10 +74,6 @@ def parse_colour(text: str) -> int:
     raise GtpError(f"invalid color {text!r}; expected b, black, w or white")
 
 
-def colour_name(colour: int) -> str:
-    return "Black" if colour == go.BLACK else "White"
-
-
 class GtpEngine:
     """The GTP state machine: a board (as a list of actions) and an agent for ``genmove``.
 
@@ -97,10 +93,10 @@ class GtpEngine:
         self._name = name
         self._spec = agent_spec
         self._log = log if log is not None else sys.stderr
-        self.n = 5
-        self.komi: float | None = None  # None: the rules' default, n / 2
+        self.size = 5
+        self.komi: float | None = None  # None: the rules' default, size / 2
         self.moves: list[int] = []
-        self.state = go.LittleGo(self.n).initial_state()
+        self.state = go.LittleGo(self.size).initial_state()
         self.agent = agent_factory(self.state.game)
         self.quit = False
         self.commands: dict[str, Callable[[list[str]], str]] = {
@@ -160,7 +156,7 @@ class GtpEngine:
     # ------------------------------------------------------------------ helpers
 
     def _rebuild(self, moves: list[int]) -> None:
-        state = go.LittleGo(self.n, self.komi).initial_state()
+        state = go.LittleGo(self.size, self.komi).initial_state()
         for a in moves:
             state = go.play(state, a)
         self.state, self.moves = state, list(moves)
@@ -190,7 +186,8 @@ class GtpEngine:
         if self.state.end is not None:
             raise GtpError(f"illegal move: the game is over ({self.state.end})")
         if colour != self.state.to_move:
-            raise GtpError(f"illegal move: it is {colour_name(self.state.to_move)}'s turn "
+            mover = self.state.game.spec.player_name(self.state.to_move)
+            raise GtpError(f"illegal move: it is {mover}'s turn "
                            "(colours alternate in Little-Go: every action counts)")
 
     def _apply(self, action: int) -> None:
@@ -211,7 +208,7 @@ class GtpEngine:
         if not 2 <= n <= len(GO_LETTERS):
             raise GtpError(f"unacceptable size: {n}; this engine plays 2..{len(GO_LETTERS)} (Little-Go is 5)")
         agent = self._agent_for(go.LittleGo(n, self.komi), f"unacceptable size: {n}")
-        self.n = n
+        self.size = n
         self._rebuild([])
         self.agent = agent
         self._reset_agent()
@@ -231,7 +228,7 @@ class GtpEngine:
             raise GtpError(f"syntax error: komi {args[0]!r} is not a number") from None
         if not np.isfinite(komi):
             raise GtpError(f"syntax error: komi must be finite, got {args[0]!r}")
-        agent = self._agent_for(go.LittleGo(self.n, komi), f"komi {komi:g} is refused")
+        agent = self._agent_for(go.LittleGo(self.size, komi), f"komi {komi:g} is refused")
         old = self.komi
         self.komi = komi
         try:
@@ -249,7 +246,7 @@ class GtpEngine:
         if args[1].lower() == "resign":
             raise GtpError("illegal move: resign is not a move in Little-Go")
         try:
-            action = vertex_to_action(args[1], self.n)
+            action = vertex_to_action(args[1], self.size)
         except ValueError as e:
             raise GtpError(f"syntax error: {e}") from None
         self._check_turn(colour)
@@ -274,9 +271,10 @@ class GtpEngine:
             self._apply(action)
         except (TypeError, ValueError) as e:
             raise GtpError(f"the agent chose an illegal action {action!r}: {e}") from None
-        print(f"genmove {colour_name(colour)}: {action_to_vertex(self.moves[-1], self.n)} "
+        player = self.state.game.spec.player_name(colour)
+        print(f"genmove {player}: {action_to_vertex(self.moves[-1], self.size)} "
               f"in {time.perf_counter() - start:.3f} s", file=self._log)
-        return action_to_vertex(self.moves[-1], self.n)
+        return action_to_vertex(self.moves[-1], self.size)
 
     def _undo(self, args: list[str]) -> str:
         if not self.moves:
@@ -310,7 +308,7 @@ def render_board(state: go.GoState) -> str:
         lines.append(f"{n - i:2d}  " + " ".join(sym[int(v)] for v in board[i]) + f"  {n - i}")
     lines.append(letters)
     b, w = go.scores(state)
-    status = f"over ({state.end})" if state.end else f"{colour_name(state.to_move)} to move"
+    status = f"over ({state.end})" if state.end else f"{state.game.spec.player_name(state.to_move)} to move"
     lines.append(f"action {state.t}/{state.game.max_actions}, {status}; "
                  f"stones + komi: Black {b:g}, White {w:g}")
     return "\n".join(lines)

@@ -125,7 +125,7 @@ class RefereedGame:
     seconds: list[float] = field(default_factory=lambda: [0.0, 0.0])
 
 
-def play_refereed_game(black: GtpProcess, white: GtpProcess, n: int = 5, komi: float | None = None,
+def play_refereed_game(black: GtpProcess, white: GtpProcess, size: int = 5, komi: float | None = None,
                        max_actions: int | None = None) -> RefereedGame:
     """Play one game between two GTP engines under the Little-Go rules.
 
@@ -133,14 +133,14 @@ def play_refereed_game(black: GtpProcess, white: GtpProcess, n: int = 5, komi: f
 
     Args:
         black, white: the engines (Black moves first).
-        n, komi, max_actions: the rules (defaults 5, ``n / 2``, ``n * n - 1``).
+        size, komi, max_actions: the rules (defaults 5, ``size / 2``, ``size * size - 1``).
     Returns:
         The game's moves, winner, reason and scores.
     """
-    state = go.LittleGo(n, komi, max_actions).initial_state()
+    state = go.LittleGo(size, komi, max_actions).initial_state()
     engines = {go.BLACK: black, go.WHITE: white}
     for engine in engines.values():
-        engine.ask(f"boardsize {n}")
+        engine.ask(f"boardsize {size}")
         engine.ask("clear_board")
         engine.ask(f"komi {state.game.komi:g}")
     game = RefereedGame()
@@ -159,7 +159,7 @@ def play_refereed_game(black: GtpProcess, white: GtpProcess, n: int = 5, komi: f
             reason = "resigned"
         else:
             try:
-                action = vertex_to_action(answer, n)
+                action = vertex_to_action(answer, size)
             except ValueError as e:
                 reason = f"answered {answer!r}: {e}"
             else:
@@ -173,10 +173,10 @@ def play_refereed_game(black: GtpProcess, white: GtpProcess, n: int = 5, komi: f
         state = go.play(state, action)
         game.moves.append(action)
         if state.end is None:
-            ok, answer = other.send(f"play {letter} {action_to_vertex(action, n)}")
+            ok, answer = other.send(f"play {letter} {action_to_vertex(action, size)}")
             if not ok:
                 game.reason = END_DISAGREEMENT
-                game.detail = (f"{other.name} refused {letter} {action_to_vertex(action, n)}, "
+                game.detail = (f"{other.name} refused {letter} {action_to_vertex(action, size)}, "
                                f"legal under Little-Go's rules: {answer}")
                 game.scores = go.scores(state)
                 return game

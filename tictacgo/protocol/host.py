@@ -52,14 +52,13 @@ from pathlib import Path
 
 import numpy as np
 
-from tictacgo.arena import game_loop
-from tictacgo.arena.game_loop import Forfeit
-from tictacgo.baselines.base import Agent
+from tictacgo import game_loop
+from tictacgo.agent import Agent
+from tictacgo.game_loop import Forfeit
 from tictacgo.games import littlego
 from tictacgo.protocol import course
 from tictacgo.protocol.player import SEED_ENV
 
-COLOUR_NAMES = {littlego.BLACK: "Black", littlego.WHITE: "White"}
 TIMEOUT = "timeout"
 MISSING = "missing_file"
 MALFORMED = "malformed"
@@ -178,7 +177,7 @@ def _player_seed(seed: int, game_index: int, colour: int) -> int:
     return int(np.random.SeedSequence([seed, game_index, colour]).generate_state(1)[0])
 
 
-def play_game(black: str, white: str, size: int = 5, time_limit: float = 10.0,
+def play_programs(black: str, white: str, size: int = 5, time_limit: float = 10.0,
               seed: int | None = None, game_index: int = 0,
               log: Callable[[str], None] | None = None) -> GameResult:
     """Play one game between two player commands.
@@ -195,11 +194,13 @@ def play_game(black: str, white: str, size: int = 5, time_limit: float = 10.0,
         The ``GameResult``.
     """
     commands = {littlego.BLACK: black, littlego.WHITE: white}
+    game = littlego.LittleGo(size)
+    name = game.spec.player_name
     moves: list[str] = []  # what the players wrote, the illegal last one included
     with tempfile.TemporaryDirectory(prefix="tictacgo-host-") as tmp:
         players = []
         for c in (littlego.BLACK, littlego.WHITE):
-            workdir = Path(tmp) / COLOUR_NAMES[c].lower()
+            workdir = Path(tmp) / name(c).lower()
             workdir.mkdir()
             env = dict(os.environ)
             if seed is not None:
@@ -208,19 +209,18 @@ def play_game(black: str, white: str, size: int = 5, time_limit: float = 10.0,
 
         def show(state, action, colour, seconds):
             if log is not None:
-                log(f"  {state.t:2d}. {COLOUR_NAMES[colour]}: {moves[-1]}  [{seconds:.2f} s]")
+                log(f"  {state.t:2d}. {name(colour)}: {moves[-1]}  [{seconds:.2f} s]")
                 log("\n".join("      " + line for line in littlego.render_ascii(state).splitlines()))
 
-        record = game_loop.play_game(littlego.LittleGo(size), players[0], players[1], on_move=show)
+        record = game_loop.play_game(game, players[0], players[1], on_move=show)
     state = record.final_state
     w = record.winner
     b_score, w_score = littlego.scores(state)
     if not record.forfeit:
-        who = "draw" if w == 0 else f"{COLOUR_NAMES[w]} wins"
+        who = "draw" if w == 0 else f"{name(w)} wins"
         detail = f"{who} {b_score:g} : {w_score:g} after {state.t} actions ({state.end})"
     else:
-        loser = COLOUR_NAMES[record.illegal_by]
-        detail = f"{loser} forfeits: {record.illegal_detail}\n  {COLOUR_NAMES[w]} wins"
+        detail = f"{name(record.illegal_by)} forfeits: {record.illegal_detail}\n  {name(w)} wins"
     return GameResult(black, white, w, state.end, record.forfeit or None, detail, (b_score, w_score), state.t,
                       littlego.to_board(state), moves)
 
@@ -230,7 +230,7 @@ class ProgramPlayer(Agent):
 
     A run that fails (timeout, no or malformed output.txt) or a move the
     course's host refuses (out of bounds, occupied, suicide, ko) raises
-    ``tictacgo.arena.Forfeit``, so that the arena's one game loop scores the
+    ``tictacgo.game_loop.Forfeit``, so that the arena's one game loop scores the
     forfeit as the host does.
     """
 
@@ -247,7 +247,7 @@ class ProgramPlayer(Agent):
         self.moves = moves
 
     def act(self, state) -> int:
-        name = COLOUR_NAMES[self.colour]
+        name = self.game.spec.player_name(self.colour)
         result = run_player(self.command, self.workdir, self.colour, littlego.previous_board(state),
                             littlego.to_board(state), self.time_limit, self.env)
         if result.failure is not None:

@@ -55,6 +55,7 @@ from tictacgo.games import make_game
 from tictacgo.games.spec import Game
 from tictacgo.protocol.coords import action_to_vertex
 from tictacgo.protocol.files import read_regular_file
+from tictacgo.validate import check_int
 
 ACTION_LIMIT_PROP = "ACTIONLIMIT"
 # sgfmill holds about 100 bytes of memory per byte it parses (a MiB of moves: 1.3 s and about
@@ -97,20 +98,22 @@ def _rules_of(record: Any) -> dict[str, Any]:
 # --------------------------------------------------------------------------- points
 
 
-def action_to_sgf_move(action: int, n: int) -> tuple[int, int] | None:
-    """sgfmill's move for an action: ``(row from the bottom, col)``, None for PASS."""
-    if action == n * n:
+def action_to_sgf_move(action: int, size: int) -> tuple[int, int] | None:
+    """sgfmill's move for an action on a ``size x size`` board: ``(row from the bottom, col)``, None for
+    PASS."""
+    if action == size * size:
         return None
-    i, j = divmod(action, n)
-    return (n - 1 - i, j)
+    i, j = divmod(action, size)
+    return (size - 1 - i, j)
 
 
-def sgf_move_to_action(move: tuple[int, int] | None, n: int) -> int:
-    """The action for sgfmill's move ``(row from the bottom, col)`` or None (PASS)."""
+def sgf_move_to_action(move: tuple[int, int] | None, size: int) -> int:
+    """The action for sgfmill's move ``(row from the bottom, col)`` or None (PASS) on a ``size x size``
+    board."""
     if move is None:
-        return n * n
+        return size * size
     row, col = move
-    return (n - 1 - row) * n + col
+    return (size - 1 - row) * size + col
 
 
 # --------------------------------------------------------------------------- results
@@ -402,8 +405,7 @@ def state_from_sgf(path: str | os.PathLike, upto: int | None = None) -> go.GoSta
     rec = load_record(path)
     if upto is None:
         upto = len(rec.actions)
-    if isinstance(upto, bool) or not isinstance(upto, int) or not 0 <= upto <= len(rec.actions):
-        raise ValueError(f"upto must be an int in 0..{len(rec.actions)} (the record's moves), got {upto!r}")
+    upto = check_int("upto", upto, min=0, max=len(rec.actions))  # at most the record's moves
     state = rec.initial
     for k in range(1, upto + 1):
         if state.end is not None:

@@ -26,10 +26,11 @@ import time as _time
 
 import numpy as np
 
-from tictacgo.baselines.base import Agent, check_seconds
+from tictacgo.agent import Agent
 from tictacgo.baselines.registry import make_agent
 from tictacgo.games.spec import Game
 from tictacgo.solver.search import Solver, SolveResult, actions_left
+from tictacgo.validate import check_number
 
 
 class SolverAgent(Agent):
@@ -59,7 +60,8 @@ class SolverAgent(Agent):
             raise TypeError(f"fallback must be an Agent, got {fallback!r}")
         self.fallback = fallback
         self.max_left = int(max_left)
-        self.time_limit = check_seconds(time_limit)
+        self.time_limit = check_number("time_limit", time_limit, positive=True, allow_none=True,
+                                       expected="a finite positive number of seconds")
         self.margin = margin
         self.solver = Solver(table_bits)
         self.last_result: SolveResult | None = None  # the last move's proof, None when not tried

@@ -22,11 +22,12 @@ from pathlib import Path
 
 import numpy as np
 
-from tictacgo.baselines.base import Agent, check_seconds
+from tictacgo.agent import Agent
 from tictacgo.baselines.learning.alphazero.search import NEG
 from tictacgo.baselines.learning.alphazero.selfplay import SEARCHES, SearchConfig
 from tictacgo.baselines.learning.alphazero.variant import Variant
 from tictacgo.baselines.registry import register_agent
+from tictacgo.validate import check_number
 
 MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
 DEFAULT_SIMS = 64
@@ -65,7 +66,8 @@ class AZAgent(Agent):
             raise ValueError(f"search must be one of {SEARCHES}, got {search!r}")
         self.evaluator = evaluator
         self.variant = variant
-        self.time_limit = check_seconds(time_limit)
+        self.time_limit = check_number("time_limit", time_limit, positive=True, allow_none=True,
+                                       expected="a finite positive number of seconds")
         self.config = SearchConfig(search, sims, max_considered=max_considered, gumbel_scale=0.0,
                                    dirichlet_fraction=0.0)
         self.engine = variant.new_engine(1)

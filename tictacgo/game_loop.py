@@ -11,8 +11,10 @@ record's reason is ``"illegal"`` with the offending action kept.
 with the same two agent objects and counts the agent's W/D/L.
 
 The demo, the evaluation scripts, the matches of the arena, the course
-protocol's host and the tests all play through this loop (OpenSpiel's
-``evaluate_bots`` habit: one loop, kept apart from the bots it plays).
+protocol's host, training's evaluations and the tests all play through this
+loop (OpenSpiel's ``evaluate_bots`` habit: one loop, kept apart from the bots
+it plays). It takes agents, not their names: it sits below
+``tictacgo.baselines``, which builds agents from specs (``make_agent``).
 """
 
 from __future__ import annotations
@@ -24,8 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from tictacgo.baselines.base import Agent
-from tictacgo.baselines.registry import make_agent
+from tictacgo.agent import as_agent
 from tictacgo.games import make_game
 from tictacgo.games.errors import IllegalActionError
 from tictacgo.games.spec import Game
@@ -102,10 +103,6 @@ class Forfeit(Exception):  # noqa: N818 -- it is what happens, not an error of t
         self.action = action
 
 
-def _as_agent(agent, game: Game) -> Agent:
-    return agent if isinstance(agent, Agent) else make_agent(agent, game)
-
-
 def play_game(game: str | Game, agent_first, agent_second,
               rng: np.random.Generator | None = None, state=None,
               on_move: Callable[[Any, int, int, float], None] | None = None,
@@ -118,9 +115,10 @@ def play_game(game: str | Game, agent_first, agent_second,
     an agent's ``act`` are bugs and propagate.
 
     Args:
-        game: a game name or rules module.
-        agent_first: the agent that moves first (colour 1): an ``Agent``, a
-            registry spec or a callable ``f(state) -> action``.
+        game: a game object, or a game name (its default variant).
+        agent_first: the agent that moves first (colour 1): an ``Agent`` or a
+            callable ``f(state) -> action`` (``tictacgo.baselines.make_agent``
+            builds one from a spec).
         agent_second: the agent that moves second (colour 2).
         rng: if given, each agent is re-seeded with its own generator derived
             from it (first, then second), making the game reproducible.
@@ -134,7 +132,7 @@ def play_game(game: str | Game, agent_first, agent_second,
         The ``GameRecord``.
     """
     module = make_game(game) if isinstance(game, str) else game
-    agents = (_as_agent(agent_first, module), _as_agent(agent_second, module))
+    agents = (as_agent(agent_first, module), as_agent(agent_second, module))
     if rng is not None:
         for agent, s in zip(agents, rng.integers(0, 2**63 - 1, size=2), strict=True):
             agent.seed(np.random.default_rng(int(s)))
@@ -184,9 +182,9 @@ def play_wdl(game: str | Game, agent, opponent, games: int, colour: int = 1) -> 
     agent that made it.
 
     Args:
-        game: a game name or rules module.
-        agent: the agent whose result is counted (an ``Agent``, a registry
-            spec or a callable ``f(state) -> action``).
+        game: a game object, or a game name (its default variant).
+        agent: the agent whose result is counted (an ``Agent`` or a callable
+            ``f(state) -> action``).
         opponent: the other agent.
         games: how many games.
         colour: ``agent``'s colour, 1 (moves first) or 2.
@@ -197,8 +195,8 @@ def play_wdl(game: str | Game, agent, opponent, games: int, colour: int = 1) -> 
     if colour not in (1, 2):
         raise ValueError(f"colour must be 1 (first) or 2 (second), got {colour!r}")
     module = make_game(game) if isinstance(game, str) else game
-    # Specs and callables become agents once, not once a game.
-    agent, opponent = _as_agent(agent, module), _as_agent(opponent, module)
+    # Callables become agents once, not once a game.
+    agent, opponent = as_agent(agent, module), as_agent(opponent, module)
     pair = (agent, opponent) if colour == 1 else (opponent, agent)
     wins = draws = losses = 0
     for _ in range(games):

@@ -1,0 +1,140 @@
+"""The package's layers: the import contract of pyproject.toml holds, it fails on an import up the
+layers, and no module imports another module's private name.
+
+import-linter finds a package's modules in its folder; envs/, wrappers/ and baselines/ reach
+``tictacgo`` through setuptools' package-dir, so the contract runs on the package laid out as
+Python sees it: a temporary tree of links to the source files.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # Python 3.10: the tomli backport, where installed
+    tomllib = pytest.importorskip("tomli")
+
+pytest.importorskip("importlinter", reason="the import contract needs import-linter (the dev extra)")
+
+ROOT = Path(__file__).resolve().parents[1]
+PYPROJECT = ROOT / "pyproject.toml"
+
+
+def source_files() -> dict[str, Path]:
+    """Each module file of the package by its path as Python sees it (``tictacgo/envs/aec_base.py``)."""
+    mapping = tomllib.loads(PYPROJECT.read_text())["tool"]["setuptools"]["package-dir"]
+    files = {}
+    for prefix, folder in mapping.items():
+        base = ROOT / folder
+        for path in base.rglob("*.py"):
+            rel = path.relative_to(base)
+            files[Path(*prefix.split("."), rel).as_posix()] = path
+    return files
+
+
+def stage(dest: Path, extra: dict[str, str] | None = None) -> Path:
+    """``dest/tictacgo``: links to the package's source files, plus ``extra`` modules (path -> text)."""
+    for key, path in source_files().items():
+        target = dest / key
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.symlink_to(path)
+    for key, text in (extra or {}).items():
+        (dest / key).write_text(text)
+    return dest
+
+
+def lint_imports(staged: Path) -> subprocess.CompletedProcess:
+    """import-linter on the staged package, with pyproject.toml's contracts."""
+    code = "from importlinter.cli import lint_imports_command; lint_imports_command()"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    # Run in the staged tree: its tictacgo comes first on sys.path, before the installed one.
+    return subprocess.run([sys.executable, "-c", code, "--config", str(PYPROJECT), "--no-cache"],
+                          cwd=staged, env=env, capture_output=True, text=True, timeout=120)
+
+
+def test_the_staged_package_holds_every_module_once():
+    files = source_files()
+    assert "tictacgo/envs/aec_base.py" in files and "tictacgo/baselines/learning/training.py" in files
+    assert files["tictacgo/envs/aec_base.py"] == ROOT / "envs" / "aec_base.py"
+    assert not any(key.startswith(("envs/", "baselines/")) for key in files)
+
+
+def test_the_layers_contract_holds(tmp_path):
+    out = lint_imports(stage(tmp_path))
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "1 kept, 0 broken" in out.stdout
+
+
+@pytest.mark.parametrize(("module", "line", "broken"), [
+    ("tictacgo/games/back_import.py", "from tictacgo.baselines import make_agent\n",
+     "tictacgo.games is not allowed to import tictacgo.baselines"),
+    ("tictacgo/arena/back_import.py", "from tictacgo.protocol import course\n",
+     "tictacgo.arena is not allowed to import tictacgo.protocol"),
+    ("tictacgo/envs/back_import.py", "def lazy():\n    from tictacgo.game_loop import play_game\n"
+     "    from tictacgo.wrappers import RandomOpening\n",
+     "tictacgo.envs is not allowed to import tictacgo.wrappers"),
+])
+def test_the_contract_fails_on_an_import_up_the_layers(tmp_path, module, line, broken):
+    out = lint_imports(stage(tmp_path, {module: line}))
+    assert out.returncode == 1, out.stdout + out.stderr
+    assert "0 kept, 1 broken" in out.stdout
+    assert broken in out.stdout
+    assert module.removesuffix(".py").replace("/", ".") in out.stdout  # the offending module is named
+
+
+def test_the_contract_fails_on_a_module_in_no_layer(tmp_path):
+    out = lint_imports(stage(tmp_path, {"tictacgo/helpers.py": "X = 1\n"}))
+    assert out.returncode == 1 and "tictacgo.helpers" in out.stdout, out.stdout + out.stderr
+
+
+def _module_of(key: str) -> str:
+    return key.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+
+
+def private_imports(files: dict[str, Path]) -> list[str]:
+    """``from tictacgo.x import _name`` and ``module._name`` (an imported tictacgo module), across modules."""
+    modules = {_module_of(key) for key in files}
+    found = []
+    for key, path in sorted(files.items()):
+        here = _module_of(key)
+        tree = ast.parse(path.read_text(), filename=str(path))
+        aliases = {}  # local name -> tictacgo module it refers to
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("tictacgo"):
+                for alias in node.names:
+                    full = f"{node.module}.{alias.name}"
+                    if alias.name.startswith("_") and not alias.name.startswith("__") and node.module != here:
+                        found.append(f"{key}:{node.lineno}: {full}")
+                    if full in modules:
+                        aliases[alias.asname or alias.name] = full
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name.startswith("tictacgo.") and alias.asname:
+                        aliases[alias.asname] = alias.name
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                    and node.value.id in aliases and node.attr.startswith("_") \
+                    and not node.attr.startswith("__"):
+                found.append(f"{key}:{node.lineno}: {aliases[node.value.id]}.{node.attr}")
+    return found
+
+
+def test_no_module_reaches_for_another_modules_private_names():
+    assert private_imports(source_files()) == []
+
+
+def test_the_private_name_check_sees_both_forms(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("from tictacgo.arena.runner import _resolve_workers\n"
+                   "from tictacgo.arena import runner\n"
+                   "runner._start_pool(2)\n")
+    files = {**source_files(), "tictacgo/arena/bad.py": bad}
+    assert private_imports(files) == ["tictacgo/arena/bad.py:1: tictacgo.arena.runner._resolve_workers",
+                                      "tictacgo/arena/bad.py:3: tictacgo.arena.runner._start_pool"]

@@ -1,0 +1,41 @@
+"""A progress bar for long runs of games: tqdm if installed, else a line on stderr every few seconds."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+
+class Progress:
+    """tqdm if importable, else a line on stderr every ``every`` seconds; nothing if disabled."""
+
+    def __init__(self, total: int, enabled: bool, desc: str, every: float = 5.0):
+        self.total, self.enabled, self.desc, self.every = total, enabled, desc, every
+        self.done = 0
+        self.bar = None
+        self.start = self.last = time.monotonic()
+        if enabled:
+            try:
+                from tqdm import tqdm
+            except ImportError:
+                pass
+            else:
+                self.bar = tqdm(total=total, desc=desc, unit="game", file=sys.stderr, dynamic_ncols=True)
+
+    def update(self) -> None:
+        self.done += 1
+        if not self.enabled:
+            return
+        if self.bar is not None:
+            self.bar.update(1)
+            return
+        now = time.monotonic()
+        if now - self.last >= self.every or self.done == self.total:
+            self.last = now
+            pct = 100 * self.done / max(1, self.total)
+            print(f"{self.desc}: {self.done}/{self.total} games ({pct:.0f}%), "
+                  f"{now - self.start:.0f} s", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()

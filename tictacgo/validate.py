@@ -1,0 +1,160 @@
+"""Argument checks with one wording, for every public function and class of the package.
+
+    games = check_int("games", games, min=1)            # 'games must be a positive int, got 0'
+    c = check_number("c", c, min=0)                      # a finite float >= 0
+    limit = check_number("time_limit", limit, positive=True, allow_none=True)
+    gamma = check_probability("gamma", gamma)            # a finite float in [0, 1]
+
+Each check returns the value as a plain ``int``, ``float`` or ``bool`` (numpy
+scalars accepted) or raises an error that names the argument, says what was
+expected and shows what came. A value of the wrong type raises
+``ArgumentTypeError``, which is both a ``TypeError`` and a ``ValueError``: a
+boundary that turns bad input into a message (the CLI, a config loader)
+catches ``ValueError`` for every bad argument. ``True`` and ``False`` are
+never numbers here.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Collection
+from typing import Any
+
+import numpy as np
+
+
+class ArgumentTypeError(TypeError, ValueError):
+    """An argument of the wrong type (also a ``ValueError``, so one ``except ValueError`` catches
+    every bad argument)."""
+
+
+def _bounds(kind: str, min: float | None, max: float | None) -> str:
+    if min is not None and max is not None:
+        return f"{kind} in [{min}, {max}]"
+    if min == 0:
+        return f"non-negative {kind}"
+    if min == 1 and kind == "int":
+        return "positive int"
+    if min is not None:
+        return f"{kind} >= {min}"
+    if max is not None:
+        return f"{kind} <= {max}"
+    return kind
+
+
+def _article(text: str) -> str:
+    return ("an " if text[0] in "aeiou" else "a ") + text
+
+
+def _expected(text: str, allow_none: bool) -> str:
+    return text + (" or None" if allow_none else "")
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def check_int(name: str, value: Any, *, min: int | None = None, max: int | None = None,
+              allow_none: bool = False, expected: str | None = None) -> int | None:
+    """``value`` as an int in ``[min, max]`` (either bound optional), or None if ``allow_none``.
+
+    Args:
+        name: the argument's name, as the caller knows it.
+        value: what was passed (Python or numpy integers; not bools).
+        min: the smallest value allowed.
+        max: the largest value allowed.
+        allow_none: None passes (and is returned).
+        expected: what to call a good value in the message (default: from the bounds,
+            e.g. "a positive int", "an int in [0, 23]").
+
+    Returns:
+        ``int(value)``, or None.
+
+    Raises:
+        ArgumentTypeError: not an integer (bools included).
+        ValueError: outside the bounds.
+    """
+    if value is None and allow_none:
+        return None
+    want = _expected(expected or _article(_bounds("int", min, max)), allow_none)
+    if not _is_int(value):
+        raise ArgumentTypeError(f"{name} must be {want}, got {value!r} ({type(value).__name__})")
+    value = int(value)
+    if (min is not None and value < min) or (max is not None and value > max):
+        raise ValueError(f"{name} must be {want}, got {value!r}")
+    return value
+
+
+def check_number(name: str, value: Any, *, min: float | None = None, max: float | None = None,
+                 positive: bool = False, allow_none: bool = False,
+                 expected: str | None = None) -> float | None:
+    """``value`` as a finite float in ``[min, max]`` (above 0 if ``positive``), or None if ``allow_none``.
+
+    Args:
+        name: the argument's name, as the caller knows it.
+        value: what was passed (Python or numpy ints and floats; not bools).
+        min: the smallest value allowed.
+        max: the largest value allowed.
+        positive: the value must be above 0 (0 itself is refused).
+        allow_none: None passes (and is returned).
+        expected: what to call a good value in the message (default: from the bounds,
+            e.g. "a finite positive number", "a finite number in [0, 1]").
+
+    Returns:
+        ``float(value)``, or None.
+
+    Raises:
+        ArgumentTypeError: not a real number (bools and strings included).
+        ValueError: infinite, NaN or outside the bounds.
+    """
+    if value is None and allow_none:
+        return None
+    bounds = "positive number" if positive and min is None and max is None else _bounds("number", min, max)
+    want = _expected(expected or f"a finite {bounds}", allow_none)
+    if not isinstance(value, numbers.Real) or isinstance(value, bool):
+        raise ArgumentTypeError(f"{name} must be {want}, got {value!r} ({type(value).__name__})")
+    try:
+        number = float(value)
+    except OverflowError:  # an int too large for a float
+        number = math.inf
+    if not math.isfinite(number) or (positive and number <= 0) or (min is not None and number < min) \
+            or (max is not None and number > max):
+        raise ValueError(f"{name} must be {want}, got {value!r}")
+    return number
+
+
+def check_probability(name: str, value: Any) -> float:
+    """``value`` as a float in ``[0, 1]``.
+
+    Raises:
+        ArgumentTypeError: not a real number.
+        ValueError: outside ``[0, 1]`` or NaN.
+    """
+    return check_number(name, value, min=0, max=1)
+
+
+def check_bool(name: str, value: Any) -> bool:
+    """``value`` as a bool (Python or numpy; 0 and 1 are not bools).
+
+    Raises:
+        ArgumentTypeError: anything else.
+    """
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise ArgumentTypeError(f"{name} must be True or False, got {value!r} ({type(value).__name__})")
+
+
+def check_choice(name: str, value: Any, choices: Collection[Any]) -> Any:
+    """``value`` if it is one of ``choices``.
+
+    Raises:
+        ValueError: it is not (the message lists the choices).
+    """
+    try:
+        ok = value in choices
+    except TypeError:  # an unhashable value asked of a set
+        ok = False
+    if not ok:
+        raise ValueError(f"{name} must be one of {tuple(choices)}, got {value!r}")
+    return value
