@@ -10,7 +10,10 @@ played from its numpy export (``<game>_<algo>.npz``,
 without torch, in a fraction of the loading time. A ``path`` ending in
 ``.npz`` is such an export; any other path is an SB3 model zip, which needs
 the ``train`` extra (torch, SB3, sb3-contrib), imported only when such an
-agent is built, so listing agents stays light.
+agent is built, so listing agents stays light. A zip is loaded without
+unpickling anything from it (``tictacgo.baselines.learning.model_zip``);
+``trust=true`` loads it with SB3's own loader instead, which runs any code the
+file holds: only for a file you trust, whose network this project does not build.
 
 Each agent loads its model when it is built; the arena builds an agent once
 per worker and re-seeds it for every game, so a model is loaded once per
@@ -37,7 +40,7 @@ def shipped_model(game_name: str, algo: str, suffix: str = ".zip") -> Path:
     return MODELS_DIR / f"{game_name}_{_ALGO_FILE[algo]}{suffix}"
 
 
-def _build(game, rng, algo: str, path: str | None, sample: bool):
+def _build(game, rng, algo: str, path: str | None, sample: bool, trust: bool = False):
     name = game.spec.name
     if path is None and shipped_model(name, algo, ".npz").exists():
         path = str(shipped_model(name, algo, ".npz"))  # the same policy, without torch
@@ -64,7 +67,7 @@ def _build(game, rng, algo: str, path: str | None, sample: bool):
         path = str(shipped)
     check_model_game(path, game)
     try:
-        model = load_model(path, algo)
+        model = load_model(path, algo, game, trust)
     except FileNotFoundError as e:
         raise ValueError(str(e)) from None
     agent = PolicyAgent(game, model, sample=sample, rng=rng)
@@ -72,15 +75,17 @@ def _build(game, rng, algo: str, path: str | None, sample: bool):
     return agent
 
 
-def _make_ppo(game, rng, path: str | None = None, sample: bool = False):
-    return _build(game, rng, "maskable-ppo", path, sample)
+def _make_ppo(game, rng, path: str | None = None, sample: bool = False, trust: bool = False):
+    return _build(game, rng, "maskable-ppo", path, sample, trust)
 
 
-def _make_a2c(game, rng, path: str | None = None, sample: bool = False):
-    return _build(game, rng, "a2c", path, sample)
+def _make_a2c(game, rng, path: str | None = None, sample: bool = False, trust: bool = False):
+    return _build(game, rng, "a2c", path, sample, trust)
 
 
 register_agent("ppo", _make_ppo, description="a trained MaskablePPO model: best legal action "
-               "(path=model.zip; default: the shipped model; sample=true to sample)")
+               "(path=model.zip; default: the shipped model; sample=true to sample; trust=true: "
+               "SB3's own loader, which runs code in the file)")
 register_agent("a2c", _make_a2c, description="a trained A2C model: best legal action "
-               "(path=model.zip; default: the shipped model; sample=true to sample)")
+               "(path=model.zip; default: the shipped model; sample=true to sample; trust=true: "
+               "SB3's own loader, which runs code in the file)")

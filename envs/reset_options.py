@@ -3,7 +3,8 @@
 ``seed`` must be a non-negative int (``check_seed``). Both APIs accept
 ``options={"state": s}``: the game starts from the rules-core
 state ``s`` (any position of the env's game and variant that is not over)
-instead of the initial position. Other keys are ignored, as Gymnasium envs
+instead of the initial position. The state is checked completely
+(``game.check_state``): one that no legal play reaches is refused. Other keys are ignored, as Gymnasium envs
 usually do; ``options`` that is not a dict is refused.
 """
 
@@ -24,7 +25,8 @@ def start_state(game: Game, options: Any, initial: Any) -> Any:
         initial: the env's own initial state (gives the type and variant expected).
     Raises:
         TypeError: ``options`` is not a dict, or the state is not a state of this game.
-        ValueError: the state is over, or of another variant (board size, komi, limit).
+        ValueError: the state is over, of another variant (board size, komi, limit), or
+            not a position legal play reaches (``game.check_state``).
     """
     if options is None:
         return initial
@@ -37,12 +39,16 @@ def start_state(game: Game, options: Any, initial: Any) -> Any:
     if type(start) is not type(initial):
         raise TypeError(f"options['state'] must be a {type(initial).__name__} of "
                         f"tictacgo.games.{mine.name}, got {type(start).__name__}")
-    if game.is_terminal(start):
-        raise ValueError("options['state'] is a finished game; give a position with a move to play")
-    theirs = getattr(start, "game", game).spec  # states of games with variants carry their game
-    if theirs != mine:
+    theirs = getattr(getattr(start, "game", game), "spec", None)  # states of variants carry their game
+    if theirs is not None and theirs != mine:
         raise ValueError(f"options['state'] is a game of other rules ({_rules(theirs)}); "
                          f"this env plays {_rules(mine)}")
+    try:
+        game.check_state(start)
+    except (TypeError, ValueError) as e:
+        raise type(e)(f"options['state'] is no position of {mine.name}: {e}") from None
+    if game.is_terminal(start):
+        raise ValueError("options['state'] is a finished game; give a position with a move to play")
     return start
 
 

@@ -11,6 +11,8 @@ auto-reset on the next step, observations and ``info``. The user guide
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, ClassVar
 
 import gymnasium as gym
@@ -73,6 +75,7 @@ class BatchedMatch:
         self.ended_at_reset = np.zeros(B, bool)
         self.mask = np.zeros((B, engine.num_actions), bool)
         self._reasons = np.array([name or "" for name in engine.END_NAMES])
+        self._in_step = False
 
     def set_opponent(self, opponent: Any) -> None:
         """Play against ``opponent`` ("random", "greedy" or a callable ``f(obs, mask) -> actions``)."""
@@ -105,12 +108,42 @@ class BatchedMatch:
         return out
 
     # -- play ------------------------------------------------------------------
+    @contextmanager
+    def all_or_nothing(self) -> Iterator[None]:
+        """Run the block as one step: if it raises (the opponent failed or answered an illegal
+        move), every game, learner colour and random draw is put back as it was before it.
+
+        Blocks nest; the outermost one restores.
+        """
+        if self._in_step:
+            yield
+            return
+        saved = (self.engine.snapshot(), self.learner_colour.copy(), self._next_alternate.copy(),
+                 self.needs_reset.copy(), self.ended_at_reset.copy(), self.mask,
+                 self.rng.bit_generator.state)
+        self._in_step = True
+        try:
+            yield
+        except BaseException:
+            engine, colour, alternate, needs_reset, ended_at_reset, self.mask, rng = saved
+            self.engine.restore(engine)
+            self.learner_colour[:], self._next_alternate[:] = colour, alternate
+            self.needs_reset[:], self.ended_at_reset[:] = needs_reset, ended_at_reset
+            self.rng.bit_generator.state = rng
+            raise
+        finally:
+            self._in_step = False
+
     def reset_games(self, where: np.ndarray) -> np.ndarray:
-        """New games where ``where``; the opponent opens where it plays first.
+        """New games where ``where``; the opponent opens where it plays first (all or nothing).
 
         Returns:
             The opponent's opening actions (-1 where it did not move).
         """
+        with self.all_or_nothing():
+            return self._reset_games(where)
+
+    def _reset_games(self, where: np.ndarray) -> np.ndarray:
         engine = self.engine
         engine.reset(where)
         k = int(where.sum())
@@ -169,9 +202,15 @@ class BatchedMatch:
     def step(self, actions) -> tuple[np.ndarray, ...]:
         """One learner action per game, then the opponent's replies (NEXT_STEP auto-reset).
 
+        All or nothing: if the opponent fails, no game has moved.
+
         Returns:
             ``(rewards, terminated, opponent_action, illegal)`` arrays of B.
         """
+        with self.all_or_nothing():
+            return self._step(actions)
+
+    def _step(self, actions) -> tuple[np.ndarray, ...]:
         engine = self.engine
         a = np.asarray(actions)
         if a.shape != (self.num_envs,):

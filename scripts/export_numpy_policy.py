@@ -39,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     algo = args.algo or ("a2c" if "a2c" in Path(args.model).name else "maskable-ppo")
     game = make_game(args.game)
-    model = load_model(args.model, algo)
+    model = load_model(args.model, algo, game)
     try:
         arrays = export_mlp(model.policy)
     except ValueError as e:

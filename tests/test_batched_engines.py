@@ -138,6 +138,24 @@ def test_every_action_counts_toward_the_limit_passes_included(backend):
     assert engine.t[0] == 8
 
 
+@pytest.mark.parametrize("limit", [32_767, 32_768, 40_000])
+def test_the_action_limit_ends_the_game_beyond_the_int16_range(backend, limit):
+    game = go.LittleGo(3, max_actions=limit)
+    s = game.from_boards(np.zeros((3, 3), int), 1 + limit % 2, t=limit - 2)  # Black moves at even t
+    engine = BatchedLittleGo(2, game, backend=backend)
+    engine.set_state(0, s)
+    for a in (4, 0):
+        engine.play(np.array([a, 4]), where=np.array([True, False]))
+        s = game.play(s, a)
+        assert engine.state(0) == s
+    assert engine.done[0] and s.end == go.END_MAX_ACTIONS and int(engine.t[0]) == limit
+
+
+def test_an_action_limit_beyond_the_engines_counter_is_refused(backend):
+    with pytest.raises(ValueError, match="max_actions"):
+        BatchedLittleGo(1, go.LittleGo(3, max_actions=2**63), backend=backend)
+
+
 def test_an_illegal_placement_raises_and_changes_no_game(backend):
     engine = BatchedLittleGo(2, backend=backend)
     engine.play(np.array([12, 0]))

@@ -14,6 +14,11 @@ step:
 * at the end the rewards sum to zero and agree with the winner (and, for
   Little-Go, the winner agrees with the scores unless someone forfeited).
 
+A property test of the vector envs (the native Gymnasium one and SB3's
+``BatchedVecEnv``): a batched opponent that raises or answers wrongly makes
+its step fail as a whole, so the env stays in step with a same-seed twin
+whose opponent never fails.
+
 A property test of the course protocol: any ``input.txt`` either parses to a
 position the rules accept with that colour to move, or my-player refuses it
 with exit status 1 and no ``output.txt``.
@@ -352,3 +357,92 @@ def test_my_player_answers_legally_or_exits_1_without_output(text, tmp_path_fact
     else:
         assert rc == 1 and "bad input.txt" in err.getvalue()
         assert not (folder / "output.txt").exists()
+
+
+# --------------------------------------------------------------------------- vector envs' failure paths
+
+_FAILURES = ("raise", "illegal", "shape", "float")
+
+
+class _Opponent:
+    """A batched opponent ``f(obs, mask)``: a fixed legal choice, or a scheduled failure."""
+
+    def __init__(self, schedule=()):
+        self.schedule = list(schedule)
+
+    def __call__(self, obs, mask):
+        kind = self.schedule.pop(0) if self.schedule else "ok"
+        if kind == "raise":
+            raise ValueError("the opponent failed")
+        if kind == "shape":
+            return np.zeros(len(mask) + 1, np.int64)
+        if kind == "float":
+            return np.zeros(len(mask), np.float64)
+        weights = np.arange(mask.shape[1], 0, -1) * 7 % 11 + 1.0  # any fixed preference will do
+        chosen = np.argmax(mask * weights, axis=1)
+        if kind == "illegal":
+            chosen[-1] = int(np.argmin(mask[-1])) if not mask[-1].all() else -1
+        return chosen
+
+
+def _vector_pair(kind, game, learner, schedule):
+    """Two same-seed vector envs: the first with a failing opponent, the second without."""
+    if kind == "gymnasium":
+        import gymnasium
+
+        env_id = {"tictactoe": "TicTacToe-v0", "littlego": "LittleGo-v0"}[game]
+        return [gymnasium.make_vec(env_id, num_envs=3, vectorization_mode="vector_entry_point",
+                                   learner=learner, opponent=opp)
+                for opp in (_Opponent(schedule), _Opponent())]
+    pytest.importorskip("stable_baselines3")
+    from tictacgo.baselines.learning.batched_vec_env import BatchedVecEnv
+
+    return [BatchedVecEnv(game, num_envs=3, learner=learner, opponent=opp)
+            for opp in (_Opponent(schedule), _Opponent())]
+
+
+def _vector_step(env, kind, actions):
+    if kind == "gymnasium":
+        obs, reward, terminated, _, info = env.step(actions)
+        return obs, reward, terminated, {k: v for k, v in info.items() if not k.startswith("_")}
+    obs, reward, done, infos = env.step(actions)
+    return obs, reward, done, infos
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return bool(np.array_equal(np.asarray(a), np.asarray(b)))
+
+
+@settings(max_examples=40, deadline=None)
+@given(kind=st.sampled_from(["gymnasium", "sb3"]), game=st.sampled_from(["tictactoe", "littlego"]),
+       learner=st.sampled_from(["first", "second", "alternate", "random"]),
+       schedule=st.lists(st.sampled_from(("ok",) * 3 + _FAILURES), max_size=30),
+       picks=st.lists(st.integers(0, 2**16), min_size=3, max_size=3 * 25), seed=st.integers(0, 2**16))
+def test_a_failing_vector_opponent_leaves_every_game_as_before_the_step(kind, game, learner, schedule, picks,
+                                                                        seed):
+    flaky, steady = _vector_pair(kind, game, learner, schedule)
+    for env in (steady, flaky):
+        if kind == "sb3":
+            env.seed(seed)
+        for _ in range(len(schedule) + 1):  # the opponent may fail in its openings: reset again
+            try:
+                env.reset(seed=seed) if kind == "gymnasium" else env.reset()
+                break
+            except (ValueError, RuntimeError, TypeError):
+                continue
+    for k in range(0, len(picks) - 2, 3):
+        masks = flaky.action_masks()
+        # Mostly legal actions, sometimes an illegal one (which loses that game).
+        actions = np.array([np.flatnonzero(m)[p % m.sum()] if p % 5 else p % masks.shape[1]
+                            for m, p in zip(masks, picks[k:k + 3], strict=True)])
+        try:
+            got = _vector_step(flaky, kind, actions)
+        except (ValueError, RuntimeError, TypeError):
+            assert _same(flaky.action_masks(), steady.action_masks())
+            continue  # the step failed as a whole: the twin does not take it
+        want = _vector_step(steady, kind, actions)
+        assert _same(got, want), (k, got, want)

@@ -160,6 +160,35 @@ def test_boardsize_and_komi_give_the_agent_the_game_being_played():
     assert e.handle("genmove b").startswith("= ")
 
 
+def test_a_size_the_agent_cannot_play_is_an_unacceptable_size_and_the_game_goes_on():
+    from tictacgo.baselines import make_agent
+
+    log = io.StringIO()
+    eng = GtpEngine(lambda game: make_agent("ppo", game), log=log)  # the shipped 5x5 model
+    eng.handle("play b C3")
+    for size in ("19", "4"):
+        response = eng.handle(f"boardsize {size}")
+        assert response.startswith("? unacceptable size"), response
+        assert "5x5" in response or "(6, 5, 5)" in response
+    assert "Traceback" not in log.getvalue()
+    assert eng.size == 5 and eng.moves == [vertex_to_action("C3", 5)]  # a refused boardsize changes nothing
+    assert eng.handle("genmove w").startswith("= ")
+    assert eng.handle("boardsize 5") == "=\n\n" and eng.moves == []
+
+
+def test_a_komi_the_agent_cannot_play_fails_and_the_game_keeps_its_komi():
+    def default_komi_only(game):
+        if game.komi != game.size / 2:
+            raise ValueError(f"the model was trained with komi {game.size / 2:g}")
+        return ScriptedAgent([])
+
+    e = GtpEngine(default_komi_only, log=io.StringIO())
+    e.handle("play b C3")
+    response = e.handle("komi 0.5")
+    assert response.startswith("? komi 0.5 is refused") and "trained with komi 2.5" in response
+    assert e.state.game.komi == 2.5 and e.handle("final_score") == "= W+1.5\n\n"
+
+
 def test_undo_and_clear_board_reset_the_agent():
     agent = ScriptedAgent([])
     e = engine(agent)

@@ -166,7 +166,7 @@ def test_model_files_are_checked(tmp_path, ttt_model):
     with pytest.raises(ValueError, match="was trained for tictactoe; this game is littlego"):
         make_agent(f"ppo:path={ttt_model}", "littlego")
     with pytest.raises(ValueError):
-        load_model(ttt_model, "dqn")
+        load_model(ttt_model, "dqn", TTT)
 
 
 def test_an_arena_match_loads_a_model_once_not_once_a_game(ttt_model, monkeypatch):
@@ -184,7 +184,7 @@ def test_an_arena_match_loads_a_model_once_not_once_a_game(ttt_model, monkeypatc
 # -- opponents and self-play ------------------------------------------------------------
 
 def test_snapshots_never_share_weights_with_the_live_model(ttt_model):
-    model = load_model(ttt_model, "maskable-ppo")
+    model = load_model(ttt_model, "maskable-ppo", TTT)
     frozen = snapshot(model, TTT)
     before = [p.detach().clone() for p in frozen.policy.parameters()]
     with th.no_grad():
@@ -197,7 +197,7 @@ def test_snapshots_never_share_weights_with_the_live_model(ttt_model):
 
 
 def test_self_play_rewards_belong_to_the_learner(ttt_model):
-    pool = SnapshotPool(TTT, [PolicyAgent(TTT, load_model(ttt_model, "maskable-ppo"))],
+    pool = SnapshotPool(TTT, [PolicyAgent(TTT, load_model(ttt_model, "maskable-ppo", TTT))],
                         rng=np.random.default_rng(0))
     env = gym.make("TicTacToe-v0", opponent=pool, learner="alternate")
     rng = np.random.default_rng(0)

@@ -36,7 +36,7 @@ def test_the_export_chooses_as_the_sb3_model_in_every_tictactoe_position():
     pytest.importorskip("sb3_contrib")
     from tictacgo.baselines.learning.policy_agent import PolicyAgent, load_model
 
-    sb3 = PolicyAgent(TTT, load_model(shipped_model("tictactoe", "maskable-ppo"), "maskable-ppo"))
+    sb3 = PolicyAgent(TTT, load_model(shipped_model("tictactoe", "maskable-ppo"), "maskable-ppo", TTT))
     exported = NumpyPolicyAgent(TTT, load_npz(NPZ))
     for s in reachable_positions(TTT):
         assert exported.act(s) == sb3.act(s)
@@ -74,7 +74,7 @@ def test_non_mlp_policies_are_refused_by_the_export():
     from tictacgo.baselines.numpy_policy import export_mlp
 
     with pytest.raises(ValueError, match="TwoBranchExtractor"):
-        export_mlp(load_model(shipped_model("tictactoe", "a2c"), "a2c"))
+        export_mlp(load_model(shipped_model("tictactoe", "a2c"), "a2c", TTT))
 
 
 def test_predicting_from_the_envs_observation_and_mask_agrees_with_acting_on_the_state():

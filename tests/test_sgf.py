@@ -203,6 +203,38 @@ def test_replay_of_an_unreadable_file_exits_2(tmp_path):
     assert replay_cli(tmp_path / "missing.sgf").returncode == 2
 
 
+def test_an_sgf_file_over_the_size_cap_is_refused_before_it_is_parsed(tmp_path):
+    path = tmp_path / "huge.sgf"
+    path.write_bytes(b"(;GM[1]SZ[5]C[" + b"x" * (2 << 20) + b"];B[cc])")  # 2 MiB: one long comment
+    with pytest.raises(ValueError, match="larger than"):
+        sgf.load_record(path)
+    result = replay_cli(path)
+    assert result.returncode == 2 and "larger than" in result.stderr
+
+
+def test_a_named_pipe_or_a_folder_is_refused_as_an_sgf_file_without_blocking(tmp_path):
+    import os
+    import threading
+
+    os.mkfifo(tmp_path / "pipe.sgf")
+    (tmp_path / "dir.sgf").mkdir()
+    for name in ("pipe.sgf", "dir.sgf"):
+        outcome = []
+
+        def load(path=tmp_path / name, outcome=outcome):
+            try:
+                sgf.load_record(path)
+                outcome.append("read")
+            except (ValueError, OSError) as e:
+                outcome.append(e)
+
+        reader = threading.Thread(target=load, daemon=True)  # a regression blocks here, not the suite
+        reader.start()
+        reader.join(10)
+        assert outcome and isinstance(outcome[0], ValueError), (name, outcome)
+        assert "not a regular file" in str(outcome[0]) or "folder" in str(outcome[0])
+
+
 def test_match_records_keep_the_variant_a_game_was_played_in(tmp_path):
     from tictacgo.arena import play_game
     from tictacgo.baselines import RandomAgent

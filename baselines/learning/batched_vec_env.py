@@ -87,21 +87,22 @@ class BatchedVecEnv(VecEnv):
         if self._actions is None:
             raise RuntimeError("step_async() (or step()) must come before step_wait()")
         match = self.match
-        rewards, terminated, _, illegal = match.step(self._actions)
+        with match.all_or_nothing():  # the step and the resets it triggers, or nothing
+            rewards, terminated, _, illegal = match.step(self._actions)
+            infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+            obs = match.observe()
+            ended = np.nonzero(terminated)[0]
+            if ended.size:
+                reasons = match.reason_names()
+                for i in ended:
+                    infos[i] = {"terminal_observation": obs[i].copy(), "TimeLimit.truncated": False,
+                                "winner_colour": int(match.engine.winner[i]),
+                                "learner_colour": int(match.learner_colour[i]),
+                                "illegal_action": bool(illegal[i]), "reason": str(reasons[i])}
+                match.reset_games(terminated)
+                obs = match.observe()
         self._actions = None
         self.illegal_actions += int(illegal.sum())
-        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
-        obs = match.observe()
-        ended = np.nonzero(terminated)[0]
-        if ended.size:
-            reasons = match.reason_names()
-            for i in ended:
-                infos[i] = {"terminal_observation": obs[i].copy(), "TimeLimit.truncated": False,
-                            "winner_colour": int(match.engine.winner[i]),
-                            "learner_colour": int(match.learner_colour[i]),
-                            "illegal_action": bool(illegal[i]), "reason": str(reasons[i])}
-            match.reset_games(terminated)
-            obs = match.observe()
         return obs, rewards.astype(np.float32), terminated, infos
 
     def close(self) -> None:

@@ -8,18 +8,23 @@ actions and takes the best legal one (``sample=True`` draws from the masked
 distribution with the agent's generator instead). So a loaded model never
 plays an illegal move, whatever it learned.
 
-``load_model(path, algo)`` loads on the CPU and refuses, with a clear error, a
-missing or corrupt file and a model made for another game or board size.
+``load_model(path, algo, game)`` loads on the CPU without unpickling anything
+from the file (``model_zip``), and refuses, with a clear error, a missing or
+corrupt file and a model made for another game or board size.
 """
 
 from __future__ import annotations
 
 import os
+import warnings
 import zipfile
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import torch as th
 
+from tictacgo.baselines.learning.model_zip import read_model_zip, rebuild_policy
 from tictacgo.baselines.numpy_policy import LogitsAgent
 from tictacgo.envs import observations
 from tictacgo.games.spec import Game
@@ -28,21 +33,49 @@ from tictacgo.validate import check_bool
 ALGOS = ("maskable-ppo", "a2c")
 
 
-def load_model(path: str | os.PathLike, algo: str):
-    """The SB3 model saved at ``path`` (a .zip), loaded on the CPU.
+@dataclass(frozen=True)
+class LoadedModel:
+    """A model read from a zip: its ``policy`` (CPU, eval mode) and the steps it was trained for."""
+
+    policy: Any
+    algo: str
+    num_timesteps: int
+
+
+def load_model(path: str | os.PathLike, algo: str, game: Game, trust: bool = False) -> LoadedModel:
+    """The SB3 model saved at ``path`` (a .zip), loaded on the CPU without running code from the file.
+
+    The policy is rebuilt from the weights and the game (``model_zip``): nothing in
+    the file is unpickled. ``trust=True`` loads through SB3's own loader instead,
+    which unpickles the file's serialized entries and so runs any code a crafted
+    file holds (it warns); it serves a network this project does not build.
 
     Args:
         path: the model file.
         algo: "maskable-ppo" or "a2c".
+        game: the game the model plays (its observation and action spaces).
+        trust: load with SB3's pickle-based loader (only for a file you trust).
     Raises:
         FileNotFoundError: no such file.
-        ValueError: not a model zip of that algorithm.
+        ValueError: not a model zip of that algorithm, or one for another game or size.
     """
     if algo not in ALGOS:
         raise ValueError(f"algo must be one of {ALGOS}, got {algo!r}")
+    if not isinstance(trust, bool):
+        raise ValueError(f"trust must be true or false, got {trust!r}")
     path = os.fspath(path)
-    if not os.path.isfile(path):
+    if not os.path.exists(path):
         raise FileNotFoundError(f"no model file at {path!r}")
+    if not trust:
+        data, loaded = read_model_zip(path)
+        try:
+            policy = rebuild_policy(game, algo, data, loaded["policy.pth"])
+        except ValueError as e:
+            raise ValueError(f"could not load {path!r} as a {algo} model: {e}") from None
+        steps = data.get("num_timesteps", 0)
+        return LoadedModel(policy, algo, steps if isinstance(steps, int) else 0)
+    warnings.warn(f"loading {path!r} with stable-baselines3's own loader, which runs any code stored "
+                  f"in the file: do this only with a file you trust", stacklevel=2)
     if not zipfile.is_zipfile(path):
         raise ValueError(f"{path!r} is not a stable-baselines3 model (.zip); is the file corrupt?")
     if algo == "maskable-ppo":
@@ -50,9 +83,10 @@ def load_model(path: str | os.PathLike, algo: str):
     else:
         from tictacgo.baselines.learning.a2c import IllegalAwareA2C as cls
     try:
-        return cls.load(path, device="cpu")
+        model = cls.load(path, device="cpu")
     except Exception as e:  # SB3 raises many kinds for a damaged or foreign zip
         raise ValueError(f"could not load {path!r} as a {algo} model: {type(e).__name__}: {e}") from e
+    return LoadedModel(model.policy.to("cpu").eval(), algo, int(model.num_timesteps))
 
 
 def observation_format(space, game: Game, state) -> str:

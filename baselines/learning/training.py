@@ -29,7 +29,9 @@ supplies the rest:
   then, for A2C, the lowest unmasked illegal rate, then the highest
   optimal-move share, then the highest mean score) is kept as
   ``out/best_model.zip``; ``out/checkpoint.zip`` and ``out/progress.json``
-  are written atomically, so ``resume`` continues the same run; at the end a
+  are written atomically, so ``resume`` continues the same run (the model is
+  built from the configuration and the checkpoint's weights, optimizer state
+  and step count are loaded into it, nothing unpickled); at the end a
   learning curve ``out/learning_curve.png`` is drawn (with the ``plot`` extra).
 """
 
@@ -51,6 +53,7 @@ from tictacgo.agent import Agent
 from tictacgo.atomic import atomic_write_json
 from tictacgo.baselines.agent_spec import AgentSpec
 from tictacgo.baselines.audit import optimal_actions, optimal_move_rate, reachable_positions
+from tictacgo.baselines.learning.model_zip import read_model_zip
 from tictacgo.baselines.learning.networks import policy_spec
 from tictacgo.baselines.learning.policy_agent import PolicyAgent
 from tictacgo.baselines.learning.training_config import TrainConfig, parse_weighted
@@ -225,6 +228,30 @@ def _new_model(cfg: TrainConfig, env, tb: str):
 
         return IllegalAwareA2C(n_steps=cfg.n_steps or 5, **common)
     raise ValueError(f"algo must be 'maskable-ppo' or 'a2c', got {cfg.algo!r}")
+
+
+def restore_checkpoint(model, path: Path) -> None:
+    """Load the policy weights, optimizer state and step count saved at ``path`` into ``model``.
+
+    ``model`` is built afresh from the run's configuration; only weights
+    (``torch.load(weights_only=True)``) and plain JSON values are read from the
+    file, never SB3's pickled entries (``model_zip``).
+
+    Raises:
+        ValueError: a damaged checkpoint, or one of another network than the configuration's.
+    """
+    data, loaded = read_model_zip(path, ("policy.pth", "policy.optimizer.pth"))
+    steps, updates = data.get("num_timesteps"), data.get("_n_updates", 0)
+    for name, value in (("num_timesteps", steps), ("_n_updates", updates)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError(f"the checkpoint {path} gives no step count ({name}: {value!r})")
+    try:
+        model.policy.load_state_dict(loaded["policy.pth"], strict=True)
+        model.policy.optimizer.load_state_dict(loaded["policy.optimizer.pth"])
+    except (RuntimeError, ValueError, KeyError, TypeError, IndexError) as e:
+        raise ValueError(f"the checkpoint {path} does not fit this run's network and optimizer; "
+                         f"was the configuration changed? ({type(e).__name__}: {e})") from None
+    model.num_timesteps, model._n_updates = steps, updates
 
 
 def save_model_atomic(model, path: Path, game) -> None:
@@ -413,11 +440,8 @@ def train(cfg: TrainConfig):
         ckpt = out / "checkpoint.zip"
         if not ckpt.exists():
             raise FileNotFoundError(f"nothing to resume: no {ckpt}")
-        from tictacgo.baselines.learning.policy_agent import load_model
-
-        model = load_model(ckpt, cfg.algo)
-        model.set_env(env)
-        model.tensorboard_log = str(out / "tb")
+        model = _new_model(cfg, env, str(out / "tb"))
+        restore_checkpoint(model, ckpt)
         history = json.loads((out / "progress.json").read_text())["history"]
     else:
         model = _new_model(cfg, env, str(out / "tb"))

@@ -147,6 +147,17 @@ class BatchedGame:
                              f"got {m.dtype} {m.shape}")
         return m
 
+    def snapshot(self) -> dict[str, np.ndarray]:
+        """A copy of the games' state (the public arrays of one entry per game), for ``restore``:
+        how a caller undoes a step that failed midway."""
+        return {name: value.copy() for name, value in vars(self).items() if not name.startswith("_")
+                and isinstance(value, np.ndarray) and value.shape == (self.batch_size,)}
+
+    def restore(self, snapshot: dict[str, np.ndarray]) -> None:
+        """Put every game back as ``snapshot`` (from ``snapshot()`` of this engine) found it."""
+        for name, value in snapshot.items():
+            getattr(self, name)[...] = value  # in place: views and kernels keep their arrays
+
     def returns(self) -> np.ndarray:
         """``(B, 2)`` float32: the first and second player's return (+1 win, -1 loss, 0 draw or live)."""
         first = (self.winner == 1).astype(np.float32) - (self.winner == 2)

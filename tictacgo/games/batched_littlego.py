@@ -41,6 +41,7 @@ _END_CODES = {name: code for code, name in enumerate(END_NAMES)}
 LEGAL, OCCUPIED, SUICIDE, KO = range(4)
 REASONS = (None, go.OCCUPIED, go.SUICIDE, go.KO)
 MAX_BOARD = 7  # n * n bits must fit an int64
+MAX_ACTION_LIMIT = int(np.iinfo(np.int64).max)  # the action counter ``t`` is an int64
 
 
 class BatchedLittleGo(BatchedGame):
@@ -53,7 +54,7 @@ class BatchedLittleGo(BatchedGame):
             None: the environment variable ``TICTACGO_BATCHED_BACKEND``, else auto).
     Raises:
         ValueError / TypeError: a bad batch size, a game that is not a ``LittleGo``
-            of at most 7x7.
+            of at most 7x7, an action limit beyond int64.
     """
 
     END_NAMES = END_NAMES
@@ -67,6 +68,9 @@ class BatchedLittleGo(BatchedGame):
         if geo.size > MAX_BOARD:
             raise ValueError(f"the batched engine takes boards up to {MAX_BOARD}x{MAX_BOARD} "
                              f"(one int64 a board), got size {geo.size}")
+        if geo.max_actions > MAX_ACTION_LIMIT:
+            raise ValueError(f"the batched engine counts actions in int64: max_actions must be at most "
+                             f"{MAX_ACTION_LIMIT}, got {geo.max_actions}")
         self.game = geo
         self.n = geo.size
         self.num_points = geo.num_points
@@ -86,7 +90,7 @@ class BatchedLittleGo(BatchedGame):
         self.prev_black = np.zeros(B, np.int64)
         self.prev_white = np.zeros(B, np.int64)
         self.to_move = np.ones(B, np.int8)
-        self.t = np.zeros(B, np.int16)
+        self.t = np.zeros(B, np.int64)
         self.ko_armed = np.zeros(B, bool)
         self.last_pass = np.zeros(B, bool)
         self.captured = np.zeros(B, np.int16)
@@ -309,11 +313,17 @@ class BatchedLittleGo(BatchedGame):
                           int(self.last_action[i]), end, loser)
 
     def set_state(self, i: int, s: go.GoState) -> None:
-        """Make game ``i`` the rules-core state ``s`` (same board size, komi and limit)."""
+        """Make game ``i`` the rules-core state ``s`` (same board size, komi and limit).
+
+        Raises:
+            TypeError / ValueError: not a state of this variant, or not a position legal
+                play reaches (``LittleGo.check_state``).
+        """
         if not isinstance(s, go.GoState):
             raise TypeError(f"expected a littlego.GoState, got {type(s).__name__}")
         if s.game is not self.game:
             raise ValueError(f"state is for {s.game!r}, this engine plays {self.game!r}")
+        go.check_state(s)
         self.black[i], self.white[i] = s.black, s.white
         self.prev_black[i], self.prev_white[i] = s.prev_black, s.prev_white
         self.to_move[i], self.t[i] = s.to_move, s.t

@@ -138,9 +138,14 @@ class BatchedTicTacToe(BatchedGame):
                             END_NAMES[int(self.end[i])], max(w, 0), int(self.last_action[i]))
 
     def set_state(self, i: int, s: ttt.TTTState) -> None:
-        """Make game ``i`` the rules-core state ``s``."""
+        """Make game ``i`` the rules-core state ``s``.
+
+        Raises:
+            TypeError / ValueError: not a position legal play reaches (``TicTacToe.check_state``).
+        """
         if not isinstance(s, ttt.TTTState):
             raise TypeError(f"expected a tictactoe.TTTState, got {type(s).__name__}")
+        ttt.check_state(s)
         self.x[i], self.o[i], self.to_move[i] = s.x, s.o, s.to_move
         self.last_action[i] = s.last_action
         self.end[i] = _END_CODES[s.end]

@@ -570,6 +570,118 @@ def from_ascii(text: str, to_move: int = BLACK, previous: str | None = None, **k
     return from_boards(parse(text), to_move, prev, **kw)
 
 
+def check_state(state: GoState) -> None:
+    """Raise unless ``state`` is a position that legal play of its variant reaches.
+
+    Checked: the field types; stone bits on the board, non-negative and not
+    overlapping (now and before the last action); every group with a
+    liberty; the colour to move agreeing with ``t`` (Black at even ``t``),
+    ``t`` within the action limit; the last action turning the previous board
+    into this one (a pass leaves it, a placement adds the stone and removes
+    exactly the ``captured`` stones, ko armed exactly after a capture); and
+    the end agreeing with all that (``max_actions`` exactly at the limit,
+    ``double_pass`` after a pass, the loser of an illegal action the colour to move).
+
+    Raises:
+        TypeError: not a ``GoState`` of a ``LittleGo``, or a field of the wrong type.
+        ValueError: the first inconsistency found, named.
+    """
+    if not isinstance(state, GoState):
+        raise TypeError(f"expected a littlego.GoState, got {type(state).__name__}")
+    game = state.game
+    if not isinstance(game, LittleGo):
+        raise TypeError(f"the state's game must be a LittleGo, got {game!r}")
+    for field in ("black", "white", "to_move", "t", "prev_black", "prev_white", "captured",
+                  "last_action", "loser"):
+        value = getattr(state, field)
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+            raise TypeError(f"state.{field} must be an int, got {value!r} ({type(value).__name__})")
+    for field in ("ko_armed", "last_pass"):
+        if not isinstance(getattr(state, field), (bool, np.bool_)):
+            raise TypeError(f"state.{field} must be a bool, got {getattr(state, field)!r}")
+    ends = (None, END_MAX_ACTIONS, END_DOUBLE_PASS, END_PASS_ON_EMPTY_START, END_ILLEGAL)
+    if state.end not in ends:
+        raise ValueError(f"state.end must be one of {ends}, got {state.end!r}")
+    black, white, pb, pw = (int(state.black), int(state.white), int(state.prev_black),
+                            int(state.prev_white))
+    n, t, to_move, last = game.size, int(state.t), int(state.to_move), int(state.last_action)
+    for what, b, w in (("", black, white), ("previous ", pb, pw)):
+        for colour, bits in (("Black", b), ("White", w)):
+            if bits < 0 or bits & ~game.full:
+                raise ValueError(f"the {what}{colour} stones {bits} are not bits of the {n}x{n} board "
+                                 f"(0 to {game.full})")
+        if b & w:
+            raise ValueError(f"the {what}board has Black and White stones on the same points "
+                             f"{game.bits_to_list(b & w)}")
+        empty = game.full & ~(b | w)
+        for colour, stones in (("Black", b), ("White", w)):
+            if stones & ~game.flood(stones & game.neighbours(empty), stones):
+                raise ValueError(f"the {what}board has a {colour} group without liberties")
+    if to_move not in (BLACK, WHITE):
+        raise ValueError(f"state.to_move must be 1 (Black) or 2 (White), got {to_move}")
+    if not 0 <= t <= game.max_actions:
+        raise ValueError(f"state.t must be in [0, {game.max_actions}] (actions played), got {t}")
+    if to_move != BLACK + t % 2:
+        raise ValueError(f"after t={t} actions it is {'White' if t % 2 else 'Black'}'s turn, not "
+                         f"{'Black' if to_move == BLACK else 'White'}'s (Black moves at even t)")
+    if not -1 <= last <= game.pass_action or (last == -1) != (t == 0):
+        raise ValueError(f"state.last_action must be -1 exactly before the first action and an action "
+                         f"in [0, {game.pass_action}] after it; got {last} at t={t}")
+    if bool(state.last_pass) != (last == game.pass_action):
+        raise ValueError(f"state.last_pass is {bool(state.last_pass)} but the last action is {last}")
+    _check_last_action(state, black, white, pb, pw, last)
+    _check_end(state, t, to_move)
+
+
+def _check_last_action(state: GoState, black: int, white: int, pb: int, pw: int, last: int) -> None:
+    """The previous board and the last action give this board, ``captured`` and ``ko_armed``."""
+    game = state.game
+    mover = WHITE if state.to_move == BLACK else BLACK  # who made the last action
+    point = last if 0 <= last < game.pass_action else -1
+    if last == game.pass_action and (pb, pw) != (black, white):
+        raise ValueError("the last action is a pass, but the board differs from the previous board")
+    if last == -1 and (pb, pw) != (black, white):
+        # Before the first action a previous board may still be given (``from_boards``): one
+        # placement of the last mover away, as after any placement.
+        added = (white & ~pw) if mover == WHITE else (black & ~pb)
+        if added.bit_count() != 1:
+            raise ValueError("the previous board is not one action of the last mover away from the board")
+        point = added.bit_length() - 1
+    if point < 0:
+        if state.captured or state.ko_armed:
+            raise ValueError(f"nothing was captured by the last action ({last}), but state.captured is "
+                             f"{state.captured} and state.ko_armed {bool(state.ko_armed)}")
+        return
+    own, opp = (pb, pw) if mover == BLACK else (pw, pb)
+    replay = place_bits(game, own, opp, point)
+    after = (black, white) if mover == BLACK else (white, black)
+    if isinstance(replay, str) or (replay[0], replay[1]) != after:
+        why = replay if isinstance(replay, str) else "it does not give this board"
+        raise ValueError(f"the last action {point} on the previous board is not this board ({why})")
+    dead = replay[2]
+    if state.captured != dead.bit_count() or bool(state.ko_armed) != (dead != 0):
+        raise ValueError(f"the last action captured {dead.bit_count()} stone(s), but state.captured is "
+                         f"{state.captured} and state.ko_armed {bool(state.ko_armed)}")
+
+
+def _check_end(state: GoState, t: int, to_move: int) -> None:
+    """``end`` and ``loser`` agree with the rest of the state."""
+    game, end = state.game, state.end
+    if (end == END_ILLEGAL) != (state.loser != 0) or state.loser not in (0, to_move):
+        raise ValueError(f"state.loser must be the colour to move ({to_move}) after an illegal action "
+                         f"and 0 otherwise; got loser {state.loser} with end {end!r}")
+    at_limit = t >= game.max_actions
+    if end != END_ILLEGAL and (end == END_MAX_ACTIONS) != at_limit:
+        raise ValueError(f"a game ends by max_actions exactly at action {game.max_actions}; "
+                         f"got end {end!r} at t={t}")
+    if end == END_ILLEGAL and at_limit:
+        raise ValueError(f"the game was already over at t={t} (the action limit); no action was refused")
+    if end == END_DOUBLE_PASS and not (state.last_pass and t >= 2):
+        raise ValueError("a game ends by double_pass only right after a pass")
+    if end == END_PASS_ON_EMPTY_START and not (state.last_pass and t == 1):
+        raise ValueError("a game ends by pass_on_empty_start only after a pass as the first action")
+
+
 def render_ascii(state: GoState) -> str:
     """A readable board with coordinates (rows and columns 0..n-1)."""
     n = state.game.size
@@ -589,6 +701,6 @@ def render_ascii(state: GoState) -> str:
 # The rules as the game object's methods: ``game.play(state, a)`` is ``play(state, a)``.
 for _rule in (current_player, legal_bits, legal_actions, legal_mask,
               illegal_reason, play, forfeit, is_terminal, winner, returns, scores, to_board,
-              previous_board, stone_bits, ko_bits, end_reason, render_ascii, fast_rollout):
+              previous_board, stone_bits, ko_bits, end_reason, render_ascii, fast_rollout, check_state):
     setattr(LittleGo, _rule.__name__, staticmethod(_rule))
 del _rule

@@ -222,6 +222,58 @@ def from_board(board, to_move: int | None = None) -> TTTState:
     return TTTState(x, o, to_move)
 
 
+def check_state(state: TTTState) -> None:
+    """Raise unless ``state`` is a position that legal play reaches.
+
+    Checked: the field types; marks on the nine cells, non-negative and not
+    overlapping; X with as many marks as O or one more, and the player to
+    move the one the counts imply; a line only as the game's last move (the
+    last action in it), with ``end`` "win" and its ``winner``; a draw only on
+    a full board without a line; the loser of an illegal move the player to move.
+
+    Raises:
+        TypeError: not a ``TTTState``, or a field of the wrong type.
+        ValueError: the first inconsistency found, named.
+    """
+    if not isinstance(state, TTTState):
+        raise TypeError(f"expected a tictactoe.TTTState, got {type(state).__name__}")
+    for field in ("x", "o", "to_move", "winner", "last_action"):
+        value = getattr(state, field)
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+            raise TypeError(f"state.{field} must be an int, got {value!r} ({type(value).__name__})")
+    x, o, to_move, last, end = (int(state.x), int(state.o), int(state.to_move), int(state.last_action),
+                                state.end)
+    for name, bits in (("X", x), ("O", o)):
+        if bits < 0 or bits & ~FULL:
+            raise ValueError(f"the {name} marks {bits} are not bits of the nine cells (0 to {FULL})")
+    if x & o:
+        raise ValueError(f"X and O marks share cells {[c for c in range(9) if (x & o) >> c & 1]}")
+    nx, no = x.bit_count(), o.bit_count()
+    if nx - no not in (0, 1):
+        raise ValueError(f"X has {nx} marks and O {no}; X moves first, so X has as many or one more")
+    if to_move != (X if nx == no else O):
+        raise ValueError(f"with {nx} X and {no} O on the board it is {'X' if nx == no else 'O'}'s turn "
+                         f"(to_move {X if nx == no else O}), got to_move {to_move}")
+    mover_bits = o if to_move == X else x  # the last move was the other player's
+    if not -1 <= last < NUM_ACTIONS or last >= 0 and not (mover_bits >> last) & 1:
+        raise ValueError(f"state.last_action must be -1 (unknown) or a cell marked by the player who "
+                         f"moved last, got {last}")
+    if has_line(x) and has_line(o):
+        raise ValueError("both X and O have three in a row; no game reaches that board")
+    line = X if has_line(x) else O if has_line(o) else 0
+    if line and (line == to_move or last >= 0 and has_line(mover_bits & ~(1 << last))):
+        raise ValueError("play went on after a line was made; no game reaches that board")
+    expected = {END_WIN: (bool(line), line), END_DRAW: (not line and (x | o) == FULL, 0),
+                END_ILLEGAL: (not line and (x | o) != FULL, 3 - to_move),
+                None: (not line and (x | o) != FULL, 0)}
+    if end not in expected:
+        raise ValueError(f"state.end must be one of {tuple(expected)}, got {end!r}")
+    possible, winner_ = expected[end]
+    if not possible or state.winner != winner_:
+        board = f"a line of {'XO'[line - 1]}" if line else "full" if (x | o) == FULL else "no line"
+        raise ValueError(f"end {end!r} with winner {state.winner} does not fit the board ({board})")
+
+
 def render_ascii(state: TTTState) -> str:
     """The board with cell numbers on empty cells, and whose turn it is."""
     sym = {X: "X", O: "O"}
@@ -274,7 +326,7 @@ class TicTacToe:
 
 for _rule in (current_player, legal_bits, legal_actions, legal_mask,
               illegal_reason, play, forfeit, is_terminal, winner, returns, stone_bits, ko_bits,
-              end_reason, to_board, from_board, render_ascii):
+              end_reason, to_board, from_board, render_ascii, check_state):
     setattr(TicTacToe, _rule.__name__, staticmethod(_rule))
 TicTacToe.fast_rollout = None
 del _rule

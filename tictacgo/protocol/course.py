@@ -43,13 +43,13 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 
 import numpy as np
 
 from tictacgo.atomic import atomic_write_text
 from tictacgo.games import littlego
 from tictacgo.games.errors import check_action_type
+from tictacgo.protocol.files import read_regular_file
 from tictacgo.validate import check_int
 
 PASS = "PASS"
@@ -174,15 +174,7 @@ def _read_small_file(path: str | os.PathLike, name: str, error: type[ValueError]
         error: not a regular file, or more than ``MAX_FILE_BYTES`` bytes.
         OSError: the file is missing or cannot be read.
     """
-    mode = os.stat(path).st_mode
-    if not stat.S_ISREG(mode):
-        kind = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
-        raise error(f"{name} is {kind} ({os.fspath(path)})")
-    with open(path, "rb") as f:
-        data = f.read(MAX_FILE_BYTES + 1)
-    if len(data) > MAX_FILE_BYTES:
-        raise error(f"{name} is larger than {MAX_FILE_BYTES} bytes ({os.fspath(path)})")
-    return data
+    return read_regular_file(path, MAX_FILE_BYTES, name, error)
 
 
 def estimate_t(colour: int, previous, board, max_actions: int | None = None) -> int:

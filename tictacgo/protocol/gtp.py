@@ -24,7 +24,10 @@ Behaviour worth knowing:
 * ``komi`` and ``boardsize`` are kept across ``clear_board``; ``boardsize``
   clears the board (as GTP says); ``komi`` rescores the game in progress.
   Either makes a new game (``LittleGo(size, komi)``) and a new agent for it,
-  so that the agent searches the rules being played.
+  so that the agent searches the rules being played. A size the agent cannot
+  play (a trained model is tied to its board size) is an ``unacceptable
+  size`` failure, and a komi it cannot play a failure too; either leaves the
+  game as it was.
 * ``final_score`` is this variant's stone score of the current position
   (``B+x``, ``W+x``, ``0``), not territory.
 * ``genmove`` never resigns; an agent that fails or returns an illegal
@@ -158,11 +161,21 @@ class GtpEngine:
             state = go.play(state, a)
         self.state, self.moves = state, list(moves)
 
-    def _follow_game(self) -> None:
-        """A new agent when the game being played changed (size or komi): it must search those rules."""
+    def _agent_for(self, game: go.LittleGo, refusal: str):
+        """The agent for ``game``: the current one if it plays that game, else a new one (it must
+        search the rules being played).
+
+        Raises:
+            GtpError: ``refusal`` and why, when the agent cannot play ``game`` (a trained
+                model is tied to its board size and variant); nothing has changed then.
+        """
         agent_game = getattr(self.agent, "game", None)
-        if agent_game is None or agent_game != self.state.game:
-            self.agent = self._agent_factory(self.state.game)
+        if agent_game is not None and agent_game == game:
+            return self.agent
+        try:
+            return self._agent_factory(game)
+        except (TypeError, ValueError) as e:
+            raise GtpError(f"{refusal}; the agent cannot play it: {e}") from None
 
     def _reset_agent(self) -> None:
         reset = getattr(self.agent, "reset", None)
@@ -194,9 +207,10 @@ class GtpEngine:
         n = int(args[0])
         if not 2 <= n <= len(GO_LETTERS):
             raise GtpError(f"unacceptable size: {n}; this engine plays 2..{len(GO_LETTERS)} (Little-Go is 5)")
+        agent = self._agent_for(go.LittleGo(n, self.komi), f"unacceptable size: {n}")
         self.size = n
         self._rebuild([])
-        self._follow_game()
+        self.agent = agent
         self._reset_agent()
         return ""
 
@@ -214,6 +228,7 @@ class GtpEngine:
             raise GtpError(f"syntax error: komi {args[0]!r} is not a number") from None
         if not np.isfinite(komi):
             raise GtpError(f"syntax error: komi must be finite, got {args[0]!r}")
+        agent = self._agent_for(go.LittleGo(self.size, komi), f"komi {komi:g} is refused")
         old = self.komi
         self.komi = komi
         try:
@@ -221,7 +236,7 @@ class GtpEngine:
         except (go.IllegalActionError, go.GameOverError) as e:  # cannot happen with the same rules
             self.komi = old
             raise GtpError(f"cannot change komi now: {e}") from e
-        self._follow_game()
+        self.agent = agent
         return ""
 
     def _play(self, args: list[str]) -> str:

@@ -54,9 +54,13 @@ from tictacgo.games import littlego as go
 from tictacgo.games import make_game
 from tictacgo.games.spec import Game
 from tictacgo.protocol.coords import action_to_vertex
+from tictacgo.protocol.files import read_regular_file
 from tictacgo.validate import check_int
 
 ACTION_LIMIT_PROP = "ACTIONLIMIT"
+# sgfmill holds about 100 bytes of memory per byte it parses (a MiB of moves: 1.3 s and about
+# 100 MiB here); a 24-action record is well under 1 kB, and a MiB holds over 100,000 moves.
+MAX_SGF_BYTES = 1 << 20
 _RESULT_RE = re.compile(r"^\s*([BW])\+(.*)$", re.IGNORECASE)
 
 
@@ -366,8 +370,14 @@ def sgf_to_record(data: bytes | str) -> SgfRecord:
 
 
 def load_record(path: str | os.PathLike) -> SgfRecord:
-    """``sgf_to_record`` of a file's contents."""
-    return sgf_to_record(Path(path).read_bytes())
+    """``sgf_to_record`` of a file's contents.
+
+    Raises:
+        ValueError: not a regular file (a folder, a named pipe), larger than
+            ``MAX_SGF_BYTES``, or not a Little-Go record (see ``sgf_to_record``).
+        OSError: the file is missing or cannot be read.
+    """
+    return sgf_to_record(read_regular_file(path, MAX_SGF_BYTES, "the SGF file"))
 
 
 def sgf_to_moves(data: bytes | str) -> tuple[go.GoState, list[int]]:
