@@ -1,0 +1,1 @@
+"""The shipped AlphaZero network for Tic-Tac-Toe (data files: model.pt, model.npz, model.json)."""
