@@ -258,8 +258,9 @@ def _make_alphabeta(game, rng, depth: int = 2, branching: int = 10):
 
 
 register_agent("greedy", _make_greedy, games=("littlego",),
-               description="course ladder: the placement capturing the most stones (ties at random)")
+               description="the course's opponent: the placement capturing the most stones (ties at random)")
 register_agent("aggressive", _make_aggressive, games=("littlego",),
-               description="course ladder: greedy, else the best two-move capture set-up, centre first")
+               description="the course's opponent: greedy, else the best two-move capture set-up, "
+               "centre first")
 register_agent("alphabeta", _make_alphabeta, games=("littlego",),
-               description="course ladder: alpha-beta on score margin (depth=2, branching=10)")
+               description="the course's opponent: alpha-beta on score margin (depth=2, branching=10)")

@@ -103,6 +103,6 @@ def test_the_readme_links_only_to_files_that_exist():
     folders = "scripts|docs|tests|baselines|envs|wrappers|tictacgo"
     paths = re.findall(rf"(?<![\w/])((?:{folders})/[\w./-]+\.(?:py|md))", readme)
     assert targets, "the README links the docs"
-    assert "scripts/bench_envs.py" in paths
+    assert "scripts/bench.py" in paths
     missing = [t for t in targets + paths if not (ROOT / t).exists()]
     assert not missing, missing
