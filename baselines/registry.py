@@ -136,11 +136,14 @@ def agent_parameters(name: str) -> list[str]:
 
 
 def describe_agents(game: str | None = None) -> str:
-    """One line per agent: name and description."""
+    """One line per agent: name, the games it plays (when no game is given), description, parameters."""
     lines = []
+    width = max((len(", ".join(e.games)) for e in _REGISTRY.values()), default=0) if game is None else 0
     for n in available_agents(game):
+        entry = _REGISTRY[n]
+        plays = f"{', '.join(entry.games):{width}s} " if game is None else ""
         params = ", ".join(agent_parameters(n))
-        lines.append(f"{n:14s} {_REGISTRY[n].description}" + (f" [params: {params}]" if params else ""))
+        lines.append(f"{n:14s} {plays}{entry.description}" + (f" [params: {params}]" if params else ""))
     return "\n".join(lines)
 
 

@@ -166,3 +166,13 @@ def test_the_ids_are_also_registered_under_the_package_namespace():
         assert info["action_mask"].sum() > 0
     groups = gymnasium.registry.keys()
     assert "tictacgo/LittleGo-v0" in groups
+
+
+def test_the_agent_list_without_a_game_says_which_games_each_agent_plays():
+    from tictacgo.baselines.registry import describe_agents
+
+    lines = {line.split()[0]: line for line in describe_agents().splitlines()}
+    assert " littlego " in lines["greedy"] and "tictactoe" not in lines["greedy"]
+    assert "tictactoe" in lines["think3"] and "littlego" not in lines["think3"]
+    assert "tictactoe, littlego" in lines["mcts"]
+    assert "tictactoe, littlego" not in describe_agents("littlego")
