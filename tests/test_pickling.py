@@ -18,8 +18,8 @@ from tictacgo.games import make_game
 CHEAP = {"mcts": "mcts:sims=30", "alphabeta": "alphabeta:depth=1",
          "policy_mcts": "policy_mcts:policy=random,sims=30", "mix_mcts": "mix_mcts:policy=random,sims=30",
          "solver": "solver:fallback=mcts:sims=30"}
-# No A2C or AlphaZero model is shipped for Little-Go (baselines/models/README.md): they need path= there.
-NOT_SHIPPED = {("littlego", "a2c"), ("littlego", "az")}
+# No A2C model is shipped for Little-Go (baselines/models/README.md): a2c needs path= there.
+NOT_SHIPPED = {("littlego", "a2c")}
 CASES = [(g, name) for g in ("tictactoe", "littlego") for name in available_agents(g)
          if (g, name) not in NOT_SHIPPED]
 
