@@ -86,7 +86,7 @@ def _table(n_games: int, seed: int) -> None:
                 ("tictactoe", "ppo", "random"), ("littlego", "greedy", "random"),
                 ("littlego", "mcts:sims=300", "greedy"), ("littlego", "ppo", "greedy"),
                 ("littlego", "ppo", "aggressive"), ("tictactoe", "az", "minimax"),
-                ("tictactoe", "az", "random")]
+                ("tictactoe", "az", "random"), ("littlego", "az", "aggressive")]
     print(f"{'game':10s} {'agent A':16s} {'agent B':10s} {'A wins':>7s} {'draws':>6s} {'B wins':>7s}")
     root = np.random.SeedSequence(seed)
     for (game_name, a_spec, b_spec), ss in zip(pairings, root.spawn(len(pairings)), strict=True):
