@@ -42,11 +42,11 @@ def run(args: argparse.Namespace) -> int:
 
     settings = {f.name: getattr(args, f.name) for f in dataclasses.fields(TrainConfig)}
     cfg = TrainConfig(**settings)
-    cfg.out = cfg.output_folder()
-    print("training:", dataclasses.asdict(cfg))
     try:
+        cfg.out = cfg.output_folder()
+        print("training:", dataclasses.asdict(cfg))
         train(cfg)
-    except (ValueError, FileNotFoundError) as e:
+    except ValueError as e:
         print(f"tictacgo train: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
