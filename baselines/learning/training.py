@@ -433,6 +433,12 @@ def train(cfg: TrainConfig):
     check_int("n_steps", cfg.n_steps, min=0, expected="a non-negative int (0: the algorithm's default)")
     check_int("first_player_envs", cfg.first_player_envs, min=0, max=cfg.n_envs)
     check_int("seed", cfg.seed, min=0)
+    # More envs than steps would run one whole rollout of n_envs x n_steps whatever --steps says.
+    check_int("n_envs", cfg.n_envs, min=1, max=cfg.steps,
+              expected=f"an int in [1, steps={cfg.steps}] (each env takes at least one step)")
+    if cfg.algo == "maskable-ppo":
+        # PPO normalises advantages over a minibatch: one sample has no spread, and the loss is NaN.
+        check_int("batch_size", cfg.batch_size, min=2, expected="an int >= 2 for maskable-ppo")
     opponents = Opponents(cfg, game)  # each spec read once; a bad one fails here, before any training
     for spec in [*(s for s, _ in opponents.specs), *map(parse_agent_spec, cfg.eval_opponents)]:
         make_agent(spec, game)
