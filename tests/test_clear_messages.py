@@ -51,3 +51,14 @@ def test_train_refuses_settings_that_would_fail_or_balloon(extra, words, tmp_pat
     for w in words:
         assert w in err, err
     assert not (tmp_path / "run").exists()
+
+
+def test_gtp_says_so_when_interrupted(monkeypatch, capsys):
+    from tictacgo.protocol.gtp import GtpEngine
+
+    def interrupted(self, *args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(GtpEngine, "serve", interrupted)
+    assert main(["gtp", "--agent", "random"]) == 130
+    assert "tictacgo gtp: interrupted" in capsys.readouterr().err
