@@ -26,6 +26,7 @@ import multiprocessing
 import os
 import signal
 import threading
+import warnings
 from collections.abc import Iterable
 
 from tictacgo.arena.jobs import AgentCache, Job, play_job
@@ -48,11 +49,33 @@ def _play_in_worker(job: Job) -> tuple[int, MatchGame]:
     return play_job(job, _worker_agents)
 
 
-def _resolve_workers(workers: int | None, n_jobs: int) -> int:
+def available_cpus() -> int:
+    """The CPU cores this process may run on (its affinity where the platform tells it)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return os.cpu_count() or 1
+
+
+def cap_workers(workers: int | None) -> int:
+    """``workers`` as a number of processes: None means one per core, and more than
+    ``available_cpus()`` is capped there (each worker holds its own agents, a model
+    agent some hundreds of MB, and more processes than cores only take turns).
+
+    Raises:
+        ValueError, TypeError: not a positive int or None.
+    """
     workers = check_int("workers", workers, min=1, allow_none=True)
-    if workers is None:
-        workers = os.cpu_count() or 1
-    return max(1, min(workers, n_jobs))
+    cpus = available_cpus()
+    return cpus if workers is None else min(workers, cpus)
+
+
+def _resolve_workers(workers: int | None, n_jobs: int) -> int:
+    wanted = check_int("workers", workers, min=1, allow_none=True)
+    capped = cap_workers(wanted)
+    if wanted is not None and capped < wanted:
+        warnings.warn(f"workers={wanted} is more than the {capped} CPU cores available; using {capped}",
+                      stacklevel=3)
+    return max(1, min(capped, n_jobs))
 
 
 def _start_pool(n_workers: int):
