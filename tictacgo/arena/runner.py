@@ -41,8 +41,12 @@ _worker_agents: AgentCache | None = None
 def _start_worker() -> None:
     global _worker_agents
     _worker_agents = AgentCache()
-    # Ctrl-C goes to the whole process group; the parent alone handles it.
+    # Ctrl-C and a closed terminal's SIGHUP go to the whole process group; the
+    # parent alone handles them and stops the pool. SIGTERM keeps its default
+    # (a quiet exit): the pool's terminate() sends it to stop a worker.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
 
 
 def _play_in_worker(job: Job) -> tuple[int, MatchGame]:
