@@ -27,7 +27,7 @@ import os
 import signal
 import threading
 import warnings
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from tictacgo.arena.jobs import AgentCache, Job, play_job
 from tictacgo.arena.progress import Progress
@@ -129,7 +129,8 @@ def check_backend(backend: str) -> None:
 
 
 def execute_jobs(jobs: Iterable[Job], total: int, workers: int | None, progress: bool, desc: str,
-                 backend: str = "local", address: str | None = "local", agents: AgentCache | None = None
+                 backend: str = "local", address: str | None = "local", agents: AgentCache | None = None,
+                 collect: Callable[[tuple[int, MatchGame]], None] | None = None
                  ) -> tuple[list[tuple[int, MatchGame]], bool]:
     """Play the jobs, in-process, in a pool or as Ray tasks; returns (results, interrupted).
 
@@ -147,6 +148,9 @@ def execute_jobs(jobs: Iterable[Job], total: int, workers: int | None, progress:
         agents: the agents to play with in this process (``workers=1``), e.g. those
             built to check the specs; None: a new ``AgentCache``. Worker processes
             and Ray tasks build their own.
+        collect: called with each ``(key, MatchGame)`` as it comes in, instead of
+            keeping it (the returned list is then empty): a long run holds only
+            what ``collect`` keeps. None: every result is kept and returned.
 
     Returns:
         The ``(key, MatchGame)`` results in the order they finished, and
@@ -157,8 +161,14 @@ def execute_jobs(jobs: Iterable[Job], total: int, workers: int | None, progress:
     if backend == "ray":
         from tictacgo.arena import ray_backend
 
-        return ray_backend.execute_jobs(jobs, total, workers, progress, desc, address=address)
+        results, interrupted = ray_backend.execute_jobs(jobs, total, workers, progress, desc, address=address)
+        if collect is None:
+            return results, interrupted
+        for r in results:
+            collect(r)
+        return [], interrupted
     results: list[tuple[int, MatchGame]] = []
+    keep = collect if collect is not None else results.append
     if total < 1:
         return results, False
     n_workers = _resolve_workers(workers, total)
@@ -169,7 +179,7 @@ def execute_jobs(jobs: Iterable[Job], total: int, workers: int | None, progress:
             bar = Progress(total, progress, desc)
             agents = agents if agents is not None else AgentCache()
             for job in jobs:
-                results.append(play_job(job, agents))
+                keep(play_job(job, agents))
                 bar.update()
         else:
             # Small chunks keep the bar lively; bigger ones cut overhead on tiny games.
@@ -183,7 +193,7 @@ def execute_jobs(jobs: Iterable[Job], total: int, workers: int | None, progress:
                 # imap_unordered draws from the iterator only as the workers'
                 # queue takes tasks, so a generator of jobs is never materialized.
                 for r in pool.imap_unordered(_play_in_worker, jobs, chunksize=chunksize):
-                    results.append(r)
+                    keep(r)
                     bar.update()
                 pool.close()
             except BaseException:

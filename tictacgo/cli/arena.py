@@ -222,7 +222,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             result = arena.run_match(game, specs[0], specs[1], args.games or DEFAULT_GAMES["match"],
                                      args.seed, workers=args.workers, progress=progress, agents=agents,
-                                     **ray_args)
+                                     keep_games=bool(args.out or args.sgf), **ray_args)
     except ConnectionError as e:  # --backend ray and no Ray cluster at --address
         print(f"tictacgo arena: error: --backend ray could not reach Ray at {args.address or 'local'!r}: {e}",
               file=sys.stderr)
