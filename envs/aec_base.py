@@ -191,7 +191,7 @@ class TurnBasedAECEnv(AECEnv):
                 game (not finished) instead of the initial position; other keys are ignored.
         """
         if seed is not None:
-            reset_options.check_seed(seed)
+            seed = reset_options.check_seed(seed)
             # Built on first use: seeding costs more than a whole Tic-Tac-Toe game.
             self._seed = seed
             self._np_random = None

@@ -66,7 +66,7 @@ def check_seed(seed: Any) -> int:
     """``seed`` as a non-negative int, the seeds Gymnasium's ``np_random`` accepts.
 
     Raises:
-        TypeError: not an int (bools too).
+        TypeError: not an int (bools too); numpy integers are returned as Python ints.
         ValueError: negative.
     """
-    return check_int("seed", seed, min=0, expected="a non-negative int or None")
+    return int(check_int("seed", seed, min=0, expected="a non-negative int or None"))

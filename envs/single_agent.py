@@ -149,7 +149,7 @@ class TurnBasedEnv(gym.Env):
             RuntimeError: no opponent was given.
         """
         if seed is not None:
-            reset_options.check_seed(seed)
+            seed = reset_options.check_seed(seed)
         start = reset_options.start_state(self.game, options, self.game.initial_state())
         if self.opponent is None:
             raise RuntimeError("this env has no opponent: pass opponent= or call set_opponent() "

@@ -20,6 +20,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
+from tictacgo.envs import reset_options
 from tictacgo.games import LittleGo, TicTacToe
 from tictacgo.games.batched_common import BatchedGame
 from tictacgo.games.batched_engines import make_batched_engine
@@ -299,7 +300,8 @@ class TurnBasedVectorEnv(VectorEnv):
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         """Start new games in every sub-env. ``seed``: an int or None."""
-        check_int("seed", seed, allow_none=True)
+        if seed is not None:
+            seed = reset_options.check_seed(seed)
         if options:
             raise ValueError(f"this vector env takes no reset options, got {options!r}")
         super().reset(seed=seed)

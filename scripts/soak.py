@@ -41,6 +41,7 @@ import tictacgo  # noqa: F401  (registers the Gymnasium ids)
 from tictacgo.envs import littlego_v0, tictactoe_v0
 from tictacgo.envs.observations import relative_board
 from tictacgo.games import littlego
+from tictacgo.interrupt import interrupt_on_termination
 
 MALFORMED = (-1, 10**9, 1.5, float("nan"), "3", None, True, np.float32(1), np.array([1, 2]))
 
@@ -217,6 +218,7 @@ def main(argv: list[str] | None = None) -> int:
     played = dict.fromkeys(names, 0)
     start = last = time.perf_counter()
     status = 0
+    interrupt_on_termination()  # kill and a closed terminal stop it as Ctrl-C does, with the counts
     try:
         for g in range(args.games):
             name = names[g % len(names)]

@@ -37,7 +37,6 @@ supplies the rest:
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from dataclasses import asdict
@@ -56,7 +55,12 @@ from tictacgo.baselines.audit import optimal_actions, optimal_move_rate, reachab
 from tictacgo.baselines.learning.model_zip import read_model_zip
 from tictacgo.baselines.learning.networks import policy_spec
 from tictacgo.baselines.learning.policy_agent import PolicyAgent
-from tictacgo.baselines.learning.training_config import TrainConfig, parse_weighted
+from tictacgo.baselines.learning.training_config import (
+    TrainConfig,
+    check_output_folder,
+    parse_weighted,
+    progress_history,
+)
 from tictacgo.baselines.model_files import model_game_file
 from tictacgo.baselines.registry import make_agent, parse_agent_spec
 from tictacgo.game_loop import play_wdl
@@ -412,8 +416,8 @@ def train(cfg: TrainConfig):
     """Run (or resume) one training run; returns the trained model.
 
     Raises:
-        ValueError: a bad configuration (game, algorithm, opponents, numbers).
-        FileNotFoundError: ``resume`` without a checkpoint in ``out``.
+        ValueError: a bad configuration (game, algorithm, opponents, numbers), or an
+            ``out`` the run cannot use (``check_output_folder``), ``resume`` included.
     """
     game = make_game(cfg.game, size=cfg.board_size)
     for name, value in (("steps", cfg.steps), ("n_envs", cfg.n_envs), ("eval_every", cfg.eval_every),
@@ -429,20 +433,21 @@ def train(cfg: TrainConfig):
     check_int("n_steps", cfg.n_steps, min=0, expected="a non-negative int (0: the algorithm's default)")
     check_int("first_player_envs", cfg.first_player_envs, min=0, max=cfg.n_envs)
     check_int("seed", cfg.seed, min=0)
+    # More envs than steps would run one whole rollout of n_envs x n_steps whatever --steps says.
+    check_int("n_envs", cfg.n_envs, min=1, max=cfg.steps,
+              expected=f"an int in [1, steps={cfg.steps}] (each env takes at least one step)")
+    if cfg.algo == "maskable-ppo":
+        # PPO normalises advantages over a minibatch: one sample has no spread, and the loss is NaN.
+        check_int("batch_size", cfg.batch_size, min=2, expected="an int >= 2 for maskable-ppo")
     opponents = Opponents(cfg, game)  # each spec read once; a bad one fails here, before any training
     for spec in [*(s for s, _ in opponents.specs), *map(parse_agent_spec, cfg.eval_opponents)]:
         make_agent(spec, game)
-    out = Path(cfg.output_folder())
-    out.mkdir(parents=True, exist_ok=True)
+    out = check_output_folder(cfg.output_folder(), resume=cfg.resume, force=cfg.force)
+    history = progress_history(out) if cfg.resume else []
     env = make_vec_env(cfg, game, opponents)
-    history: list[dict] = []
     if cfg.resume:
-        ckpt = out / "checkpoint.zip"
-        if not ckpt.exists():
-            raise FileNotFoundError(f"nothing to resume: no {ckpt}")
         model = _new_model(cfg, env, str(out / "tb"))
-        restore_checkpoint(model, ckpt)
-        history = json.loads((out / "progress.json").read_text())["history"]
+        restore_checkpoint(model, out / "checkpoint.zip")
     else:
         model = _new_model(cfg, env, str(out / "tb"))
     pool = SnapshotPool(game, rng=np.random.default_rng(cfg.seed + 3)) if cfg.self_play else None

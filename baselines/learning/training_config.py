@@ -8,7 +8,10 @@ scripts in ``scripts/`` generate their command line from the fields
 
 from __future__ import annotations
 
+import json
+import os
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -82,12 +85,87 @@ class TrainConfig:
     out: str | None = setting(None, "Output folder (models, checkpoint, TensorBoard logs, learning curve).",
                               default_text="runs/GAME_ALGO")
     resume: bool = setting(False, "Continue the run saved in --out (checkpoint.zip and progress.json).")
+    force: bool = setting(False, "Start a new run in an --out folder that already holds one, replacing "
+                          "its models, checkpoint and progress.")
     progress_bar: bool = setting(True, "Show SB3's progress bar (needs tqdm and rich, in the train extra).",
                                  flags=("--progress",))
 
     def output_folder(self) -> str:
-        """``out``, or ``runs/GAME_ALGO`` when it is not set."""
-        return self.out if self.out else f"runs/{self.game}_{self.algo}"
+        """``out``, or ``runs/GAME_ALGO`` when it is not set (None).
+
+        Raises:
+            ValueError: ``out`` is the empty string.
+        """
+        if self.out is None:
+            return f"runs/{self.game}_{self.algo}"
+        if not isinstance(self.out, str) or not self.out:
+            raise ValueError(f"--out must name a folder, got {self.out!r}")
+        return self.out
+
+
+RUN_FILES = ("progress.json", "checkpoint.zip", "best_model.zip", "final_model.zip")
+
+
+def check_output_folder(out: str | os.PathLike, *, resume: bool = False, force: bool = False,
+                        run_files: tuple[str, ...] = RUN_FILES) -> Path:
+    """Refuse, before any training, an output folder the run cannot use.
+
+    The folder may not exist yet (it is created; its parent must accept it),
+    must be a writable folder, and must not hold an earlier run (any of
+    ``run_files``) unless ``resume`` or ``force``.
+
+    Args:
+        out: the run's folder.
+        resume: the run continues the one in ``out``.
+        force: a new run may replace the one in ``out``.
+        run_files: the names whose presence means ``out`` holds a run.
+
+    Returns:
+        The folder, created.
+
+    Raises:
+        ValueError: an empty ``out``; a path that is a file, a device or
+            otherwise not a folder; a folder that cannot be created or written;
+            an earlier run without ``resume``/``force``.
+    """
+    if not os.fspath(out):
+        raise ValueError("--out must name a folder, got ''")
+    out = Path(out)
+    if os.path.lexists(out) and not out.is_dir():
+        raise ValueError(f"--out {os.fspath(out)!r} is not a folder; expected a folder for the run")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise ValueError(f"--out {os.fspath(out)!r}: cannot create the folder ({e.strerror or e})") from None
+    if not os.access(out, os.W_OK | os.X_OK):
+        raise ValueError(f"--out {os.fspath(out)!r}: the folder is not writable")
+    held = [name for name in run_files if os.path.lexists(out / name)]
+    if held and not (resume or force):
+        raise ValueError(f"--out {os.fspath(out)!r} already holds a run ({', '.join(held)}); "
+                         "continue it with --resume, replace it with --force, or choose another folder")
+    return out
+
+
+def progress_history(out: Path) -> list[dict]:
+    """The evaluation history saved in ``out/progress.json`` (for ``resume``).
+
+    Raises:
+        ValueError: no ``checkpoint.zip`` or ``progress.json`` in ``out``, or a
+            ``progress.json`` that is not JSON with a ``history`` list of rows.
+    """
+    for name in ("checkpoint.zip", "progress.json"):
+        if not (out / name).is_file():
+            raise ValueError(f"nothing to resume: no {os.fspath(out / name)}")
+    path = out / "progress.json"
+    try:
+        history = json.loads(path.read_text(encoding="utf-8")).get("history")
+    except (OSError, UnicodeDecodeError, ValueError, AttributeError) as e:
+        raise ValueError(f"cannot resume from {os.fspath(path)}: not a progress file ({e})") from None
+    if not isinstance(history, list) or not all(isinstance(h, dict) and isinstance(h.get("steps"), int)
+                                                and "score" in h and "seconds" in h for h in history):
+        raise ValueError(f"cannot resume from {os.fspath(path)}: expected a \"history\" list of "
+                         "evaluation rows (steps, seconds, score)")
+    return history
 
 
 def parse_weighted(spec: str) -> tuple[AgentSpec, float]:

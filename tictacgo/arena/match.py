@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tictacgo.arena.jobs import AgentCache, Job, as_agent_spec
-from tictacgo.arena.results import MatchResult
+from tictacgo.arena.results import MatchResult, MatchTally
 from tictacgo.arena.runner import check_backend, execute_jobs
 from tictacgo.baselines.agent_spec import AgentSpec
 from tictacgo.games import make_game
@@ -62,7 +62,8 @@ def check_match_args(game: Any, specs: Sequence[str | AgentSpec], games: int, se
 
 def run_match(game: Any, spec_a: str | AgentSpec, spec_b: str | AgentSpec, games: int, seed: int,
               workers: int | None = None, progress: bool = True, backend: str = "local",
-              address: str | None = "local", agents: AgentCache | None = None) -> MatchResult:
+              address: str | None = "local", agents: AgentCache | None = None,
+              keep_games: bool = True) -> MatchResult:
     """Play ``games`` games between two registered agents, colours alternating.
 
     Args:
@@ -81,6 +82,9 @@ def run_match(game: Any, spec_a: str | AgentSpec, spec_b: str | AgentSpec, games
             for this run), ``"auto"`` (the running cluster); ignored if Ray is initialized.
         agents: agents already built in this process (``validate_specs(game, specs,
             agents)``), reused when the games run here; None: built here.
+        keep_games: keep every game's record (``result.games``, for JSON and SGF);
+            False keeps only the counts (``result.tally``, about nothing per game),
+            for a long match whose records nobody reads.
 
     Returns:
         The ``MatchResult``; on Ctrl-C, the games finished so far with
@@ -95,8 +99,10 @@ def run_match(game: Any, spec_a: str | AgentSpec, spec_b: str | AgentSpec, games
     check_backend(backend)
     label_a, label_b = str(spec_a), str(spec_b)
     jobs = (Job(0, game, a, b, int(seed), i) for i in range(games))  # lazy: one per game as played
+    tally = None if keep_games else MatchTally()
     results, interrupted = execute_jobs(jobs, games, workers, progress, f"{label_a} vs {label_b}",
-                                        backend=backend, address=address, agents=agents)
+                                        backend=backend, address=address, agents=agents,
+                                        collect=None if tally is None else lambda r: tally.add(r[1]))
     played = sorted((g for _, g in results), key=lambda g: g.index)
     return MatchResult(game.spec.name, label_a, label_b, int(seed), games, played, interrupted,
-                       variant=dict(game.params))
+                       variant=dict(game.params), tally=tally)

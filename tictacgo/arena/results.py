@@ -45,6 +45,36 @@ def _fmt_seconds(s: float) -> str:
 
 
 @dataclass
+class MatchTally:
+    """What a match's games add up to, without the games: A's W/D/L by colour,
+    forfeits and move-time statistics. A long match keeps this instead of every
+    ``GameRecord`` when nothing asks for the records.
+    """
+
+    #: A's colour (1, 2) -> [wins, draws, losses].
+    wdl: dict[int, list[int]] = field(default_factory=lambda: {1: [0, 0, 0], 2: [0, 0, 0]})
+    forfeits: dict[str, int] = field(default_factory=lambda: {"a": 0, "b": 0})
+    #: agent ("a", "b") -> [moves, total seconds, worst seconds].
+    times: dict[str, list[float]] = field(default_factory=lambda: {"a": [0, 0.0, 0.0], "b": [0, 0.0, 0.0]})
+    games: int = 0
+
+    def add(self, g: MatchGame) -> None:
+        """Count one game."""
+        a_colour = 1 if g.a_first else 2
+        w = g.record.winner
+        self.wdl[a_colour][1 if w == 0 else 0 if w == a_colour else 2] += 1
+        for agent, colour in (("a", a_colour), ("b", 3 - a_colour)):
+            self.forfeits[agent] += g.record.illegal_by == colour
+            times = g.record.times[colour - 1]
+            if times:
+                t = self.times[agent]
+                t[0] += len(times)
+                t[1] += float(sum(times))
+                t[2] = max(t[2], float(max(times)))
+        self.games += 1
+
+
+@dataclass
 class MatchResult:
     """The games of a match between agent A and agent B, and what they add up to.
 
@@ -60,11 +90,13 @@ class MatchResult:
     interrupted: bool = False
     #: The game's variant as ``make_game`` keywords (Little-Go's size, komi, max_actions).
     variant: dict[str, Any] = field(default_factory=dict)
+    #: The counts, when the games themselves were not kept (``games`` is then empty).
+    tally: MatchTally | None = None
 
     @property
     def n(self) -> int:
         """Games played."""
-        return len(self.games)
+        return self.tally.games if self.tally is not None else len(self.games)
 
     @property
     def game_spec(self) -> GameSpec:
@@ -78,6 +110,9 @@ class MatchResult:
 
     def wdl(self, a_colour: int | None = None) -> tuple[int, int, int]:
         """A's (wins, draws, losses), over all games or those where A played ``a_colour`` (1 or 2)."""
+        if self.tally is not None:
+            rows = [self.tally.wdl[c] for c in ((1, 2) if a_colour is None else (a_colour,))]
+            return tuple(int(sum(r[k] for r in rows)) for k in range(3))
         w = d = lo = 0
         for g in self.games:
             if a_colour is not None and (1 if g.a_first else 2) != a_colour:
@@ -102,10 +137,25 @@ class MatchResult:
         """``(low, high, method)``: the confidence interval of A's score (``score_interval``)."""
         return score_interval(*self.wdl(), z=z)
 
-    def move_times(self, agent: str) -> list[float]:
-        """Every move time (seconds) of agent ``"a"`` or ``"b"``."""
+    def time_stats(self, agent: str) -> dict[str, float]:
+        """Agent ``"a"``'s or ``"b"``'s moves and mean and worst seconds per move."""
+        if self.tally is None:
+            return _time_stats(self.move_times(agent))
         if agent not in ("a", "b"):
             raise ValueError(f"agent must be 'a' or 'b', got {agent!r}")
+        moves, total, worst = self.tally.times[agent]
+        return {"moves": int(moves), "mean_s": total / moves if moves else 0.0, "worst_s": worst}
+
+    def move_times(self, agent: str) -> list[float]:
+        """Every move time (seconds) of agent ``"a"`` or ``"b"``.
+
+        Raises:
+            ValueError: a bad ``agent``, or a result that kept counts, not games (``tally``).
+        """
+        if agent not in ("a", "b"):
+            raise ValueError(f"agent must be 'a' or 'b', got {agent!r}")
+        if self.tally is not None:
+            raise ValueError("this match kept counts, not games: use time_stats()")
         out: list[float] = []
         for g in self.games:
             first = g.a_first if agent == "a" else not g.a_first
@@ -114,6 +164,8 @@ class MatchResult:
 
     def forfeits(self, agent: str) -> int:
         """Games that agent ``"a"`` or ``"b"`` lost by an illegal action."""
+        if self.tally is not None:
+            return self.tally.forfeits[agent]
         n = 0
         for g in self.games:
             colour = (1 if g.a_first else 2) if agent == "a" else (2 if g.a_first else 1)
@@ -131,7 +183,7 @@ class MatchResult:
         return {
             "wins": w, "draws": d, "losses": lo_, "score": self.score,
             "score_ci95": [lo, hi], "ci_method": method, "a_by_colour": by_colour,
-            "time_per_move": {"a": _time_stats(self.move_times("a")), "b": _time_stats(self.move_times("b"))},
+            "time_per_move": {"a": self.time_stats("a"), "b": self.time_stats("b")},
             "forfeits": {"a": self.forfeits("a"), "b": self.forfeits("b")},
         }
 
@@ -186,7 +238,7 @@ class MatchResult:
             rows.append(f"games lost by an illegal action: A {fa}, B {fb}")
         rows += ["", f"{'time per move':24s}{'moves':>8s}{'mean':>12s}{'worst':>12s}"]
         for key, spec in (("a", a), ("b", b)):
-            st = _time_stats(self.move_times(key))
+            st = self.time_stats(key)
             rows.append(f"{key.upper() + ' ' + spec:24s}{st['moves']:8d}"
                         f"{_fmt_seconds(st['mean_s']):>12s}{_fmt_seconds(st['worst_s']):>12s}")
         return "\n".join(rows)

@@ -26,7 +26,8 @@ import multiprocessing
 import os
 import signal
 import threading
-from collections.abc import Iterable
+import warnings
+from collections.abc import Callable, Iterable
 
 from tictacgo.arena.jobs import AgentCache, Job, play_job
 from tictacgo.arena.progress import Progress
@@ -40,19 +41,45 @@ _worker_agents: AgentCache | None = None
 def _start_worker() -> None:
     global _worker_agents
     _worker_agents = AgentCache()
-    # Ctrl-C goes to the whole process group; the parent alone handles it.
+    # Ctrl-C and a closed terminal's SIGHUP go to the whole process group; the
+    # parent alone handles them and stops the pool. SIGTERM keeps its default
+    # (a quiet exit): the pool's terminate() sends it to stop a worker.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
 
 
 def _play_in_worker(job: Job) -> tuple[int, MatchGame]:
     return play_job(job, _worker_agents)
 
 
-def _resolve_workers(workers: int | None, n_jobs: int) -> int:
+def available_cpus() -> int:
+    """The CPU cores this process may run on (its affinity where the platform tells it)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return os.cpu_count() or 1
+
+
+def cap_workers(workers: int | None) -> int:
+    """``workers`` as a number of processes: None means one per core, and more than
+    ``available_cpus()`` is capped there (each worker holds its own agents, a model
+    agent some hundreds of MB, and more processes than cores only take turns).
+
+    Raises:
+        ValueError, TypeError: not a positive int or None.
+    """
     workers = check_int("workers", workers, min=1, allow_none=True)
-    if workers is None:
-        workers = os.cpu_count() or 1
-    return max(1, min(workers, n_jobs))
+    cpus = available_cpus()
+    return cpus if workers is None else min(workers, cpus)
+
+
+def _resolve_workers(workers: int | None, n_jobs: int) -> int:
+    wanted = check_int("workers", workers, min=1, allow_none=True)
+    capped = cap_workers(wanted)
+    if wanted is not None and capped < wanted:
+        warnings.warn(f"workers={wanted} is more than the {capped} CPU cores available; using {capped}",
+                      stacklevel=3)
+    return max(1, min(capped, n_jobs))
 
 
 def _start_pool(n_workers: int):
@@ -102,7 +129,8 @@ def check_backend(backend: str) -> None:
 
 
 def execute_jobs(jobs: Iterable[Job], total: int, workers: int | None, progress: bool, desc: str,
-                 backend: str = "local", address: str | None = "local", agents: AgentCache | None = None
+                 backend: str = "local", address: str | None = "local", agents: AgentCache | None = None,
+                 collect: Callable[[tuple[int, MatchGame]], None] | None = None
                  ) -> tuple[list[tuple[int, MatchGame]], bool]:
     """Play the jobs, in-process, in a pool or as Ray tasks; returns (results, interrupted).
 
@@ -120,6 +148,9 @@ def execute_jobs(jobs: Iterable[Job], total: int, workers: int | None, progress:
         agents: the agents to play with in this process (``workers=1``), e.g. those
             built to check the specs; None: a new ``AgentCache``. Worker processes
             and Ray tasks build their own.
+        collect: called with each ``(key, MatchGame)`` as it comes in, instead of
+            keeping it (the returned list is then empty): a long run holds only
+            what ``collect`` keeps. None: every result is kept and returned.
 
     Returns:
         The ``(key, MatchGame)`` results in the order they finished, and
@@ -130,8 +161,14 @@ def execute_jobs(jobs: Iterable[Job], total: int, workers: int | None, progress:
     if backend == "ray":
         from tictacgo.arena import ray_backend
 
-        return ray_backend.execute_jobs(jobs, total, workers, progress, desc, address=address)
+        results, interrupted = ray_backend.execute_jobs(jobs, total, workers, progress, desc, address=address)
+        if collect is None:
+            return results, interrupted
+        for r in results:
+            collect(r)
+        return [], interrupted
     results: list[tuple[int, MatchGame]] = []
+    keep = collect if collect is not None else results.append
     if total < 1:
         return results, False
     n_workers = _resolve_workers(workers, total)
@@ -142,7 +179,7 @@ def execute_jobs(jobs: Iterable[Job], total: int, workers: int | None, progress:
             bar = Progress(total, progress, desc)
             agents = agents if agents is not None else AgentCache()
             for job in jobs:
-                results.append(play_job(job, agents))
+                keep(play_job(job, agents))
                 bar.update()
         else:
             # Small chunks keep the bar lively; bigger ones cut overhead on tiny games.
@@ -156,7 +193,7 @@ def execute_jobs(jobs: Iterable[Job], total: int, workers: int | None, progress:
                 # imap_unordered draws from the iterator only as the workers'
                 # queue takes tasks, so a generator of jobs is never materialized.
                 for r in pool.imap_unordered(_play_in_worker, jobs, chunksize=chunksize):
-                    results.append(r)
+                    keep(r)
                     bar.update()
                 pool.close()
             except BaseException:

@@ -17,6 +17,8 @@ import importlib
 import os
 import sys
 
+from tictacgo.interrupt import termination_as_interrupt
+
 # subcommand -> (module, one-line help)
 COMMANDS = {
     "demo": ("tictacgo.cli.demo", "create the envs, play and render games between agents, print a table"),
@@ -55,10 +57,11 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     command = argv[0] if argv and argv[0] in COMMANDS else None
     try:
-        return _main(argv, command)
+        with termination_as_interrupt():  # SIGTERM and SIGHUP stop a run as Ctrl-C does
+            return _main(argv, command)
     except KeyboardInterrupt:
-        # Ctrl-C at any stage (importing a subcommand, parsing, running, saving):
-        # one line and the conventional status, never a traceback.
+        # Ctrl-C (or SIGTERM, SIGHUP) at any stage (importing a subcommand,
+        # parsing, running, saving): one line and the conventional status, never a traceback.
         print(f"tictacgo{' ' + command if command else ''}: interrupted", file=sys.stderr)
         return 130
 

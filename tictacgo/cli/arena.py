@@ -77,7 +77,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "course opponent)")
     parser.add_argument("--seed", type=int, default=0, help="non-negative seed (default 0)")
     parser.add_argument("--workers", type=int, default=None,
-                        help="worker processes (default: one per CPU core; 1: no subprocesses)")
+                        help="worker processes (default and most: one per CPU core; 1: no subprocesses)")
     parser.add_argument("--backend", choices=("local", "ray"), default="local",
                         help="local: worker processes on this machine (default); ray: Ray tasks, here or on "
                              "a cluster (needs tictacgo[ray])")
@@ -140,6 +140,14 @@ def run(args: argparse.Namespace) -> int:
         return _error(f"--seed must be non-negative, got {args.seed}")
     if args.workers is not None and args.workers < 1:
         return _error(f"--workers must be at least 1, got {args.workers}")
+    if args.workers is not None and args.backend == "local":
+        from tictacgo.arena.runner import cap_workers
+
+        capped = cap_workers(args.workers)
+        if capped < args.workers:
+            print(f"tictacgo arena: --workers {args.workers} is more than the {capped} CPU cores "
+                  f"available; using {capped}", file=sys.stderr)
+            args.workers = capped
     if not (math.isfinite(args.prior) and args.prior >= 0):
         return _error(f"--prior must be a finite number >= 0, got {args.prior!r}")
     if args.address is not None and args.backend != "ray":
@@ -214,7 +222,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             result = arena.run_match(game, specs[0], specs[1], args.games or DEFAULT_GAMES["match"],
                                      args.seed, workers=args.workers, progress=progress, agents=agents,
-                                     **ray_args)
+                                     keep_games=bool(args.out or args.sgf), **ray_args)
     except ConnectionError as e:  # --backend ray and no Ray cluster at --address
         print(f"tictacgo arena: error: --backend ray could not reach Ray at {args.address or 'local'!r}: {e}",
               file=sys.stderr)

@@ -39,6 +39,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         engine.serve(sys.stdin, sys.stdout)
     except KeyboardInterrupt:
+        print("tictacgo gtp: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0

@@ -10,7 +10,8 @@ Examples:
 Every option is a field of ``TrainConfig``, with its help text and default
 there. Writes into ``--out``: best_model.zip (best evaluation so far),
 final_model.zip, checkpoint.zip and progress.json (for ``--resume``), tb/
-(TensorBoard) and learning_curve.png. Play the result: ``tictacgo arena
+(TensorBoard) and learning_curve.png; a folder that already holds a run is
+refused unless ``--resume`` (continue it) or ``--force`` (replace it). Play the result: ``tictacgo arena
 tictactoe ppo:path=runs/ttt_ppo/best_model.zip minimax``. Exit status 0 when
 done, 2 for bad arguments, 130 when interrupted (the last checkpoint is kept).
 """
@@ -42,11 +43,11 @@ def run(args: argparse.Namespace) -> int:
 
     settings = {f.name: getattr(args, f.name) for f in dataclasses.fields(TrainConfig)}
     cfg = TrainConfig(**settings)
-    cfg.out = cfg.output_folder()
-    print("training:", dataclasses.asdict(cfg))
     try:
+        cfg.out = cfg.output_folder()
+        print("training:", dataclasses.asdict(cfg))
         train(cfg)
-    except (ValueError, FileNotFoundError) as e:
+    except ValueError as e:
         print(f"tictacgo train: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

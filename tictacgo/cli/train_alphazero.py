@@ -12,7 +12,8 @@ Examples:
 Every option is a field of ``AlphaZeroConfig``, with its help text and
 default there. Writes into ``--out``: model.pt, model.npz and model.json (the
 latest network; play it with ``az:path=OUT``), checkpoints/, resume/ (for
-``--resume``), config.json and tb/ (TensorBoard). Ctrl-C keeps the last
+``--resume``), config.json and tb/ (TensorBoard); a folder that already
+holds a run is refused unless ``--resume`` or ``--force``. Ctrl-C keeps the last
 checkpoint (exit status 130); ``--resume`` continues from it.
 """
 

@@ -354,10 +354,17 @@ def sgf_to_record(data: bytes | str) -> SgfRecord:
         if node.has_setup_stones():
             raise ValueError("the record has setup stones (AB/AW/AE); a Little-Go record starts "
                              "from the empty board")
-        colour, move = node.get_move()
+        k = len(actions) + 1
+        try:
+            colour, move = node.get_move()
+        except ValueError:  # sgfmill gives no message: a point off the board or not two letters
+            prop = "B" if node.has_property("B") else "W"
+            raw = node.get_raw(prop).decode("utf-8", "replace")
+            last = chr(ord("a") + n - 1)
+            raise ValueError(f"move {k} {prop}[{raw}] is not a point of the {n}x{n} board "
+                             f"(expected two letters a..{last}, or {prop}[] to pass)") from None
         if colour is None:
             continue
-        k = len(actions) + 1
         expected = "b" if k % 2 else "w"
         if colour != expected:
             raise ValueError(f"move {k} is {colour.upper()}'s but in Little-Go every action counts, "

@@ -51,7 +51,7 @@ from tictacgo.baselines.learning.alphazero.replay import ReplayBuffer
 from tictacgo.baselines.learning.alphazero.search import NEG
 from tictacgo.baselines.learning.alphazero.selfplay import SearchConfig, SelfPlay
 from tictacgo.baselines.learning.alphazero.variant import Variant
-from tictacgo.baselines.learning.training_config import setting
+from tictacgo.baselines.learning.training_config import check_output_folder, setting
 
 RESUME_DIR = "resume"
 
@@ -68,6 +68,8 @@ class AlphaZeroConfig:
     seed: int = setting(0, 'Seeds the network, self-play and sampling, once.')
     resume: bool = setting(False, "Continue the run saved in ``out`` (its network, optimizer, buffer and "
                                   "counters).")
+    force: bool = setting(False, "Start a new run in an ``out`` that already holds one, replacing its "
+                                 "network, checkpoints and resume state.")
     device: str = setting("auto", '"auto" (CUDA when available), "cpu" or "cuda".',
                           choices=("auto", "cpu", "cuda"))
     threads: int = setting(1, "torch CPU threads. One is fastest for these small batches, and OpenMP's "
@@ -103,6 +105,8 @@ class AlphaZeroConfig:
     tensorboard: bool = setting(True, 'Write TensorBoard scalars to out/tb.')
 
     def __post_init__(self):
+        if self.out is not None and (not isinstance(self.out, str) or not self.out):
+            raise ValueError(f"out must name a folder, got {self.out!r}")
         if self.max_positions <= 0 and self.max_seconds <= 0:
             raise ValueError("set max_positions or max_seconds, or training never stops")
         for name in ("num_games", "batch_size", "buffer_size", "threads", "channels"):
@@ -209,8 +213,8 @@ def train(cfg: AlphaZeroConfig, log=print, info: dict | None = None) -> dict:
     """
     t_start = time.perf_counter()
     variant = Variant.make(cfg.game, cfg.board_size)
-    out = cfg.out_dir
-    out.mkdir(parents=True, exist_ok=True)
+    out = check_output_folder(cfg.out_dir, resume=cfg.resume, force=cfg.force,
+                              run_files=("model.pt", "config.json", RESUME_DIR, "checkpoints"))
     torch.set_num_threads(cfg.threads)
     torch.manual_seed(cfg.seed)
     rng = np.random.default_rng(cfg.seed)
