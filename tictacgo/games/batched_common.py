@@ -147,11 +147,15 @@ class BatchedGame:
                              f"got {m.dtype} {m.shape}")
         return m
 
+    def state_fields(self) -> tuple[str, ...]:
+        """The names of the games' state arrays: the public attributes with one entry per game."""
+        return tuple(name for name, value in vars(self).items() if not name.startswith("_")
+                     and isinstance(value, np.ndarray) and value.shape == (self.batch_size,))
+
     def snapshot(self) -> dict[str, np.ndarray]:
-        """A copy of the games' state (the public arrays of one entry per game), for ``restore``:
-        how a caller undoes a step that failed midway."""
-        return {name: value.copy() for name, value in vars(self).items() if not name.startswith("_")
-                and isinstance(value, np.ndarray) and value.shape == (self.batch_size,)}
+        """A copy of the games' state (``state_fields``), for ``restore``: how a caller undoes a
+        step that failed midway, or copies an engine without its read-only tables."""
+        return {name: getattr(self, name).copy() for name in self.state_fields()}
 
     def restore(self, snapshot: dict[str, np.ndarray]) -> None:
         """Put every game back as ``snapshot`` (from ``snapshot()`` of this engine) found it."""

@@ -58,21 +58,14 @@ Evaluator = Callable[[BatchedGame, np.ndarray, np.ndarray], tuple[np.ndarray, np
 Rule = Callable[["Tree", np.ndarray, np.ndarray], np.ndarray]
 
 
-def state_fields(engine: BatchedGame) -> tuple[str, ...]:
-    """The names of the engine's per-game state arrays: its public ``(batch_size,)`` numpy attributes."""
-    B = engine.batch_size
-    return tuple(k for k, v in vars(engine).items()
-                 if not k.startswith("_") and isinstance(v, np.ndarray) and v.shape == (B,))
-
-
 def clone_engine(engine: BatchedGame) -> BatchedGame:
     """A copy of the engine whose per-game state arrays are its own (the rest, read-only tables, is shared).
 
     ``copy.deepcopy`` would also copy the rules' lookup tables, which costs far more than a search step.
     """
     twin = copy.copy(engine)
-    for f in state_fields(engine):
-        setattr(twin, f, getattr(engine, f).copy())
+    for name, value in engine.snapshot().items():
+        setattr(twin, name, value)
     return twin
 
 
@@ -223,7 +216,7 @@ class Tree:
         self.child_visits = np.zeros((B, N, A), np.int64)
         self.child_value = np.zeros((B, N, A))
         self.child_discount = np.zeros((B, N, A))
-        self.fields = state_fields(engine)
+        self.fields = engine.state_fields()
         self.states = {f: np.zeros((B, N), getattr(engine, f).dtype) for f in self.fields}
         self.simulations = 0
 
