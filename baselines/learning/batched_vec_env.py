@@ -51,8 +51,12 @@ class BatchedVecEnv(VecEnv):
     Args:
         game: a game object, or a game name (``"littlego"``, ``"tictactoe"``).
         num_envs: the number of games B.
-        opponent, learner, observation: as ``tictacgo.envs.vector_env``.
-        board_size, komi, max_actions: Little-Go's variant, as the env ids take them.
+        opponent: "random", "greedy" or a batched policy ``f(obs, mask) -> actions``.
+        learner: "first", "second", "alternate" or "random".
+        observation: "flat" or "board".
+        board_size: Little-Go's board side (None: 5).
+        komi: Little-Go's komi (None: ``board_size / 2``).
+        max_actions: Little-Go's action limit (None: ``board_size**2 - 1``).
     """
 
     def __init__(self, game: Any = "littlego", num_envs: int = 64, opponent: Any = "random",
