@@ -253,8 +253,12 @@ class BatchedMatch:
 
     def info(self, opponent_action: np.ndarray, illegal: np.ndarray) -> dict[str, np.ndarray]:
         ones = np.ones(self.num_envs, bool)
+        # As each single env reports it: a finished game's row is all zeros (Gymnasium's sync and async
+        # vector envs pass on that final info), a game the opponent's opening ended has all ones.
+        mask = self.mask.astype(np.int8)
+        mask[self.ended_at_reset] = 1
         info = {
-            "action_mask": self.action_masks().astype(np.int8),
+            "action_mask": mask,
             "learner_colour": self.learner_colour.copy(),
             "winner_colour": self.engine.winner.copy(),
             "opponent_action": opponent_action,
