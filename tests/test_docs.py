@@ -128,9 +128,15 @@ def test_the_agents_page_names_every_registered_agent():
     assert not missing, f"docs/agents.md has no row for {missing}"
 
 
+# Pages whose examples build on each other: they run in order, as one program.
+TUTORIALS = ("selfplay.md",)
+
+
 def _python_blocks() -> list:
     blocks = []
     for path in sorted(DOCS.rglob("*.md")):
+        if path.relative_to(DOCS).as_posix() in TUTORIALS:
+            continue
         for i, block in enumerate(re.findall(r"```python\n(.*?)```", path.read_text(), flags=re.S)):
             blocks.append(pytest.param(block, id=f"{path.relative_to(DOCS)}-{i}"))
     return blocks
@@ -148,6 +154,18 @@ def test_docs_python_example_runs(block, tmp_path, monkeypatch):
     monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))   # examples may register agents
     monkeypatch.chdir(tmp_path)
     exec(compile(block, "docs python block", "exec"), {"__name__": "docs_example"})
+
+
+@pytest.mark.parametrize("page", TUTORIALS)
+def test_a_tutorial_runs_top_to_bottom(page, tmp_path, monkeypatch, capsys):
+    pytest.importorskip("sb3_contrib")
+    blocks = re.findall(r"```python\n(.*?)```", (DOCS / page).read_text(), flags=re.S)
+    assert len(blocks) >= 3, page
+    monkeypatch.chdir(tmp_path)
+    namespace = {"__name__": "docs_tutorial"}
+    for i, block in enumerate(blocks):
+        exec(compile(block, f"{page} python block {i}", "exec"), namespace)
+    assert "past selves in the pool" in capsys.readouterr().out
 
 
 def test_the_readme_links_only_to_files_that_exist():
