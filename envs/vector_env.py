@@ -49,7 +49,9 @@ class BatchedMatch:
 
     Args:
         engine: a batched engine (``BatchedLittleGo`` or ``BatchedTicTacToe``).
-        opponent, learner, observation: see the module docstring.
+        opponent: "random", "greedy" or a batched policy ``f(obs, mask) -> actions``.
+        learner: "first", "second", "alternate" or "random".
+        observation: "flat" or "board".
     """
 
     def __init__(self, engine: BatchedGame, opponent: Any = "random", learner: str = "first",
@@ -251,8 +253,12 @@ class BatchedMatch:
 
     def info(self, opponent_action: np.ndarray, illegal: np.ndarray) -> dict[str, np.ndarray]:
         ones = np.ones(self.num_envs, bool)
+        # As each single env reports it: a finished game's row is all zeros (Gymnasium's sync and async
+        # vector envs pass on that final info), a game the opponent's opening ended has all ones.
+        mask = self.mask.astype(np.int8)
+        mask[self.ended_at_reset] = 1
         info = {
-            "action_mask": self.action_masks().astype(np.int8),
+            "action_mask": mask,
             "learner_colour": self.learner_colour.copy(),
             "winner_colour": self.engine.winner.copy(),
             "opponent_action": opponent_action,
@@ -326,7 +332,9 @@ def make_littlego(num_envs: int, board_size: int = 5, komi: float | None = None,
 
     Args:
         num_envs: the number of games.
-        board_size, komi, max_actions: the variant (``LittleGo``'s size, komi, max_actions).
+        board_size: the board's side (``LittleGo``'s size).
+        komi: White's komi (None: ``board_size / 2``).
+        max_actions: the action limit (None: ``board_size**2 - 1``).
         **kwargs: ``TurnBasedVectorEnv``'s (opponent, learner, observation, ...).
     """
     return TurnBasedVectorEnv(LittleGo(board_size, komi, max_actions), num_envs, **kwargs)

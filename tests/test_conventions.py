@@ -67,14 +67,17 @@ def test_pprint_registry_lists_both_envs_in_one_group():
 
 # -- tictacgo.envs ---------------------------------------------------------------------
 
-def test_tictacgo_envs_exports_the_aec_modules_the_gym_classes_and_the_shared_modules():
+def test_tictacgo_envs_exports_the_aec_modules_the_gym_classes_the_shared_modules_and_action_masks():
     import tictacgo.envs as envs
     from tictacgo.envs.gym_littlego import env as LittleGoEnv
     from tictacgo.envs.gym_tictactoe import env as TicTacToeEnv
+    from tictacgo.envs.vector_masks import action_masks
 
-    assert sorted(envs.__all__) == ["TurnBasedAECEnv", "TurnBasedEnv", "gym_littlego", "gym_tictactoe",
-                                    "littlego_v0", "observations", "rendering", "tictactoe_v0"]
+    assert sorted(envs.__all__) == ["TurnBasedAECEnv", "TurnBasedEnv", "action_masks", "gym_littlego",
+                                    "gym_tictactoe", "littlego_v0", "observations", "rendering",
+                                    "tictactoe_v0"]
     assert envs.gym_littlego.env is LittleGoEnv and envs.gym_tictactoe.env is TicTacToeEnv
+    assert envs.action_masks is action_masks
     for module in (envs.tictactoe_v0, envs.littlego_v0):
         assert callable(module.env) and isinstance(module.raw_env(), envs.TurnBasedAECEnv)
     done = _run_python("from tictacgo.envs import *\nprint(sorted(k for k in dir() if k[0] != '_'))")

@@ -34,7 +34,8 @@ def _page(site: Path, name: str) -> str:
 def test_mkdocs_build_strict_builds_every_page_in_the_nav(site):
     for page in ("envs/tictactoe", "envs/littlego", "envs/single-agent", "envs/observations", "littlego",
                  "agents", "arena", "training", "course", "play", "architecture", "errors", "api/games",
-                 "api/envs", "api/wrappers", "api/baselines", "api/arena", "api/protocol"):
+                 "api/envs", "api/wrappers", "api/baselines", "api/arena", "api/protocol", "vector",
+                 "api/vector", "api/learning", "api/alphazero", "api/solver"):
         assert (site / page / "index.html").is_file(), page
 
 
@@ -67,6 +68,58 @@ def test_the_api_reference_renders_the_mapped_subpackages(site):
     assert 'id="tictacgo.games.littlego.place_bits"' in _page(site, "api/games")
 
 
+# What a user imports, by the page of the API reference that must document it.
+API_OBJECTS = {
+    "api/games": ["tictacgo.games.make_game", "tictacgo.games.GAMES", "tictacgo.agent.Agent",
+                  "tictacgo.game_loop.play_game"],
+    "api/envs": ["tictacgo.envs.littlego_v0.raw_env", "tictacgo.envs.aec_base.TurnBasedAECEnv",
+                 "tictacgo.envs.single_agent.TurnBasedEnv"],
+    "api/vector": ["tictacgo.envs.vector_env.TurnBasedVectorEnv", "tictacgo.envs.vector_env.make_littlego",
+                   "tictacgo.envs.vector_env.make_tictactoe", "tictacgo.envs.vector_masks.action_masks",
+                   "tictacgo.baselines.learning.batched_vec_env.BatchedVecEnv",
+                   "tictacgo.baselines.learning.batched_vec_env.make_sb3_vec_env",
+                   "tictacgo.games.batched_engines.make_batched_engine",
+                   "tictacgo.games.batched_littlego.BatchedLittleGo",
+                   "tictacgo.games.batched_tictactoe.BatchedTicTacToe"],
+    "api/baselines": ["tictacgo.baselines.registry.make_agent", "tictacgo.baselines.registry.register_agent"],
+    "api/arena": ["tictacgo.arena.match.run_match", "tictacgo.arena.round_robin.run_round_robin",
+                  "tictacgo.arena.ratings.fit_bradley_terry"],
+    "api/learning": ["tictacgo.baselines.learning.training.train",
+                     "tictacgo.baselines.learning.training_config.TrainConfig",
+                     "tictacgo.baselines.learning.networks.small_board_cnn",
+                     "tictacgo.baselines.learning.policy_agent.PolicyAgent",
+                     "tictacgo.baselines.learning.training.SnapshotPool"],
+    "api/alphazero": ["tictacgo.baselines.learning.alphazero.train.AlphaZeroConfig",
+                      "tictacgo.baselines.learning.alphazero.train.train",
+                      "tictacgo.baselines.learning.alphazero.agent.AZAgent",
+                      "tictacgo.baselines.learning.alphazero.network.save_model",
+                      "tictacgo.baselines.learning.alphazero.network.load_model",
+                      "tictacgo.baselines.learning.alphazero.modelfile"],
+    "api/solver": ["tictacgo.solver.search.solve", "tictacgo.solver.search.move_values",
+                   "tictacgo.solver.search.Solver", "tictacgo.solver.agent.SolverAgent"],
+}
+
+
+@pytest.mark.parametrize("page", sorted(API_OBJECTS))
+def test_the_api_reference_documents_what_users_import(site, page):
+    html = _page(site, page)
+    missing = [name for name in API_OBJECTS[page] if f'id="{name}"' not in html]
+    assert not missing, f"{page} does not document {missing}"
+
+
+def test_each_module_of_an_api_page_has_its_own_heading(site):
+    """Every ``::: module`` block renders under a heading naming the module (not only its members'
+    names, which read "env, raw_env, env, raw_env" for the two AEC modules)."""
+    for path in sorted((DOCS / "api").glob("*.md")):
+        if path.name == "index.md":
+            continue
+        html = _page(site, f"api/{path.stem}")
+        modules = re.findall(r"^::: ([\w.]+)", path.read_text(), flags=re.M)
+        assert modules, path
+        headed = [m for m in modules if re.search(rf'<h2 id="{re.escape(m)}"', html)]
+        assert headed == modules, (path.name, sorted(set(modules) - set(headed)))
+
+
 def test_the_agents_page_names_every_registered_agent():
     from tictacgo.baselines import available_agents
 
@@ -75,9 +128,15 @@ def test_the_agents_page_names_every_registered_agent():
     assert not missing, f"docs/agents.md has no row for {missing}"
 
 
+# Pages whose examples build on each other: they run in order, as one program.
+TUTORIALS = ("selfplay.md",)
+
+
 def _python_blocks() -> list:
     blocks = []
     for path in sorted(DOCS.rglob("*.md")):
+        if path.relative_to(DOCS).as_posix() in TUTORIALS:
+            continue
         for i, block in enumerate(re.findall(r"```python\n(.*?)```", path.read_text(), flags=re.S)):
             blocks.append(pytest.param(block, id=f"{path.relative_to(DOCS)}-{i}"))
     return blocks
@@ -95,6 +154,18 @@ def test_docs_python_example_runs(block, tmp_path, monkeypatch):
     monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))   # examples may register agents
     monkeypatch.chdir(tmp_path)
     exec(compile(block, "docs python block", "exec"), {"__name__": "docs_example"})
+
+
+@pytest.mark.parametrize("page", TUTORIALS)
+def test_a_tutorial_runs_top_to_bottom(page, tmp_path, monkeypatch, capsys):
+    pytest.importorskip("sb3_contrib")
+    blocks = re.findall(r"```python\n(.*?)```", (DOCS / page).read_text(), flags=re.S)
+    assert len(blocks) >= 3, page
+    monkeypatch.chdir(tmp_path)
+    namespace = {"__name__": "docs_tutorial"}
+    for i, block in enumerate(blocks):
+        exec(compile(block, f"{page} python block {i}", "exec"), namespace)
+    assert "past selves in the pool" in capsys.readouterr().out
 
 
 def test_the_readme_links_only_to_files_that_exist():

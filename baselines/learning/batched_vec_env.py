@@ -4,12 +4,14 @@
 sub-envs are rows of one batched engine (``tictacgo.games.batched_littlego`` /
 ``batched_tictactoe``) driven by ``tictacgo.envs.vector_env.BatchedMatch``:
 one ``step`` plays the learner's action and the in-batch opponent's reply in
-every game with numpy array operations. It trains sb3-contrib's
-``MaskablePPO`` directly::
+every game with numpy array operations. ``make_sb3_vec_env`` builds one from
+a Gymnasium id and that id's keyword arguments (also as
+``tictacgo.make_sb3_vec_env``). It trains sb3-contrib's ``MaskablePPO``
+directly::
 
     from sb3_contrib import MaskablePPO
-    from tictacgo.baselines.learning.batched_vec_env import BatchedVecEnv
-    env = BatchedVecEnv("littlego", num_envs=256, opponent="greedy", learner="random")
+    import tictacgo
+    env = tictacgo.make_sb3_vec_env("LittleGo-v0", n_envs=256, opponent="greedy", learner="random")
     model = MaskablePPO("MlpPolicy", env, n_steps=64).learn(100_000)
 
 SB3 conventions, as ``DummyVecEnv`` of the single env gives them:
@@ -34,13 +36,15 @@ the ``info`` of a finished game (``winner_colour``, ``learner_colour``,
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import numpy as np
 from stable_baselines3.common.vec_env import VecEnv
 
-from tictacgo.envs.vector_env import BatchedMatch
-from tictacgo.games import make_game
+from tictacgo.envs.reset_options import check_seed
+from tictacgo.envs.vector_env import BUILTIN_OPPONENTS, OBSERVATIONS, BatchedMatch
+from tictacgo.games import GAMES, make_game
 from tictacgo.games.batched_engines import make_batched_engine
 from tictacgo.validate import check_int
 
@@ -51,8 +55,12 @@ class BatchedVecEnv(VecEnv):
     Args:
         game: a game object, or a game name (``"littlego"``, ``"tictactoe"``).
         num_envs: the number of games B.
-        opponent, learner, observation: as ``tictacgo.envs.vector_env``.
-        board_size, komi, max_actions: Little-Go's variant, as the env ids take them.
+        opponent: "random", "greedy" or a batched policy ``f(obs, mask) -> actions``.
+        learner: "first", "second", "alternate" or "random".
+        observation: "flat" or "board".
+        board_size: Little-Go's board side (None: 5).
+        komi: Little-Go's komi (None: ``board_size / 2``).
+        max_actions: Little-Go's action limit (None: ``board_size**2 - 1``).
     """
 
     def __init__(self, game: Any = "littlego", num_envs: int = 64, opponent: Any = "random",
@@ -151,3 +159,86 @@ class BatchedVecEnv(VecEnv):
 
     def env_is_wrapped(self, wrapper_class, indices=None) -> list[bool]:
         return [False for _ in self._get_indices(indices)]
+
+
+# What only the single-game envs take is there through SB3's own make_vec_env, one env per game.
+SINGLE_ENV_HINT = ("; SB3's stable_baselines3.common.env_util.make_vec_env({env_id!r}, n_envs, "
+                   "env_kwargs={{...}}) steps single-game envs and takes every keyword they take")
+# The keyword arguments of the ids' native vector env (``tictacgo.envs.vector_env``), besides the variant.
+VECTOR_KWARGS = ("opponent", "learner", "observation", "render_mode", "illegal")
+
+
+def _game_of_id(env_id: Any):
+    """The registry entry whose Gymnasium id is ``env_id`` (plain, ``tictacgo/...`` or ``tictacgo:...``)."""
+    if not isinstance(env_id, str):
+        raise TypeError(f"env_id must be a Gymnasium id (a str), got {env_id!r} ({type(env_id).__name__})")
+    name = env_id.removeprefix("tictacgo:").removeprefix("tictacgo/")
+    for entry in GAMES.values():
+        if entry.env_id == name:
+            return entry
+    ids = [entry.env_id for entry in GAMES.values()]
+    raise ValueError(f"unknown env id {env_id!r}; make_sb3_vec_env takes the package's ids {ids} "
+                     f"(also as 'tictacgo/<id>' or 'tictacgo:<id>')")
+
+
+def make_sb3_vec_env(env_id: str, n_envs: int = 1, seed: int | None = None,
+                     **env_kwargs: Any) -> BatchedVecEnv:
+    """The SB3 ``VecEnv`` of ``n_envs`` games of ``env_id``, on the batched engine (no subprocesses).
+
+    The SB3 twin of ``gymnasium.make_vec(env_id, num_envs=n_envs, **env_kwargs)``:
+    the same keyword arguments with the same defaults (the learner moves
+    first unless ``learner=`` says otherwise), the same rules, opponents,
+    rewards and masks, in SB3's conventions (auto-reset in the same step, see
+    the module docstring).
+
+        env = make_sb3_vec_env("LittleGo-v0", n_envs=64, opponent="greedy", learner="alternate")
+
+    Args:
+        env_id: ``"TicTacToe-v0"`` or ``"LittleGo-v0"`` (or ``"tictacgo/LittleGo-v0"``,
+            ``"tictacgo:LittleGo-v0"``).
+        n_envs: the number of games.
+        seed: seeds the first ``reset()`` (as ``env.seed(seed)`` would); None: unseeded.
+        **env_kwargs: the id's keyword arguments that a vector of games takes:
+            ``opponent`` ("random", "greedy" or a batched policy ``f(obs, mask) -> actions``),
+            ``learner`` ("first", "second", "alternate", "random"), ``observation``
+            ("flat", "board"), Little-Go's ``board_size``, ``komi`` and ``max_actions``;
+            ``render_mode=None`` and ``illegal="lose"`` are accepted as the defaults they are.
+    Returns:
+        A ``BatchedVecEnv``.
+    Raises:
+        ValueError: an unknown id, or a value only the single-game envs take
+            (a registry opponent such as "minimax", ``observation="planes"``,
+            ``illegal="penalty"``, a ``render_mode``): SB3's ``make_vec_env`` of
+            the id takes those.
+        TypeError: a keyword argument the id does not take.
+    """
+    entry = _game_of_id(env_id)
+    variant = [name for name, p in inspect.signature(entry.load("vector_entry_point")).parameters.items()
+               if name != "num_envs" and p.kind is not p.VAR_KEYWORD]
+    takes = (*VECTOR_KWARGS, *variant)
+    unknown = sorted(set(env_kwargs) - set(takes))
+    if unknown:
+        raise TypeError(f"{entry.env_id} takes the keyword arguments {', '.join(takes)}; got unknown "
+                        f"{', '.join(unknown)}")
+    hint = SINGLE_ENV_HINT.format(env_id=entry.env_id)
+    kwargs = dict(env_kwargs)
+    opponent = kwargs.pop("opponent", "random")
+    if isinstance(opponent, str) and opponent not in BUILTIN_OPPONENTS:
+        raise ValueError(f"a vector of games plays the opponents {BUILTIN_OPPONENTS} or a batched policy "
+                         f"f(obs, mask) -> actions, got opponent={opponent!r}{hint}")
+    observation = kwargs.pop("observation", "flat")
+    if observation not in OBSERVATIONS:
+        raise ValueError(f"observation must be one of {OBSERVATIONS} for a vector of games, "
+                         f"got {observation!r}{hint}")
+    if kwargs.pop("render_mode", None) is not None:
+        raise ValueError(f"a vector of games does not render{hint}")
+    illegal = kwargs.pop("illegal", "lose")
+    if illegal != "lose":
+        raise ValueError(f"in a vector of games an illegal action loses the game (illegal='lose'), "
+                         f"got illegal={illegal!r}{hint}")
+    learner = kwargs.pop("learner", "first")
+    env = BatchedVecEnv(entry.name, num_envs=n_envs, opponent=opponent, learner=learner,
+                        observation=observation, **kwargs)
+    if seed is not None:
+        env.seed(check_seed(seed))
+    return env

@@ -8,7 +8,7 @@ supplies the rest:
   ``DummyVecEnv``, so the learner plays both colours and one network serves
   both through the player-relative observation. MaskablePPO uses the action
   masks; A2C has none and trains through ``IllegalMovePenalty``
-  (``illegal="penalty"``) with seed 000's credit assignment
+  (``illegal="penalty"``) with the actor-critic chapter's credit assignment
   (``IllegalAwareA2C``).
 * **Exploring starts** (``random_opening``): each training game may open
   with a few random moves (``RandomOpening``), so the policy also learns the

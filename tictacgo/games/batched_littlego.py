@@ -120,9 +120,11 @@ class BatchedLittleGo(BatchedGame):
         """Placements on raw bitboards: ``littlego.place_bits`` over arrays of the same length.
 
         Args:
-            own, opp: the mover's and the opponent's stones, int64.
+            own: the mover's stones, int64.
+            opp: the opponent's stones, int64.
             points: the point of each placement, ``0 <= p < n*n``.
-            ko_own, ko_opp: the board the move may not recreate, -1 where no ko applies.
+            ko_own: the mover's stones of the board the move may not recreate, -1 where no ko applies.
+            ko_opp: the opponent's stones of that board, -1 where no ko applies.
         Returns:
             ``(code, own2, opp2, dead)``: ``LEGAL`` or the refusal (``OCCUPIED``,
             ``SUICIDE``, ``KO``), and, where legal, the stones after the move

@@ -401,7 +401,8 @@ def run_search(roots: BatchedGame, evaluate: Evaluator, num_simulations: int, ro
         roots: a batched engine whose games (all live) are the roots.
         evaluate: the leaf evaluator (see the module docstring).
         num_simulations: simulations per game (0: only the roots are evaluated).
-        root_rule, interior_rule: ``rule(tree, games, nodes) -> actions``.
+        root_rule: picks the action at the roots, ``rule(tree, games, nodes) -> actions``.
+        interior_rule: the same below the roots.
         deadline: a ``time.perf_counter()`` time after which no simulation starts.
         root_eval: the roots' ``(logits, values, legal)`` if already known.
     Raises:
@@ -493,7 +494,9 @@ def gumbel_search(roots: BatchedGame, evaluate: Evaluator, num_simulations: int,
         rng: draws the Gumbel noise.
         max_considered: actions sampled at the root (Gumbel-top-k).
         gumbel_scale: 1 for self-play, 0 to play the best move.
-        value_scale, maxvisit_init: the ``sigma`` transform of Q (``completed_q``).
+        value_scale: the ``sigma`` transform of Q multiplies it by
+            ``(maxvisit_init + max visits) * value_scale`` (``completed_q``).
+        maxvisit_init: see ``value_scale``.
         deadline: a ``time.perf_counter()`` time after which no simulation starts.
     Returns:
         ``SearchOutput``: ``action`` is the best considered action by
@@ -533,7 +536,8 @@ def puct_search(roots: BatchedGame, evaluate: Evaluator, num_simulations: int, r
         rng: draws the Dirichlet noise and the action.
         dirichlet_fraction: the noise's share of the root prior (0: none).
         dirichlet_alpha: the noise's concentration.
-        c_init, c_base: the PUCT exploration constants.
+        c_init: the PUCT exploration constant with few visits.
+        c_base: its growth: it rises by ``log 2`` by ``c_base`` visits of the parent.
         temperature: act in proportion to ``visits ** (1 / temperature)``; 0 plays the most visited.
         deadline: a ``time.perf_counter()`` time after which no simulation starts.
     Returns:
