@@ -330,6 +330,17 @@ class TicTacToe:
         """The empty board, X to move."""
         return TTTState(0, 0, X)
 
+    @property
+    def random_playout(self):
+        """``f(state, seed, pass_prob=0.0, backend=None) -> winner``: a seeded uniformly random playout.
+
+        The leaf evaluation of plain UCT search, compiled with numba when it
+        is installed; see ``tictacgo.games.playouts.ttt_playout``.
+        """
+        from tictacgo.games.playouts import ttt_playout
+
+        return ttt_playout
+
 
 for _rule in (current_player, legal_bits, legal_actions, legal_mask,
               illegal_reason, play, forfeit, is_terminal, winner, returns, stone_bits, ko_bits,
