@@ -37,9 +37,11 @@ first). With ``reuse`` (default on), the subtree of the position reached
 after the agent's move and the opponent's reply is kept for the next move
 when that position is found among the root's grandchildren.
 
-The inner loop runs on the rules cores' bitboards (``legal_bits``/``play``)
-with Python's ``random.Random`` (seeded from the agent's numpy Generator,
-so a fixed ``sims`` budget is reproducible); no numpy in the hot path.
+The tree runs on the rules cores' states (``legal_actions``/``play``) with
+Python's ``random.Random`` (seeded from the agent's numpy Generator, so a
+fixed ``sims`` budget is reproducible). Uniform random rollouts are one call
+each to the game's ``random_playout``, seeded from that stream: compiled with
+numba (the ``fast`` extra), or its pure-Python twin, with the same moves.
 
 Registry spec: ``"mcts:sims=400,c=1.0,time=1.0,rollout=capture"`` (1000
 simulations when neither ``sims`` nor ``time`` is given). ``rollout`` is

@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 from engines import BACKEND_PARAMS, NUMBA_MISSING
 
+from tictacgo.baselines.mcts import MCTSAgent
+from tictacgo.baselines.mcts_evaluators import RandomRollout
 from tictacgo.games import LittleGo, TicTacToe, playouts
 from tictacgo.games import littlego as go
 from tictacgo.games import tictactoe as ttt
@@ -182,13 +185,35 @@ def test_a_bad_seed_is_refused(seed, error):
 def test_a_bad_backend_is_refused():
     with pytest.raises(ValueError, match="cuda"):
         playouts.go_playout(LittleGo().initial_state(), 1, backend="cuda")
+    with pytest.raises(ValueError, match="cuda"):
+        RandomRollout(LittleGo(), backend="cuda")
 
 
-def test_tictactoe_playouts_refuse_a_pass_probability():
+def test_tictactoe_playouts_and_rollouts_refuse_a_pass_probability():
     with pytest.raises(ValueError, match="pass"):
         playouts.ttt_playout(TicTacToe().initial_state(), 1, pass_prob=0.1)
+    with pytest.raises(ValueError, match="Tic-Tac-Toe has no pass"):
+        RandomRollout(TicTacToe(), pass_prob=0.1)
 
 
 def test_the_environment_variable_forces_the_python_twin(monkeypatch):
     monkeypatch.setenv("TICTACGO_BATCHED_BACKEND", "numpy")
     assert playouts.playout_backend() == "numpy"
+    assert RandomRollout(LittleGo())._resolved == "numpy"
+
+
+@needs_numba
+@pytest.mark.parametrize("game", [LittleGo(), TicTacToe()], ids=["littlego", "tictactoe"])
+def test_a_seeded_search_is_the_same_with_and_without_numba(game):
+    # Forcing the fallback changes only the speed: the same root statistics and moves.
+    stats = []
+    for backend in ("numba", "numpy"):
+        agent = MCTSAgent(game, sims=150, evaluator=RandomRollout(game, backend=backend),
+                          rng=np.random.default_rng(9))
+        state, moves = game.initial_state(), []
+        for _ in range(4):
+            a = agent.act(state)
+            moves.append(a)
+            state = game.play(state, a)
+        stats.append((moves, sorted(agent.action_stats(state).items())))
+    assert stats[0] == stats[1]
