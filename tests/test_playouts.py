@@ -182,6 +182,12 @@ def test_a_bad_seed_is_refused(seed, error):
         playouts.go_playout(LittleGo().initial_state(), seed)
 
 
+@pytest.mark.parametrize("pass_prob", [-0.1, 1.5, float("nan")])
+def test_a_pass_probability_outside_0_1_is_refused(pass_prob):
+    with pytest.raises(ValueError, match="pass_prob"):
+        playouts.go_playout(LittleGo().initial_state(), 1, pass_prob)
+
+
 def test_a_bad_backend_is_refused():
     with pytest.raises(ValueError, match="cuda"):
         playouts.go_playout(LittleGo().initial_state(), 1, backend="cuda")

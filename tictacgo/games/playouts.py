@@ -147,6 +147,8 @@ def go_playout(state: go.GoState, seed: int, pass_prob: float = 0.0, backend: st
         return go.winner(state)
     if type(seed) is not int or not 0 <= seed < _SEED_END:
         seed = _check_seed(seed)
+    if not 0.0 <= pass_prob <= 1.0:
+        raise ValueError(f"pass_prob must be a probability in [0, 1], got {pass_prob!r}")
     game = state.game
     if state.to_move == go.BLACK:
         own, opp = state.black, state.white
