@@ -37,9 +37,11 @@ first). With ``reuse`` (default on), the subtree of the position reached
 after the agent's move and the opponent's reply is kept for the next move
 when that position is found among the root's grandchildren.
 
-The inner loop runs on the rules cores' bitboards (``legal_bits``/``play``)
-with Python's ``random.Random`` (seeded from the agent's numpy Generator,
-so a fixed ``sims`` budget is reproducible); no numpy in the hot path.
+The tree runs on the rules cores' states (``legal_actions``/``play``) with
+Python's ``random.Random`` (seeded from the agent's numpy Generator, so a
+fixed ``sims`` budget is reproducible). Uniform random rollouts are one call
+each to the game's ``random_playout``, seeded from that stream: compiled with
+numba (the ``fast`` extra), or its pure-Python twin, with the same moves.
 
 Registry spec: ``"mcts:sims=400,c=1.0,time=1.0,rollout=capture"`` (1000
 simulations when neither ``sims`` nor ``time`` is given). ``rollout`` is
@@ -67,15 +69,20 @@ from tictacgo.baselines.registry import register_agent
 from tictacgo.games.spec import Game
 from tictacgo.validate import check_bool, check_int, check_number
 
+_log, _sqrt = math.log, math.sqrt
+
 
 class Node:
-    """One tree node: a state, its visit count and total result for ``mover``."""
+    """One tree node: a state, its visit count and total result for ``mover``.
 
-    __slots__ = ("action", "children", "mover", "n", "p", "parent", "state", "untried", "w")
+    Nodes link only down to their children, so a tree holds no reference
+    cycle and is freed as soon as the search lets go of its root.
+    """
 
-    def __init__(self, state, parent: Node | None, action: int | None, mover: int, p: float = 1.0):
+    __slots__ = ("action", "children", "mover", "n", "p", "state", "untried", "w")
+
+    def __init__(self, state, action: int | None, mover: int, p: float = 1.0):
         self.state = state
-        self.parent = parent
         self.action = action
         self.mover = mover          # the player who made ``action`` (moved into this node)
         self.children: list[Node] = []
@@ -92,7 +99,7 @@ class Node:
     def add(self, game: Game, action: int, p: float = 1.0) -> Node:
         """Add and return the child that ``action`` leads to (prior ``p``)."""
         state = self.state
-        child = Node(game.play(state, action), self, action, game.current_player(state), p)
+        child = Node(game.play(state, action), action, game.current_player(state), p)
         self.children.append(child)
         return child
 
@@ -138,10 +145,11 @@ class UCT(SelectionRule):
         if untried:
             return node.add(game, untried.pop())
         c = self.c
-        log_n = math.log(node.n)
+        log_n = _log(node.n)
         best, best_score = None, -math.inf
-        for ch in node.children:
-            score = ch.w / ch.n + c * math.sqrt(log_n / ch.n)
+        for ch in node.children:  # the search's innermost loop: kept lean
+            n = ch.n
+            score = ch.w / n + c * _sqrt(log_n / n)
             if score > best_score:
                 best, best_score = ch, score
         return best
@@ -273,32 +281,33 @@ class MCTSAgent(Agent):
             for child in old.children:
                 for grandchild in child.children:
                     if grandchild.state == state:
-                        grandchild.parent = None
                         return grandchild
-        return Node(state, None, None, 3 - self.game.current_player(state))
+        return Node(state, None, 3 - self.game.current_player(state))
 
     def _simulate(self, root: Node, rnd: random.Random) -> None:
         """One simulation: down by the selection rules, a value for the leaf, backed up the path."""
         game = self.game
         is_terminal = game.is_terminal
         max_depth = self.max_depth or math.inf
-        rule = self.root_selection
-        node, depth = root, 0
-        while depth < max_depth and not is_terminal(node.state):
-            child = rule.select(node, game, rnd)
+        stop_at_new = not self.expand_to_end
+        select = self.root_selection.select
+        node = root
+        path = [root]
+        state = root.state
+        while len(path) <= max_depth and not is_terminal(state):
+            child = select(node, game, rnd)
             if child is None:
                 break
             node = child
-            depth += 1
-            rule = self.selection
-            if not child.n and not self.expand_to_end:
+            state = child.state
+            path.append(child)
+            select = self.selection.select
+            if stop_at_new and not child.n:
                 break  # a new leaf: the evaluator judges it
-        state = node.state
         values = game.returns(state) if is_terminal(state) else self.evaluator.evaluate(state, rnd)
-        while node is not None:
+        for node in path:
             node.n += 1
             node.w += values[node.mover - 1]
-            node = node.parent
 
     def search(self, state) -> Node:
         """Run the budget from ``state``; the root node (kept for reuse) comes back."""

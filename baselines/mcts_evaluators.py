@@ -15,11 +15,13 @@ is judged; it asks an evaluator, as OpenSpiel's ``mcts.Evaluator`` does:
 The evaluators here:
 
 * ``RandomRollout``: play uniformly random legal placements to the end
-  (PASS only when forced, or with ``pass_prob``); on a game with a fast
-  playout engine (Little-Go's ``fast_rollout``) it runs there.
+  (PASS only when forced, or with ``pass_prob``), as the game's seeded
+  ``random_playout`` (``tictacgo.games.playouts``: one numba call, or its
+  pure-Python twin without numba; the same moves either way).
 * ``CaptureRollout``: the same, but with probability ``capture_prob`` the
   mover takes a capture (Go: an opponent group in atari) or a win
-  (Tic-Tac-Toe) when one exists. Also on the fast engine where there is one.
+  (Tic-Tac-Toe) when one exists; on the game's ``fast_rollout`` where there
+  is one (Little-Go). With ``capture_prob=0`` it is ``RandomRollout``.
 * ``PolicyRollout``: rollout moves drawn from a policy ``f(state, rnd) ->
   action`` (policy MCTS plugs a learned policy in here).
 * ``ValueAndPrior``: a value function ``f(state) -> v`` (from the view of the
@@ -44,6 +46,7 @@ import random
 from collections.abc import Callable
 
 from tictacgo.games import Game, GameSpec
+from tictacgo.games.playouts import playout_backend
 from tictacgo.validate import check_int, check_probability
 
 _WIN_VALUES = {0: (0.0, 0.0), 1: (1.0, -1.0), 2: (-1.0, 1.0)}
@@ -67,22 +70,44 @@ class Evaluator:
 class CaptureRollout(Evaluator):
     """Rollouts that take a capture (Go) or a win (Tic-Tac-Toe) with probability ``capture_prob``.
 
+    With ``capture_prob=0`` (uniform random rollouts) a rollout is the game's
+    ``random_playout``, seeded by 63 bits drawn from the search's stream: one
+    compiled call with numba, its pure-Python twin without (the same moves
+    either way, see ``tictacgo.games.playouts``).
+
     Args:
         game: the game object.
         capture_prob: chance per rollout move of looking for a capture first.
         pass_prob: chance per rollout move of a voluntary PASS (games with a pass).
-        fast: run on the game's fast playout engine when it has one (the same
-            moves for the same random stream as the rules core would give).
+        fast: run on the game's fast playout engines when it has them
+            (``random_playout``, ``fast_rollout``); False plays through the
+            rules core's ``play``.
+        backend: where ``random_playout`` runs: "auto" (numba when it
+            imports), "numba", "numpy" (the Python twin), or None for the
+            environment variable ``TICTACGO_BATCHED_BACKEND``.
     """
 
     def __init__(self, game: Game, capture_prob: float = 1.0, pass_prob: float = 0.0,
-                 fast: bool = True):
+                 fast: bool = True, backend: str | None = None):
         self.game = game
         self.capture_prob = check_probability("capture_prob", capture_prob)
         self.pass_prob = check_probability("pass_prob", pass_prob)
+        if self.pass_prob and game.pass_action is None:
+            raise ValueError(f"{game.spec.title} has no pass: pass_prob must be 0, got {pass_prob!r}")
+        self.backend = backend
         self._fast = getattr(game, "fast_rollout", None) if fast else None
+        self._playout = getattr(game, "random_playout", None) if fast else None
+        # Resolved once (a bad name fails here, not in the first search), and again after unpickling.
+        self._resolved = playout_backend(backend) if self._playout is not None else None
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        if self._playout is not None:
+            self._resolved = playout_backend(self.backend)
 
     def evaluate(self, state, rnd: random.Random) -> tuple[float, float]:
+        if self._playout is not None and not self.capture_prob:
+            return _WIN_VALUES[self._playout(state, rnd.getrandbits(63), self.pass_prob, self._resolved)]
         if self._fast is not None:
             return _WIN_VALUES[self._fast(state, rnd, self.pass_prob, self.capture_prob)]
         if self.capture_prob > 0:
@@ -95,8 +120,8 @@ class CaptureRollout(Evaluator):
 class RandomRollout(CaptureRollout):
     """Uniformly random rollouts: ``CaptureRollout`` with ``capture_prob=0`` (plain UCT's)."""
 
-    def __init__(self, game: Game, pass_prob: float = 0.0, fast: bool = True):
-        super().__init__(game, capture_prob=0.0, pass_prob=pass_prob, fast=fast)
+    def __init__(self, game: Game, pass_prob: float = 0.0, fast: bool = True, backend: str | None = None):
+        super().__init__(game, capture_prob=0.0, pass_prob=pass_prob, fast=fast, backend=backend)
 
 
 class PolicyRollout(Evaluator):

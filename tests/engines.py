@@ -8,8 +8,8 @@ stones it captured, then how the game ended. ``legal_points(actions, t)``
 gives the legal placements before action ``t`` (engines that only play, such
 as the fast rollout, answer through the same placement primitive they use).
 
-The batched engine joins once per backend (numpy, numba), the exact solver through its
-kernels (skipped, like the numba backend, without numba); ``BACKEND_PARAMS``
+The seeded random playout and the batched engine join once per backend (numpy, numba), the
+exact solver through its kernels (skipped, like the numba backends, without numba); ``BACKEND_PARAMS``
 is the pytest parameter list of backends, the numba one skipped when numba
 cannot be imported.
 """
@@ -25,6 +25,7 @@ from tictacgo.games import littlego as go
 from tictacgo.games.batched_common import load_kernels
 from tictacgo.games.batched_littlego import BatchedLittleGo
 from tictacgo.games.littlego_fast import fast_rollout
+from tictacgo.games.playouts import go_playout
 
 NUMBA_MISSING = None if load_kernels() is not None else (
     "numba cannot be imported (the fast extra: pip install -e '.[fast]')")
@@ -81,6 +82,35 @@ class FastRolloutEngine:
                               choose=lambda black, white, to_move, t: next(script), record=record)
         left = list(script)
         assert not left, f"the fast rollout ended the game with {len(left)} recorded actions unplayed"
+        geo = go.LittleGo(5)
+        steps = []
+        for k, (_, b, w, c, (ko_own, ko_opp)) in enumerate(record):
+            own, opp = (b, w) if k % 2 else (w, b)  # Black moved at even k, so White is next
+            legal = {p for p in range(25)
+                     if not isinstance(go.place_bits(geo, own, opp, p, ko_own, ko_opp), str)}
+            steps.append(Step(b, w, c, legal))
+        return Replay(steps, winner, len(record), None, None)
+
+
+class PlayoutEngine:
+    """The seeded random playout, ``tictacgo.games.playouts.go_playout``, driven by ``script=``.
+
+    ``backend`` is "numba" (the compiled kernel) or "numpy" (its pure-Python
+    twin); legal sets through the placement primitive with the ko board the
+    playout recorded, as for the fast rollout.
+    """
+
+    def __init__(self, backend: str):
+        self.backend = backend
+        self.name = f"playout_{backend}"
+        self.skip = NUMBA_MISSING if backend == "numba" else None
+
+    def replay(self, actions: list[int]) -> Replay:
+        record: list = []
+        winner = go_playout(go.LittleGo().initial_state(), 0, backend=self.backend, script=actions,
+                            record=record)
+        assert len(record) == len(actions), (
+            f"the playout ended the game after {len(record)} of {len(actions)} recorded actions")
         geo = go.LittleGo(5)
         steps = []
         for k, (_, b, w, c, (ko_own, ko_opp)) in enumerate(record):
@@ -164,4 +194,5 @@ class SolverEngine:
         return Replay(steps, {1: 1, -1: 2, 0: 0}[outcome], int(t), None, None)
 
 
-ENGINES = [CoreEngine(), FastRolloutEngine(), BatchedEngine("numpy"), BatchedEngine("numba"), SolverEngine()]
+ENGINES = [CoreEngine(), FastRolloutEngine(), PlayoutEngine("numpy"), PlayoutEngine("numba"),
+           BatchedEngine("numpy"), BatchedEngine("numba"), SolverEngine()]

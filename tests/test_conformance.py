@@ -5,8 +5,9 @@ tests/data/littlego_host_games.jsonl.gz: 300 games with, at every action,
 the legal set, the ko-forbidden points, the captures, the board after it and
 the host's verdict; then the end, the scores and the winner. The illegal-move
 file holds positions where a player submitted a refused move. The engines are
-listed in ``tests/engines.py`` (the rules core, the fast MCTS rollout, the batched
-engine on its numpy and its numba backend, the exact solver's move rules; an engine
+listed in ``tests/engines.py`` (the rules core, the fast MCTS rollout, the seeded
+random playout and the batched engine each on its numpy and its numba backend, the
+exact solver's move rules; an engine
 that cannot run here, numba missing, is skipped with the reason);
 a new engine joins by one adapter there.
 """

@@ -85,10 +85,10 @@ def test_the_seeds_defaults():
 
 def _root_with_children(stats):
     """A visited root whose children have (total, visits, prior) as given."""
-    root = Node(TTT.initial_state(), None, None, ttt.O)
+    root = Node(TTT.initial_state(), None, ttt.O)
     root.n = sum(n for _, n, _ in stats)
     for action, (total, n, p) in enumerate(stats):
-        child = Node(ttt.play(root.state, action), root, action, ttt.X, p)
+        child = Node(ttt.play(root.state, action), action, ttt.X, p)
         child.w, child.n = total, n
         root.children.append(child)
     return root

@@ -13,8 +13,9 @@ same small interface, so search agents are written once for all games:
 ``winner(state)`` (None / 0 draw / 1 / 2), ``returns(state)`` ((first
 player's, second player's)), ``to_board(state)`` (n x n int8, 0 empty / 1
 first player / 2 second player), ``stone_bits(state)``, ``ko_bits(state)``,
-``end_reason(state)``, ``render_ascii(state)``, and ``fast_rollout`` (a fast
-playout function, or None). States are immutable; the rules are pure
+``end_reason(state)``, ``render_ascii(state)``, ``fast_rollout`` (a fast
+playout function, or None) and ``random_playout(state, seed)`` (a seeded
+random playout to the end: the winner; ``tictacgo.games.playouts``). States are immutable; the rules are pure
 functions of a state.
 """
 

@@ -178,6 +178,17 @@ class LittleGo:
                 out += table[byte]
         return out
 
+    @property
+    def random_playout(self):
+        """``f(state, seed, pass_prob=0.0, backend=None) -> winner``: a seeded uniformly random playout.
+
+        The leaf evaluation of plain UCT search, compiled with numba when it
+        is installed; see ``tictacgo.games.playouts.go_playout``.
+        """
+        from tictacgo.games.playouts import go_playout
+
+        return go_playout
+
     def from_boards(self, board, to_move: int, previous=None, t: int | None = None) -> GoState:
         """A state of this variant from the course's view (see the module's ``from_boards``)."""
         return from_boards(board, to_move, previous, t, komi=self.komi, max_actions=self.max_actions,

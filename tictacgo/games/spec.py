@@ -76,7 +76,8 @@ class Game(Protocol):
 
     Besides these methods: ``spec`` (a ``GameSpec``), ``name``, ``params``
     (the variant as ``make_game`` keywords), ``num_actions``, ``pass_action``
-    (None without a pass) and ``fast_rollout`` (a playout function or None).
+    (None without a pass), ``fast_rollout`` (a playout function or None) and
+    ``random_playout`` (a seeded random playout, ``f(state, seed, pass_prob=0.0) -> winner``).
     """
 
     spec: GameSpec

@@ -81,12 +81,19 @@ def is_terminal(state: TTTState) -> bool:
     return state.end is not None
 
 
-def has_line(bits: int) -> bool:
-    """Whether the cells in ``bits`` hold three in a row."""
+def _holds_line(bits: int) -> bool:
     for line in LINES:
         if bits & line == line:
             return True
     return False
+
+
+_HAS_LINE = tuple(_holds_line(b) for b in range(FULL + 1))  # every set of cells, looked up in play()
+
+
+def has_line(bits: int) -> bool:
+    """Whether the cells in ``bits`` hold three in a row."""
+    return _HAS_LINE[bits & FULL]
 
 
 def legal_bits(state: TTTState) -> int:
@@ -135,7 +142,7 @@ def play(state: TTTState, action: int) -> TTTState:
     else:
         x, o = state.x, state.o | bit
         mine = o
-    if has_line(mine):
+    if _HAS_LINE[mine]:
         return TTTState(x, o, 3 - state.to_move, END_WIN, state.to_move, a)
     if (x | o) == FULL:
         return TTTState(x, o, 3 - state.to_move, END_DRAW, 0, a)
@@ -322,6 +329,17 @@ class TicTacToe:
     def initial_state(self) -> TTTState:
         """The empty board, X to move."""
         return TTTState(0, 0, X)
+
+    @property
+    def random_playout(self):
+        """``f(state, seed, pass_prob=0.0, backend=None) -> winner``: a seeded uniformly random playout.
+
+        The leaf evaluation of plain UCT search, compiled with numba when it
+        is installed; see ``tictacgo.games.playouts.ttt_playout``.
+        """
+        from tictacgo.games.playouts import ttt_playout
+
+        return ttt_playout
 
 
 for _rule in (current_player, legal_bits, legal_actions, legal_mask,
