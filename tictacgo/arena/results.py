@@ -230,16 +230,16 @@ class MatchResult:
         w, d, lo = self.wdl()
         ci_lo, ci_hi, method = self.score_ci()
         rows.append(f"{'total':16s}{self.n:6d}{w:6d}{d:6d}{lo:6d}{self.score:8.3f}")
-        note = {"wilson": "Wilson interval", "normal": "normal approximation on per-game scores",
-                "none": "no games"}[method]
+        note = {"wilson": "Wilson interval, a draw counted as half a win", "none": "no games"}[method]
         rows.append(f"A's score {self.score:.3f}, 95% CI [{ci_lo:.3f}, {ci_hi:.3f}] ({note})")
         fa, fb = self.forfeits("a"), self.forfeits("b")
         if fa or fb:
             rows.append(f"games lost by an illegal action: A {fa}, B {fb}")
-        rows += ["", f"{'time per move':24s}{'moves':>8s}{'mean':>12s}{'worst':>12s}"]
+        width = max(24, len(a) + 4, len(b) + 4)  # a long spec widens the column, never shifts the others
+        rows += ["", f"{'time per move':{width}s}{'moves':>8s}{'mean':>12s}{'worst':>12s}"]
         for key, spec in (("a", a), ("b", b)):
             st = self.time_stats(key)
-            rows.append(f"{key.upper() + ' ' + spec:24s}{st['moves']:8d}"
+            rows.append(f"{key.upper() + ' ' + spec:{width}s}{st['moves']:8d}"
                         f"{_fmt_seconds(st['mean_s']):>12s}{_fmt_seconds(st['worst_s']):>12s}")
         return "\n".join(rows)
 
