@@ -43,7 +43,7 @@ Behaviour worth knowing:
 * ``time_settings main byo_yomi_time byo_yomi_stones`` and ``time_left
   colour seconds stones`` set the clock (``tictacgo.protocol.gtp_clock``).
   Under a time limit, an agent with a time option (``mcts``, ``minimax``,
-  ``policy_mcts``, ``mix_mcts``, ``solver``: a ``time_limit`` attribute)
+  ``policy_mcts``, ``mix_mcts``, ``az``, ``solver``: a ``time_limit`` attribute)
   gets the clock's share for each move: the time left spread over its
   colour's remaining actions, never more than its own ``time=`` if one was
   given (a solver agent's share is split between its search and its
