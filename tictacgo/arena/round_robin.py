@@ -20,6 +20,9 @@ from tictacgo.arena.results import MatchResult
 from tictacgo.arena.runner import check_backend, execute_jobs
 from tictacgo.baselines.agent_spec import AgentSpec
 
+#: The longest agent label that heads a cross-table column; longer ones are numbered.
+MAX_COLUMN_LABEL = 12
+
 
 def pair_seed(seed: int, i: int, j: int) -> int:
     """The match seed of agents ``i`` and ``j`` in a round robin seeded ``seed``.
@@ -75,20 +78,31 @@ class RoundRobinResult:
             return np.where(games > 0, points / np.where(games > 0, games, 1), np.nan)
 
     def table(self) -> str:
-        """The cross table, then the ratings."""
+        """The cross table, then the ratings.
+
+        Columns are headed by the agents' specs when they are short; with a long
+        spec, by numbers (``#1``, ``#2``, ...) that the rows spell out, so the
+        table keeps its columns whatever the specs.
+        """
         labels = self.labels
-        width = max(8, *(len(s) for s in labels)) + 2
         cross = self.cross_table()
         points, games = self.points_and_games()
         head = (f"{self.game} round robin: {len(labels)} agents, {self.games_per_pair} games per pair, "
                 f"seed {self.seed}" + (" (INTERRUPTED)" if self.interrupted else ""))
         rows = [head, "", "score of row vs column"]
-        rows.append(" " * width + "".join(f"{s:>{width}s}" for s in labels) + f"{'total':>{width}s}")
-        for i, s in enumerate(labels):
-            cells = "".join(f"{'-':>{width}s}" if np.isnan(cross[i, j]) else f"{cross[i, j]:>{width}.3f}"
+        if max(len(s) for s in labels) <= MAX_COLUMN_LABEL:
+            columns, names = labels, labels
+        else:
+            columns = [f"#{i + 1}" for i in range(len(labels))]
+            names = [f"#{i + 1} {s}" for i, s in enumerate(labels)]
+        cell = max(8, *(len(c) for c in columns)) + 2
+        first = max(cell, max(len(n) for n in names) + 2)
+        rows.append(" " * first + "".join(f"{c:>{cell}s}" for c in columns) + f"{'total':>{cell}s}")
+        for i, name in enumerate(names):
+            cells = "".join(f"{'-':>{cell}s}" if np.isnan(cross[i, j]) else f"{cross[i, j]:>{cell}.3f}"
                             for j in range(len(labels)))
             total = points[i].sum() / games[i].sum() if games[i].sum() else float("nan")
-            rows.append(f"{s:<{width}s}{cells}{total:>{width}.3f}")
+            rows.append(f"{name:<{first}s}{cells}{total:>{cell}.3f}")
         rows += ["", self.ratings.table()]
         return "\n".join(rows)
 
