@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from tictacgo.envs.bitmap_font import draw_text
-from tictacgo.games.board_labels import go_column, go_row
+from tictacgo.games.board_labels import go_column, go_row, star_points
 from tictacgo.games.registry import game_entry
 from tictacgo.games.spec import Game
 from tictacgo.validate import check_int, check_number
@@ -140,7 +140,7 @@ def _go_layers(n: int, cell: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, i
         p = margin + k * cell - t // 2
         img[p:p + t, lo:hi] = GRID_DARK   # row line
         img[lo:hi, p:p + t] = GRID_DARK   # column line
-    stars = _star_points(n)
+    stars = star_points(n)
     if stars:
         dot = _disk(cell, max(2.0, cell * 0.07), cx=float(margin), cy=float(margin))
         for i, j in stars:
@@ -150,17 +150,6 @@ def _go_layers(n: int, cell: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, i
     outer = _disk(cell, radius, cx=float(margin), cy=float(margin))
     inner = _disk(cell, radius - max(1.0, cell / 40.0), cx=float(margin), cy=float(margin))
     return img, outer, inner, margin
-
-
-def _star_points(n: int) -> list[tuple[int, int]]:
-    """Hoshi: the centre of an odd board from 5x5, and the corner points from 9x9."""
-    points = []
-    if n >= 9:
-        e = 2 if n < 13 else 3
-        points += [(e, e), (e, n - 1 - e), (n - 1 - e, e), (n - 1 - e, n - 1 - e)]
-    if n % 2 == 1 and n >= 5:
-        points.append((n // 2, n // 2))
-    return points
 
 
 def label_scale(cell: int) -> int:
