@@ -200,3 +200,28 @@ def test_a_headless_browser_opens_the_page_at_a_move_and_its_self_check_passes(t
     assert 'data-check="ok"' in dom, (done.stderr[-2000:], dom[:500])
     assert f"move 3 of {len(data['games'][1]['frames']) - 1}" in dom
     assert data["games"][1]["frames"][3]["text"] in dom
+
+
+@pytest.mark.skipif(importlib.util.find_spec("playwright") is None, reason="playwright is not installed")
+def test_the_arrow_keys_step_through_a_game_in_a_browser(tmp_path, capsys, go_match):
+    from playwright.sync_api import Error, sync_playwright
+
+    _, data = _view(tmp_path, go_match[0], capsys)
+    url = (tmp_path / "page.html").resolve().as_uri()
+    with sync_playwright() as p:
+        try:
+            browser = p.chromium.launch()
+        except Error as e:  # the package without its browser build
+            pytest.skip(f"playwright has no browser here: {e}")
+        page = browser.new_page()
+        page.goto(url)
+        assert page.get_attribute("body", "data-check") == "ok"
+        for _ in range(3):
+            page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowLeft")
+        assert page.text_content("#move-text") == data["games"][0]["frames"][2]["text"]
+        page.keyboard.press("End")
+        assert page.text_content("#result") == data["games"][0]["frames"][-1]["result"]
+        page.keyboard.press("ArrowDown")
+        assert page.text_content("#counter").startswith("move 0 of")
+        browser.close()
