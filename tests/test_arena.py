@@ -417,10 +417,10 @@ def test_cli_keeps_the_results_in_a_temporary_file_when_saving_fails_at_the_end(
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
     (tmp_path / "tmp").mkdir()
 
-    def disk_full(path, data):
+    def disk_full(path, result):
         raise OSError(28, "No space left on device", str(path))
 
-    monkeypatch.setattr(arena, "write_json_atomic", disk_full)
+    monkeypatch.setattr(arena, "write_results_json", disk_full)
     out = tmp_path / "results.json"
     rc = main(["arena", "tictactoe", "random", "random", "--games", "3", "--workers", "1", "--no-progress",
                "--out", str(out)])
@@ -433,6 +433,7 @@ def test_cli_keeps_the_results_in_a_temporary_file_when_saving_fails_at_the_end(
     data = json.loads(open(kept[0]).read())
     assert data["games_played"] == 3 and len(data["games"]) == 3
     assert not out.exists()
+    assert sorted(os.listdir(tmp_path)) == ["tmp"]  # the spool of records is gone too
 
 
 # --------------------------------------------------------------------------- huge runs and Ctrl-C
