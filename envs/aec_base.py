@@ -71,7 +71,8 @@ class TurnBasedAECEnv(AECEnv):
             render_cell: pixels per board point/cell in pictures; a game default if None.
             render_fps: frames per second in "human" mode; ``metadata["render_fps"]`` if None.
             observation: the format of the "observation" entry: "board" (int8 (n, n), the
-                default), "flat" (int8 (n*n,)) or "planes" (float32 (C, n, n)).
+                default), "flat" (int8 (n*n,)), "planes" (float32 (C, n, n)) or "planes_hwc"
+                (float32 (n, n, C), the planes channels last).
         Raises:
             TypeError: ``game`` is not a game object.
             ValueError: an unknown render mode or observation format, a bad cell size or rate.
@@ -110,12 +111,7 @@ class TurnBasedAECEnv(AECEnv):
         self._mask_state = None  # the state whose legal actions _mask holds (read-only)
         self._mask = np.zeros(self.num_actions, np.int8)
 
-        spec = game.spec
-        if observation == observations.PLANES:
-            board_space = spaces.Box(0.0, 1.0, (spec.num_planes, *spec.board_shape), np.float32)
-        else:
-            shape = spec.board_shape if observation == observations.BOARD else (spec.num_points,)
-            board_space = spaces.Box(-1, 1, shape, np.int8)
+        board_space = observations.observation_space(game, observation)
         self.observation_spaces = {
             a: spaces.Dict({
                 "observation": board_space,
@@ -214,8 +210,8 @@ class TurnBasedAECEnv(AECEnv):
             raise ValueError(f"unknown agent {agent!r}; expected one of {self.possible_agents}")
         state = self._state
         fmt = self.observation_format
-        if fmt == observations.PLANES:
-            obs = observations.planes(self.game, state, colour)
+        if fmt in (observations.PLANES, observations.PLANES_HWC):
+            obs = observations.observe(self.game, state, fmt, colour)
         else:
             # The stone bitboards from ``colour``'s side are the cache key.
             own, opp = self.game.stone_bits(state)

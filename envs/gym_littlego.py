@@ -13,7 +13,8 @@ each ``step()`` is the learner's action followed by the opponent's reply:
 * **Observation space**: ``"flat"``: ``Box(-1, 1, (n*n,), int8)``;
   ``"board"``: ``Box(-1, 1, (n, n), int8)``; ``"planes"``: ``Box(0, 1, (6, n,
   n), float32)`` (own, opponent, legal, ko-forbidden, actions left, to_move:
-  all ones when Black is to move, zeros when White is)
+  all ones when Black is to move, zeros when White is); ``"planes_hwc"``: the
+  same planes channels last, ``Box(0, 1, (n, n, 6), float32)``
 * **Rewards**: +1 win, -1 loss (also for an illegal action under
   ``illegal="lose"``), 0 otherwise; no draws with the default fractional komi;
   ``illegal_penalty`` for a refused action under ``illegal="penalty"``
@@ -32,7 +33,7 @@ Keyword arguments: ``board_size`` (5), ``komi`` (None: ``n / 2``),
 ``max_actions`` (None: ``n*n - 1``), and the common ones: ``opponent``
 (default ``"random"``), ``learner`` (``"first"``, ``"second"``,
 ``"alternate"``, ``"random"``), ``observation`` (``"flat"``, ``"board"``,
-``"planes"``), ``render_mode`` (``"ansi"``, ``"rgb_array"``, ``"human"``),
+``"planes"``, ``"planes_hwc"``), ``render_mode`` (``"ansi"``, ``"rgb_array"``, ``"human"``),
 ``render_cell``, ``render_fps``; and through ``gymnasium.make`` also
 ``illegal`` (``"lose"``, ``"penalty"``: applies
 ``tictacgo.wrappers.IllegalMovePenalty``), ``illegal_penalty`` (-1.0) and

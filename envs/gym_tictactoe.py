@@ -13,7 +13,8 @@ The learner plays X (first) or O (second) against an opponent agent; each
 * **Observation space**: ``"flat"``: ``Box(-1, 1, (9,), int8)``; ``"board"``:
   ``Box(-1, 1, (3, 3), int8)``; ``"planes"``: ``Box(0, 1, (4, 3, 3),
   float32)`` (own, opponent, legal, to_move: all ones when X is to move, zeros
-  when O is)
+  when O is); ``"planes_hwc"``: the same planes channels last, ``Box(0, 1,
+  (3, 3, 4), float32)``
 * **Rewards**: +1 win, -1 loss (also for an illegal move under
   ``illegal="lose"``), 0 draw and non-final steps; ``illegal_penalty`` for a
   refused move under ``illegal="penalty"`` (the ``IllegalMovePenalty``
@@ -30,7 +31,8 @@ player-relative: +1 the learner's marks, -1 the opponent's, 0 empty.
 
 Keyword arguments: ``opponent`` (default ``"random"``; ``"minimax"`` plays
 perfectly), ``learner`` (``"first"``, ``"second"``, ``"alternate"``,
-``"random"``), ``observation`` (``"flat"``, ``"board"``, ``"planes"``),
+``"random"``), ``observation`` (``"flat"``, ``"board"``, ``"planes"``,
+``"planes_hwc"``),
 ``render_mode`` (``"ansi"``, ``"rgb_array"``, ``"human"``), ``render_cell``,
 ``render_fps``; and through ``gymnasium.make`` also ``illegal``
 (``"lose"``, ``"penalty"``: applies ``tictacgo.wrappers.IllegalMovePenalty``),

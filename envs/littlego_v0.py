@@ -9,7 +9,7 @@
 | Action Values      | [0, n*n] (n*n is PASS; [0, 25] on 5x5)                                     |
 | Observation Shape  | `{"observation": (n, n), "action_mask": (n*n + 1,)}`                       |
 |                    | observation (n*n,) with `observation="flat"`, (6, n, n) with `"planes"`    |
-| Observation Values | observation [-1, 1] int8 ("board", "flat"), [0, 1] float32 ("planes")      |
+| Observation Values | observation [-1, 1] int8 ("board", "flat"), [0, 1] float32 (the planes)    |
 |                    | action_mask [0, 1] int8                                                    |
 | Render modes       | "ansi", "rgb_array", "human" (pygame, optional)                            |
 
@@ -40,7 +40,9 @@ Gymnasium env (``tictacgo.envs.observations``):
   ``opponent``, ``legal`` (the points where the player to move may place a
   stone; zeros once the game is over), ``ko`` (the points only the ko rule
   forbids), ``actions_left`` (constant: ``(max_actions - t) / max_actions``)
-  and ``to_move`` (all ones when Black is to move, zeros when White is).
+  and ``to_move`` (all ones when Black is to move, zeros when White is);
+* ``"planes_hwc"``: the same planes channels last, float32 (n, n, 6), the
+  layout of PettingZoo's classic envs and of Keras.
 
 The board formats do not say who is to move or how many actions are left
 (Black to move after ``[0, 24]`` and White to move after ``[24, 0, 25]``
@@ -79,9 +81,9 @@ the action limit is a termination (a rule of the game), not a truncation.
 ``env(board_size=5, komi=None, max_actions=None, observation="board",
 render_mode=None, render_cell=None, render_fps=None)``: board size 2..19,
 komi (default ``n / 2``) and action limit (default ``n*n - 1``) as in
-``littlego.initial_state``; the observation format (``"board"``, ``"flat"``
-or ``"planes"``; anything else is a ``ValueError`` naming the choices); the
-render mode, the pixels per board point of a picture (default 64) and the
+``littlego.initial_state``; the observation format (``"board"``, ``"flat"``,
+``"planes"`` or ``"planes_hwc"``; anything else is a ``ValueError`` naming
+the choices); the render mode, the pixels per board point of a picture (default 64) and the
 frame rate of the "human" window.
 ``reset(seed=None, options=None)`` seeds ``env.np_random``;
 ``options={"state": s}`` starts from the rules-core state ``s``.
@@ -131,8 +133,8 @@ def raw_env(board_size: int = 5, komi: float | None = None, max_actions: int | N
         render_mode: None, "ansi", "rgb_array" or "human".
         render_cell: pixels per board point in pictures (default 64).
         render_fps: frames per second in "human" mode.
-        observation: "board" (int8 (n, n), the default), "flat" (int8 (n*n,)) or
-            "planes" (float32 (6, n, n)).
+        observation: "board" (int8 (n, n), the default), "flat" (int8 (n*n,)),
+            "planes" (float32 (6, n, n)) or "planes_hwc" (float32 (n, n, 6)).
     Raises:
         TypeError / ValueError: a bad board size, komi or action limit, or an
             unknown observation format.

@@ -29,6 +29,11 @@
   colour gets komi and how close the action limit is (go_v5, OpenSpiel and
   pgx carry the colour to move as well). New planes go at the end, so the
   earlier ones keep their index.
+* ``planes_hwc``: the same planes channels last, float32 ``(n, n, C)``, the
+  layout of PettingZoo's classic envs (go_v5, tictactoe_v3) and of Keras
+  and TensorFlow convolutions. This package's own networks and trained-model
+  agents read ``planes`` (channels first, as PyTorch and SB3 do); pick
+  ``planes_hwc`` for code of your own that expects channels last.
 
 The formats ask the game (``spec``, ``current_player``, ``stone_bits``,
 ``ko_bits``); they never test which game it is.
@@ -37,6 +42,7 @@ The formats ask the game (``spec``, ``current_player``, ``stone_bits``,
 from __future__ import annotations
 
 import numpy as np
+from gymnasium import spaces
 
 from tictacgo.games.bits import signed_board, unpack_bits
 from tictacgo.games.spec import Game
@@ -44,7 +50,8 @@ from tictacgo.games.spec import Game
 FLAT = "flat"
 BOARD = "board"
 PLANES = "planes"
-FORMATS = (FLAT, BOARD, PLANES)
+PLANES_HWC = "planes_hwc"
+FORMATS = (FLAT, BOARD, PLANES, PLANES_HWC)
 
 
 def relative_board(game: Game, state, viewer: int | None = None) -> np.ndarray:
@@ -99,14 +106,34 @@ def planes(game: Game, state, viewer: int | None = None) -> np.ndarray:
 
 
 def observe(game: Game, state, fmt: str = FLAT, viewer: int | None = None) -> np.ndarray:
-    """The observation of ``state`` in format ``fmt`` ("flat", "board" or "planes")."""
+    """The observation of ``state`` in format ``fmt`` ("flat", "board", "planes" or "planes_hwc")."""
     if fmt == FLAT:
         return relative_board(game, state, viewer).ravel()
     if fmt == BOARD:
         return relative_board(game, state, viewer)
     if fmt == PLANES:
         return planes(game, state, viewer)
+    if fmt == PLANES_HWC:
+        return np.ascontiguousarray(planes(game, state, viewer).transpose(1, 2, 0))
     raise ValueError(f"unknown observation format {fmt!r}; expected one of {FORMATS}")
+
+
+def observation_space(game: Game, fmt: str) -> spaces.Box:
+    """The space of ``game``'s observations in format ``fmt`` (see the module docstring).
+
+    Raises:
+        ValueError: an unknown format.
+    """
+    spec = game.spec
+    if fmt == FLAT:
+        return spaces.Box(-1, 1, (spec.num_points,), np.int8)
+    if fmt == BOARD:
+        return spaces.Box(-1, 1, spec.board_shape, np.int8)
+    if fmt == PLANES:
+        return spaces.Box(0.0, 1.0, (spec.num_planes, *spec.board_shape), np.float32)
+    if fmt == PLANES_HWC:
+        return spaces.Box(0.0, 1.0, (*spec.board_shape, spec.num_planes), np.float32)
+    raise ValueError(f"observation must be one of {FORMATS}, got {fmt!r}")
 
 
 def format_for_shape(game: Game, state, shape: tuple[int, ...]) -> str:

@@ -5,8 +5,11 @@ Three outputs, the same for every env:
 * ``ansi``: a string, the rules core's ``render_ascii`` (coordinates shown).
 * ``rgb_array``: an ``H x W x 3`` ``uint8`` picture drawn with numpy only
   (no pygame): Little-Go as a wooden board with grid lines, star points and
-  anti-aliased black and white stones with a thin outline; Tic-Tac-Toe as a
-  white grid with X (two thick diagonal strokes) and O (a ring).
+  anti-aliased black and white stones with a thin outline, the column
+  letters and row numbers around it (``tictacgo.games.board_labels``);
+  Tic-Tac-Toe as a white grid with X (two thick diagonal strokes) and O (a
+  ring), each cell's action number in its corner. A red dot marks the last
+  move (none after a pass).
 * ``human``: that picture in a pygame window (``HumanViewer``). pygame is an
   optional extra, imported only when a window is opened:
   ``pip install tictacgo[render]``.
@@ -24,6 +27,8 @@ from typing import Any
 
 import numpy as np
 
+from tictacgo.envs.bitmap_font import draw_text
+from tictacgo.games.board_labels import go_column, go_row, star_points
 from tictacgo.games.registry import game_entry
 from tictacgo.games.spec import Game
 from tictacgo.validate import check_int, check_number
@@ -38,6 +43,8 @@ PAPER = (255, 255, 255)
 TTT_GRID = (60, 60, 60)
 X_COLOUR = (200, 45, 45)
 O_COLOUR = (35, 85, 190)
+LAST_MOVE = (215, 30, 30)
+TTT_LABEL = (170, 170, 170)
 
 DEFAULT_GO_CELL = 64
 DEFAULT_TTT_CELL = 100
@@ -56,7 +63,7 @@ def render_ansi(game: Game, state: Any) -> str:
 
 
 def render_rgb(game: Game, state: Any, cell: int | None = None) -> np.ndarray:
-    """The position as an RGB picture.
+    """The position as an RGB picture, with coordinates and the last move marked.
 
     Args:
         game: the game object (its registry entry names the drawing function).
@@ -65,7 +72,14 @@ def render_rgb(game: Game, state: Any, cell: int | None = None) -> np.ndarray:
     Returns:
         ``uint8`` array of shape ``(H, W, 3)``.
     """
-    return game_entry(game).load("renderer")(game.to_board(state), cell)
+    return game_entry(game).load("renderer")(game.to_board(state), cell, last=last_placement(game, state),
+                                             coords=True)
+
+
+def last_placement(game: Game, state: Any) -> int | None:
+    """The point the last action placed on (``i * n + j``), or None (no action yet, or a pass)."""
+    last = getattr(state, "last_action", -1)
+    return int(last) if 0 <= last < game.spec.num_points else None
 
 
 MAX_CELL = 512  # pixels per point: a 19x19 Go board is then about 10k x 10k
@@ -126,7 +140,7 @@ def _go_layers(n: int, cell: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, i
         p = margin + k * cell - t // 2
         img[p:p + t, lo:hi] = GRID_DARK   # row line
         img[lo:hi, p:p + t] = GRID_DARK   # column line
-    stars = _star_points(n)
+    stars = star_points(n)
     if stars:
         dot = _disk(cell, max(2.0, cell * 0.07), cx=float(margin), cy=float(margin))
         for i, j in stars:
@@ -138,32 +152,35 @@ def _go_layers(n: int, cell: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, i
     return img, outer, inner, margin
 
 
-def _star_points(n: int) -> list[tuple[int, int]]:
-    """Hoshi: the centre of an odd board from 5x5, and the corner points from 9x9."""
-    points = []
-    if n >= 9:
-        e = 2 if n < 13 else 3
-        points += [(e, e), (e, n - 1 - e), (n - 1 - e, e), (n - 1 - e, n - 1 - e)]
-    if n % 2 == 1 and n >= 5:
-        points.append((n // 2, n // 2))
-    return points
+def label_scale(cell: int) -> int:
+    """Pixels per font pixel of the coordinates in a picture of ``cell`` pixels per point."""
+    return max(1, cell // 32)
 
 
-def go_image(board: np.ndarray, cell: int | None = DEFAULT_GO_CELL) -> np.ndarray:
+def coordinate_band(cell: int) -> int:
+    """The width in pixels of the band of coordinates around a Go picture."""
+    return 13 * label_scale(cell)
+
+
+def go_image(board: np.ndarray, cell: int | None = DEFAULT_GO_CELL, last: int | None = None,
+             coords: bool = False) -> np.ndarray:
     """A Go board picture.
 
     Args:
         board: ``n x n`` array of 0 empty, 1 Black, 2 White.
-        cell: pixels between grid lines (None: the default, 64); the picture is
-            ``n * cell`` square.
+        cell: pixels between grid lines (None: the default, 64).
+        last: the point ``i * n + j`` of the last move, marked with a red dot (None: no mark).
+        coords: add a band of ``coordinate_band(cell)`` pixels on each side with the column
+            letters (top and bottom) and row numbers (left and right).
     Returns:
-        ``uint8`` array ``(n * cell, n * cell, 3)``; the stone on point
-        ``(i, j)`` is centred on pixel ``(cell // 2 + i * cell, cell // 2 + j * cell)``.
+        ``uint8`` array ``(side, side, 3)`` with ``side = n * cell + 2 * band`` (``band`` 0
+        without ``coords``); the stone on point ``(i, j)`` is centred on pixel
+        ``(band + cell // 2 + i * cell, band + cell // 2 + j * cell)``.
     """
     board = np.asarray(board)
     n = board.shape[0]
     cell = check_cell(DEFAULT_GO_CELL if cell is None else cell)
-    base, outer, inner, _ = _go_layers(n, cell)
+    base, outer, inner, margin = _go_layers(n, cell)
     img = base.copy()
     for (i, j), v in np.ndenumerate(board):
         if v == 0:
@@ -172,6 +189,23 @@ def go_image(board: np.ndarray, cell: int | None = DEFAULT_GO_CELL) -> np.ndarra
         region = img[i * cell:(i + 1) * cell, j * cell:(j + 1) * cell]
         _blend(region, outer, edge)
         _blend(region, inner, fill)
+    if last is not None:
+        i, j = divmod(int(last), n)
+        dot = _disk(cell, max(2.0, cell * 0.13), cx=float(margin), cy=float(margin))
+        _blend(img[i * cell:(i + 1) * cell, j * cell:(j + 1) * cell], dot, LAST_MOVE)
+    if coords:
+        band, scale = coordinate_band(cell), label_scale(cell)
+        framed = np.empty((n * cell + 2 * band, n * cell + 2 * band, 3), np.float32)
+        framed[:] = WOOD
+        framed[band:band + n * cell, band:band + n * cell] = img
+        far = band + n * cell + band / 2
+        for k in range(n):
+            centre = band + margin + k * cell
+            for y in (band / 2, far):
+                draw_text(framed, go_column(k), centre, y, scale, GRID_DARK)
+            for x in (band / 2, far):
+                draw_text(framed, go_row(n, k), x, centre, scale, GRID_DARK)
+        img = framed
     return np.rint(img).astype(np.uint8)
 
 
@@ -209,12 +243,15 @@ def _ttt_layers(cell: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return img, x_cov, o_cov
 
 
-def tictactoe_image(board: np.ndarray, cell: int | None = DEFAULT_TTT_CELL) -> np.ndarray:
+def tictactoe_image(board: np.ndarray, cell: int | None = DEFAULT_TTT_CELL, last: int | None = None,
+                    coords: bool = False) -> np.ndarray:
     """A Tic-Tac-Toe picture.
 
     Args:
         board: ``3 x 3`` array of 0 empty, 1 X, 2 O.
         cell: pixels per cell (None: the default, 100); the picture is ``3 * cell`` square.
+        last: the cell of the last move, marked with a red dot in its lower right corner.
+        coords: write each cell's action number (0..8) small in its upper left corner.
     Returns:
         ``uint8`` array ``(3 * cell, 3 * cell, 3)``.
     """
@@ -223,13 +260,17 @@ def tictactoe_image(board: np.ndarray, cell: int | None = DEFAULT_TTT_CELL) -> n
     base, x_cov, o_cov = _ttt_layers(cell)
     img = base.copy()
     for (i, j), v in np.ndenumerate(board):
-        if v == 0:
-            continue
         region = img[i * cell:(i + 1) * cell, j * cell:(j + 1) * cell]
+        if coords:
+            draw_text(region, str(i * 3 + j), cell * 0.12, cell * 0.14, max(1, cell // 50), TTT_LABEL)
         if v == 1:
             _blend(region, x_cov, X_COLOUR)
-        else:
+        elif v == 2:
             _blend(region, o_cov, O_COLOUR)
+    if last is not None:
+        i, j = divmod(int(last), 3)
+        dot = _disk(cell, max(2.0, cell * 0.06), cx=cell * 0.84, cy=cell * 0.84)
+        _blend(img[i * cell:(i + 1) * cell, j * cell:(j + 1) * cell], dot, LAST_MOVE)
     return np.rint(img).astype(np.uint8)
 
 

@@ -37,7 +37,7 @@ class TurnBasedEnv(gym.Env):
         opponent: an agent, a callable ``f(state) -> action``, a registry spec
             (with a resolver) or None (see the module docstring).
         learner: "first", "second", "alternate" or "random".
-        observation: "flat", "board" or "planes".
+        observation: "flat", "board", "planes" or "planes_hwc" (the planes channels last).
         render_mode: None, "ansi", "rgb_array" or "human".
         render_cell: pixels per point or cell in pictures.
         render_fps: frames per second in "human" mode.
@@ -74,12 +74,7 @@ class TurnBasedEnv(gym.Env):
         spec = self.game.spec
         self._num_actions = spec.num_actions
         self.action_space = spaces.Discrete(self._num_actions)
-        if observation == observations.FLAT:
-            self.observation_space = spaces.Box(-1, 1, (spec.num_points,), np.int8)
-        elif observation == observations.BOARD:
-            self.observation_space = spaces.Box(-1, 1, spec.board_shape, np.int8)
-        else:
-            self.observation_space = spaces.Box(0.0, 1.0, (spec.num_planes, *spec.board_shape), np.float32)
+        self.observation_space = observations.observation_space(self.game, observation)
 
         self._resolver = opponent_resolver
         self.opponent: Any = None

@@ -9,7 +9,7 @@
 | Action Values      | [0, 8]                                                                     |
 | Observation Shape  | `{"observation": (3, 3), "action_mask": (9,)}`                             |
 |                    | observation (9,) with `observation="flat"`, (4, 3, 3) with `"planes"`      |
-| Observation Values | observation [-1, 1] int8 ("board", "flat"), [0, 1] float32 ("planes")      |
+| Observation Values | observation [-1, 1] int8 ("board", "flat"), [0, 1] float32 (the planes)    |
 |                    | action_mask [0, 1] int8                                                    |
 | Render modes       | "ansi", "rgb_array", "human" (pygame, optional)                            |
 
@@ -36,7 +36,9 @@ Gymnasium env (``tictacgo.envs.observations``):
 * ``"flat"``: the same board as an int8 vector of 9 (row-major);
 * ``"planes"``: float32 (4, 3, 3) in [0, 1], the channels ``own``,
   ``opponent``, ``legal`` (the empty cells while the game goes on; zeros once
-  it is over) and ``to_move`` (all ones when X is to move, zeros when O is).
+  it is over) and ``to_move`` (all ones when X is to move, zeros when O is);
+* ``"planes_hwc"``: the same planes channels last, float32 (3, 3, 4), the
+  layout of PettingZoo's classic envs and of Keras.
 
 ``action_mask`` (int8, 9) has 1 on the empty cells when it is that agent's
 turn and is all zeros otherwise (and once the game is over).
@@ -69,8 +71,9 @@ winning agent's name, or None for a draw) and ``reason``: ``"win"``,
 
 ### Arguments
 ``env(observation="board", render_mode=None, render_cell=None,
-render_fps=None)``: the observation format (``"board"``, ``"flat"`` or
-``"planes"``; anything else is a ``ValueError`` naming the choices), the
+render_fps=None)``: the observation format (``"board"``, ``"flat"``,
+``"planes"`` or ``"planes_hwc"``; anything else is a ``ValueError`` naming
+the choices), the
 render mode, the pixels per cell of a picture (default 100) and the frame
 rate of the "human" window. ``reset(seed=None, options=None)`` seeds
 ``env.np_random``; ``options={"state": s}`` starts from the rules-core
@@ -116,8 +119,8 @@ def raw_env(render_mode: str | None = None, render_cell: int | None = None,
         render_mode: None, "ansi", "rgb_array" or "human".
         render_cell: pixels per cell in pictures (default 100).
         render_fps: frames per second in "human" mode.
-        observation: "board" (int8 (3, 3), the default), "flat" (int8 (9,)) or
-            "planes" (float32 (4, 3, 3)).
+        observation: "board" (int8 (3, 3), the default), "flat" (int8 (9,)),
+            "planes" (float32 (4, 3, 3)) or "planes_hwc" (float32 (3, 3, 4)).
     """
     return TurnBasedAECEnv(TicTacToe(), render_mode=render_mode, render_cell=render_cell,
                            render_fps=render_fps, observation=observation)

@@ -106,6 +106,8 @@ SPACES = {  # (module, format) -> (shape, dtype, low, high) of the "observation"
     (littlego_v0, "board"): ((5, 5), np.int8, -1, 1),
     (littlego_v0, "flat"): ((25,), np.int8, -1, 1),
     (littlego_v0, "planes"): ((6, 5, 5), np.float32, 0, 1),
+    (tictactoe_v0, "planes_hwc"): ((3, 3, 4), np.float32, 0, 1),
+    (littlego_v0, "planes_hwc"): ((5, 5, 6), np.float32, 0, 1),
 }
 
 

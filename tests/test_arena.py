@@ -136,7 +136,21 @@ def test_score_interval_contains_the_score_and_stays_in_0_1(wdl):
     assert 0 <= low <= high <= 1
     if n:
         assert low <= (w + d / 2) / n <= high
-        assert method == ("wilson" if d == 0 else "normal")
+        assert method == "wilson"
+
+
+def test_all_draws_get_the_wilson_interval_of_half_the_games_not_a_zero_width_one():
+    low, high, method = arena.score_interval(0, 100, 0)
+    assert (low, high) == pytest.approx(arena.wilson_interval(50, 100)) and method == "wilson"
+    assert low < 0.41 and high > 0.59  # not [0.500, 0.500]
+    assert arena.score_interval(30, 40, 30)[:2] == pytest.approx(arena.wilson_interval(50, 100))
+
+
+def test_a_tictactoe_match_of_draws_prints_a_real_interval():
+    m = arena.run_match("tictactoe", "minimax", "minimax", games=20, seed=0, workers=1, progress=False)
+    assert m.wdl() == (0, 20, 0)
+    assert "95% CI [0.500, 0.500]" not in m.table()
+    assert "Wilson interval, a draw counted as half a win" in m.table()
 
 
 def test_score_interval_narrows_with_more_games():
@@ -198,6 +212,35 @@ def test_round_robin_cross_table_is_complementary_and_rates_minimax_first():
                             progress=False)
     assert _summary(alone) == _summary(rr.matches[(0, 1)])
     json.dumps(rr.to_json())
+
+
+LONG = "mcts:sims=5,c=1.4,rollout=random"  # longer than any default column
+
+
+def _columns_end_together(lines):
+    """Right-aligned columns: every line of a table block has the same length."""
+    assert len({len(line) for line in lines}) == 1, "\n".join(lines)
+
+
+def test_a_match_table_keeps_its_columns_with_a_long_spec():
+    m = arena.run_match("tictactoe", LONG, "random", games=2, seed=0, workers=1, progress=False)
+    lines = m.table().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("time per move"))
+    _columns_end_together(lines[start:start + 3])
+    assert lines[start + 1].startswith(f"A {LONG} ")
+
+
+def test_a_round_robin_with_long_specs_numbers_its_columns_and_keeps_them():
+    rr = arena.run_round_robin("tictactoe", ["random", LONG], games_per_pair=2, seed=0, workers=1,
+                               progress=False)
+    lines = rr.table().splitlines()
+    start = lines.index("score of row vs column")
+    block = lines[start + 1:start + 4]
+    _columns_end_together(block)
+    assert block[0].split() == ["#1", "#2", "total"]
+    assert block[1].startswith("#1 random") and block[2].startswith(f"#2 {LONG}")
+    assert len(block[0]) < 2 * len(LONG) + 30  # the columns stay narrow
+    _columns_end_together(lines[-2:])  # the ratings' rows
 
 
 def test_course_points_reproduce_the_assignment_example():
@@ -374,10 +417,10 @@ def test_cli_keeps_the_results_in_a_temporary_file_when_saving_fails_at_the_end(
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
     (tmp_path / "tmp").mkdir()
 
-    def disk_full(path, data):
+    def disk_full(path, result):
         raise OSError(28, "No space left on device", str(path))
 
-    monkeypatch.setattr(arena, "write_json_atomic", disk_full)
+    monkeypatch.setattr(arena, "write_results_json", disk_full)
     out = tmp_path / "results.json"
     rc = main(["arena", "tictactoe", "random", "random", "--games", "3", "--workers", "1", "--no-progress",
                "--out", str(out)])
@@ -390,6 +433,7 @@ def test_cli_keeps_the_results_in_a_temporary_file_when_saving_fails_at_the_end(
     data = json.loads(open(kept[0]).read())
     assert data["games_played"] == 3 and len(data["games"]) == 3
     assert not out.exists()
+    assert sorted(os.listdir(tmp_path)) == ["tmp"]  # the spool of records is gone too
 
 
 # --------------------------------------------------------------------------- huge runs and Ctrl-C

@@ -14,7 +14,8 @@ from tictacgo.protocol.gtp import GtpEngine, render_board
 from tictacgo.protocol.gtp_match import GtpProcess, play_refereed_game
 
 REQUIRED = ["protocol_version", "name", "version", "known_command", "list_commands", "boardsize",
-            "clear_board", "komi", "play", "genmove", "undo", "showboard", "final_score", "quit"]
+            "clear_board", "komi", "play", "genmove", "undo", "showboard", "time_settings", "time_left",
+            "final_score", "final_status_list", "quit"]
 
 
 class ScriptedAgent:
@@ -29,6 +30,19 @@ class ScriptedAgent:
 
     def reset(self):
         self.resets += 1
+
+
+class TimedAgent(ScriptedAgent):
+    """A scripted agent with a time option: records the ``time_limit`` it was asked to keep."""
+
+    def __init__(self, actions, time_limit=None):
+        super().__init__(actions)
+        self.time_limit = time_limit
+        self.limits = []
+
+    def act(self, state):
+        self.limits.append(self.time_limit)
+        return super().act(state)
 
 
 class BrokenAgent:
@@ -52,14 +66,14 @@ def test_a_scripted_session_over_stdin_and_stdout():
     responses, proc = session([
         "1 protocol_version", "2 name", "3 version", "known_command genmove", "known_command resign",
         "list_commands", "boardsize 5", "clear_board", "komi 2.5", "play black C3", "play white C3",
-        "play black D4", "# a comment line", "", "genmove w", "showboard", "undo", "final_score",
+        "play black pass", "# a comment line", "", "genmove w", "showboard", "undo", "final_score",
         "quit", "name"], "--agent", "random", "--seed", "0")
     assert proc.returncode == 0, proc.stderr
     assert responses[:5] == ["=1 2", "=2 tictacgo", "=3 0.1.0 (random)", "= true", "= false"]
     assert responses[5].removeprefix("= ").split("\n") == REQUIRED
     assert responses[6:10] == ["=", "=", "=", "="]
     assert responses[10] == "? illegal move: occupied"
-    assert responses[11].startswith("? illegal move: it is White's turn")
+    assert responses[11].startswith("? illegal move: it is White's turn; a pass out of turn")
     assert responses[12].startswith("= ")
     reply = vertex_to_action(responses[12][2:], 5)
     expected = go.play(go.play(go.LittleGo().initial_state(), 12), reply)  # Black C3, then the engine's move
@@ -251,3 +265,129 @@ def test_the_gnu_go_match_script_prints_a_table_of_refereed_games():
     cells = [c.strip() for c in row.strip("|").split("|")]
     games, wins, losses, other, wins_black, wins_white = map(int, cells[1:7])
     assert games == 2 and wins + losses + other == 2 and wins_black + wins_white == wins
+
+
+def test_a_gui_session_in_the_order_gogui_and_sabaki_send_it():
+    responses, proc = session([
+        "protocol_version", "name", "version", "list_commands", "boardsize 5", "clear_board", "komi 2.5",
+        "time_settings 60 0 0", "play b C3", "genmove w", "time_left w 55 0", "play b C2", "genmove w",
+        "final_score", "final_status_list alive", "final_status_list dead", "final_status_list seki",
+        "quit"], "--agent", "mcts:sims=50", "--seed", "0")
+    assert proc.returncode == 0, proc.stderr
+    assert responses[0] == "= 2" and responses[1] == "= tictacgo"
+    assert responses[2].startswith("= 0.1.0")
+    listed = responses[3].removeprefix("= ").split("\n")
+    for command in ("time_settings", "time_left", "final_status_list"):
+        assert command in listed
+    assert responses[4:9] == ["="] * 5
+    assert responses[9].startswith("= ") and responses[10:12] == ["=", "="]
+    assert responses[12].startswith("= ")
+    white = [vertex_to_action(r[2:], 5) for r in (responses[9], responses[12])]
+    state = go.LittleGo().initial_state()
+    for a in (12, white[0], 17, white[1]):
+        state = go.play(state, a)
+    b, w = go.scores(state)
+    assert responses[13] == f"= {'B' if b > w else 'W'}+{abs(b - w):g}"
+    alive = responses[14].removeprefix("= ").split()
+    assert sorted(vertex_to_action(v, 5) for v in alive) == sorted(
+        p for p in range(25) if (state.black | state.white) >> p & 1)
+    assert responses[15:18] == ["=", "=", "="]
+    assert "budget" in proc.stderr  # mcts has a time option: its moves followed the clock
+
+
+def test_setup_stones_of_one_colour_in_a_row_are_accepted_and_undone_together():
+    e = engine()
+    assert e.handle("play b C3") == "=\n\n"
+    assert e.handle("play b D4") == "=\n\n"  # Sabaki sends an edited position as plays
+    assert e.moves == [12, 25, 8] and e.state.t == 3 and e.state.to_move == go.WHITE
+    assert go.to_board(e.state)[2, 2] == go.to_board(e.state)[1, 3] == go.BLACK
+    assert e.handle("play w B2") == "=\n\n"
+    assert e.handle("undo") == "=\n\n" and e.moves == [12, 25, 8]
+    assert e.handle("undo") == "=\n\n" and e.moves == [12] and e.state.t == 1
+
+
+def test_a_white_setup_stone_first_does_not_end_the_game():
+    e = engine()
+    assert e.handle("play w C3") == "=\n\n"  # a Black pass on action 1 would end the game
+    assert e.state.end is None and e.state.to_move == go.BLACK and e.state.t == 2
+    assert e.handle("play w D4") == "=\n\n"  # after a skip, a second one: no double-pass end either
+    assert e.state.end is None and go.scores(e.state) == (0.0, 4.5)
+    assert e.handle("komi 0.5") == "=\n\n" and e.state.end is None and e.moves == [25, 12, 25, 8]
+
+
+def test_a_setup_stone_with_no_action_left_fails_and_an_out_of_turn_pass_fails():
+    e = GtpEngine(lambda game: ScriptedAgent([]), log=io.StringIO())
+    e.handle("boardsize 2")  # three actions in all
+    assert e.handle("play b A1") == "=\n\n" and e.handle("play w B2") == "=\n\n"
+    before = e.state
+    assert e.handle("play w A2").startswith("? illegal move: no action is left for White")
+    assert e.handle("play w pass").startswith("? illegal move: it is Black's turn")
+    assert e.state == before
+
+
+def test_final_status_list_names_every_stone_alive_one_group_a_line():
+    e = engine()
+    for v in ("A5", "E1", "B5", "D1", "C3"):
+        e.handle(f"play {'b' if len(e.moves) % 2 == 0 else 'w'} {v}")
+    groups = e.handle("final_status_list alive").removeprefix("= ").strip().split("\n")
+    assert sorted(sorted(g.split()) for g in groups) == [["A5", "B5"], ["C3"], ["D1", "E1"]]
+    assert e.handle("final_status_list dead") == "=\n\n"
+    assert e.handle("final_status_list seki") == "=\n\n"
+    assert e.handle("final_status_list").startswith("? syntax error")
+    assert e.handle("final_status_list dying").startswith("? syntax error")
+
+
+def test_under_a_clock_an_agent_with_a_time_option_gets_its_share_of_the_time_left():
+    agent = TimedAgent([12, 13, 14], time_limit=None)
+    e = engine(agent)
+    assert e.handle("time_settings 120 0 0") == "=\n\n"
+    e.handle("genmove b")  # 12 Black actions to go: 120 s / 12, less the safety share and latency
+    assert agent.limits[-1] == pytest.approx(10 * 0.9 - 0.05)
+    assert agent.time_limit is None  # its own setting is back after the move
+    e.handle("play w A1")
+    assert e.handle("time_left b 11 0") == "=\n\n"
+    e.handle("genmove b")  # 11 actions to go
+    assert agent.limits[-1] == pytest.approx(0.9 - 0.05)
+    e.handle("play w A2")
+    e.handle("time_left b 6 3")  # byo-yomi: 6 s for 3 stones
+    e.handle("genmove b")
+    assert agent.limits[-1] == pytest.approx(2 * 0.9 - 0.05)
+
+
+def test_the_clock_never_raises_an_agents_own_time_limit_and_no_limit_leaves_it():
+    agent = TimedAgent([12, 13], time_limit=0.5)
+    e = engine(agent)
+    e.handle("time_settings 600 0 0")
+    e.handle("genmove b")
+    assert agent.limits == [0.5]
+    e.handle("time_settings 0 1 0")  # byo-yomi time without stones: no time limit, as GTP says
+    e.handle("play w A1")
+    e.handle("genmove b")
+    assert agent.limits == [0.5, 0.5] and agent.time_limit == 0.5
+
+
+def test_the_engine_counts_its_own_thinking_off_its_clock():
+    from tictacgo.protocol.gtp_clock import GtpClock
+
+    clock = GtpClock()
+    clock.settings(10, 5, 2)
+    clock.spend(1, 4.0)
+    assert clock.clocks[1].seconds == 6.0 and clock.clocks[1].stones == 0
+    clock.spend(1, 7.0)  # main time is over: the first byo-yomi period starts
+    assert (clock.clocks[1].seconds, clock.clocks[1].stones) == (5.0, 2)
+    clock.spend(1, 1.0)
+    clock.spend(1, 1.0)  # two stones in the period: a new period
+    assert (clock.clocks[1].seconds, clock.clocks[1].stones) == (5.0, 2)
+    assert clock.budget(2, 12) == pytest.approx((10 / 12 + 5 / 2) * 0.9 - 0.05)
+    clock.settings(0, 0, 0)
+    assert clock.budget(1, 12) is None
+
+
+def test_bad_time_commands_are_syntax_errors():
+    e = engine()
+    for command in ("time_settings 60 0", "time_settings -1 0 0", "time_settings 1.5 0 0",
+                    "time_left b", "time_left purple 10 0", "time_left b nan 0", "time_left b -3 0",
+                    "time_left b 10 x"):
+        response = e.handle(command)
+        assert response.startswith("? "), (command, response)
+    assert e.clock.budget(1, 12) is None

@@ -136,3 +136,53 @@ def test_the_planes_start_from_the_player_relative_board():
 def test_an_unknown_format_is_a_clear_error():
     with pytest.raises(ValueError, match=r"'rgb'.*flat.*board.*planes"):
         observe(TTT, TTT.initial_state(), "rgb")
+
+
+# -- channels last -------------------------------------------------------------------
+
+@pytest.mark.parametrize("game,actions", [(TTT, [4, 0]), (GO, [12, 13, 7])])
+def test_planes_hwc_are_the_planes_with_channels_last(game, actions):
+    state = after(game, actions)
+    chw = observe(game, state, "planes")
+    hwc = observe(game, state, "planes_hwc")
+    n = game.spec.board_shape[0]
+    assert hwc.shape == (n, n, game.spec.num_planes) and hwc.dtype == np.float32
+    assert hwc.flags.c_contiguous
+    np.testing.assert_array_equal(hwc, np.moveaxis(chw, 0, -1))
+    assert observations.observation_space(game, "planes_hwc").contains(hwc)
+
+
+@pytest.mark.parametrize("make", ["tictactoe", "littlego"])
+def test_the_aec_envs_offer_planes_channels_last_and_pass_the_api_test(make):
+    from pettingzoo.test import api_test
+
+    from tictacgo.envs import littlego_v0, tictactoe_v0
+
+    module = {"tictactoe": tictactoe_v0, "littlego": littlego_v0}[make]
+    env = module.env(observation="planes_hwc")
+    env.reset(seed=0)
+    agent = env.agent_selection
+    obs = env.observe(agent)["observation"]
+    game = env.unwrapped.game
+    n = game.spec.board_shape[0]
+    assert obs.shape == (n, n, game.spec.num_planes)
+    assert env.observation_space(agent)["observation"].shape == obs.shape
+    np.testing.assert_array_equal(obs, np.moveaxis(observe(game, env.unwrapped.game_state, "planes"), 0, -1))
+    api_test(module.env(observation="planes_hwc"), num_cycles=20)
+
+
+@pytest.mark.parametrize("env_id", ["tictacgo/TicTacToe-v0", "tictacgo/LittleGo-v0"])
+def test_the_gymnasium_envs_offer_planes_channels_last_and_pass_check_env(env_id):
+    import gymnasium as gym
+    from gymnasium.utils.env_checker import check_env
+
+    import tictacgo  # noqa: F401  (registers the envs)
+
+    env = gym.make(env_id, observation="planes_hwc")
+    obs, _ = env.reset(seed=0)
+    game = env.unwrapped.game
+    n = game.spec.board_shape[0]
+    assert obs.shape == (n, n, game.spec.num_planes) == env.observation_space.shape
+    obs, *_ = env.step(int(np.flatnonzero(env.unwrapped.action_masks())[0]))
+    assert env.observation_space.contains(obs)
+    check_env(env.unwrapped, skip_render_check=True)

@@ -25,8 +25,8 @@ def _brightness(pixel) -> float:
 @pytest.mark.parametrize("make, side", [
     (lambda: tictactoe_v0.env(render_mode="rgb_array"), 300),
     (lambda: tictactoe_v0.env(render_mode="rgb_array", render_cell=40), 120),
-    (lambda: littlego_v0.env(render_mode="rgb_array"), 320),
-    (lambda: littlego_v0.env(board_size=9, render_mode="rgb_array", render_cell=30), 270),
+    (lambda: littlego_v0.env(render_mode="rgb_array"), 320 + 2 * 26),  # a band of coordinates around
+    (lambda: littlego_v0.env(board_size=9, render_mode="rgb_array", render_cell=30), 270 + 2 * 13),
 ])
 def test_rgb_array_shape_and_dtype(make, side):
     env = make()
@@ -40,18 +40,20 @@ def test_rgb_array_shape_and_dtype(make, side):
 
 def test_go_stones_are_drawn_at_their_points():
     cell = rendering.DEFAULT_GO_CELL
+    band = rendering.coordinate_band(cell)
     env = _play(littlego_v0.env(render_mode="rgb_array"), [12, 13])  # Black (2, 2), White (2, 3)
     img = env.render()
 
     def centre(i, j):
-        return img[cell // 2 + i * cell, cell // 2 + j * cell]
+        return img[band + cell // 2 + i * cell, band + cell // 2 + j * cell]
 
     assert _brightness(centre(2, 2)) < 50          # black stone
-    assert _brightness(centre(2, 3)) > 220         # white stone
-    assert tuple(img[3, 3]) == rendering.WOOD       # the board between lines
+    assert tuple(centre(2, 3)) == rendering.LAST_MOVE   # White's stone, the last move: a red dot
+    assert _brightness(img[band + cell // 2 + 2 * cell, band + 3 * cell + cell // 4]) > 220  # white stone
+    assert tuple(img[band + 3, band + 3]) == rendering.WOOD   # the board between lines
     assert _brightness(centre(0, 0)) < 100          # an empty point: grid lines cross there
     # The white stone has a darker outline at its rim.
-    rim = img[cell // 2 + 2 * cell, 3 * cell + cell // 2 + int(cell * 0.47) - 1]
+    rim = img[band + cell // 2 + 2 * cell, band + 3 * cell + cell // 2 + int(cell * 0.47) - 1]
     assert _brightness(rim) < 200
 
 
@@ -125,3 +127,53 @@ def test_human_mode_without_pygame_says_how_to_install_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "pygame", None)  # makes `import pygame` fail
     with pytest.raises(DependencyNotInstalled, match=r"pip install tictacgo\[render\]"):
         littlego_v0.env(render_mode="human")
+
+
+def _dark_pixels(img, rows, cols) -> int:
+    return int((img[rows, cols].mean(axis=-1) < 100).sum())
+
+
+def test_go_frames_carry_coordinates_that_the_plain_board_picture_leaves_out():
+    cell = rendering.DEFAULT_GO_CELL
+    band = rendering.coordinate_band(cell)
+    env = littlego_v0.env(render_mode="rgb_array")
+    env.reset()
+    img = env.render()
+    side = 5 * cell + 2 * band
+    for k in range(5):  # a letter above every column, a number left of every row
+        centre = band + cell // 2 + k * cell
+        assert _dark_pixels(img, slice(0, band), slice(centre - band // 2, centre + band // 2)) > 5
+        assert _dark_pixels(img, slice(centre - band // 2, centre + band // 2), slice(0, band)) > 5
+        assert _dark_pixels(img, slice(side - band, side), slice(centre - band // 2, centre + band // 2)) > 5
+    # Different letters are different pictures: A and E, 5 and 1.
+    top = [img[:band, band + k * cell:band + (k + 1) * cell] for k in (0, 4)]
+    assert not np.array_equal(top[0], top[1])
+    plain = rendering.go_image(np.zeros((5, 5)))
+    assert plain.shape == (5 * cell, 5 * cell, 3)
+    np.testing.assert_array_equal(img[band:band + 5 * cell, band:band + 5 * cell], plain)
+
+
+def test_the_last_move_is_marked_and_a_pass_leaves_no_mark():
+    cell = rendering.DEFAULT_GO_CELL
+    band = rendering.coordinate_band(cell)
+    env = _play(littlego_v0.env(render_mode="rgb_array"), [12])
+    img = env.render()
+    red = np.all(img == rendering.LAST_MOVE, axis=-1)
+    ys, xs = np.nonzero(red)
+    assert red.any() and abs(ys.mean() - (band + cell // 2 + 2 * cell)) < 1.5
+    assert abs(xs.mean() - (band + cell // 2 + 2 * cell)) < 1.5
+    env.step(25)  # White passes: nothing to mark
+    assert not np.all(env.render() == rendering.LAST_MOVE, axis=-1).any()
+
+
+def test_tictactoe_frames_number_the_cells_and_mark_the_last_move():
+    cell = rendering.DEFAULT_TTT_CELL
+    env = _play(tictactoe_v0.env(render_mode="rgb_array"), [4])
+    img = env.render()
+    for k in range(9):
+        i, j = divmod(k, 3)
+        corner = img[i * cell:i * cell + cell // 4, j * cell:j * cell + cell // 4]
+        assert (np.abs(corner.astype(int) - rendering.TTT_LABEL).sum(axis=-1) == 0).sum() > 5, k
+    last = np.all(img == rendering.LAST_MOVE, axis=-1)
+    ys, xs = np.nonzero(last)
+    assert ys.min() > cell and ys.max() < 2 * cell and xs.min() > cell and xs.max() < 2 * cell

@@ -318,3 +318,19 @@ def test_arena_sgf_refuses_a_file_as_the_folder(tmp_path, capsys):
     rc = main(["arena", "littlego", "random", "random", "--games", "2", "--no-progress",
                "--sgf", str(target)])
     assert rc == 2 and "not a folder" in capsys.readouterr().err
+
+
+def test_every_replay_error_carries_the_command_prefix(tmp_path):
+    bad = tmp_path / "bad.sgf"
+    bad.write_text("hello")
+    ko = tmp_path / "ko.sgf"
+    ko.write_bytes(sgf.record_to_sgf(KO_MOVES).rstrip()[:-1] + b";B[ae])")
+    after = tmp_path / "after.sgf"
+    after.write_bytes(b"(;GM[1]FF[4]SZ[5]KM[2.5];B[];W[cc])")
+    wrong = tmp_path / "wrong.sgf"
+    wrong.write_bytes(b"(;GM[1]FF[4]SZ[5]KM[2.5]RE[B+1];B[])")
+    for path in (bad, ko, after, wrong, tmp_path / "missing.sgf"):
+        proc = replay_cli(path, "--quiet")
+        assert proc.returncode in (1, 2)
+        lines = proc.stderr.strip().splitlines()
+        assert lines and all(line.startswith("tictacgo replay: ") for line in lines), proc.stderr

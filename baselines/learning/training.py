@@ -56,6 +56,7 @@ from tictacgo.baselines.learning.model_zip import read_model_zip
 from tictacgo.baselines.learning.networks import policy_spec
 from tictacgo.baselines.learning.policy_agent import PolicyAgent
 from tictacgo.baselines.learning.training_config import (
+    DEFAULT_N_STEPS,
     TrainConfig,
     check_output_folder,
     parse_weighted,
@@ -225,12 +226,12 @@ def _new_model(cfg: TrainConfig, env, tb: str):
     if cfg.algo == "maskable-ppo":
         from sb3_contrib import MaskablePPO
 
-        return MaskablePPO(n_steps=cfg.n_steps or 256, batch_size=cfg.batch_size, n_epochs=cfg.n_epochs,
-                           **common)
+        return MaskablePPO(n_steps=cfg.n_steps or DEFAULT_N_STEPS[cfg.algo], batch_size=cfg.batch_size,
+                           n_epochs=cfg.n_epochs, **common)
     if cfg.algo == "a2c":
         from tictacgo.baselines.learning.a2c import IllegalAwareA2C
 
-        return IllegalAwareA2C(n_steps=cfg.n_steps or 5, **common)
+        return IllegalAwareA2C(n_steps=cfg.n_steps or DEFAULT_N_STEPS[cfg.algo], **common)
     raise ValueError(f"algo must be 'maskable-ppo' or 'a2c', got {cfg.algo!r}")
 
 
@@ -324,6 +325,8 @@ class TrainingCallback(BaseCallback):
     def _on_training_start(self) -> None:
         if self.pool is not None and not self.pool.snapshots:
             self._push_snapshot()
+        if not self.history:  # the untrained policy: a learning curve starts where learning does
+            self.evaluate()
 
     def _on_step(self) -> bool:
         steps = self.num_timesteps
@@ -382,11 +385,26 @@ class TrainingCallback(BaseCallback):
         save_model_atomic(self.model, self.out / "checkpoint.zip", self.game)
         atomic_write_json(self.out / "progress.json", {"config": asdict(self.cfg), "history": self.history},
                           indent=1)
+        optimal = f"optimal {row['optimal_rate']:.4f} " if "optimal_rate" in row else ""
         print(f"[{row['steps']:>8d} steps, {row['seconds']:7.1f} s] score {row['score']:.3f} "
-              f"optimal {row.get('optimal_rate', float('nan')):.4f} "
-              f"illegal {row['illegal_rate']:.4f} " +
+              f"{optimal}illegal {row['illegal_rate']:.4f} " +
               " ".join(f"{k}={v}" for k, v in row.items() if "/" in k), flush=True)
         return row
+
+
+def rollout_steps(steps: int, n_envs: int, n_steps: int) -> int:
+    """The steps SB3 trains when asked for ``steps``: whole rollouts of ``n_envs x n_steps``.
+
+    Args:
+        steps: the steps asked for.
+        n_envs: envs stepped together.
+        n_steps: rollout length per env.
+
+    Returns:
+        ``steps`` rounded up to a multiple of ``n_envs * n_steps``.
+    """
+    rollout = n_envs * n_steps
+    return -(-steps // rollout) * rollout
 
 
 def plot_curve(history: list[dict], path: Path, title: str) -> bool:
@@ -454,7 +472,12 @@ def train(cfg: TrainConfig):
     callback = TrainingCallback(cfg, game, out, history, pool, opponents)
     remaining = cfg.steps - model.num_timesteps
     if remaining > 0:
-        model.learn(total_timesteps=remaining, callback=CallbackList([callback]),
+        rounded = rollout_steps(remaining, cfg.n_envs, model.n_steps)
+        if rounded != remaining:
+            print(f"note: SB3 trains whole rollouts of {cfg.n_envs} envs x {model.n_steps} steps = "
+                  f"{cfg.n_envs * model.n_steps:,} steps: training {rounded:,} steps "
+                  f"(to step {model.num_timesteps + rounded:,}), not {remaining:,}", flush=True)
+        model.learn(total_timesteps=rounded, callback=CallbackList([callback]),
                     reset_num_timesteps=not cfg.resume, progress_bar=cfg.progress_bar,
                     tb_log_name=f"{cfg.game}_{cfg.algo}")
     if not history or history[-1]["steps"] != model.num_timesteps:

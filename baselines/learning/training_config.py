@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -101,6 +101,31 @@ class TrainConfig:
         if not isinstance(self.out, str) or not self.out:
             raise ValueError(f"--out must name a folder, got {self.out!r}")
         return self.out
+
+
+#: Each algorithm's rollout length per env when ``n_steps`` is 0.
+DEFAULT_N_STEPS = {"maskable-ppo": 256, "a2c": 5}
+
+
+def describe_config(cfg: TrainConfig) -> str:
+    """The run's settings as readable lines, one ``name: value`` a line (lists joined by commas)."""
+    lines = [f"training {cfg.game} with {cfg.algo}:"]
+    for f in fields(cfg):
+        if f.name in ("game", "algo"):
+            continue
+        value = getattr(cfg, f.name)
+        if isinstance(value, bool):
+            value = "yes" if value else "no"
+        elif isinstance(value, list):
+            value = ", ".join(map(str, value)) or "none"
+        elif f.name == "n_steps" and value == 0:
+            value = f"{DEFAULT_N_STEPS.get(cfg.algo, 0):,} (the algorithm's default)"
+        elif value is None:
+            value = f.metadata.get("default_text", "none")
+        elif isinstance(value, int):
+            value = f"{value:,}"
+        lines.append(f"  {f.name}: {value}")
+    return "\n".join(lines)
 
 
 RUN_FILES = ("progress.json", "checkpoint.zip", "best_model.zip", "final_model.zip")

@@ -11,11 +11,12 @@ in parallel, with progress); Ctrl-C stops the match and returns the games finish
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from tictacgo.arena.jobs import AgentCache, Job, as_agent_spec
-from tictacgo.arena.results import MatchResult, MatchTally
+from tictacgo.arena.records import GameSpool, RunRecords
+from tictacgo.arena.results import MatchGame, MatchResult
 from tictacgo.arena.runner import check_backend, execute_jobs
 from tictacgo.baselines.agent_spec import AgentSpec
 from tictacgo.games import make_game
@@ -63,7 +64,8 @@ def check_match_args(game: Any, specs: Sequence[str | AgentSpec], games: int, se
 def run_match(game: Any, spec_a: str | AgentSpec, spec_b: str | AgentSpec, games: int, seed: int,
               workers: int | None = None, progress: bool = True, backend: str = "local",
               address: str | None = "local", agents: AgentCache | None = None,
-              keep_games: bool = True) -> MatchResult:
+              keep_games: bool | GameSpool = True,
+              on_game: Callable[[int, MatchGame], None] | None = None) -> MatchResult:
     """Play ``games`` games between two registered agents, colours alternating.
 
     Args:
@@ -84,7 +86,11 @@ def run_match(game: Any, spec_a: str | AgentSpec, spec_b: str | AgentSpec, games
             agents)``), reused when the games run here; None: built here.
         keep_games: keep every game's record (``result.games``, for JSON and SGF);
             False keeps only the counts (``result.tally``, about nothing per game),
-            for a long match whose records nobody reads.
+            for a long match whose records nobody reads; a ``GameSpool`` keeps the
+            counts and puts each record in that file on disk as the game finishes
+            (``result.iter_games()`` reads them; ``tictacgo.arena.records``).
+        on_game: called with ``(0, MatchGame)`` as each game finishes (in this
+            process, whichever the backend), e.g. to write it out at once.
 
     Returns:
         The ``MatchResult``; on Ctrl-C, the games finished so far with
@@ -99,10 +105,8 @@ def run_match(game: Any, spec_a: str | AgentSpec, spec_b: str | AgentSpec, games
     check_backend(backend)
     label_a, label_b = str(spec_a), str(spec_b)
     jobs = (Job(0, game, a, b, int(seed), i) for i in range(games))  # lazy: one per game as played
-    tally = None if keep_games else MatchTally()
-    results, interrupted = execute_jobs(jobs, games, workers, progress, f"{label_a} vs {label_b}",
-                                        backend=backend, address=address, agents=agents,
-                                        collect=None if tally is None else lambda r: tally.add(r[1]))
-    played = sorted((g for _, g in results), key=lambda g: g.index)
-    return MatchResult(game.spec.name, label_a, label_b, int(seed), games, played, interrupted,
-                       variant=dict(game.params), tally=tally)
+    records = RunRecords(keep_games, on_game)
+    _, interrupted = execute_jobs(jobs, games, workers, progress, f"{label_a} vs {label_b}",
+                                  backend=backend, address=address, agents=agents, collect=records)
+    return MatchResult(game.spec.name, label_a, label_b, int(seed), games, interrupted=interrupted,
+                       variant=dict(game.params), **records.match_fields(0))

@@ -4,16 +4,20 @@
 who moved first, the winner, the reason, the times); ``write_json_atomic``
 writes it to a temporary file in the target's folder and renames it over the
 target, so a results file is either the old one or the complete new one,
-never half written.
+never half written. A result may keep its games in memory (``games``), only
+their counts (``tally``), or counts and the records in a spool file on disk
+(``tally`` and ``spool``, ``tictacgo.arena.records``); ``iter_games()``
+reads them from wherever they are.
 """
 
 from __future__ import annotations
 
+import math
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, NamedTuple
-
-import numpy as np
 
 from tictacgo.arena.stats import Z95, score_interval
 from tictacgo.atomic import atomic_write_json
@@ -33,7 +37,8 @@ class MatchGame(NamedTuple):
 def _time_stats(times: list[float]) -> dict[str, float]:
     if not times:
         return {"moves": 0, "mean_s": 0.0, "worst_s": 0.0}
-    return {"moves": len(times), "mean_s": float(np.mean(times)), "worst_s": float(np.max(times))}
+    # The exactly rounded sum: the same mean whatever the order the games were added in (MatchTally).
+    return {"moves": len(times), "mean_s": math.fsum(times) / len(times), "worst_s": float(max(times))}
 
 
 def _fmt_seconds(s: float) -> str:
@@ -54,8 +59,9 @@ class MatchTally:
     #: A's colour (1, 2) -> [wins, draws, losses].
     wdl: dict[int, list[int]] = field(default_factory=lambda: {1: [0, 0, 0], 2: [0, 0, 0]})
     forfeits: dict[str, int] = field(default_factory=lambda: {"a": 0, "b": 0})
-    #: agent ("a", "b") -> [moves, total seconds, worst seconds].
-    times: dict[str, list[float]] = field(default_factory=lambda: {"a": [0, 0.0, 0.0], "b": [0, 0.0, 0.0]})
+    #: agent ("a", "b") -> [moves, total seconds (exact, a Fraction), worst seconds].
+    times: dict[str, list[Any]] = field(default_factory=lambda: {"a": [0, Fraction(0), 0.0],
+                                                                  "b": [0, Fraction(0), 0.0]})
     games: int = 0
 
     def add(self, g: MatchGame) -> None:
@@ -69,7 +75,7 @@ class MatchTally:
             if times:
                 t = self.times[agent]
                 t[0] += len(times)
-                t[1] += float(sum(times))
+                t[1] += sum(map(Fraction, times), Fraction(0))
                 t[2] = max(t[2], float(max(times)))
         self.games += 1
 
@@ -92,6 +98,10 @@ class MatchResult:
     variant: dict[str, Any] = field(default_factory=dict)
     #: The counts, when the games themselves were not kept (``games`` is then empty).
     tally: MatchTally | None = None
+    #: Where the games' records are when they are not in memory: a ``GameSpool``, and this
+    #: match's key in it.
+    spool: Any = None
+    spool_key: int = 0
 
     @property
     def n(self) -> int:
@@ -144,7 +154,7 @@ class MatchResult:
         if agent not in ("a", "b"):
             raise ValueError(f"agent must be 'a' or 'b', got {agent!r}")
         moves, total, worst = self.tally.times[agent]
-        return {"moves": int(moves), "mean_s": total / moves if moves else 0.0, "worst_s": worst}
+        return {"moves": int(moves), "mean_s": float(total) / moves if moves else 0.0, "worst_s": worst}
 
     def move_times(self, agent: str) -> list[float]:
         """Every move time (seconds) of agent ``"a"`` or ``"b"``.
@@ -187,15 +197,33 @@ class MatchResult:
             "forfeits": {"a": self.forfeits("a"), "b": self.forfeits("b")},
         }
 
-    def to_json(self) -> dict[str, Any]:
-        """The whole match, every game's moves included, as a JSON-ready dict."""
-        games = []
-        for g in self.games:
-            d = {"index": g.index, "a_first": g.a_first,
-                 "first": self.spec_a if g.a_first else self.spec_b,
-                 "second": self.spec_b if g.a_first else self.spec_a}
-            d.update(g.record.to_json())
-            games.append(d)
+    def iter_games(self) -> Iterator[MatchGame]:
+        """The games in index order, from memory or from the spool on disk (none when only counted)."""
+        if self.spool is not None:
+            return self.spool.games(self.spool_key)
+        return iter(self.games)
+
+    def _game_json(self, g: MatchGame) -> dict[str, Any]:
+        d = {"index": g.index, "a_first": g.a_first,
+             "first": self.spec_a if g.a_first else self.spec_b,
+             "second": self.spec_b if g.a_first else self.spec_a}
+        d.update(g.record.to_json())
+        return d
+
+    def to_json(self, lazy: bool = False) -> dict[str, Any]:
+        """The whole match, every game's moves included, as a JSON-ready dict.
+
+        Args:
+            lazy: give the games as a ``GameStream`` that ``json.dump(..., indent=...)`` reads one
+                game at a time (``tictacgo.arena.records.write_results_json``), not as a list.
+        """
+        if lazy:
+            from tictacgo.arena.records import GameStream
+
+            count = self.spool.count(self.spool_key) if self.spool is not None else len(self.games)
+            games: list[Any] = GameStream(lambda: (self._game_json(g) for g in self.iter_games()), count)
+        else:
+            games = [self._game_json(g) for g in self.iter_games()]
         return {
             "format": "tictacgo-arena-match/1",
             "game": self.game, "variant": self.variant, "agent_a": self.spec_a, "agent_b": self.spec_b,
@@ -230,16 +258,16 @@ class MatchResult:
         w, d, lo = self.wdl()
         ci_lo, ci_hi, method = self.score_ci()
         rows.append(f"{'total':16s}{self.n:6d}{w:6d}{d:6d}{lo:6d}{self.score:8.3f}")
-        note = {"wilson": "Wilson interval", "normal": "normal approximation on per-game scores",
-                "none": "no games"}[method]
+        note = {"wilson": "Wilson interval, a draw counted as half a win", "none": "no games"}[method]
         rows.append(f"A's score {self.score:.3f}, 95% CI [{ci_lo:.3f}, {ci_hi:.3f}] ({note})")
         fa, fb = self.forfeits("a"), self.forfeits("b")
         if fa or fb:
             rows.append(f"games lost by an illegal action: A {fa}, B {fb}")
-        rows += ["", f"{'time per move':24s}{'moves':>8s}{'mean':>12s}{'worst':>12s}"]
+        width = max(24, len(a) + 4, len(b) + 4)  # a long spec widens the column, never shifts the others
+        rows += ["", f"{'time per move':{width}s}{'moves':>8s}{'mean':>12s}{'worst':>12s}"]
         for key, spec in (("a", a), ("b", b)):
             st = self.time_stats(key)
-            rows.append(f"{key.upper() + ' ' + spec:24s}{st['moves']:8d}"
+            rows.append(f"{key.upper() + ' ' + spec:{width}s}{st['moves']:8d}"
                         f"{_fmt_seconds(st['mean_s']):>12s}{_fmt_seconds(st['worst_s']):>12s}")
         return "\n".join(rows)
 

@@ -8,7 +8,7 @@ on the Elo scale (``tictacgo.arena.ratings``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,9 +16,13 @@ import numpy as np
 
 from tictacgo.arena.jobs import AgentCache, Job
 from tictacgo.arena.match import check_match_args
-from tictacgo.arena.results import MatchResult
+from tictacgo.arena.records import GameSpool, RunRecords
+from tictacgo.arena.results import MatchGame, MatchResult
 from tictacgo.arena.runner import check_backend, execute_jobs
 from tictacgo.baselines.agent_spec import AgentSpec
+
+#: The longest agent label that heads a cross-table column; longer ones are numbered.
+MAX_COLUMN_LABEL = 12
 
 
 def pair_seed(seed: int, i: int, j: int) -> int:
@@ -75,25 +79,37 @@ class RoundRobinResult:
             return np.where(games > 0, points / np.where(games > 0, games, 1), np.nan)
 
     def table(self) -> str:
-        """The cross table, then the ratings."""
+        """The cross table, then the ratings.
+
+        Columns are headed by the agents' specs when they are short; with a long
+        spec, by numbers (``#1``, ``#2``, ...) that the rows spell out, so the
+        table keeps its columns whatever the specs.
+        """
         labels = self.labels
-        width = max(8, *(len(s) for s in labels)) + 2
         cross = self.cross_table()
         points, games = self.points_and_games()
         head = (f"{self.game} round robin: {len(labels)} agents, {self.games_per_pair} games per pair, "
                 f"seed {self.seed}" + (" (INTERRUPTED)" if self.interrupted else ""))
         rows = [head, "", "score of row vs column"]
-        rows.append(" " * width + "".join(f"{s:>{width}s}" for s in labels) + f"{'total':>{width}s}")
-        for i, s in enumerate(labels):
-            cells = "".join(f"{'-':>{width}s}" if np.isnan(cross[i, j]) else f"{cross[i, j]:>{width}.3f}"
+        if max(len(s) for s in labels) <= MAX_COLUMN_LABEL:
+            columns, names = labels, labels
+        else:
+            columns = [f"#{i + 1}" for i in range(len(labels))]
+            names = [f"#{i + 1} {s}" for i, s in enumerate(labels)]
+        cell = max(8, *(len(c) for c in columns)) + 2
+        first = max(cell, max(len(n) for n in names) + 2)
+        rows.append(" " * first + "".join(f"{c:>{cell}s}" for c in columns) + f"{'total':>{cell}s}")
+        for i, name in enumerate(names):
+            cells = "".join(f"{'-':>{cell}s}" if np.isnan(cross[i, j]) else f"{cross[i, j]:>{cell}.3f}"
                             for j in range(len(labels)))
             total = points[i].sum() / games[i].sum() if games[i].sum() else float("nan")
-            rows.append(f"{s:<{width}s}{cells}{total:>{width}.3f}")
+            rows.append(f"{name:<{first}s}{cells}{total:>{cell}.3f}")
         rows += ["", self.ratings.table()]
         return "\n".join(rows)
 
-    def to_json(self) -> dict[str, Any]:
-        """Everything, every game of every pair included, as a JSON-ready dict."""
+    def to_json(self, lazy: bool = False) -> dict[str, Any]:
+        """Everything, every game of every pair included, as a JSON-ready dict (``lazy``: as
+        ``MatchResult.to_json``)."""
         cross = self.cross_table()
         return {
             "format": "tictacgo-arena-round-robin/1",
@@ -101,14 +117,15 @@ class RoundRobinResult:
             "games_per_pair": self.games_per_pair, "seed": self.seed, "interrupted": self.interrupted,
             "cross_table": [[None if np.isnan(v) else float(v) for v in row] for row in cross],
             "ratings": self.ratings.to_json(),
-            "matches": [{"i": i, "j": j, **m.to_json()} for (i, j), m in sorted(self.matches.items())],
+            "matches": [{"i": i, "j": j, **m.to_json(lazy)} for (i, j), m in sorted(self.matches.items())],
         }
 
 
 def run_round_robin(game: Any, specs: Sequence[str | AgentSpec], games_per_pair: int, seed: int,
                     workers: int | None = None, progress: bool = True,
                     prior: float = 1.0, backend: str = "local", address: str | None = "local",
-                    agents: AgentCache | None = None) -> RoundRobinResult:
+                    agents: AgentCache | None = None, keep_games: bool | GameSpool = True,
+                    on_game: Callable[[int, MatchGame], None] | None = None) -> RoundRobinResult:
     """Play every pair of agents and rate them.
 
     Pair ``(i, j)`` (``i < j``) plays a match with agent ``i`` as A, seeded
@@ -125,6 +142,10 @@ def run_round_robin(game: Any, specs: Sequence[str | AgentSpec], games_per_pair:
         backend: ``"local"`` worker processes or ``"ray"`` tasks, as in ``run_match``.
         address: the Ray address for ``backend="ray"``, as in ``run_match``.
         agents: agents already built in this process, as in ``run_match``.
+        keep_games: the records in memory (True), only counts (False) or counts and
+            the records in a ``GameSpool``, as in ``run_match``; the key of pair number
+            ``p`` (``(0, 1)``, ``(0, 2)``, ... in order) is ``p``.
+        on_game: called with ``(p, MatchGame)`` as each game finishes, as in ``run_match``.
 
     Returns:
         The ``RoundRobinResult`` (partial, ``interrupted=True``, after Ctrl-C).
@@ -143,18 +164,16 @@ def run_round_robin(game: Any, specs: Sequence[str | AgentSpec], games_per_pair:
     seeds = [pair_seed(seed, i, j) for i, j in pairs]
     jobs = (Job(p, game, parsed[i], parsed[j], seeds[p], g)  # lazy: one per game as played
             for p, (i, j) in enumerate(pairs) for g in range(games_per_pair))
-    results, interrupted = execute_jobs(jobs, len(pairs) * games_per_pair, workers, progress,
-                                        f"round robin ({len(pairs)} pairs)", backend=backend, address=address,
-                                        agents=agents)
-    by_pair: dict[int, list] = {p: [] for p in range(len(pairs))}
-    for key, g in results:
-        by_pair[key].append(g)
+    records = RunRecords(keep_games, on_game)
+    _, interrupted = execute_jobs(jobs, len(pairs) * games_per_pair, workers, progress,
+                                  f"round robin ({len(pairs)} pairs)", backend=backend, address=address,
+                                  agents=agents, collect=records)
     matches = {}
     for p, (i, j) in enumerate(pairs):
-        played = sorted(by_pair[p], key=lambda g: g.index)
-        matches[(i, j)] = MatchResult(name, specs[i], specs[j], pair_seed(seed, i, j), games_per_pair,
-                                      played, interrupted and len(played) < games_per_pair,
-                                      variant=dict(game.params))
+        m = MatchResult(name, specs[i], specs[j], pair_seed(seed, i, j), games_per_pair,
+                        variant=dict(game.params), **records.match_fields(p))
+        m.interrupted = interrupted and m.n < games_per_pair
+        matches[(i, j)] = m
     rr = RoundRobinResult(name, specs, games_per_pair, int(seed), matches, None, interrupted)
     points, games = rr.points_and_games()
     rr.ratings = fit_bradley_terry(points, games, names=rr.labels, prior=prior)

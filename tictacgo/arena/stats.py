@@ -1,16 +1,12 @@
 """Statistics of results: the one place for confidence intervals in the package.
 
 Score and its confidence interval: from A's view a win counts 1, a draw 1/2,
-a loss 0, and the score is ``(W + D/2) / N``. Its 95% interval is
-
-* without draws, the Wilson score interval for a binomial proportion
-  (well-behaved at 0/N and N/N, always inside [0, 1] and containing the
-  score);
-* with draws, the normal approximation on the per-game scores
-  ``s_i in {0, 1/2, 1}``: ``mean +- 1.96 * sqrt(var / N)`` with the sample
-  variance ``var = sum_i (s_i - mean)^2 / (N - 1)``, clipped to [0, 1]. It is
-  an approximation (too narrow for small N, and of zero width when every
-  game had the same result, e.g. all draws).
+a loss 0, and the score is ``(W + D/2) / N``. Its 95% interval is the
+Wilson score interval of ``W + D/2`` successes in ``N`` games, for both
+games and whatever the draws: well-behaved at 0/N and N/N and at all draws
+(Tic-Tac-Toe's perfect players), always inside [0, 1] and containing the
+score. A draw varies less than a coin toss, so with draws the interval is a
+little wider than it needs to be: it errs on the safe side.
 
 ``wilson_interval(wins, games)`` is the Wilson interval of a plain win rate
 (the strength tables of the README use it).
@@ -35,8 +31,8 @@ def score_interval(wins: int, draws: int, losses: int, z: float = Z95) -> tuple[
         z: the normal quantile (1.96 for 95%).
 
     Returns:
-        ``(low, high, method)`` with method ``"wilson"``, ``"normal"`` or
-        ``"none"`` (no games: the interval is [0, 1]).
+        ``(low, high, method)`` with method ``"wilson"``, or ``"none"`` (no
+        games: the interval is [0, 1]).
 
     Raises:
         ValueError: a count or ``z`` that is nan or infinite, or ``z <= 0``.
@@ -46,15 +42,9 @@ def score_interval(wins: int, draws: int, losses: int, z: float = Z95) -> tuple[
     if n == 0:
         return 0.0, 1.0, "none"
     p = (wins + 0.5 * draws) / n
-    if draws == 0:
-        lo, hi = wilson_interval(wins, n, z)
-        # Exact at the ends; keeps rounding from excluding p = 0 or 1.
-        return max(0.0, min(lo, p)), min(1.0, max(hi, p)), "wilson"
-    if n == 1:
-        return 0.0, 1.0, "normal"
-    ss = wins * (1 - p) ** 2 + draws * (0.5 - p) ** 2 + losses * p ** 2
-    half = z * math.sqrt(ss / (n - 1) / n)
-    return max(0.0, p - half), min(1.0, p + half), "normal"
+    lo, hi = wilson_interval(wins + 0.5 * draws, n, z)
+    # Exact at the ends; keeps rounding from excluding p = 0 or 1.
+    return max(0.0, min(lo, p)), min(1.0, max(hi, p)), "wilson"
 
 
 def wilson_interval(wins: float, games: int, z: float = Z95) -> tuple[float, float]:

@@ -29,6 +29,7 @@ COMMANDS = {
     "host": ("tictacgo.cli.host", "run two player programs through the course file protocol"),
     "play": ("tictacgo.cli.play", "play an agent yourself in the terminal (or from a pipe of moves)"),
     "replay": ("tictacgo.cli.replay", "replay an SGF record of Little-Go and check every move"),
+    "view": ("tictacgo.cli.view", "write an HTML page that steps through the games of a record or results"),
     "gtp": ("tictacgo.cli.gtp", "a Go Text Protocol (GTP v2) engine for Little-Go backed by an agent"),
 }
 

@@ -21,12 +21,16 @@ Three modes:
 
 Agents are registry specs (``tictacgo agents GAME`` lists them), e.g.
 ``random``, ``minimax``, ``alphabeta:depth=2``. ``--out`` writes every game
-(moves included) as JSON, atomically. ``--sgf DIR`` writes every game as an
-SGF record (Little-Go only; needs sgfmill: ``pip install 'tictacgo[sgf]'``):
+(moves included) as JSON, atomically: while the games are played their
+records wait in a temporary file beside it (memory holds only counts), and
+the results file is written from it at the end, complete or not at all.
+``--sgf DIR`` writes every game as an SGF record as soon as it is over
+(Little-Go only; needs sgfmill: ``pip install 'tictacgo[sgf]'``):
 ``DIR/game-0000.sgf``, ... for a match, one subfolder per pair for a round
 robin (``DIR/00-01_A-vs-B/``) and per opponent for a course report
 (``DIR/vs-greedy/``); ``tictacgo replay FILE`` checks one, Go programs open
-them. ``--backend ray`` plays the games as Ray tasks (a Ray instance started
+them. Without ``--out`` and ``--sgf`` no game record is kept at all.
+``--backend ray`` plays the games as Ray tasks (a Ray instance started
 for the run, or a running cluster with ``--address auto``; needs ray:
 ``pip install 'tictacgo[ray]'``, and tictacgo on every node): the same games
 and results as the default local process pool for the same seed. Ctrl-C
@@ -46,7 +50,6 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import json
 import math
 import os
 import re
@@ -104,25 +107,6 @@ def _error(message: str) -> int:
 def _folder_name(text: str) -> str:
     """An agent spec as part of a folder name (``mcts:sims=200`` -> ``mcts_sims=200``)."""
     return re.sub(r"[^A-Za-z0-9._=+-]+", "_", text).strip("._") or "agent"
-
-
-def sgf_folders(result, directory: str | os.PathLike) -> list[tuple[Path, object]]:
-    """Where ``--sgf`` writes each match of a result: ``[(folder, MatchResult), ...]``.
-
-    A match goes straight into ``directory``; a round robin's pair ``(i, j)`` into
-    ``directory/ii-jj_A-vs-B``; a course report's opponent into ``directory/vs-OPPONENT``.
-    """
-    from tictacgo.arena.round_robin import RoundRobinResult
-    from tictacgo.protocol.grading import CourseReport
-
-    root = Path(directory)
-    if isinstance(result, RoundRobinResult):
-        labels = result.labels
-        return [(root / f"{i:02d}-{j:02d}_{_folder_name(labels[i])}-vs-{_folder_name(labels[j])}", m)
-                for (i, j), m in sorted(result.matches.items())]
-    if isinstance(result, CourseReport):
-        return [(root / f"vs-{_folder_name(opp)}", m) for opp, m in result.matches.items()]
-    return [(root, result)]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -211,30 +195,84 @@ def run(args: argparse.Namespace) -> int:
     progress = not args.no_progress
     ray_args = {"backend": args.backend, "address": args.address or "local"}
     try:
-        if args.course_report:
-            result = grading.run_course_report(specs[0], args.seed,
-                                               games=args.games or DEFAULT_GAMES["course"],
-                                               workers=args.workers, progress=progress, agents=agents)
-        elif rr:
-            result = arena.run_round_robin(game, specs, args.games or DEFAULT_GAMES["round_robin"],
-                                           args.seed, workers=args.workers, progress=progress,
-                                           prior=args.prior, agents=agents, **ray_args)
-        else:
-            result = arena.run_match(game, specs[0], specs[1], args.games or DEFAULT_GAMES["match"],
-                                     args.seed, workers=args.workers, progress=progress, agents=agents,
-                                     keep_games=bool(args.out or args.sgf), **ray_args)
-    except ConnectionError as e:  # --backend ray and no Ray cluster at --address
-        print(f"tictacgo arena: error: --backend ray could not reach Ray at {args.address or 'local'!r}: {e}",
-              file=sys.stderr)
-        return 1
+        spool = arena.GameSpool(Path(os.path.abspath(args.out)).parent) if args.out else None
+    except OSError as e:
+        return _error(f"--out {args.out!r}: cannot keep the games beside it: {_reason(e)}")
+    writer = SgfWriter(sgf, args.sgf, game, _sgf_matches(args, specs, game)) if sgf is not None else None
+    records = {"keep_games": spool if spool is not None else False, "on_game": writer}
+    try:
+        try:
+            if args.course_report:
+                result = grading.run_course_report(specs[0], args.seed,
+                                                   games=args.games or DEFAULT_GAMES["course"],
+                                                   workers=args.workers, progress=progress, agents=agents,
+                                                   **records)
+            elif rr:
+                result = arena.run_round_robin(game, specs, args.games or DEFAULT_GAMES["round_robin"],
+                                               args.seed, workers=args.workers, progress=progress,
+                                               prior=args.prior, agents=agents, **ray_args, **records)
+            else:
+                result = arena.run_match(game, specs[0], specs[1], args.games or DEFAULT_GAMES["match"],
+                                         args.seed, workers=args.workers, progress=progress, agents=agents,
+                                         **ray_args, **records)
+        except ConnectionError as e:  # --backend ray and no Ray cluster at --address
+            print(f"tictacgo arena: error: --backend ray could not reach Ray at "
+                  f"{args.address or 'local'!r}: {e}", file=sys.stderr)
+            return 1
 
-    print(result.table())
-    status = 130 if result.interrupted else 0
-    if result.interrupted:
-        print("interrupted: the table covers the games finished before Ctrl-C", file=sys.stderr)
-    if not _save_outputs(args, result, game.spec.name, sgf) and status == 0:
-        status = 1
-    return status
+        print(result.table())
+        status = 130 if result.interrupted else 0
+        if result.interrupted:
+            print("interrupted: the table covers the games finished before Ctrl-C", file=sys.stderr)
+        if not _save_outputs(args, result, game.spec.name, writer) and status == 0:
+            status = 1
+        return status
+    finally:
+        if spool is not None:
+            spool.close()
+
+
+def _sgf_matches(args: argparse.Namespace, specs: list[str], game) -> dict[int, tuple[Path, str, str]]:
+    """Where ``--sgf`` writes each match's games, by the run's match key: ``{key: (folder, A, B)}``.
+
+    A match goes straight into ``--sgf``; a round robin's pair ``(i, j)`` (key ``p``, the pairs
+    in order) into ``DIR/ii-jj_A-vs-B``; the course report's opponent ``COURSE_LADDER[k]`` into
+    ``DIR/vs-OPPONENT``.
+    """
+    from tictacgo.arena.round_robin import unique_labels
+    from tictacgo.protocol.grading import COURSE_LADDER
+
+    root = Path(args.sgf)
+    if args.course_report:
+        return {k: (root / f"vs-{_folder_name(opp)}", specs[0], opp) for k, opp in enumerate(COURSE_LADDER)}
+    if args.round_robin is not None:
+        labels = unique_labels(specs)
+        pairs = [(i, j) for i in range(len(specs)) for j in range(i + 1, len(specs))]
+        return {p: (root / f"{i:02d}-{j:02d}_{_folder_name(labels[i])}-vs-{_folder_name(labels[j])}",
+                    specs[i], specs[j]) for p, (i, j) in enumerate(pairs)}
+    return {0: (root, specs[0], specs[1])}
+
+
+class SgfWriter:
+    """Writes each finished game as an SGF file at once (``--sgf``), so that an interrupted run keeps
+    every game it finished. The first failure (a full disk, say) stops the writing and is kept in
+    ``failure`` for the report after the games; the games go on."""
+
+    def __init__(self, sgf, root: str, game, matches: dict[int, tuple[Path, str, str]]):
+        self.sgf, self.root, self.matches = sgf, root, matches
+        spec = game.spec
+        self.rules = {"n": spec.board_shape[0], "komi": spec.komi, "max_actions": spec.max_actions}
+        self.count = 0
+        self.failure: str | None = None
+
+    def __call__(self, key: int, game) -> None:
+        if self.failure is not None:
+            return
+        folder, a, b = self.matches[key]
+        try:
+            self.count += len(self.sgf.write_match_sgf([game], folder, names=(a, b), **self.rules))
+        except (OSError, ValueError) as e:
+            self.failure = f"could not write the SGF files in {self.root!r}: {_reason(e)}"
 
 
 def _check_output_paths(args: argparse.Namespace) -> str | None:
@@ -266,32 +304,31 @@ def _check_output_paths(args: argparse.Namespace) -> str | None:
     return None
 
 
-def _save_outputs(args: argparse.Namespace, result, game: str, sgf) -> bool:
-    """Write ``--out``, ``--sgf`` and ``--plot``; on a failure say so and keep the results.
+def _save_outputs(args: argparse.Namespace, result, game: str, sgf: SgfWriter | None) -> bool:
+    """Write ``--out`` and ``--plot`` and report ``--sgf`` (written game by game); on a failure say so
+    and keep the results.
 
     Returns True when everything asked for was written. When something could
     not be written and the results are not safe in ``--out``, they go to a
     new temporary file whose name is printed, so that a long run is never lost.
     """
     from tictacgo import arena
+    from tictacgo.arena.records import write_results_to
 
     failures = []
     saved = False
     if args.out is not None:
         try:
-            arena.write_json_atomic(args.out, result.to_json())
+            arena.write_results_json(args.out, result)
             print(f"wrote {args.out}")
             saved = True
         except (OSError, ValueError) as e:
             failures.append(f"could not write --out {args.out!r}: {_reason(e)}")
     if sgf is not None:
-        try:
-            count = 0
-            for folder, match in sgf_folders(result, args.sgf):
-                count += len(sgf.write_match_sgf(match, folder))
-            print(f"wrote {count} SGF file{'s' if count != 1 else ''} in {args.sgf}")
-        except (OSError, ValueError) as e:
-            failures.append(f"could not write the SGF files in {args.sgf!r}: {_reason(e)}")
+        if sgf.failure is not None:
+            failures.append(sgf.failure)
+        else:
+            print(f"wrote {sgf.count} SGF file{'s' if sgf.count != 1 else ''} in {args.sgf}")
     if args.plot:
         from tictacgo.arena.ratings import plot_ratings
 
@@ -306,8 +343,7 @@ def _save_outputs(args: argparse.Namespace, result, game: str, sgf) -> bool:
         try:
             fd, kept = tempfile.mkstemp(prefix="tictacgo-arena-", suffix=".json")
             with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(result.to_json(), f, indent=1)
-                f.write("\n")
+                write_results_to(f, result)
         except OSError as e:
             print(f"tictacgo arena: error: could not keep the results in a temporary file either: "
                   f"{_reason(e)}", file=sys.stderr)

@@ -40,12 +40,13 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     from tictacgo.baselines.learning.training import TrainConfig, train
+    from tictacgo.baselines.learning.training_config import describe_config
 
     settings = {f.name: getattr(args, f.name) for f in dataclasses.fields(TrainConfig)}
     cfg = TrainConfig(**settings)
     try:
         cfg.out = cfg.output_folder()
-        print("training:", dataclasses.asdict(cfg))
+        print(describe_config(cfg), flush=True)
         train(cfg)
     except ValueError as e:
         print(f"tictacgo train: error: {e}", file=sys.stderr)

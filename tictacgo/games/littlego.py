@@ -220,6 +220,12 @@ class GoState(NamedTuple):
     end: str | None = None  # why the game ended; None while it goes on
     loser: int = 0          # the colour that lost by an illegal action
 
+    def _repr_svg_(self) -> str:
+        """The position as an SVG picture (Jupyter shows it; ``tictacgo.games.svg``)."""
+        from tictacgo.games.svg import state_svg
+
+        return state_svg(self.game, self)
+
 
 # The "planes" observation channels (``tictacgo.envs.observations``), in order.
 PLANES = ("own", "opponent", "legal", "ko", "actions_left", "to_move")

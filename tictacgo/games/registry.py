@@ -35,8 +35,10 @@ class GameEntry:
         vector_entry_point: the id's native vector env (``gymnasium.make_vec``).
         gym_env: the single-agent env factory, ``f(**kwargs) -> env``.
         aec_module: the PettingZoo module (``env()``, ``raw_env()``).
-        renderer: ``f(board, cell=None) -> RGB array`` that draws a board
-            (``to_board``'s array), as ``"module:attribute"``.
+        renderer: ``f(board, cell=None, last=None, coords=False) -> RGB array`` that
+            draws a board (``to_board``'s array), as ``"module:attribute"``.
+        svg: ``f(board, last=None, caption="", captured=(), every_point=False) -> str``
+            that draws a board as SVG (``tictacgo.games.svg``), as ``"module:attribute"``.
     """
 
     name: str
@@ -49,6 +51,7 @@ class GameEntry:
     gym_env: str
     aec_module: str
     renderer: str
+    svg: str
 
     def load(self, what: str) -> Any:
         """The object named by the ``"module:attribute"`` field ``what`` (``batched``, ``gym_env``, ...)."""
@@ -63,14 +66,16 @@ GAMES: dict[str, GameEntry] = {
         env_entry_point="tictacgo.registration:make_tictactoe",
         vector_entry_point="tictacgo.envs.vector_env:make_tictactoe",
         gym_env="tictacgo.envs.gym_tictactoe:env",
-        aec_module="tictacgo.envs.tictactoe_v0", renderer="tictacgo.envs.rendering:tictactoe_image"),
+        aec_module="tictacgo.envs.tictactoe_v0", renderer="tictacgo.envs.rendering:tictactoe_image",
+        svg="tictacgo.games.svg:tictactoe_svg"),
     "littlego": GameEntry(
         name="littlego", aliases=("go", "little-go", "little_go"), factory=LittleGo,
         batched="tictacgo.games.batched_littlego:BatchedLittleGo", env_id="LittleGo-v0",
         env_entry_point="tictacgo.registration:make_littlego",
         vector_entry_point="tictacgo.envs.vector_env:make_littlego",
         gym_env="tictacgo.envs.gym_littlego:env",
-        aec_module="tictacgo.envs.littlego_v0", renderer="tictacgo.envs.rendering:go_image"),
+        aec_module="tictacgo.envs.littlego_v0", renderer="tictacgo.envs.rendering:go_image",
+        svg="tictacgo.games.svg:go_svg"),
 }
 
 _ALIASES = {alias: entry.name for entry in GAMES.values() for alias in (entry.name, *entry.aliases)}

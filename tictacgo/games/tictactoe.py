@@ -51,6 +51,12 @@ class TTTState(NamedTuple):
     winner: int = 0         # X or O once won (or won by the opponent's illegal move)
     last_action: int = -1
 
+    def _repr_svg_(self) -> str:
+        """The position as an SVG picture (Jupyter shows it; ``tictacgo.games.svg``)."""
+        from tictacgo.games.svg import state_svg
+
+        return state_svg(TicTacToe(), self)
+
     @property
     def t(self) -> int:
         """Moves played so far."""

@@ -20,10 +20,8 @@ from __future__ import annotations
 
 import re
 
+from tictacgo.games.board_labels import GO_LETTERS  # GTP and most Go software skip "I"
 from tictacgo.validate import check_int
-
-# GTP and most Go software skip "I" (it looks like "J" and "1").
-GO_LETTERS = "ABCDEFGHJKLMNOPQRST"
 
 _COURSE_RE = re.compile(r"^\s*(-?\d+)\s*[,\s]\s*(-?\d+)\s*$")
 _VERTEX_RE = re.compile(r"^\s*([A-Za-z])\s*(\d+)\s*$")

@@ -8,12 +8,14 @@ win rates with the assignment's rubric (the course's homework): ``course_points`
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from tictacgo.arena.jobs import AgentCache, Job
 from tictacgo.arena.match import check_match_args
-from tictacgo.arena.results import MatchResult
+from tictacgo.arena.records import GameSpool, RunRecords
+from tictacgo.arena.results import MatchGame, MatchResult
 from tictacgo.arena.round_robin import pair_seed
 from tictacgo.arena.runner import execute_jobs
 from tictacgo.baselines.agent_spec import AgentSpec
@@ -123,16 +125,18 @@ class CourseReport:
         rows += ["", COURSE_RUBRIC_TEXT]
         return "\n".join(rows)
 
-    def to_json(self) -> dict[str, Any]:
-        """The report, every game included, as a JSON-ready dict."""
+    def to_json(self, lazy: bool = False) -> dict[str, Any]:
+        """The report, every game included, as a JSON-ready dict (``lazy``: as ``MatchResult.to_json``)."""
         return {"format": "tictacgo-arena-course-report/1", "agent": self.spec, "seed": self.seed,
                 "games_per_opponent": self.games_per_opponent, "interrupted": self.interrupted,
                 "rows": self.rows(), "total": self.total, "missing_opponents": self.missing,
-                "matches": {opp: m.to_json() for opp, m in self.matches.items()}}
+                "matches": {opp: m.to_json(lazy) for opp, m in self.matches.items()}}
 
 
 def run_course_report(spec: str | AgentSpec, seed: int, games: int = 20, workers: int | None = None,
-                      progress: bool = True, agents: AgentCache | None = None) -> CourseReport:
+                      progress: bool = True, agents: AgentCache | None = None,
+                      keep_games: bool | GameSpool = True,
+                      on_game: Callable[[int, MatchGame], None] | None = None) -> CourseReport:
     """Play ``spec`` against each registered ladder opponent, as in the course's first stage.
 
     Against ``COURSE_LADDER[k]`` the match is ``run_match("littlego", spec,
@@ -146,6 +150,10 @@ def run_course_report(spec: str | AgentSpec, seed: int, games: int = 20, workers
         workers: worker processes (None: one per CPU core; 1: in this process).
         progress: show a progress bar on stderr.
         agents: agents already built in this process, as in ``run_match``.
+        keep_games: the records in memory (True), only counts (False) or counts and
+            the records in a ``GameSpool``, as in ``run_match``; the key of the match
+            against ``COURSE_LADDER[k]`` is ``k``.
+        on_game: called with ``(k, MatchGame)`` as each game finishes, as in ``run_match``.
 
     Returns:
         The ``CourseReport``; opponents not registered are listed in ``missing``.
@@ -161,11 +169,13 @@ def run_course_report(spec: str | AgentSpec, seed: int, games: int = 20, workers
     spec = str(spec)
     jobs = (Job(k, game, agent, opponent, pair_seed(seed, 0, k + 1), g)  # lazy: one per game as played
             for (k, _), opponent in zip(ladder, opponents, strict=True) for g in range(games))
-    results, interrupted = execute_jobs(jobs, len(ladder) * games, workers, progress,
-                                        f"{spec} vs the course ladder", agents=agents)
+    records = RunRecords(keep_games, on_game)
+    _, interrupted = execute_jobs(jobs, len(ladder) * games, workers, progress,
+                                  f"{spec} vs the course ladder", agents=agents, collect=records)
     matches = {}
     for k, opp in ladder:
-        played = sorted((g for key, g in results if key == k), key=lambda g: g.index)
-        matches[opp] = MatchResult(game.spec.name, spec, opp, pair_seed(seed, 0, k + 1), games, played,
-                                   interrupted and len(played) < games, variant=dict(game.params))
+        m = MatchResult(game.spec.name, spec, opp, pair_seed(seed, 0, k + 1), games,
+                        variant=dict(game.params), **records.match_fields(k))
+        m.interrupted = interrupted and m.n < games
+        matches[opp] = m
     return CourseReport(spec, int(seed), games, matches, missing, interrupted)

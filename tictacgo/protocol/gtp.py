@@ -12,13 +12,20 @@ row and on Black passing first.
 Commands: ``protocol_version``, ``name``, ``version``, ``known_command``,
 ``list_commands``, ``boardsize`` (2..19; the default size is 5),
 ``clear_board``, ``komi`` (default ``n / 2`` = 2.5), ``play``, ``genmove``,
-``undo``, ``showboard``, ``final_score``, ``quit``.
+``undo``, ``showboard``, ``time_settings``, ``time_left``, ``final_score``,
+``final_status_list``, ``quit``.
 
 Behaviour worth knowing:
 
-* Colours alternate strictly, as every action counts in Little-Go: ``play``
-  or ``genmove`` for the colour not to move fails (``illegal move: it is
-  Black's turn``), as does any move once the game is over.
+* Every action counts in Little-Go, passes included. GTP allows a colour to
+  play twice in a row, and GUIs send the stones of an edited position (set
+  up in Sabaki or GoGui) as ``play`` commands: a ``play`` or ``genmove`` for
+  the colour not to move first skips the other colour's turn. The skipped
+  turn counts as an action, as a pass does, but never ends the game (Black
+  passing first or two passes in a row would). A skip that reaches the
+  action limit fails, and so does an out-of-turn ``play ... pass``; no move
+  is accepted once the game is over. ``undo`` takes back a setup stone and
+  its skipped turn together.
 * ``play`` of a move the rules refuse fails with ``illegal move`` and the
   reason (``occupied``, ``suicide``, ``ko``); the position is unchanged.
 * ``komi`` and ``boardsize`` are kept across ``clear_board``; ``boardsize``
@@ -29,7 +36,18 @@ Behaviour worth knowing:
   size`` failure, and a komi it cannot play a failure too; either leaves the
   game as it was.
 * ``final_score`` is this variant's stone score of the current position
-  (``B+x``, ``W+x``, ``0``), not territory.
+  (``B+x``, ``W+x``, ``0``), not territory. ``final_status_list alive``
+  lists every stone on the board, one group a line, and ``dead`` and
+  ``seki`` list none: the variant counts the stones as they stand and takes
+  none off as dead, so this is the status its score uses.
+* ``time_settings main byo_yomi_time byo_yomi_stones`` and ``time_left
+  colour seconds stones`` set the clock (``tictacgo.protocol.gtp_clock``).
+  Under a time limit, an agent with a time option (``mcts``, ``minimax``,
+  ``policy_mcts``, ``mix_mcts``, ``az``, ``solver``: a ``time_limit`` attribute)
+  gets the clock's share for each move: the time left spread over its
+  colour's remaining actions, never more than its own ``time=`` if one was
+  given (a solver agent's share is split between its search and its
+  fallback). Other agents play as they are.
 * ``genmove`` never resigns; an agent that fails or returns an illegal
   action gives a failure response with the reason (logged on stderr), and
   the engine goes on. No command crashes the engine: anything unexpected is
@@ -45,7 +63,8 @@ import re
 import sys
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import IO
 
 import numpy as np
@@ -53,6 +72,7 @@ import numpy as np
 from tictacgo import __version__
 from tictacgo.games import littlego as go
 from tictacgo.protocol.coords import GO_LETTERS, action_to_vertex, vertex_to_action
+from tictacgo.protocol.gtp_clock import GtpClock
 
 PROTOCOL_VERSION = 2
 ENGINE_NAME = "tictacgo"
@@ -96,6 +116,8 @@ class GtpEngine:
         self.size = 5
         self.komi: float | None = None  # None: the rules' default, size / 2
         self.moves: list[int] = []
+        self.skips: set[int] = set()  # indices in ``moves`` of turns skipped before a setup stone
+        self.clock = GtpClock()
         self.state = go.LittleGo(self.size).initial_state()
         self.agent = agent_factory(self.state.game)
         self.quit = False
@@ -112,7 +134,10 @@ class GtpEngine:
             "genmove": self._genmove,
             "undo": self._undo,
             "showboard": self._showboard,
+            "time_settings": self._time_settings,
+            "time_left": self._time_left,
             "final_score": self._final_score,
+            "final_status_list": self._final_status_list,
             "quit": self._quit,
         }
 
@@ -155,11 +180,12 @@ class GtpEngine:
 
     # ------------------------------------------------------------------ helpers
 
-    def _rebuild(self, moves: list[int]) -> None:
+    def _rebuild(self, moves: list[int], skips: set[int] | None = None) -> None:
+        skips = set(self.skips if skips is None else skips)
         state = go.LittleGo(self.size, self.komi).initial_state()
-        for a in moves:
-            state = go.play(state, a)
-        self.state, self.moves = state, list(moves)
+        for i, a in enumerate(moves):
+            state = _skip_turn(state) if i in skips else go.play(state, a)
+        self.state, self.moves, self.skips = state, list(moves), {i for i in skips if i < len(moves)}
 
     def _agent_for(self, game: go.LittleGo, refusal: str):
         """The agent for ``game``: the current one if it plays that game, else a new one (it must
@@ -182,16 +208,31 @@ class GtpEngine:
         if callable(reset):
             reset()
 
-    def _check_turn(self, colour: int) -> None:
+    def _turn_for(self, colour: int) -> go.GoState:
+        """The state in which ``colour`` moves: the current one, or the other colour's turn skipped.
+
+        Raises:
+            GtpError: the game is over, or skipping the turn would reach the action limit.
+        """
         if self.state.end is not None:
             raise GtpError(f"illegal move: the game is over ({self.state.end})")
-        if colour != self.state.to_move:
-            mover = self.state.game.spec.player_name(self.state.to_move)
-            raise GtpError(f"illegal move: it is {mover}'s turn "
-                           "(colours alternate in Little-Go: every action counts)")
+        if colour == self.state.to_move:
+            return self.state
+        skipped = _skip_turn(self.state)
+        if skipped.end is not None:
+            player = self.state.game.spec.player_name(colour)
+            raise GtpError(f"illegal move: no action is left for {player} (skipping "
+                           f"{self.state.game.spec.player_name(self.state.to_move)}'s turn "
+                           f"reaches the limit of {self.state.game.max_actions} actions)")
+        return skipped
 
-    def _apply(self, action: int) -> None:
-        self.state = go.play(self.state, action)
+    def _apply(self, before: go.GoState, action: int) -> None:
+        """Play ``action`` in ``before`` (the current state, or it with a turn skipped)."""
+        after = go.play(before, action)
+        if before is not self.state:
+            self.skips.add(len(self.moves))
+            self.moves.append(self.state.game.pass_action)
+        self.state = after
         self.moves.append(action)
 
     # ------------------------------------------------------------------ commands
@@ -249,42 +290,74 @@ class GtpEngine:
             action = vertex_to_action(args[1], self.size)
         except ValueError as e:
             raise GtpError(f"syntax error: {e}") from None
-        self._check_turn(colour)
-        reason = go.illegal_reason(self.state, action)
+        if action == self.state.game.pass_action and colour != self.state.to_move and self.state.end is None:
+            mover = self.state.game.spec.player_name(self.state.to_move)
+            raise GtpError(f"illegal move: it is {mover}'s turn; a pass out of turn is not a setup stone")
+        before = self._turn_for(colour)
+        reason = go.illegal_reason(before, action)
         if reason is not None:
             raise GtpError(f"illegal move: {reason}")
-        self._apply(action)
+        self._apply(before, action)
         return ""
 
     def _genmove(self, args: list[str]) -> str:
         if len(args) != 1:
             raise GtpError("syntax error: genmove takes a color")
         colour = parse_colour(args[0])
-        self._check_turn(colour)
+        before = self._turn_for(colour)
+        budget = self.clock.budget(colour, (before.game.max_actions - before.t + 1) // 2)
         start = time.perf_counter()
         try:
-            action = self.agent.act(self.state)
+            with _time_limit(self.agent, budget):
+                action = self.agent.act(before)
         except Exception as e:
             traceback.print_exc(file=self._log)
             raise GtpError(f"the agent failed: {type(e).__name__}: {e}") from None
+        finally:
+            self.clock.spend(colour, time.perf_counter() - start)
         try:
-            self._apply(action)
+            self._apply(before, action)
         except (TypeError, ValueError) as e:
             raise GtpError(f"the agent chose an illegal action {action!r}: {e}") from None
         player = self.state.game.spec.player_name(colour)
+        within = "" if budget is None else f" (budget {budget:.3f} s)"
         print(f"genmove {player}: {action_to_vertex(self.moves[-1], self.size)} "
-              f"in {time.perf_counter() - start:.3f} s", file=self._log)
+              f"in {time.perf_counter() - start:.3f} s{within}", file=self._log)
         return action_to_vertex(self.moves[-1], self.size)
 
     def _undo(self, args: list[str]) -> str:
         if not self.moves:
             raise GtpError("cannot undo: no move has been played")
-        self._rebuild(self.moves[:-1])
+        keep = len(self.moves) - 1
+        if keep - 1 in self.skips:  # a setup stone goes with the turn skipped before it
+            keep -= 1
+        self._rebuild(self.moves[:keep])
         self._reset_agent()
         return ""
 
     def _showboard(self, args: list[str]) -> str:
         return "\n" + render_board(self.state)
+
+    def _time_settings(self, args: list[str]) -> str:
+        if len(args) != 3 or not all(a.isdigit() for a in args):
+            raise GtpError("syntax error: time_settings takes three whole numbers "
+                           "(main time, byo-yomi time, byo-yomi stones)")
+        self.clock.settings(int(args[0]), int(args[1]), int(args[2]))
+        return ""
+
+    def _time_left(self, args: list[str]) -> str:
+        if len(args) != 3 or not args[2].isdigit():
+            raise GtpError("syntax error: time_left takes a color, seconds and stones")
+        colour = parse_colour(args[0])
+        try:
+            seconds = float(args[1])
+        except ValueError:
+            raise GtpError(f"syntax error: time {args[1]!r} is not a number") from None
+        try:
+            self.clock.time_left(colour, seconds, int(args[2]))
+        except ValueError as e:
+            raise GtpError(f"syntax error: {e}") from None
+        return ""
 
     def _final_score(self, args: list[str]) -> str:
         b, w = go.scores(self.state)
@@ -292,9 +365,51 @@ class GtpEngine:
             return "0"
         return f"{'B' if b > w else 'W'}+{abs(b - w):g}"
 
+    def _final_status_list(self, args: list[str]) -> str:
+        if len(args) != 1 or args[0].lower() not in ("alive", "dead", "seki"):
+            raise GtpError("syntax error: final_status_list takes alive, dead or seki")
+        if args[0].lower() != "alive":
+            return ""  # stone scoring as the stones stand: none is dead, none is counted apart as seki
+        game = self.state.game
+        lines = []
+        for stones in (self.state.black, self.state.white):
+            while stones:
+                group = game.flood(stones & -stones, stones)
+                stones &= ~group
+                lines.append(" ".join(action_to_vertex(p, self.size) for p in game.bits_to_list(group)))
+        return "\n".join(lines)
+
     def _quit(self, args: list[str]) -> str:
         self.quit = True
         return ""
+
+
+def _skip_turn(state: go.GoState) -> go.GoState:
+    """``state`` with the mover's turn skipped before a setup stone: an action, as a pass is, that
+    ends the game only at the action limit."""
+    skipped = go.play(state, state.game.pass_action)
+    if skipped.end in (go.END_PASS_ON_EMPTY_START, go.END_DOUBLE_PASS):
+        skipped = skipped._replace(end=None)
+    return skipped
+
+
+@contextmanager
+def _time_limit(agent: object, seconds: float | None) -> Iterator[None]:
+    """Within the block, ``agent.time_limit`` is at most ``seconds`` (None: unchanged).
+
+    A solver agent's budget is split evenly between its own search and its fallback's.
+    """
+    timed = [] if seconds is None else [a for a in (agent, getattr(agent, "fallback", None))
+                                        if a is not None and hasattr(a, "time_limit")]
+    saved = [(a, a.time_limit) for a in timed]
+    for a, own in saved:
+        share = seconds / len(timed)
+        a.time_limit = share if own is None else min(own, share)
+    try:
+        yield
+    finally:
+        for a, own in saved:
+            a.time_limit = own
 
 
 def render_board(state: go.GoState) -> str:

@@ -36,12 +36,12 @@ def replay(file: str, quiet: bool = False) -> int:
     try:
         from tictacgo.protocol import sgf
     except ImportError as e:
-        print(f"tictacgo replay needs sgfmill (pip install 'tictacgo[sgf]'): {e}", file=sys.stderr)
+        _error(f"needs sgfmill (pip install 'tictacgo[sgf]'): {e}")
         return 2
     try:
         record = sgf.load_record(file)
     except (OSError, ValueError) as e:
-        print(f"{file}: {e}", file=sys.stderr)
+        _error(f"{file}: {e}")
         return 2
     from tictacgo.envs import littlego_v0
 
@@ -53,18 +53,18 @@ def replay(file: str, quiet: bool = False) -> int:
         state = env.game_state
         where = f"move {k} ({record.vertex(k)}, course {action_to_course(action, n)})"
         if state.end is not None:
-            print(f"{file}: {where} comes after the end of the game: it ended after move {k - 1} "
-                  f"({state.end})", file=sys.stderr)
+            _error(f"{file}: {where} comes after the end of the game: it ended after move {k - 1} "
+                   f"({state.end})")
             return 1
         reason = go.illegal_reason(state, action)
         if reason is not None:
-            print(f"{file}: {where} is illegal: {reason}", file=sys.stderr)
+            _error(f"{file}: {where} is illegal: {reason}")
             if not quiet:
                 print(go.render_ascii(state))
             return 1
         env.step(action)
         if env.game_state.last_action != action or env.game_state.t != state.t + 1:
-            print(f"{file}: {where}: the env did not play the move", file=sys.stderr)
+            _error(f"{file}: {where}: the env did not play the move")
             return 1
     state = env.game_state
     b, w = go.scores(state)
@@ -80,5 +80,13 @@ def replay(file: str, quiet: bool = False) -> int:
             print(f"result by the rules: {sgf.result_string(state)} (Black {b:g}, White {w:g}; "
                   f"ended by {state.end})")
     ok, why = sgf.check_result(record.result, state)
-    print(why if ok else f"{file}: {why}", file=sys.stdout if ok else sys.stderr)
+    if ok:
+        print(why)
+    else:
+        _error(f"{file}: {why}")
     return 0 if ok else 1
+
+
+def _error(message: str) -> None:
+    """A problem, on stderr, with the command's name in front as every command's messages have."""
+    print(f"tictacgo replay: {message}", file=sys.stderr)

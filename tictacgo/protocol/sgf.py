@@ -273,7 +273,7 @@ def write_match_sgf(records: Any, directory: str | os.PathLike,
     games: Iterable[Any] = records
     if hasattr(records, "games") and hasattr(records, "spec_a"):
         check_game(records.game)
-        games = records.games
+        games = records.iter_games()  # from memory or from the run's spool on disk
         names = names or (records.spec_a, records.spec_b)
     out_dir = Path(directory)
     out_dir.mkdir(parents=True, exist_ok=True)

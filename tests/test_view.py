@@ -1,0 +1,227 @@
+"""tictacgo view: a self-contained HTML page that steps through the games of an SGF record or a results
+file. The page's embedded positions are checked here against the rules core; a headless browser, where
+one is installed, runs the page itself."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shutil
+import subprocess
+from html.parser import HTMLParser
+
+import pytest
+
+from tictacgo.arena import run_match, run_round_robin
+from tictacgo.cli import main
+from tictacgo.games import make_game
+from tictacgo.protocol.viewer import read_page_data
+
+needs_sgf = pytest.mark.skipif(importlib.util.find_spec("sgfmill") is None, reason="needs the sgf extra")
+
+
+class _Page(HTMLParser):
+    """The page's tags, script bodies and any reference to another file."""
+
+    def __init__(self):
+        super().__init__()
+        self.tags, self.scripts, self.external = [], [], []
+        self._in_script = False
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+        attrs = dict(attrs)
+        for key in ("src", "href"):
+            if attrs.get(key):
+                self.external.append(attrs[key])
+        self._in_script = tag == "script"
+        if self._in_script:
+            self.scripts.append("")
+
+    def handle_endtag(self, tag):
+        self._in_script = False
+
+    def handle_data(self, data):
+        if self._in_script:
+            self.scripts[-1] += data
+
+
+def _view(tmp_path, source, capsys, *extra) -> tuple[str, dict]:
+    out = tmp_path / "page.html"
+    assert main(["view", str(source), "--html", str(out), *extra]) == 0, capsys.readouterr().err
+    html = out.read_text()
+    return html, read_page_data(html)
+
+
+def check_against_the_rules(data: dict) -> None:
+    """Every game's frames are what the rules core gives move by move (the page's own check, in Python,
+    and more: captures, the last move)."""
+    assert data["format"] == "tictacgo-viewer/1"
+    for g in data["games"]:
+        game = make_game(g["title"].lower().replace("-", ""))
+        if g["points"] != game.spec.num_points:
+            game = make_game("littlego", size=int(g["points"] ** 0.5))
+        state = game.initial_state()
+        frames = g["frames"]
+        assert len(frames) == len(g["moves"]) + 1
+        assert frames[0]["board"] == "0" * g["points"] and frames[0]["last"] == -1
+        for move, frame in zip(g["moves"], frames[1:], strict=True):
+            before = game.to_board(state).ravel()
+            state = game.play(state, move)
+            after = game.to_board(state).ravel()
+            assert frame["board"] == "".join(str(int(v)) for v in after)
+            assert frame["captured"] == [p for p in range(len(after)) if before[p] and not after[p]]
+            assert frame["last"] == (move if move != game.spec.pass_action else -1)
+        assert "result" in frames[-1]
+
+
+@pytest.fixture(scope="module")
+def go_match(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("match")
+    m = run_match("littlego", "greedy", "random", games=3, seed=1, workers=1, progress=False)
+    path = folder / "results.json"
+    path.write_text(json.dumps(m.to_json()))
+    return path, m
+
+
+def test_a_match_page_holds_every_game_with_the_positions_the_rules_give(tmp_path, capsys, go_match):
+    path, match = go_match
+    html, data = _view(tmp_path, path, capsys)
+    assert [g["moves"] for g in data["games"]] == [g.record.moves for g in match.games]
+    check_against_the_rules(data)
+    for g, played in zip(data["games"], match.games, strict=True):
+        winner = played.record.winner
+        assert f"({g['names'][winner - 1]}) wins" in g["frames"][-1]["result"]
+        assert any(f["captured"] for f in g["frames"]) == any(f["taken"] != [0, 0] for f in g["frames"])
+    assert "move 1: Black " in data["games"][0]["frames"][1]["text"]
+
+
+def test_the_page_is_self_contained_with_buttons_keys_and_a_self_check(tmp_path, capsys, go_match):
+    html, data = _view(tmp_path, go_match[0], capsys)
+    page = _Page()
+    page.feed(html)
+    assert page.external == []  # nothing fetched: no src=, no href=
+    assert {"button", "select", "input"} <= set(page.tags)
+    code = page.scripts[-1]
+    for needle in ("ArrowLeft", "ArrowRight", "Home", "End", "data-check", "checkData", "checkDrawing"):
+        assert needle.replace("data-check", "dataset.check") in code, needle
+    assert len(data["boards"]) == 1 and data["boards"][0].count("data-point=") == 25 * 4  # the board's SVG
+
+
+def test_a_tictactoe_round_robin_page_names_cells_and_counts_no_captures(tmp_path, capsys):
+    rr = run_round_robin("tictactoe", ["random", "think1", "minimax"], games_per_pair=2, seed=0, workers=1,
+                         progress=False)
+    path = tmp_path / "rr.json"
+    path.write_text(json.dumps(rr.to_json()))
+    _, data = _view(tmp_path, path, capsys)
+    assert len(data["games"]) == 6 and data["games"][0]["label"].startswith("random vs think1, game 1")
+    assert not data["games"][0]["captures"]
+    assert data["games"][0]["frames"][1]["text"].startswith("move 1: X cell ")
+    check_against_the_rules(data)
+    _, one = _view(tmp_path, path, capsys, "--game", "4")
+    assert [g["moves"] for g in one["games"]] == [data["games"][3]["moves"]]
+
+
+@needs_sgf
+def test_an_sgf_page_shows_the_record_and_its_result(tmp_path, capsys):
+    from tictacgo.protocol import sgf
+
+    moves = [12, 13, 7, 8, 17, 18, 11, 25, 25]
+    path = sgf.write_sgf(tmp_path / "g.sgf", moves, black="Ann", white="Bo")
+    _, data = _view(tmp_path, path, capsys)
+    (g,) = data["games"]
+    assert g["moves"] == moves and g["players"] == ["Ann", "Bo"]
+    check_against_the_rules(data)
+    assert "ended by double_pass" in g["frames"][-1]["result"]
+    assert "the record says " in g["frames"][-1]["result"]
+
+
+@needs_sgf
+def test_an_illegal_move_stops_the_page_there_and_says_so(tmp_path, capsys):
+    path = tmp_path / "ko.sgf"
+    path.write_bytes(b"(;GM[1]FF[4]SZ[5]KM[2.5];B[cc];W[cc])")  # White plays on Black's stone
+    out = tmp_path / "page.html"
+    assert main(["view", str(path), "--html", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("tictacgo view: note: game 1: move 2 (White C3) is illegal: occupied")
+    (g,) = read_page_data(out.read_text())["games"]
+    assert len(g["frames"]) == 2 and "the record stops here" in g["frames"][-1]["result"]
+
+
+@needs_sgf
+def test_names_from_a_file_cannot_end_the_script_that_holds_them(tmp_path, capsys):
+    from tictacgo.protocol import sgf
+
+    path = sgf.write_sgf(tmp_path / "g.sgf", [12], black="</script><script>alert(1)</script>", white="W")
+    html, data = _view(tmp_path, path, capsys)
+    assert html.count("</script>") == 2  # the data's and the code's own
+    assert data["games"][0]["players"][0] == "</script><script>alert(1)</script>"
+
+
+def test_bad_input_is_refused_in_one_line_with_status_2(tmp_path, capsys, go_match):
+    not_results = tmp_path / "other.json"
+    not_results.write_text('{"format": "something-else/1"}')
+    cases = [(tmp_path / "missing.json", "missing.json"), (not_results, "not a results file"),
+             (go_match[0], "game 9 is out of range")]
+    for path, needle in cases:
+        extra = ["--game", "9"] if path == go_match[0] else []
+        assert main(["view", str(path), "--html", str(tmp_path / "p.html"), *extra]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("tictacgo view: error: ") and needle in err and len(err.splitlines()) == 1, err
+    assert not (tmp_path / "p.html").exists()
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_the_page_script_is_valid_javascript(tmp_path, capsys, go_match):
+    html, _ = _view(tmp_path, go_match[0], capsys)
+    page = _Page()
+    page.feed(html)
+    script = tmp_path / "page.js"
+    script.write_text(page.scripts[-1])
+    done = subprocess.run(["node", "--check", str(script)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+
+
+def _browser() -> str | None:
+    for name in ("chromium", "chromium-browser", "google-chrome", "chrome"):
+        if shutil.which(name):
+            return shutil.which(name)
+    return None
+
+
+@pytest.mark.skipif(_browser() is None, reason="no headless browser (chromium) is installed")
+def test_a_headless_browser_opens_the_page_at_a_move_and_its_self_check_passes(tmp_path, capsys, go_match):
+    html, data = _view(tmp_path, go_match[0], capsys)
+    page = tmp_path / "page.html"
+    url = page.resolve().as_uri() + "#game=2&move=3"
+    done = subprocess.run([_browser(), "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", url],
+                          capture_output=True, text=True, timeout=120)
+    dom = done.stdout
+    assert 'data-check="ok"' in dom, (done.stderr[-2000:], dom[:500])
+    assert f"move 3 of {len(data['games'][1]['frames']) - 1}" in dom
+    assert data["games"][1]["frames"][3]["text"] in dom
+
+
+@pytest.mark.skipif(importlib.util.find_spec("playwright") is None, reason="playwright is not installed")
+def test_the_arrow_keys_step_through_a_game_in_a_browser(tmp_path, capsys, go_match):
+    from playwright.sync_api import Error, sync_playwright
+
+    _, data = _view(tmp_path, go_match[0], capsys)
+    url = (tmp_path / "page.html").resolve().as_uri()
+    with sync_playwright() as p:
+        try:
+            browser = p.chromium.launch()
+        except Error as e:  # the package without its browser build
+            pytest.skip(f"playwright has no browser here: {e}")
+        page = browser.new_page()
+        page.goto(url)
+        assert page.get_attribute("body", "data-check") == "ok"
+        for _ in range(3):
+            page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowLeft")
+        assert page.text_content("#move-text") == data["games"][0]["frames"][2]["text"]
+        page.keyboard.press("End")
+        assert page.text_content("#result") == data["games"][0]["frames"][-1]["result"]
+        page.keyboard.press("ArrowDown")
+        assert page.text_content("#counter").startswith("move 0 of")
+        browser.close()

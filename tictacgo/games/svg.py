@@ -1,0 +1,198 @@
+"""Boards as SVG pictures: what a notebook shows for a state, and the frames of the HTML game viewer.
+
+Every state has ``_repr_svg_``, so Jupyter (and anything that honours
+IPython's display protocol) draws a position as a picture, as pgx's states
+do: Little-Go as a wooden board with its column letters and row numbers
+(``tictacgo.games.board_labels``), Tic-Tac-Toe as a grid with each cell's
+action number; a red dot marks the last move and the status line of
+``render_ascii`` is the caption. ``state_svg(game, state)`` is the same
+picture as a string; the game's registry entry names its drawing function
+(``svg``), so a new game brings its own.
+
+A drawing function ``f(board, last=None, caption="", captured=(),
+every_point=False)`` draws ``to_board``'s array. Each element that shows
+something at a point carries ``data-point`` (the point ``i * n + j``) and
+``data-value`` (the board value it shows, ``last`` for the last-move mark,
+``captured`` for a stone just taken); with ``every_point=True`` every such
+element is written, those not shown hidden, so that a page can switch
+between positions by showing and hiding them (``tictacgo.protocol.viewer``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from html import escape
+from typing import Any
+
+import numpy as np
+
+from tictacgo.games.board_labels import go_column, go_row, star_points
+
+WOOD = "#dbb066"
+GRID = "#281e0f"
+LAST_MOVE = "#d71e1e"
+BLACK_STONE, BLACK_EDGE = "#161616", "#000000"
+WHITE_STONE, WHITE_EDGE = "#f2f2ee", "#464646"
+X_COLOUR, O_COLOUR, TTT_GRID, TTT_LABEL = "#c82d2d", "#2355be", "#3c3c3c", "#aaaaaa"
+FONT = "font-family='DejaVu Sans, Arial, sans-serif'"
+
+
+def _shown(element: str, point: int, value: str, shown: bool, every_point: bool) -> str:
+    """``element`` (an SVG tag without its closing ``/>`` or ``>``) tagged with its point and value, or ""."""
+    if not (shown or every_point):
+        return ""
+    hidden = "" if shown else " visibility='hidden'"
+    return f"{element} data-point='{point}' data-value='{value}'{hidden}"
+
+
+def _caption_lines(caption: str) -> list[str]:
+    return [line for line in caption.splitlines() if line.strip()]
+
+
+def go_svg(board: Any, last: int | None = None, caption: str = "", captured: Iterable[int] = (),
+           every_point: bool = False, cell: int = 40) -> str:
+    """A Go board as SVG, coordinates around it.
+
+    Args:
+        board: ``n x n`` array of 0 empty, 1 Black, 2 White.
+        last: the point ``i * n + j`` of the last move, marked with a red dot.
+        caption: text under the board (one line a line).
+        captured: points whose stones the last move took, drawn as dashed rings.
+        every_point: write every point's elements, the ones not shown hidden (see the module docstring).
+        cell: the distance between grid lines in SVG units.
+
+    Returns:
+        The ``<svg>`` element as a string.
+    """
+    board = np.asarray(board)
+    n = board.shape[0]
+    m = cell  # the margin: room for the coordinates
+    side = 2 * m + (n - 1) * cell
+    lines = _caption_lines(caption)
+    height = side + int(0.55 * cell * len(lines)) + (cell // 4 if lines else 0)
+    out = [f"<svg xmlns='http://www.w3.org/2000/svg' width='{side}' height='{height}' "
+           f"viewBox='0 0 {side} {height}' class='tictacgo-board'>",
+           f"<rect width='{side}' height='{side}' fill='{WOOD}'/>"]
+    end = m + (n - 1) * cell
+    for k in range(n):
+        p = m + k * cell
+        out.append(f"<line x1='{m}' y1='{p}' x2='{end}' y2='{p}' stroke='{GRID}' stroke-width='1.2'/>")
+        out.append(f"<line x1='{p}' y1='{m}' x2='{p}' y2='{end}' stroke='{GRID}' stroke-width='1.2'/>")
+    for i, j in star_points(n):
+        out.append(f"<circle cx='{m + j * cell}' cy='{m + i * cell}' r='{cell * 0.08:.1f}' fill='{GRID}'/>")
+    size = cell * 0.34
+    for k in range(n):
+        p = m + k * cell
+        for x, y, text in ((p, m * 0.45, go_column(k)), (p, side - m * 0.45, go_column(k)),
+                           (m * 0.45, p, go_row(n, k)), (side - m * 0.45, p, go_row(n, k))):
+            out.append(f"<text x='{x:.1f}' y='{y:.1f}' font-size='{size:.1f}' {FONT} fill='{GRID}' "
+                       f"text-anchor='middle' dominant-baseline='central'>{text}</text>")
+    captured = set(int(p) for p in captured)
+    r = cell * 0.47
+    for (i, j), v in np.ndenumerate(board):
+        point, cx, cy = i * n + j, m + j * cell, m + i * cell
+        for value, fill, edge in ((1, BLACK_STONE, BLACK_EDGE), (2, WHITE_STONE, WHITE_EDGE)):
+            tag = _shown(f"<circle cx='{cx}' cy='{cy}' r='{r:.1f}' fill='{fill}' stroke='{edge}' "
+                         f"stroke-width='1'", point, str(value), int(v) == value, every_point)
+            if tag:
+                out.append(tag + "/>")
+        tag = _shown(f"<circle cx='{cx}' cy='{cy}' r='{r * 0.8:.1f}' fill='none' stroke='{LAST_MOVE}' "
+                     f"stroke-width='1.5' stroke-dasharray='3 3'", point, "captured", point in captured,
+                     every_point)
+        if tag:
+            out.append(tag + "/>")
+        tag = _shown(f"<circle cx='{cx}' cy='{cy}' r='{cell * 0.13:.1f}' fill='{LAST_MOVE}'", point, "last",
+                     point == last, every_point)
+        if tag:
+            out.append(tag + "/>")
+    out += _caption(lines, side, cell, side)
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def tictactoe_svg(board: Any, last: int | None = None, caption: str = "", captured: Iterable[int] = (),
+                  every_point: bool = False, cell: int = 60) -> str:
+    """A Tic-Tac-Toe grid as SVG, each cell's action number in its corner.
+
+    Args:
+        board: ``3 x 3`` array of 0 empty, 1 X, 2 O.
+        last: the cell of the last move, marked with a red dot.
+        caption: text under the grid (one line a line).
+        captured: unused (nothing is captured in Tic-Tac-Toe); taken for a common signature.
+        every_point: write every cell's elements, the ones not shown hidden.
+        cell: the side of a cell in SVG units.
+
+    Returns:
+        The ``<svg>`` element as a string.
+    """
+    board = np.asarray(board)
+    side = 3 * cell
+    lines = _caption_lines(caption)
+    height = side + int(0.4 * cell * len(lines)) + (cell // 6 if lines else 0)
+    out = [f"<svg xmlns='http://www.w3.org/2000/svg' width='{side}' height='{height}' "
+           f"viewBox='0 0 {side} {height}' class='tictacgo-board'>",
+           f"<rect width='{side}' height='{height}' fill='white'/>"]
+    pad = cell * 0.1
+    for k in (1, 2):
+        out.append(f"<line x1='{pad}' y1='{k * cell}' x2='{side - pad}' y2='{k * cell}' stroke='{TTT_GRID}' "
+                   f"stroke-width='{cell * 0.04:.1f}'/>")
+        out.append(f"<line x1='{k * cell}' y1='{pad}' x2='{k * cell}' y2='{side - pad}' stroke='{TTT_GRID}' "
+                   f"stroke-width='{cell * 0.04:.1f}'/>")
+    width = cell * 0.1
+    for (i, j), v in np.ndenumerate(board):
+        point, x0, y0 = i * 3 + j, j * cell, i * cell
+        out.append(f"<text x='{x0 + cell * 0.12:.1f}' y='{y0 + cell * 0.16:.1f}' "
+                   f"font-size='{cell * 0.18:.1f}' {FONT} fill='{TTT_LABEL}' text-anchor='middle' "
+                   f"dominant-baseline='central'>{point}</text>")
+        a, b = cell * 0.22, cell * 0.78
+        tag = _shown(f"<path d='M{x0 + a:.1f},{y0 + a:.1f} L{x0 + b:.1f},{y0 + b:.1f} "
+                     f"M{x0 + a:.1f},{y0 + b:.1f} L{x0 + b:.1f},{y0 + a:.1f}' stroke='{X_COLOUR}' "
+                     f"stroke-width='{width:.1f}' "
+                     f"stroke-linecap='round' fill='none'", point, "1", int(v) == 1, every_point)
+        if tag:
+            out.append(tag + "/>")
+        tag = _shown(f"<circle cx='{x0 + cell / 2:.1f}' cy='{y0 + cell / 2:.1f}' r='{cell * 0.3:.1f}' "
+                     f"stroke='{O_COLOUR}' stroke-width='{width:.1f}' fill='none'", point, "2", int(v) == 2,
+                     every_point)
+        if tag:
+            out.append(tag + "/>")
+        tag = _shown(f"<circle cx='{x0 + cell * 0.84:.1f}' cy='{y0 + cell * 0.84:.1f}' r='{cell * 0.06:.1f}' "
+                     f"fill='{LAST_MOVE}'", point, "last", point == last, every_point)
+        if tag:
+            out.append(tag + "/>")
+    out += _caption(lines, side, cell * 0.7, side)
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _caption(lines: list[str], top: float, cell: float, width: float) -> list[str]:
+    out = []
+    for k, line in enumerate(lines):
+        y = top + cell * 0.55 * (k + 0.5) + cell * 0.1
+        out.append(f"<text x='{width / 2:.1f}' y='{y:.1f}' font-size='{cell * 0.3:.1f}' {FONT} fill='#222' "
+                   f"text-anchor='middle' dominant-baseline='central'>{escape(line)}</text>")
+    return out
+
+
+def drawing_function(game: Any) -> Callable[..., str]:
+    """The game's SVG drawing function, as its registry entry names it (``svg``)."""
+    from tictacgo.games.registry import game_entry
+
+    return game_entry(game).load("svg")
+
+
+def state_svg(game: Any, state: Any) -> str:
+    """``state`` of ``game`` as SVG: the board, coordinates, the last move marked, the status as caption.
+
+    Args:
+        game: the game object.
+        state: a state of that game.
+
+    Returns:
+        The ``<svg>`` element as a string.
+    """
+    last = getattr(state, "last_action", -1)
+    last = int(last) if 0 <= last < game.spec.num_points else None
+    status = game.render_ascii(state).splitlines()[-1]  # the game's own status line, in short lines
+    caption = "\n".join(part.strip() for part in status.split(";"))
+    return drawing_function(game)(game.to_board(state), last=last, caption=caption)

@@ -1,0 +1,404 @@
+"""A game viewer as one self-contained HTML page (``tictacgo view FILE --html OUT.html``).
+
+The page steps through the games of a Little-Go SGF record or of an arena
+results file (a match, a round robin or a course report, as ``tictacgo
+arena --out`` writes them): buttons, a slider and the arrow keys (Home and
+End for the ends, up and down for the previous and next game), the last
+move marked, the stones each move captured ringed and counted, the status
+after every move and the result at the end. It needs nothing but a browser:
+no script or font is fetched, and the games are embedded as JSON.
+
+The positions are computed here, by this package's rules core; the page only
+shows them. Each game's frames hold, after every move, the board as one
+digit a point (``to_board``'s 0/1/2, row by row), the last placement, the
+points captured and a line of text. The board itself is the game's SVG
+drawing (``tictacgo.games.svg``) with every point's elements, which the
+page shows and hides. ``#game=K&move=M`` in the address opens game ``K``
+at move ``M`` (both counted from 1 and 0). On load the page checks its
+data (board lengths and values, one frame a move) and its drawing (the
+stones shown match the board) and writes the outcome into
+``<body data-check=...>``: ``ok`` or what is wrong.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from html import escape
+from pathlib import Path
+from typing import Any
+
+from tictacgo.games import make_game
+from tictacgo.games.board_labels import go_column, go_row
+from tictacgo.games.svg import drawing_function
+from tictacgo.protocol.files import read_regular_file
+
+#: The largest results file read (a 100,000-game match is about 60 MB).
+MAX_RESULTS_BYTES = 256 << 20
+#: The most games one page holds; ``game=`` picks one from a larger file.
+MAX_GAMES = 1000
+
+
+@dataclass
+class ViewerGame:
+    """One game to show: its rules, moves, players and what the record says of its end.
+
+    Attributes:
+        label: how the game selector names it.
+        game: the game object (variant included).
+        actions: the actions in order, legal ones only.
+        players: the display names of the first and second player.
+        recorded: the record's own result text (an SGF ``RE``), or "".
+        illegal: the forfeit the record reports after the moves (an illegal action), or None:
+            ``{"by": colour, "action": ..., "detail": ...}``.
+        frames: the positions after each move (``build_frames``).
+        problem: the first move the rules refuse, if any (the frames stop before it).
+    """
+
+    label: str
+    game: Any
+    actions: list[int]
+    players: tuple[str, str]
+    recorded: str = ""
+    illegal: dict[str, Any] | None = None
+    frames: list[dict[str, Any]] = field(default_factory=list)
+    problem: str = ""
+
+
+def point_label(game: Any, point: int) -> str:
+    """How a move is written: ``C3`` on a board of stones (as GTP and SGF viewers do), the cell number
+    in a grid of marks, ``pass`` for a pass."""
+    if point == game.spec.pass_action:
+        return "pass"
+    n = game.spec.board_shape[1]
+    i, j = divmod(point, n)
+    if game.spec.pieces == "stones":
+        return f"{go_column(j)}{go_row(game.spec.board_shape[0], i)}"
+    return f"cell {point}"
+
+
+def _board_text(game: Any, state: Any) -> str:
+    return "".join(str(int(v)) for v in game.to_board(state).ravel())
+
+
+def _status(game: Any, state: Any) -> str:
+    return "; ".join(part.strip() for part in game.render_ascii(state).splitlines()[-1].split(";"))
+
+
+def build_frames(vg: ViewerGame) -> ViewerGame:
+    """Replay ``vg``'s moves with the rules core and fill in its frames (and ``problem`` if a move is
+    illegal: the frames then stop before it).
+
+    Returns:
+        ``vg``.
+    """
+    game = vg.game
+    names = [game.spec.player_name(1), game.spec.player_name(2)]
+    state = game.initial_state()
+    taken = [0, 0]
+    frames = [{"board": _board_text(game, state), "last": -1, "captured": [],
+               "text": f"start: {vg.players[0]} ({names[0]}) against {vg.players[1]} ({names[1]})",
+               "status": _status(game, state), "taken": list(taken)}]
+    for k, action in enumerate(vg.actions, start=1):
+        mover = game.current_player(state)
+        reason = game.illegal_reason(state, action) if not game.is_terminal(state) else "after the end"
+        if reason is not None:
+            vg.problem = f"move {k} ({names[mover - 1]} {point_label(game, action)}) is illegal: {reason}"
+            break
+        before = game.to_board(state).ravel()
+        state = game.play(state, action)
+        after = game.to_board(state).ravel()
+        captured = [int(p) for p in range(len(before)) if before[p] != 0 and after[p] == 0]
+        taken[mover - 1] += len(captured)
+        text = f"move {k}: {names[mover - 1]} {point_label(game, action)}"
+        if captured:
+            text += f", captures {len(captured)}"
+        last = action if action != game.spec.pass_action else -1
+        frames.append({"board": _board_text(game, state), "last": int(last), "captured": captured,
+                       "text": text, "status": _status(game, state), "taken": list(taken)})
+    frames[-1]["result"] = _result(vg, state)
+    vg.frames = frames
+    return vg
+
+
+def _result(vg: ViewerGame, state: Any) -> str:
+    """The end of the game in words: who won and why, or that the record stops before the end."""
+    game = vg.game
+    if vg.problem:
+        return f"the record stops here: {vg.problem}"
+    if vg.illegal and not game.is_terminal(state):
+        state = game.forfeit(state)
+        by = game.spec.player_name(int(vg.illegal.get("by", 0)))
+        detail = vg.illegal.get("detail") or ""
+        illegal = f"{by} lost by an illegal action {vg.illegal.get('action')!r}"
+        illegal += f" ({detail})" if detail else ""
+    else:
+        illegal = ""
+    if not game.is_terminal(state):
+        text = "the game is not over after the recorded moves"
+    else:
+        winner = game.winner(state)
+        who = "a draw" if not winner else f"{vg.players[winner - 1]} ({game.spec.player_name(winner)}) wins"
+        text = f"result: {who}, {illegal or 'ended by ' + str(game.end_reason(state))}"
+    if vg.recorded:
+        text += f"; the record says {vg.recorded}"
+    return text
+
+
+def read_games(path: str | os.PathLike) -> list[ViewerGame]:
+    """The games of an SGF record or an arena results file, frames not built yet.
+
+    Args:
+        path: a ``.sgf`` file (Little-Go) or a results ``.json`` file of ``tictacgo arena``.
+
+    Raises:
+        ValueError: a file that is neither, a format it does not know, or one without a game.
+        OSError: the file cannot be read.
+    """
+    path = Path(path)
+    head = read_regular_file(path, MAX_RESULTS_BYTES, "the file")
+    if path.suffix.lower() == ".sgf" or head.lstrip()[:1] == b"(":
+        games = [_sgf_game(path)]
+    else:
+        try:
+            data = json.loads(head)
+        except (UnicodeDecodeError, json.JSONDecodeError) as e:
+            raise ValueError(f"{path}: neither an SGF record nor a JSON results file ({e})") from None
+        games = _results_games(data, path)
+    if not games:
+        raise ValueError(f"{path}: the file holds no game")
+    return games
+
+
+def load_games(path: str | os.PathLike, only: int | None = None) -> list[ViewerGame]:
+    """The games of ``path`` (``read_games``) with their frames: game ``only`` (counted from 1) if
+    given, else the first ``MAX_GAMES``.
+
+    Raises:
+        ValueError: as ``read_games``, or ``only`` out of range.
+        OSError: the file cannot be read.
+    """
+    games = read_games(path)
+    if only is not None:
+        if not 1 <= only <= len(games):
+            raise ValueError(f"game {only} is out of range: {path} holds {len(games)} game(s)")
+        games = [games[only - 1]]
+    return [build_frames(g) for g in games[:MAX_GAMES]]
+
+
+def _sgf_game(path: Path) -> ViewerGame:
+    try:
+        from tictacgo.protocol import sgf
+    except ImportError as e:
+        raise ValueError(f"reading SGF needs sgfmill: pip install 'tictacgo[sgf]' ({e})") from None
+    record = sgf.load_record(path)
+    game = record.initial.game
+    players = (record.black or "Black", record.white or "White")
+    return ViewerGame(f"{players[0]} vs {players[1]}", game, list(record.actions), players,
+                      record.result or "")
+
+
+def _results_games(data: Any, path: Path) -> list[ViewerGame]:
+    """Games of a match, round robin or course report as ``tictacgo arena --out`` writes them."""
+    fmt = data.get("format", "") if isinstance(data, dict) else ""
+    if fmt.startswith("tictacgo-arena-match/"):
+        return _match_games(data, "")
+    if fmt.startswith("tictacgo-arena-round-robin/"):
+        return [g for m in data["matches"] for g in _match_games(m, f"{m['agent_a']} vs {m['agent_b']}, ")]
+    if fmt.startswith("tictacgo-arena-course-report/"):
+        return [g for opp, m in data["matches"].items() for g in _match_games(m, f"vs {opp}, ")]
+    raise ValueError(f"{path}: not a results file of tictacgo arena (format {fmt or 'missing'!r}); "
+                     "expected a match, a round robin or a course report")
+
+
+def _match_games(data: dict[str, Any], prefix: str) -> list[ViewerGame]:
+    try:
+        game = make_game(data["game"], **dict(data.get("variant") or {}))
+        out = []
+        for g in data["games"]:
+            players = (str(g.get("first", "first")), str(g.get("second", "second")))
+            moves = [int(a) for a in g["moves"]]
+            label = f"{prefix}game {int(g['index']) + 1}: {players[0]} vs {players[1]}"
+            out.append(ViewerGame(label, game, moves, players, illegal=g.get("illegal")))
+    except (KeyError, TypeError, ValueError) as e:
+        raise ValueError(f"the results file is not as tictacgo arena writes it: {type(e).__name__}: {e}") \
+            from None
+    return out
+
+
+def page_data(games: list[ViewerGame]) -> dict[str, Any]:
+    """What the page embeds: every game's frames, and one board drawing per variant."""
+    boards: dict[str, str] = {}
+    out = []
+    for vg in games:
+        key = json.dumps(vg.game.params, sort_keys=True) + vg.game.spec.name
+        if key not in boards:
+            empty = vg.game.to_board(vg.game.initial_state())
+            boards[key] = drawing_function(vg.game)(empty, every_point=True)
+        out.append({"label": vg.label, "board": list(boards).index(key), "points": vg.game.spec.num_points,
+                    "captures": vg.game.spec.captures,
+                    "title": vg.game.spec.title, "players": list(vg.players),
+                    "names": [vg.game.spec.player_name(1), vg.game.spec.player_name(2)],
+                    "moves": list(vg.actions[:len(vg.frames) - 1]), "frames": vg.frames})
+    return {"format": "tictacgo-viewer/1", "boards": list(boards.values()), "games": out}
+
+
+def _script_json(data: Any) -> str:
+    """JSON safe inside ``<script>``: no ``</`` or ``<!--`` can end or bend the element."""
+    return json.dumps(data, separators=(",", ":")).replace("</", "<\\/").replace("<!--", "<\\!--")
+
+
+def page_html(games: list[ViewerGame], title: str) -> str:
+    """The viewer page for ``games`` (see the module docstring).
+
+    Args:
+        games: the games, frames built (``load_games``).
+        title: the page's title (the file's name, say).
+    """
+    return (_PAGE.replace("@TITLE@", escape(title))
+            .replace("@DATA@", _script_json(page_data(games))))
+
+
+def read_page_data(html: str) -> dict[str, Any]:
+    """The data a viewer page embeds (for checking a page in Python)."""
+    start = html.index('<script id="game-data" type="application/json">') + len(
+        '<script id="game-data" type="application/json">')
+    end = html.index("</script>", start)
+    return json.loads(html[start:end])
+
+
+_PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>@TITLE@</title>
+<style>
+body { font-family: "DejaVu Sans", Arial, sans-serif; margin: 1.5em; color: #222; }
+h1 { font-size: 1.2em; margin: 0 0 0.6em 0; }
+#board svg { max-width: 100%; height: auto; }
+.controls { margin: 0.6em 0; display: flex; gap: 0.4em; align-items: center; flex-wrap: wrap; }
+.controls button { font-size: 1em; min-width: 2.6em; }
+#slider { width: 16em; }
+#move-text { font-weight: bold; margin: 0.4em 0; }
+#status, #taken { margin: 0.2em 0; }
+#result { margin-top: 0.5em; font-weight: bold; color: #7a1010; }
+.hint { color: #777; font-size: 0.85em; }
+</style>
+</head>
+<body data-check="pending">
+<h1>@TITLE@</h1>
+<div class="controls"><label for="game-select">game</label> <select id="game-select"></select></div>
+<div id="board"></div>
+<div class="controls">
+<button id="first" title="first position (Home)">&#x23EE;</button>
+<button id="prev" title="previous move (left arrow)">&#x25C0;</button>
+<input id="slider" type="range" min="0" max="0" value="0" aria-label="move">
+<button id="next" title="next move (right arrow)">&#x25B6;</button>
+<button id="last" title="last position (End)">&#x23ED;</button>
+<span id="counter"></span>
+</div>
+<div id="move-text"></div>
+<div id="status"></div>
+<div id="taken"></div>
+<div id="result"></div>
+<p class="hint">Arrow keys step through the moves; Home and End jump to the ends;
+up and down change the game.</p>
+<script id="game-data" type="application/json">@DATA@</script>
+<script>
+"use strict";
+const DATA = JSON.parse(document.getElementById("game-data").textContent);
+let gameIndex = 0, moveIndex = 0, drawn = -1;
+const $ = (id) => document.getElementById(id);
+
+function checkData() {
+  const problems = [];
+  DATA.games.forEach((g, k) => {
+    const where = (m) => `game ${k + 1} frame ${m}`;
+    if (g.frames.length !== g.moves.length + 1) {
+      problems.push(`game ${k + 1}: ${g.frames.length} frames for ${g.moves.length} moves`);
+    }
+    g.frames.forEach((f, m) => {
+      const bad = (why) => problems.push(`${where(m)}: ${why}`);
+      if (f.board.length !== g.points) bad(`${f.board.length} points, not ${g.points}`);
+      if (!/^[012]*$/.test(f.board)) bad("a value other than 0, 1, 2");
+      if (m > 0 && f.last >= 0 && f.board[f.last] === "0") bad("the last move's point is empty");
+    });
+  });
+  return problems;
+}
+
+function show() {
+  const g = DATA.games[gameIndex];
+  if (drawn !== g.board) { $("board").innerHTML = DATA.boards[g.board]; drawn = g.board; }
+  const f = g.frames[moveIndex];
+  const captured = new Set(f.captured);
+  for (const el of $("board").querySelectorAll("[data-point]")) {
+    const p = Number(el.dataset.point), v = el.dataset.value;
+    const on = v === "last" ? p === f.last : v === "captured" ? captured.has(p) : f.board[p] === v;
+    el.setAttribute("visibility", on ? "visible" : "hidden");
+  }
+  $("slider").max = g.frames.length - 1;
+  $("slider").value = moveIndex;
+  $("counter").textContent = `move ${moveIndex} of ${g.frames.length - 1}`;
+  $("move-text").textContent = f.text;
+  $("status").textContent = f.status;
+  $("taken").textContent = g.captures
+    ? `stones captured so far: ${g.names[0]} ${f.taken[0]}, ${g.names[1]} ${f.taken[1]}` : "";
+  $("result").textContent = moveIndex === g.frames.length - 1 ? (f.result || "") : "";
+  $("game-select").value = String(gameIndex);
+  try {
+    history.replaceState(null, "", `#game=${gameIndex + 1}&move=${moveIndex}`);
+  } catch (e) { /* a browser may refuse it for a file: page; the position is still shown */ }
+}
+
+function go(move) {
+  const n = DATA.games[gameIndex].frames.length - 1;
+  moveIndex = Math.max(0, Math.min(n, move));
+  show();
+}
+
+function pick(game) {
+  gameIndex = Math.max(0, Math.min(DATA.games.length - 1, game));
+  moveIndex = 0;
+  show();
+}
+
+function checkDrawing() {
+  const g = DATA.games[gameIndex], f = g.frames[moveIndex];
+  const shown = [...$("board").querySelectorAll("[data-point]")].filter(
+    (el) => el.getAttribute("visibility") !== "hidden" && ["1", "2"].includes(el.dataset.value));
+  const stones = [...f.board].filter((c) => c !== "0").length;
+  return shown.length === stones ? [] : [`${shown.length} pieces drawn for ${stones} on the board`];
+}
+
+DATA.games.forEach((g, k) => {
+  const option = document.createElement("option");
+  option.value = String(k);
+  option.textContent = g.label;
+  $("game-select").appendChild(option);
+});
+if (DATA.games.length < 2) $("game-select").parentElement.style.display = "none";
+$("game-select").addEventListener("change", (e) => pick(Number(e.target.value)));
+$("first").addEventListener("click", () => go(0));
+$("prev").addEventListener("click", () => go(moveIndex - 1));
+$("next").addEventListener("click", () => go(moveIndex + 1));
+$("last").addEventListener("click", () => go(Infinity));
+$("slider").addEventListener("input", (e) => go(Number(e.target.value)));
+document.addEventListener("keydown", (e) => {
+  if (e.target.tagName === "SELECT" || e.target.tagName === "INPUT") return;
+  const keys = {ArrowLeft: () => go(moveIndex - 1), ArrowRight: () => go(moveIndex + 1),
+                Home: () => go(0), End: () => go(Infinity),
+                ArrowUp: () => pick(gameIndex - 1), ArrowDown: () => pick(gameIndex + 1)};
+  if (keys[e.key]) { keys[e.key](); e.preventDefault(); }
+});
+
+const wanted = new URLSearchParams(location.hash.slice(1));
+gameIndex = Math.max(0, Math.min(DATA.games.length - 1, (Number(wanted.get("game")) || 1) - 1));
+go(Number(wanted.get("move")) || 0);
+const problems = checkData().concat(checkDrawing());
+document.body.dataset.check = problems.length ? problems.join("; ") : "ok";
+</script>
+</body>
+</html>
+"""
