@@ -24,6 +24,7 @@ from tictacgo.envs import reset_options
 from tictacgo.games import LittleGo, TicTacToe
 from tictacgo.games.batched_common import BatchedGame
 from tictacgo.games.batched_engines import make_batched_engine
+from tictacgo.games.errors import IllegalActionError
 from tictacgo.games.spec import Game
 from tictacgo.validate import check_int
 
@@ -62,6 +63,7 @@ class BatchedMatch:
         self.engine = engine
         self.num_envs = engine.batch_size
         self.learner_mode = learner
+        self.mode_code = LEARNER_MODES.index(learner)
         self.observation_format = observation
         self.set_opponent(opponent)
         rows, cols = engine.board_shape
@@ -77,6 +79,14 @@ class BatchedMatch:
         self.mask = np.zeros((B, engine.num_actions), bool)
         self._reasons = np.array([name or "" for name in engine.END_NAMES])
         self._in_step = False
+        self._kernels = None
+        if engine.backend == "numba":  # numba imports: the compiled step against a built-in opponent
+            from tictacgo.envs.vector_kernels import kernels_for
+
+            self._kernels = kernels_for(engine)
+        self._bitgen_of: np.random.Generator | None = None  # the generator self._bitgen points into
+        self._points = rows * cols
+        self._scored = hasattr(engine, "scores")
 
     def set_opponent(self, opponent: Any) -> None:
         """Play against ``opponent`` ("random", "greedy" or a callable ``f(obs, mask) -> actions``)."""
@@ -88,6 +98,12 @@ class BatchedMatch:
             raise TypeError(f"opponent must be one of {BUILTIN_OPPONENTS} or a callable "
                             f"f(obs, mask) -> actions, got {opponent!r} ({type(opponent).__name__})")
         self.opponent = opponent
+
+    @property
+    def compiled(self) -> bool:
+        """Whether a step is one compiled kernel call (``tictacgo.envs.vector_kernels``: the numba
+        backend and a built-in opponent) rather than numpy array operations; the games are the same."""
+        return self._kernels is not None and isinstance(self.opponent, str)
 
     def seed(self, rng: np.random.Generator) -> None:
         self.rng = rng
@@ -208,16 +224,67 @@ class BatchedMatch:
         Returns:
             ``(rewards, terminated, opponent_action, illegal)`` arrays of B.
         """
-        with self.all_or_nothing():
-            return self._step(actions)
+        out = self.advance(actions)
+        return out["rewards"], out["terminated"], out["opponent_action"], out["illegal"]
 
-    def _step(self, actions) -> tuple[np.ndarray, ...]:
-        engine = self.engine
+    def advance(self, actions) -> dict[str, np.ndarray]:
+        """``step``, returning what it made: ``rewards``, ``terminated``, ``opponent_action``,
+        ``illegal`` and the arrays that follow the step: ``obs`` (``observe()``), ``action_mask``
+        (``action_masks()`` as int8), ``t`` (actions played) and, where the engine scores,
+        ``scores``; each a fresh array.
+        """
         a = np.asarray(actions)
         if a.shape != (self.num_envs,):
             raise ValueError(f"actions must have shape ({self.num_envs},), got {a.shape}")
         if a.dtype.kind not in "iu":
             raise TypeError(f"actions must be integers, got dtype {a.dtype}")
+        if self.compiled:
+            return self._compiled_step(a)
+        with self.all_or_nothing():
+            rewards, terminated, opponent_action, illegal = self._step(a)
+        return {"rewards": rewards, "terminated": terminated, "opponent_action": opponent_action,
+                "illegal": illegal, **self.outputs()}
+
+    def outputs(self) -> dict[str, np.ndarray]:
+        """Fresh arrays of the games as they are: ``obs``, ``action_mask`` (int8), ``t`` and
+        (where the engine scores) ``scores``."""
+        out = {"obs": self.observe(), "action_mask": self.action_masks().astype(np.int8),
+               "t": np.asarray(self.engine.t, dtype=np.int64).copy()}
+        if hasattr(self.engine, "scores"):
+            out["scores"] = self.engine.scores()
+        return out
+
+    def _compiled_step(self, a: np.ndarray) -> dict[str, np.ndarray]:
+        """``advance`` in one kernel call (``tictacgo.envs.vector_kernels``), for the built-in
+        opponents: the same games and random draws as ``_step``."""
+        B, A = self.num_envs, self.engine.num_actions
+        if self._bitgen_of is not self.rng:
+            from tictacgo.envs.vector_kernels import bitgen_addresses
+
+            self._bitgen = np.array(bitgen_addresses(self.rng), dtype=np.int64)
+            self._bitgen_of = self.rng
+        out = {"obs": np.empty((B, self._points), np.int8), "rewards": np.empty(B),
+               "terminated": np.empty(B, bool), "opponent_action": np.empty(B, np.int64),
+               "illegal": np.empty(B, bool), "mask": np.empty((B, A), bool),
+               "action_mask": np.empty((B, A), np.int8), "t": np.empty(B, np.int64)}
+        if self._scored:
+            out["scores"] = np.empty((B, 2))
+        match = (self.learner_colour, self._next_alternate, self.needs_reset, self.ended_at_reset, self.mask)
+        bad, refused, code = self._kernels.step(np.ascontiguousarray(a, dtype=np.int64), self._bitgen, match,
+                                                self.mode_code, self.opponent == "greedy", out)
+        if bad >= 0:
+            raise ValueError(f"actions must be in [0, {A - 1}], got {int(a[bad])}")
+        if refused >= 0:
+            reason = self._kernels.refusals[code]
+            raise IllegalActionError(f"action {int(a[refused])} of game {refused} is illegal: {reason}, "
+                                     "though the action mask allows it (no game was changed)", reason=reason)
+        self.mask = out.pop("mask")
+        if self.observation_format == "board":
+            out["obs"] = out["obs"].reshape(B, *self.observation_space.shape)
+        return out
+
+    def _step(self, a: np.ndarray) -> tuple[np.ndarray, ...]:
+        engine = self.engine
         if ((a < 0) | (a >= engine.num_actions)).any():
             bad = int(a[np.argmax((a < 0) | (a >= engine.num_actions))])
             raise ValueError(f"actions must be in [0, {engine.num_actions - 1}], got {bad}")
@@ -249,21 +316,22 @@ class BatchedMatch:
         """Why each game ended, as the rules core names it (``""`` while live)."""
         return self._reasons[self.engine.end]
 
-    def info(self, opponent_action: np.ndarray, illegal: np.ndarray) -> dict[str, np.ndarray]:
-        ones = np.ones(self.num_envs, bool)
+    def info(self, out: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """The vector env's ``info`` from ``advance``'s (or ``outputs``' and the reset's) arrays,
+        each key with its ``_key`` mask (all True: every game reports every key)."""
         info = {
-            "action_mask": self.action_masks().astype(np.int8),
+            "action_mask": out["action_mask"],
             "learner_colour": self.learner_colour.copy(),
             "winner_colour": self.engine.winner.copy(),
-            "opponent_action": opponent_action,
-            "illegal_action": illegal,
-            "t": np.asarray(self.engine.t, dtype=np.int64).copy(),
+            "opponent_action": out["opponent_action"],
+            "illegal_action": out["illegal"],
+            "t": out["t"],
             "reason": self.reason_names(),
         }
-        if hasattr(self.engine, "scores"):
-            info["scores"] = self.engine.scores()
-        for key in list(info):
-            info["_" + key] = ones
+        if "scores" in out:
+            info["scores"] = out["scores"]
+        ones = np.ones(self.num_envs, bool)
+        info.update({"_" + key: ones for key in list(info)})
         return info
 
 
@@ -309,15 +377,15 @@ class TurnBasedVectorEnv(VectorEnv):
             self.match.seed(np.random.default_rng(int(self.np_random.integers(2**63))))
         self._started = True
         opening = self.match.reset_games(np.ones(self.num_envs, bool))
-        return self.match.observe(), self.match.info(opening, np.zeros(self.num_envs, bool))
+        out = {"opponent_action": opening, "illegal": np.zeros(self.num_envs, bool), **self.match.outputs()}
+        return out["obs"], self.match.info(out)
 
     def step(self, actions):
         if not self._started:
             raise RuntimeError("call reset() before step()")
-        rewards, terminated, opponent_action, illegal = self.match.step(actions)
+        out = self.match.advance(actions)
         truncated = np.zeros(self.num_envs, bool)
-        return (self.match.observe(), rewards, terminated, truncated,
-                self.match.info(opponent_action, illegal))
+        return out["obs"], out["rewards"], out["terminated"], truncated, self.match.info(out)
 
 
 def make_littlego(num_envs: int, board_size: int = 5, komi: float | None = None,
