@@ -31,6 +31,9 @@ from tictacgo.validate import check_int
 LEARNER_MODES = ("first", "second", "alternate", "random")
 OBSERVATIONS = ("flat", "board")
 BUILTIN_OPPONENTS = ("random", "greedy")
+# The keys of the vector env's info, in order (and "scores" where the engine scores).
+INFO_KEYS = ("action_mask", "learner_colour", "winner_colour", "opponent_action", "illegal_action", "t",
+             "reason")
 # gymnasium.make_vec picks the vector entry point by default; what only the single-game envs take
 # (registry opponents, planes, the penalty wrapper) is there with vectorization_mode="sync".
 SYNC_HINT = ('; the single-game envs take more through gymnasium.make_vec(..., '
@@ -87,6 +90,9 @@ class BatchedMatch:
         self._bitgen_of: np.random.Generator | None = None  # the generator self._bitgen points into
         self._points = rows * cols
         self._scored = hasattr(engine, "scores")
+        keys = INFO_KEYS + (("scores",) if self._scored else ())
+        self._info_masks = tuple("_" + key for key in keys)
+        self._all_true = np.ones(self.num_envs, bool)  # copied: cheaper than np.ones at small B
 
     def set_opponent(self, opponent: Any) -> None:
         """Play against ``opponent`` ("random", "greedy" or a callable ``f(obs, mask) -> actions``)."""
@@ -257,30 +263,35 @@ class BatchedMatch:
     def _compiled_step(self, a: np.ndarray) -> dict[str, np.ndarray]:
         """``advance`` in one kernel call (``tictacgo.envs.vector_kernels``), for the built-in
         opponents: the same games and random draws as ``_step``."""
-        B, A = self.num_envs, self.engine.num_actions
+        B, A, kernel = self.num_envs, self.engine.num_actions, self._kernels
         if self._bitgen_of is not self.rng:
             from tictacgo.envs.vector_kernels import bitgen_addresses
 
             self._bitgen = np.array(bitgen_addresses(self.rng), dtype=np.int64)
             self._bitgen_of = self.rng
-        out = {"obs": np.empty((B, self._points), np.int8), "rewards": np.empty(B),
-               "terminated": np.empty(B, bool), "opponent_action": np.empty(B, np.int64),
-               "illegal": np.empty(B, bool), "mask": np.empty((B, A), bool),
-               "action_mask": np.empty((B, A), np.int8), "t": np.empty(B, np.int64)}
-        if self._scored:
-            out["scores"] = np.empty((B, 2))
-        match = (self.learner_colour, self._next_alternate, self.needs_reset, self.ended_at_reset, self.mask)
-        bad, refused, code = self._kernels.step(np.ascontiguousarray(a, dtype=np.int64), self._bitgen, match,
-                                                self.mode_code, self.opponent == "greedy", out)
+        obs, rewards = np.empty((B, self._points), np.int8), np.empty(B)
+        terminated, illegal = np.empty(B, bool), np.empty(B, bool)
+        opponent_action, t = np.empty(B, np.int64), np.empty(B, np.int64)
+        mask, action_mask = np.empty((B, A), bool), np.empty((B, A), np.int8)
+        extra = (np.empty((B, 2)),) if kernel.scored else ()
+        bad, refused, code = kernel.kernel(
+            *kernel.engine_args, self.learner_colour, self._next_alternate, self.needs_reset,
+            self.ended_at_reset, self.mask, self.mode_code, self.opponent == "greedy",
+            np.ascontiguousarray(a, dtype=np.int64), self._bitgen, obs, rewards, terminated, opponent_action,
+            illegal, mask, action_mask, t, *extra)
         if bad >= 0:
             raise ValueError(f"actions must be in [0, {A - 1}], got {int(a[bad])}")
         if refused >= 0:
-            reason = self._kernels.refusals[code]
+            reason = kernel.refusals[code]
             raise IllegalActionError(f"action {int(a[refused])} of game {refused} is illegal: {reason}, "
                                      "though the action mask allows it (no game was changed)", reason=reason)
-        self.mask = out.pop("mask")
+        self.mask = mask
         if self.observation_format == "board":
-            out["obs"] = out["obs"].reshape(B, *self.observation_space.shape)
+            obs = obs.reshape(B, *self.observation_space.shape)
+        out = {"obs": obs, "rewards": rewards, "terminated": terminated, "opponent_action": opponent_action,
+               "illegal": illegal, "action_mask": action_mask, "t": t}
+        if extra:
+            out["scores"] = extra[0]
         return out
 
     def _step(self, a: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -314,7 +325,7 @@ class BatchedMatch:
 
     def reason_names(self) -> np.ndarray:
         """Why each game ended, as the rules core names it (``""`` while live)."""
-        return self._reasons[self.engine.end]
+        return self._reasons.take(self.engine.end)
 
     def info(self, out: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         """The vector env's ``info`` from ``advance``'s (or ``outputs``' and the reset's) arrays,
@@ -328,10 +339,9 @@ class BatchedMatch:
             "t": out["t"],
             "reason": self.reason_names(),
         }
-        if "scores" in out:
+        if self._scored:
             info["scores"] = out["scores"]
-        ones = np.ones(self.num_envs, bool)
-        info.update({"_" + key: ones for key in list(info)})
+        info.update(dict.fromkeys(self._info_masks, self._all_true.copy()))
         return info
 
 

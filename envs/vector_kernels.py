@@ -48,6 +48,7 @@ from tictacgo.games import tictactoe as ttt
 from tictacgo.games.batched_common import BatchedGame
 from tictacgo.games.batched_kernels import go_place, nbrs, popcount
 from tictacgo.games.batched_littlego import REASONS, BatchedLittleGo
+from tictacgo.games.batched_tictactoe import END_ILLEGAL as TTT_END_ILLEGAL
 from tictacgo.games.batched_tictactoe import HAS_LINE, BatchedTicTacToe
 
 # Learner modes, in vector_env.LEARNER_MODES order.
@@ -162,10 +163,11 @@ def ttt_apply(x, o, mover, a, has_line):
 
 
 @njit(cache=True)
-def ttt_match_step(x, o, to_move, last_action, done, end, winner, has_line, end_illegal,
-                   learner_colour, next_alternate, needs_reset, ended_at_reset, mask, mode, actions, rng,
-                   obs, rewards, terminated, opponent_action, illegal, new_mask, info_mask, t_out):
-    """One vector step of Tic-Tac-Toe against the random opponent (see the module docstring).
+def ttt_match_step(x, o, to_move, last_action, done, end, winner,
+                   learner_colour, next_alternate, needs_reset, ended_at_reset, mask, mode, greedy, actions,
+                   rng, obs, rewards, terminated, opponent_action, illegal, new_mask, info_mask, t_out):
+    """One vector step of Tic-Tac-Toe against the random opponent (see the module docstring;
+    ``greedy`` plays as random: no placement captures).
 
     Returns ``(bad, refused, 0)``: the first game whose action is out of range, the first
     whose masked-in action is a taken cell (-1: none; then the step was played).
@@ -186,13 +188,13 @@ def ttt_match_step(x, o, to_move, last_action, done, end, winner, has_line, end_
         reply = -1
         if playing and not dn:
             if ill:
-                dn, en, wn = True, end_illegal, 3 - tm
+                dn, en, wn = True, TTT_END_ILLEGAL, 3 - tm
             else:
-                xi, oi, tm, dn, en, wn = ttt_apply(xi, oi, tm, a, has_line)
+                xi, oi, tm, dn, en, wn = ttt_apply(xi, oi, tm, a, HAS_LINE)
                 la = a
                 if not dn:
                     reply = draw_choice(rng, TTT_FULL & ~(xi | oi), 9, 9)
-                    xi, oi, tm, dn, en, wn = ttt_apply(xi, oi, tm, reply, has_line)
+                    xi, oi, tm, dn, en, wn = ttt_apply(xi, oi, tm, reply, HAS_LINE)
                     la = reply
         x[i], o[i], to_move[i], last_action[i], done[i], end[i], winner[i] = xi, oi, tm, la, dn, en, wn
         ended = (playing or ended_at_reset[i]) and dn
@@ -208,7 +210,7 @@ def ttt_match_step(x, o, to_move, last_action, done, end, winner, has_line, end_
             learner_colour[i] = colour
             if colour != tm:
                 reply = draw_choice(rng, TTT_FULL, 9, 9)
-                xi, oi, tm, dn, en, wn = ttt_apply(xi, oi, tm, reply, has_line)
+                xi, oi, tm, dn, en, wn = ttt_apply(xi, oi, tm, reply, HAS_LINE)
                 la = reply
                 opponent_action[i] = reply
             x[i], o[i], to_move[i], last_action[i], done[i], end[i], winner[i] = xi, oi, tm, la, dn, en, wn
@@ -320,8 +322,8 @@ def go_opponent_move(black, white, prev_black, prev_white, to_move, ko_armed, nb
 @njit(cache=True)
 def go_match_step(black, white, prev_black, prev_white, to_move, t, ko_armed, last_pass, captured,
                   last_action, done, end, winner, nb, n, full, left, right, pass_action, max_actions, komi,
-                  end_illegal, learner_colour, next_alternate, needs_reset, ended_at_reset, mask, mode,
-                  greedy, actions, rng, scratch,
+                  end_illegal, scratch, learner_colour, next_alternate, needs_reset, ended_at_reset, mask,
+                  mode, greedy, actions, rng,
                   obs, rewards, terminated, opponent_action, illegal, new_mask, info_mask, t_out, scores):
     """One vector step of Little-Go against the random or greedy opponent (see the module docstring).
 
@@ -415,55 +417,35 @@ def go_match_step(black, white, prev_black, prev_white, to_move, t, ko_armed, la
 
 
 # -- the engines' adapters ---------------------------------------------------------------
-class TicTacToeKernels:
-    """The Tic-Tac-Toe kernel bound to one engine's arrays."""
+class MatchKernel:
+    """A match-step kernel bound to one engine.
 
-    refusals = (ttt.OCCUPIED,)
+    Call ``kernel(*engine_args, learner_colour, next_alternate, needs_reset, ended_at_reset,
+    mask, mode, greedy, actions, rng, obs, rewards, terminated, opponent_action, illegal,
+    new_mask, info_mask, t_out[, scores])`` (``scores`` where ``scored``): it returns
+    ``(bad, refused, code)``; a refused action's reason is ``refusals[code]``. The engine's
+    arrays are bound once: the engines update them in place, never replace them.
+    """
 
-    def __init__(self, engine: BatchedTicTacToe):
-        self.engine = engine
-
-    def step(self, actions: np.ndarray, rng: np.ndarray, match: tuple[np.ndarray, ...], mode: int,
-             greedy: bool, out: dict[str, np.ndarray]) -> tuple[int, int, int]:
-        """The step (``match``: learner_colour, next_alternate, needs_reset, ended_at_reset, mask;
-        ``rng``: ``bitgen_addresses`` as int64). Returns ``(bad, refused, code)``."""
-        e = self.engine
-        return ttt_match_step(e.x, e.o, e.to_move, e.last_action, e.done, e.end, e.winner, HAS_LINE,
-                              e.END_ILLEGAL, *match, mode, actions, rng, out["obs"], out["rewards"],
-                              out["terminated"], out["opponent_action"], out["illegal"], out["mask"],
-                              out["action_mask"], out["t"])
+    def __init__(self, kernel, engine_args: tuple, refusals: tuple, scored: bool):
+        self.kernel, self.engine_args, self.refusals, self.scored = kernel, engine_args, refusals, scored
 
 
-class LittleGoKernels:
-    """The Little-Go kernel bound to one engine's arrays."""
-
-    refusals = REASONS
-
-    def __init__(self, engine: BatchedLittleGo):
-        self.engine = engine
-        game = engine.game
-        self.geometry = (np.array(game.neighbour_bits, dtype=np.int64), game.size, np.int64(game.full),
-                         np.int64(game.not_first_col), np.int64(game.not_last_col))
-        self.scratch = np.zeros((3, engine.batch_size), np.int64)
-
-    def step(self, actions: np.ndarray, rng: np.ndarray, match: tuple[np.ndarray, ...], mode: int,
-             greedy: bool, out: dict[str, np.ndarray]) -> tuple[int, int, int]:
-        """As ``TicTacToeKernels.step``; ``out`` also holds ``scores``."""
-        e = self.engine
-        return go_match_step(e.black, e.white, e.prev_black, e.prev_white, e.to_move, e.t, e.ko_armed,
-                             e.last_pass, e.captured, e.last_action, e.done, e.end, e.winner, *self.geometry,
-                             e.pass_action, e.max_actions, e.komi, e.END_ILLEGAL, *match, mode, greedy,
-                             actions, rng, self.scratch, out["obs"], out["rewards"], out["terminated"],
-                             out["opponent_action"], out["illegal"], out["mask"], out["action_mask"],
-                             out["t"], out["scores"])
-
-
-KERNELS = {BatchedTicTacToe: TicTacToeKernels, BatchedLittleGo: LittleGoKernels}
-
-
-def kernels_for(engine: BatchedGame) -> TicTacToeKernels | LittleGoKernels | None:
+def kernels_for(engine: BatchedGame) -> MatchKernel | None:
     """The compiled match step of ``engine`` (None on the numpy backend or for an engine without one)."""
     if engine.backend != "numba":
         return None
-    adapter = KERNELS.get(type(engine))
-    return None if adapter is None else adapter(engine)
+    e = engine
+    if type(e) is BatchedTicTacToe:
+        return MatchKernel(ttt_match_step, (e.x, e.o, e.to_move, e.last_action, e.done, e.end, e.winner),
+                           (ttt.OCCUPIED,), False)
+    if type(e) is BatchedLittleGo:
+        game = e.game
+        geometry = (np.array(game.neighbour_bits, dtype=np.int64), game.size, np.int64(game.full),
+                    np.int64(game.not_first_col), np.int64(game.not_last_col))
+        scratch = np.zeros((3, e.batch_size), np.int64)  # the learner placements' outcomes
+        return MatchKernel(go_match_step, (e.black, e.white, e.prev_black, e.prev_white, e.to_move, e.t,
+                                           e.ko_armed, e.last_pass, e.captured, e.last_action, e.done, e.end,
+                                           e.winner, *geometry, e.pass_action, e.max_actions, e.komi,
+                                           e.END_ILLEGAL, scratch), REASONS, True)
+    return None
