@@ -45,6 +45,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from tictacgo.envs import observations, rendering, reset_options
 from tictacgo.games.bits import unpack_bits
@@ -374,7 +375,10 @@ class OrderEnforcing(OrderEnforcingWrapper):
       ``terminations``, ``truncations``, ``rewards``, ``infos``) read the env
       directly instead of through the library's ``__getattr__`` forwarding,
       which costs more than a whole Tic-Tac-Toe step; they keep its "cannot
-      be accessed before reset" errors, tracked by this class's own flag.
+      be accessed before reset" errors, tracked by this class's own flag;
+    * ``step`` and ``agent_iter``'s iterator do the library's checks (step
+      before reset, step after every agent left, a loop over ``agent_iter``
+      that does not step) reading the env directly too.
     """
 
     def __init__(self, env: AECEnv):
@@ -421,10 +425,44 @@ class OrderEnforcing(OrderEnforcingWrapper):
 
     def step(self, action: Any) -> None:
         env = self.env
-        if action is not None and self._reset_called and not env.agents:
-            raise GameOverError(f"{env}: the game is over and every agent has left it; "
-                                f"step({action!r}) is refused; call reset() to start a new game")
-        super().step(action)
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        elif not env.agents:
+            if action is not None:
+                raise GameOverError(f"{env}: the game is over and every agent has left it; "
+                                    f"step({action!r}) is refused; call reset() to start a new game")
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self._has_updated = True
+            env.step(action)
+
+    def agent_iter(self, max_iter: int = 2**63) -> AgentIterable:
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return AgentIterable(self, max_iter)
+
+
+class AgentIterable(AECOrderEnforcingIterable):
+    """``OrderEnforcing.agent_iter()``: PettingZoo's iterable, giving an ``AgentIterator``."""
+
+    def __iter__(self) -> AgentIterator:
+        return AgentIterator(self.env, self.max_iter)
+
+
+class AgentIterator(AECOrderEnforcingIterator):
+    """PettingZoo's order-enforcing agent iterator, reading the wrapped env's attributes directly."""
+
+    def __next__(self) -> str:
+        wrapper = self.env
+        env = wrapper.env
+        if not env.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        if not wrapper._has_updated:
+            raise AssertionError("need to call step() or reset() in a loop over `agent_iter`")
+        wrapper._has_updated = False
+        return env.agent_selection
 
 
 def wrap(env: AECEnv) -> AECEnv:

@@ -31,6 +31,8 @@ def check_action_type(action, num_actions: int) -> int:
         TypeError: not an integer.
         ValueError: outside ``[0, num_actions)``.
     """
+    if type(action) is int and 0 <= action < num_actions:
+        return action  # the common case, without the checks below (search calls this per node)
     dtype_kind = getattr(getattr(action, "dtype", None), "kind", "")
     if getattr(action, "shape", None) == () and dtype_kind in ("i", "u"):
         action = action.item()
