@@ -309,9 +309,11 @@ def place_bits(game: LittleGo, own: int, opp: int, p: int, ko_own: int = NO_KO,
     touching = opp & game.neighbour_bits[p]
     dead = 0
     if touching:
-        groups = game.flood(touching, opp)
-        breathing = groups & game.neighbours(empty)
-        dead = groups & ~game.flood(breathing, groups) if breathing else groups
+        breathing = game.neighbours(empty)
+        if touching & ~breathing:  # else every touching stone has a liberty of its own: none dies
+            groups = game.flood(touching, opp)
+            breathing &= groups
+            dead = groups & ~game.flood(breathing, groups) if breathing else groups
     if game.neighbour_bits[p] & empty:
         return own2, opp & ~dead, dead
     group = game.flood(stone, own2)
