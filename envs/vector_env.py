@@ -93,6 +93,7 @@ class BatchedMatch:
         keys = INFO_KEYS + (("scores",) if self._scored else ())
         self._info_masks = tuple("_" + key for key in keys)
         self._all_true = np.ones(self.num_envs, bool)  # copied: cheaper than np.ones at small B
+        self._no_reasons = self._reasons.take(np.zeros(self.num_envs, np.intp))  # every game live
 
     def set_opponent(self, opponent: Any) -> None:
         """Play against ``opponent`` ("random", "greedy" or a callable ``f(obs, mask) -> actions``)."""
@@ -235,16 +236,16 @@ class BatchedMatch:
 
     def advance(self, actions) -> dict[str, np.ndarray]:
         """``step``, returning what it made: ``rewards``, ``terminated``, ``opponent_action``,
-        ``illegal`` and the arrays that follow the step: ``obs`` (``observe()``), ``action_mask``
-        (``action_masks()`` as int8), ``t`` (actions played) and, where the engine scores,
-        ``scores``; each a fresh array.
+        ``illegal`` and the arrays that follow the step (``outputs()``): ``obs``
+        (``observe()``), ``action_mask`` (``action_masks()`` as int8), ``t`` (actions played),
+        ``reason`` and, where the engine scores, ``scores``; each a fresh array.
         """
         a = np.asarray(actions)
         if a.shape != (self.num_envs,):
             raise ValueError(f"actions must have shape ({self.num_envs},), got {a.shape}")
         if a.dtype.kind not in "iu":
             raise TypeError(f"actions must be integers, got dtype {a.dtype}")
-        if self.compiled:
+        if self._kernels is not None and type(self.opponent) is str:  # self.compiled, inlined
             return self._compiled_step(a)
         with self.all_or_nothing():
             rewards, terminated, opponent_action, illegal = self._step(a)
@@ -252,10 +253,10 @@ class BatchedMatch:
                 "illegal": illegal, **self.outputs()}
 
     def outputs(self) -> dict[str, np.ndarray]:
-        """Fresh arrays of the games as they are: ``obs``, ``action_mask`` (int8), ``t`` and
-        (where the engine scores) ``scores``."""
+        """Fresh arrays of the games as they are: ``obs``, ``action_mask`` (int8), ``t``,
+        ``reason`` (``reason_names()``) and (where the engine scores) ``scores``."""
         out = {"obs": self.observe(), "action_mask": self.action_masks().astype(np.int8),
-               "t": np.asarray(self.engine.t, dtype=np.int64).copy()}
+               "t": np.asarray(self.engine.t, dtype=np.int64).copy(), "reason": self.reason_names()}
         if hasattr(self.engine, "scores"):
             out["scores"] = self.engine.scores()
         return out
@@ -274,7 +275,7 @@ class BatchedMatch:
         opponent_action, t = np.empty(B, np.int64), np.empty(B, np.int64)
         mask, action_mask = np.empty((B, A), bool), np.empty((B, A), np.int8)
         extra = (np.empty((B, 2)),) if kernel.scored else ()
-        bad, refused, code = kernel.kernel(
+        bad, refused, code, finished = kernel.kernel(
             *kernel.engine_args, self.learner_colour, self._next_alternate, self.needs_reset,
             self.ended_at_reset, self.mask, self.mode_code, self.opponent == "greedy",
             np.ascontiguousarray(a, dtype=np.int64), self._bitgen, obs, rewards, terminated, opponent_action,
@@ -289,7 +290,8 @@ class BatchedMatch:
         if self.observation_format == "board":
             obs = obs.reshape(B, *self.observation_space.shape)
         out = {"obs": obs, "rewards": rewards, "terminated": terminated, "opponent_action": opponent_action,
-               "illegal": illegal, "action_mask": action_mask, "t": t}
+               "illegal": illegal, "action_mask": action_mask, "t": t,
+               "reason": self._reasons.take(self.engine.end) if finished else self._no_reasons.copy()}
         if extra:
             out["scores"] = extra[0]
         return out
@@ -337,7 +339,7 @@ class BatchedMatch:
             "opponent_action": out["opponent_action"],
             "illegal_action": out["illegal"],
             "t": out["t"],
-            "reason": self.reason_names(),
+            "reason": out["reason"],
         }
         if self._scored:
             info["scores"] = out["scores"]

@@ -169,17 +169,18 @@ def ttt_match_step(x, o, to_move, last_action, done, end, winner,
     """One vector step of Tic-Tac-Toe against the random opponent (see the module docstring;
     ``greedy`` plays as random: no placement captures).
 
-    Returns ``(bad, refused, 0)``: the first game whose action is out of range, the first
-    whose masked-in action is a taken cell (-1: none; then the step was played).
+    Returns ``(bad, refused, 0, finished)``: the first game whose action is out of range, the
+    first whose masked-in action is a taken cell (-1: none; then the step was played), and
+    the number of finished games after the step.
     """
     B = x.shape[0]
     bad = bad_action(actions, 9)
     if bad >= 0:
-        return bad, -1, 0
+        return bad, -1, 0, 0
     for i in range(B):
         if not (needs_reset[i] or ended_at_reset[i] or done[i]) and mask[i, actions[i]] \
                 and ((x[i] | o[i]) >> actions[i]) & 1:
-            return -1, i, 0
+            return -1, i, 0, 0
     for i in range(B):  # 1: the learner's moves and the replies
         xi, oi, tm, la, dn, en, wn = x[i], o[i], to_move[i], last_action[i], done[i], end[i], winner[i]
         playing = not needs_reset[i] and not ended_at_reset[i]
@@ -202,6 +203,7 @@ def ttt_match_step(x, o, to_move, last_action, done, end, winner,
         rewards[i] = learner_reward(wn, learner_colour[i]) if ended else 0.0
     if mode == RANDOM:  # 2
         draw_colours(rng, needs_reset, learner_colour)
+    finished = 0
     for i in range(B):  # 3: resets and openings; what the step returns
         opened_to_end = False
         if needs_reset[i]:
@@ -217,6 +219,7 @@ def ttt_match_step(x, o, to_move, last_action, done, end, winner,
             opened_to_end = dn
         needs_reset[i], ended_at_reset[i] = terminated[i], opened_to_end
         xi, oi = x[i], o[i]
+        finished += done[i]
         legal = 0 if done[i] else TTT_FULL & ~(xi | oi)
         own, opp = (xi, oi) if learner_colour[i] == 1 else (oi, xi)
         waiting = terminated[i] or opened_to_end
@@ -226,7 +229,7 @@ def ttt_match_step(x, o, to_move, last_action, done, end, winner,
             info_mask[i, c] = 1 if waiting else lg
             obs[i, c] = 1 if (own >> c) & 1 else (-1 if (opp >> c) & 1 else 0)
         t_out[i] = popcount(xi | oi)
-    return -1, -1, 0
+    return -1, -1, 0, finished
 
 
 # -- Little-Go -------------------------------------------------------------------------
@@ -327,14 +330,15 @@ def go_match_step(black, white, prev_black, prev_white, to_move, t, ko_armed, la
                   obs, rewards, terminated, opponent_action, illegal, new_mask, info_mask, t_out, scores):
     """One vector step of Little-Go against the random or greedy opponent (see the module docstring).
 
-    Returns ``(bad, refused, code)``: the first game whose action is out of range, the first
-    whose masked-in placement the rules refuse, and their refusal code (-1, -1, 0: the step
-    was played). ``scratch``: (3, B) int64 for the learner placements' outcomes.
+    Returns ``(bad, refused, code, finished)``: the first game whose action is out of range,
+    the first whose masked-in placement the rules refuse, their refusal code (-1, -1, 0: the
+    step was played), and the number of finished games after the step. ``scratch``: (3, B)
+    int64 for the learner placements' outcomes.
     """
     B, N = black.shape[0], n * n
     bad = bad_action(actions, pass_action + 1)
     if bad >= 0:
-        return bad, -1, 0
+        return bad, -1, 0, 0
     for i in range(B):  # 0: the learner's placements, checked before any game changes
         a = actions[i]
         if needs_reset[i] or ended_at_reset[i] or done[i] or not mask[i, a] or a == pass_action:
@@ -343,7 +347,7 @@ def go_match_step(black, white, prev_black, prev_white, to_move, t, ko_armed, la
                                             ko_armed[i])
         code, own2, opp2, dead = go_place(own, opp, a, ko_own, ko_opp, nb, n, full, left, right)
         if code != LEGAL:
-            return -1, i, code
+            return -1, i, code, 0
         scratch[0, i], scratch[1, i], scratch[2, i] = own2, opp2, dead
     counts = np.zeros(N, np.int64)
     for i in range(B):  # 1: the learner's moves and the replies
@@ -376,6 +380,7 @@ def go_match_step(black, white, prev_black, prev_white, to_move, t, ko_armed, la
         rewards[i] = learner_reward(wn, learner_colour[i]) if ended else 0.0
     if mode == RANDOM:  # 2
         draw_colours(rng, needs_reset, learner_colour)
+    finished = 0
     for i in range(B):  # 3: resets and openings; what the step returns
         opened_to_end = False
         if needs_reset[i]:
@@ -396,6 +401,7 @@ def go_match_step(black, white, prev_black, prev_white, to_move, t, ko_armed, la
             opened_to_end = dn
         needs_reset[i], ended_at_reset[i] = terminated[i], opened_to_end
         bl, wh = black[i], white[i]
+        finished += done[i]
         if done[i]:
             legal = np.int64(0)
         else:
@@ -413,7 +419,7 @@ def go_match_step(black, white, prev_black, prev_white, to_move, t, ko_armed, la
         t_out[i] = t[i]
         scores[i, 0] = popcount(bl)
         scores[i, 1] = popcount(wh) + komi
-    return -1, -1, 0
+    return -1, -1, 0, finished
 
 
 # -- the engines' adapters ---------------------------------------------------------------
@@ -423,7 +429,7 @@ class MatchKernel:
     Call ``kernel(*engine_args, learner_colour, next_alternate, needs_reset, ended_at_reset,
     mask, mode, greedy, actions, rng, obs, rewards, terminated, opponent_action, illegal,
     new_mask, info_mask, t_out[, scores])`` (``scores`` where ``scored``): it returns
-    ``(bad, refused, code)``; a refused action's reason is ``refusals[code]``. The engine's
+    ``(bad, refused, code, finished)``; a refused action's reason is ``refusals[code]``. The engine's
     arrays are bound once: the engines update them in place, never replace them.
     """
 
