@@ -5,7 +5,9 @@ over the game's batched engine; ``make_littlego`` and ``make_tictactoe`` are
 the ``vector_entry_point`` of ``LittleGo-v0`` and ``TicTacToe-v0``. The game
 logic both vector APIs share (this env and the SB3 ``BatchedVecEnv``) is
 ``BatchedMatch``: the learner's moves, the in-batch opponent's replies,
-auto-reset on the next step, observations and ``info``. The user guide
+auto-reset on the next step, observations and ``info``; on the numba backend
+its step against a built-in opponent is one compiled call
+(``tictacgo.envs.vector_kernels``) that plays the same games. The user guide
 (arguments, opponents, auto-reset, ``info``) is docs/vector.md.
 """
 
