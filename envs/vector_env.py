@@ -108,6 +108,24 @@ class BatchedMatch:
                             f"f(obs, mask) -> actions, got {opponent!r} ({type(opponent).__name__})")
         self.opponent = opponent
 
+    def __getstate__(self) -> dict[str, Any]:
+        # The kernels are bound to this engine's arrays and the bit generator's addresses to
+        # this process's generator: a copy (pickle, deepcopy) binds its own.
+        state = self.__dict__.copy()
+        state["_kernels"] = state["_kernels"] is not None
+        state["_bitgen_of"] = None
+        state.pop("_bitgen", None)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        if self._kernels:
+            from tictacgo.envs.vector_kernels import kernels_for
+
+            self._kernels = kernels_for(self.engine)
+        else:
+            self._kernels = None
+
     @property
     def compiled(self) -> bool:
         """Whether a step is one compiled kernel call (``tictacgo.envs.vector_kernels``: the numba

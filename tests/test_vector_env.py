@@ -1,5 +1,8 @@
 """The native vector envs (``tictacgo.envs.vector_env``) and ``gymnasium.make_vec`` in all three modes."""
 
+import copy
+import pickle
+
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -327,3 +330,27 @@ def test_an_action_the_mask_allows_but_the_rules_refuse_raises_and_changes_nothi
     assert all((before[0][k] == after[0][k]).all() for k in before[0]) and before[1] == after[1]
     with pytest.raises(ValueError, match=r"actions must be in \[0, 25\], got 26"):
         envs.step(np.array([0, 26, 0]))
+
+
+@pytest.mark.parametrize("copier", [copy.deepcopy, lambda envs: pickle.loads(pickle.dumps(envs))],
+                         ids=["deepcopy", "pickle"])
+@pytest.mark.parametrize("make", [LittleGoVectorEnv, TicTacToeVectorEnv])
+def test_a_copy_mid_run_plays_on_as_the_original_and_leaves_its_random_stream_alone(copier, make):
+    envs = make(8, learner="random")
+    rng = np.random.default_rng(3)
+    _, info = envs.reset(seed=1)
+    for _ in range(3):
+        _, _, _, _, info = envs.step(masked_random(rng, info))
+    twin = copier(envs)
+    assert twin.match.compiled == envs.match.compiled
+    state = envs.match.rng.bit_generator.state
+    twin_info = info
+    for _ in range(12):  # the copy first: the original's generator must not move
+        twin_out = twin.step(masked_random(np.random.default_rng(7), twin_info))
+        twin_info = twin_out[4]
+    assert envs.match.rng.bit_generator.state == state
+    for _ in range(12):
+        out = envs.step(masked_random(np.random.default_rng(7), info))
+        info = out[4]
+    assert (out[0] == twin_out[0]).all() and (info["t"] == twin_info["t"]).all()
+    assert twin.match.rng.bit_generator.state == envs.match.rng.bit_generator.state
