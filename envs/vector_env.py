@@ -43,8 +43,9 @@ SYNC_HINT = ('; the single-game envs take more through gymnasium.make_vec(..., '
 
 
 def _uniform_choice(rng: np.random.Generator, allowed: np.ndarray) -> np.ndarray:
-    """One uniformly random True column per row of a (k, A) bool array (rows need one True)."""
-    return np.argmax(allowed * rng.random(allowed.shape), axis=1)
+    """One uniformly random True column per row of a (k, A) bool array (rows need one True): the
+    allowed column with the largest of A uniform draws (the compiled step draws and picks the same)."""
+    return np.argmax(np.where(allowed, rng.random(allowed.shape), -1.0), axis=1)
 
 
 class BatchedMatch:

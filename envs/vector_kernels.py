@@ -46,18 +46,26 @@ from numba.extending import intrinsic
 
 from tictacgo.games import tictactoe as ttt
 from tictacgo.games.batched_common import BatchedGame
-from tictacgo.games.batched_kernels import go_place, nbrs, popcount
+from tictacgo.games.batched_kernels import (
+    GO_END_DOUBLE_PASS,
+    GO_END_MAX_ACTIONS,
+    GO_END_NONE,
+    GO_END_PASS_ON_EMPTY_START,
+    LEGAL,
+    TTT_END_DRAW,
+    TTT_END_NONE,
+    TTT_END_WIN,
+    TTT_FULL,
+    go_place,
+    nbrs,
+    popcount,
+)
 from tictacgo.games.batched_littlego import REASONS, BatchedLittleGo
 from tictacgo.games.batched_tictactoe import END_ILLEGAL as TTT_END_ILLEGAL
 from tictacgo.games.batched_tictactoe import HAS_LINE, BatchedTicTacToe
 
 # Learner modes, in vector_env.LEARNER_MODES order.
 FIRST, SECOND, ALTERNATE, RANDOM = range(4)
-# End codes of the engines (the tests check them against the engines').
-TTT_END_NONE, TTT_END_WIN, TTT_END_DRAW = 0, 1, 2
-GO_END_NONE, GO_END_MAX_ACTIONS, GO_END_DOUBLE_PASS, GO_END_PASS_ON_EMPTY_START = 0, 1, 2, 3
-LEGAL = 0
-TTT_FULL = 0x1FF
 
 
 # -- random numbers from a numpy bit generator -------------------------------------------
@@ -91,7 +99,7 @@ def bitgen_addresses(rng: np.random.Generator) -> tuple[int, int, int]:
 @njit(cache=True)
 def draw_choice(rng, allowed, num_actions, row_size):
     """Draw a row of ``row_size`` doubles and return the allowed action (bit of ``allowed``)
-    with the largest one: numpy's ``argmax(allowed * rng.random(row_size))``."""
+    with the largest one (the first on a tie): ``vector_env._uniform_choice`` on one row."""
     state, next_double = rng[0], rng[1]
     best, pick = -1.0, 0
     for c in range(row_size):
@@ -128,6 +136,7 @@ def new_colour(mode, next_alternate, learner_colour, i):
 
 @njit(cache=True)
 def learner_reward(winner, colour):
+    """+1, -1 or 0: the result of a finished game with ``winner`` for the learner playing ``colour``."""
     if winner == colour:
         return 1.0
     if winner == 3 - colour:
