@@ -131,7 +131,7 @@ class BatchedMatch:
     def compiled(self) -> bool:
         """Whether a step is one compiled kernel call (``tictacgo.envs.vector_kernels``: the numba
         backend and a built-in opponent) rather than numpy array operations; the games are the same."""
-        return self._kernels is not None and isinstance(self.opponent, str)
+        return self._kernels is not None and type(self.opponent) is str
 
     def seed(self, rng: np.random.Generator) -> None:
         self.rng = rng
@@ -278,7 +278,7 @@ class BatchedMatch:
         ``reason`` (``reason_names()``) and (where the engine scores) ``scores``."""
         out = {"obs": self.observe(), "action_mask": self.action_masks().astype(np.int8),
                "t": np.asarray(self.engine.t, dtype=np.int64).copy(), "reason": self.reason_names()}
-        if hasattr(self.engine, "scores"):
+        if self._scored:
             out["scores"] = self.engine.scores()
         return out
 
