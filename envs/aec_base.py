@@ -25,13 +25,14 @@ Conventions shared by both games:
   ``infos`` then carry ``winner`` (agent name, or None for a draw) and
   ``reason``.
 
-Speed: ``step``, ``observe`` and ``last`` do a few dict look-ups and one
-numpy conversion: observation boards come from
-``observations.relative_board`` (built straight from the rules' bitboards)
-and legal masks from ``tictacgo.games.bits.unpack_bits``, both cached by
-bitboard (Tic-Tac-Toe's few thousand boards all fit), and the legal actions
-are computed once per state. "planes" are built by ``observations.planes``.
-Every observation is a fresh, writable array the caller may keep or modify.
+Speed: ``step``, ``observe`` and ``last`` do a few dict look-ups and at most
+one numpy conversion: the player-relative board and the legal mask are built
+together straight from the rules' bitboards
+(``tictacgo.games.bits.signed_board_and_flags``, the conversion of
+``observations.relative_board``), both cached by bitboard (Tic-Tac-Toe's few
+thousand all fit), and the legal actions are computed once per state.
+"planes" are built by ``observations.planes``. Every observation is a fresh,
+writable array the caller may keep or modify.
 """
 
 from __future__ import annotations
@@ -45,15 +46,16 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from tictacgo.envs import observations, rendering, reset_options
-from tictacgo.games.bits import unpack_bits
+from tictacgo.games.bits import signed_board_and_flags, unpack_bits
 from tictacgo.games.errors import GameOverError, IllegalActionError
 from tictacgo.games.spec import Game
 
-# Read-only observation boards by (own bits, opponent bits) and legal masks by
-# legal bits, per game, shared by its envs. Bounded: a small game's boards all
-# fit; a large game's cache fills with the commonest early positions and stops.
+# Observation boards by (own bits, opponent bits) and legal masks by legal bits, per
+# game, shared by its envs. Bounded: Tic-Tac-Toe's all fit; Little-Go's caches fill with
+# the commonest early positions and stop.
 _CACHE_LIMIT = 20_000
 _CACHES: dict[Any, tuple[dict, dict]] = {}
 
@@ -108,8 +110,10 @@ class TurnBasedAECEnv(AECEnv):
 
         self._state = game.initial_state()
         self.num_actions = int(self.game.num_actions)
-        self._mask_state = None  # the state whose legal actions _mask holds (read-only)
-        self._mask = np.zeros(self.num_actions, np.int8)
+        self._mask_state = None  # the state whose legal actions _mask_bits holds
+        self._mask_bits = 0
+        self._points = game.spec.num_points
+        self._board_shape = game.spec.board_shape
 
         board_space = observations.observation_space(game, observation)
         self.observation_spaces = {
@@ -209,36 +213,50 @@ class TurnBasedAECEnv(AECEnv):
         if colour is None:
             raise ValueError(f"unknown agent {agent!r}; expected one of {self.possible_agents}")
         state = self._state
+        to_move = colour == state.to_move and state.end is None
+        if to_move and state is not self._mask_state:
+            self._mask_state = state
+            self._mask_bits = self.game.legal_bits(state)
+        legal = self._mask_bits if to_move else 0
         fmt = self.observation_format
         if fmt in (observations.PLANES, observations.PLANES_HWC):
-            obs = observations.observe(self.game, state, fmt, colour)
-        else:
-            # The stone bitboards from ``colour``'s side are the cache key.
-            own, opp = self.game.stone_bits(state)
-            if colour == 2:
-                own, opp = opp, own
-            cache = self._board_cache
-            board = cache.get((own, opp))
-            if board is None:
-                board = observations.relative_board(self.game, state, colour)
-                if len(cache) < _CACHE_LIMIT:
-                    cache[(own, opp)] = board
-            obs = board.copy() if fmt == observations.BOARD else board.flatten()
-        if colour == state.to_move and state.end is None:
-            if state is not self._mask_state:
-                self._mask_state = state
-                bits = self.game.legal_bits(state)
-                masks = self._mask_cache
-                mask = masks.get(bits)
-                if mask is None:
-                    mask = unpack_bits(bits, self.num_actions).view(np.int8)
-                    if len(masks) < _CACHE_LIMIT:
-                        masks[bits] = mask
-                self._mask = mask
-            mask = self._mask.copy()
-        else:
-            mask = np.zeros(self.num_actions, np.int8)
-        return {"observation": obs, "action_mask": mask}
+            return {"observation": observations.observe(self.game, state, fmt, colour),
+                    "action_mask": self._action_mask(legal)}
+        # The stone bitboards from ``colour``'s side are the cache key. Cached boards and masks
+        # are never handed out, only copies.
+        own, opp = self.game.stone_bits(state)
+        if colour == 2:
+            own, opp = opp, own
+        board = self._board_cache.get((own, opp))
+        if board is None:  # a new board (and most likely a new mask): one conversion for both
+            points = self._points
+            buf = signed_board_and_flags(own, opp, points, legal, self.num_actions)
+            board, mask = buf[:points], buf[points:]
+            if len(self._board_cache) < _CACHE_LIMIT:
+                self._board_cache[(own, opp)] = board.reshape(self._board_shape).copy()
+            if legal and len(self._mask_cache) < _CACHE_LIMIT:
+                self._mask_cache.setdefault(legal, mask.copy())
+            if fmt == observations.BOARD:
+                board = board.reshape(self._board_shape)
+            return {"observation": board, "action_mask": mask}
+        board = board.copy() if fmt == observations.BOARD else board.flatten()
+        if not legal:
+            return {"observation": board, "action_mask": np.zeros(self.num_actions, np.int8)}
+        mask = self._mask_cache.get(legal)
+        mask = self._action_mask(legal) if mask is None else mask.copy()
+        return {"observation": board, "action_mask": mask}
+
+    def _action_mask(self, legal: int) -> np.ndarray:
+        """A fresh int8 action mask of the legal-action bits ``legal`` (all zeros for 0)."""
+        if not legal:
+            return np.zeros(self.num_actions, np.int8)
+        mask = self._mask_cache.get(legal)
+        if mask is not None:
+            return mask.copy()
+        mask = unpack_bits(legal, self.num_actions).view(np.int8)
+        if len(self._mask_cache) < _CACHE_LIMIT:
+            self._mask_cache[legal] = mask.copy()
+        return mask
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """(observation, cumulative reward, terminated, truncated, info) of ``agent_selection``.
@@ -370,7 +388,10 @@ class OrderEnforcing(OrderEnforcingWrapper):
       ``terminations``, ``truncations``, ``rewards``, ``infos``) read the env
       directly instead of through the library's ``__getattr__`` forwarding,
       which costs more than a whole Tic-Tac-Toe step; they keep its "cannot
-      be accessed before reset" errors, tracked by this class's own flag.
+      be accessed before reset" errors, tracked by this class's own flag;
+    * ``step`` and ``agent_iter``'s iterator do the library's checks (step
+      before reset, step after every agent left, a loop over ``agent_iter``
+      that does not step) reading the env directly too.
     """
 
     def __init__(self, env: AECEnv):
@@ -417,10 +438,44 @@ class OrderEnforcing(OrderEnforcingWrapper):
 
     def step(self, action: Any) -> None:
         env = self.env
-        if action is not None and self._reset_called and not env.agents:
-            raise GameOverError(f"{env}: the game is over and every agent has left it; "
-                                f"step({action!r}) is refused; call reset() to start a new game")
-        super().step(action)
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        elif not env.agents:
+            if action is not None:
+                raise GameOverError(f"{env}: the game is over and every agent has left it; "
+                                    f"step({action!r}) is refused; call reset() to start a new game")
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self._has_updated = True
+            env.step(action)
+
+    def agent_iter(self, max_iter: int = 2**63) -> AgentIterable:
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return AgentIterable(self, max_iter)
+
+
+class AgentIterable(AECOrderEnforcingIterable):
+    """``OrderEnforcing.agent_iter()``: PettingZoo's iterable, giving an ``AgentIterator``."""
+
+    def __iter__(self) -> AgentIterator:
+        return AgentIterator(self.env, self.max_iter)
+
+
+class AgentIterator(AECOrderEnforcingIterator):
+    """PettingZoo's order-enforcing agent iterator, reading the wrapped env's attributes directly."""
+
+    def __next__(self) -> str:
+        wrapper = self.env
+        env = wrapper.env
+        if not env.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        if not wrapper._has_updated:
+            raise AssertionError("need to call step() or reset() in a loop over `agent_iter`")
+        wrapper._has_updated = False
+        return env.agent_selection
 
 
 def wrap(env: AECEnv) -> AECEnv:

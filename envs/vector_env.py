@@ -5,7 +5,9 @@ over the game's batched engine; ``make_littlego`` and ``make_tictactoe`` are
 the ``vector_entry_point`` of ``LittleGo-v0`` and ``TicTacToe-v0``. The game
 logic both vector APIs share (this env and the SB3 ``BatchedVecEnv``) is
 ``BatchedMatch``: the learner's moves, the in-batch opponent's replies,
-auto-reset on the next step, observations and ``info``. The user guide
+auto-reset on the next step, observations and ``info``; on the numba backend
+its step against a built-in opponent is one compiled call
+(``tictacgo.envs.vector_kernels``) that plays the same games. The user guide
 (arguments, opponents, auto-reset, ``info``) is docs/vector.md.
 """
 
@@ -24,12 +26,16 @@ from tictacgo.envs import reset_options
 from tictacgo.games import LittleGo, TicTacToe
 from tictacgo.games.batched_common import BatchedGame
 from tictacgo.games.batched_engines import make_batched_engine
+from tictacgo.games.errors import IllegalActionError
 from tictacgo.games.spec import Game
 from tictacgo.validate import check_int
 
 LEARNER_MODES = ("first", "second", "alternate", "random")
 OBSERVATIONS = ("flat", "board")
 BUILTIN_OPPONENTS = ("random", "greedy")
+# The keys of the vector env's info, in order (and "scores" where the engine scores).
+INFO_KEYS = ("action_mask", "learner_colour", "winner_colour", "opponent_action", "illegal_action", "t",
+             "reason")
 # gymnasium.make_vec picks the vector entry point by default; what only the single-game envs take
 # (registry opponents, planes, the penalty wrapper) is there with vectorization_mode="sync".
 SYNC_HINT = ('; the single-game envs take more through gymnasium.make_vec(..., '
@@ -37,8 +43,9 @@ SYNC_HINT = ('; the single-game envs take more through gymnasium.make_vec(..., '
 
 
 def _uniform_choice(rng: np.random.Generator, allowed: np.ndarray) -> np.ndarray:
-    """One uniformly random True column per row of a (k, A) bool array (rows need one True)."""
-    return np.argmax(allowed * rng.random(allowed.shape), axis=1)
+    """One uniformly random True column per row of a (k, A) bool array (rows need one True): the
+    allowed column with the largest of A uniform draws (the compiled step draws and picks the same)."""
+    return np.argmax(np.where(allowed, rng.random(allowed.shape), -1.0), axis=1)
 
 
 class BatchedMatch:
@@ -64,6 +71,7 @@ class BatchedMatch:
         self.engine = engine
         self.num_envs = engine.batch_size
         self.learner_mode = learner
+        self.mode_code = LEARNER_MODES.index(learner)
         self.observation_format = observation
         self.set_opponent(opponent)
         rows, cols = engine.board_shape
@@ -79,6 +87,18 @@ class BatchedMatch:
         self.mask = np.zeros((B, engine.num_actions), bool)
         self._reasons = np.array([name or "" for name in engine.END_NAMES])
         self._in_step = False
+        self._kernels = None
+        if engine.backend == "numba":  # numba imports: the compiled step against a built-in opponent
+            from tictacgo.envs.vector_kernels import kernels_for
+
+            self._kernels = kernels_for(engine)
+        self._bitgen_of: np.random.Generator | None = None  # the generator self._bitgen points into
+        self._points = rows * cols
+        self._scored = hasattr(engine, "scores")
+        keys = INFO_KEYS + (("scores",) if self._scored else ())
+        self._info_masks = tuple("_" + key for key in keys)
+        self._all_true = np.ones(self.num_envs, bool)  # copied: cheaper than np.ones at small B
+        self._no_reasons = self._reasons.take(np.zeros(self.num_envs, np.intp))  # every game live
 
     def set_opponent(self, opponent: Any) -> None:
         """Play against ``opponent`` ("random", "greedy" or a callable ``f(obs, mask) -> actions``)."""
@@ -90,6 +110,30 @@ class BatchedMatch:
             raise TypeError(f"opponent must be one of {BUILTIN_OPPONENTS} or a callable "
                             f"f(obs, mask) -> actions, got {opponent!r} ({type(opponent).__name__})")
         self.opponent = opponent
+
+    def __getstate__(self) -> dict[str, Any]:
+        # The kernels are bound to this engine's arrays and the bit generator's addresses to
+        # this process's generator: a copy (pickle, deepcopy) binds its own.
+        state = self.__dict__.copy()
+        state["_kernels"] = state["_kernels"] is not None
+        state["_bitgen_of"] = None
+        state.pop("_bitgen", None)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        if self._kernels:
+            from tictacgo.envs.vector_kernels import kernels_for
+
+            self._kernels = kernels_for(self.engine)
+        else:
+            self._kernels = None
+
+    @property
+    def compiled(self) -> bool:
+        """Whether a step is one compiled kernel call (``tictacgo.envs.vector_kernels``: the numba
+        backend and a built-in opponent) rather than numpy array operations; the games are the same."""
+        return self._kernels is not None and type(self.opponent) is str
 
     def seed(self, rng: np.random.Generator) -> None:
         self.rng = rng
@@ -210,16 +254,78 @@ class BatchedMatch:
         Returns:
             ``(rewards, terminated, opponent_action, illegal)`` arrays of B.
         """
-        with self.all_or_nothing():
-            return self._step(actions)
+        out = self.advance(actions)
+        return out["rewards"], out["terminated"], out["opponent_action"], out["illegal"]
 
-    def _step(self, actions) -> tuple[np.ndarray, ...]:
-        engine = self.engine
+    def advance(self, actions) -> dict[str, np.ndarray]:
+        """``step``, returning what it made: ``rewards``, ``terminated``, ``opponent_action``,
+        ``illegal`` and the arrays that follow the step (``outputs()``): ``obs``
+        (``observe()``), ``action_mask`` (the info's int8 mask: the legal actions, all 0 for a game
+        this step ended, all 1 for one the opponent's opening ended), ``t`` (actions played),
+        ``reason`` and, where the engine scores, ``scores``; each a fresh array.
+        """
         a = np.asarray(actions)
         if a.shape != (self.num_envs,):
             raise ValueError(f"actions must have shape ({self.num_envs},), got {a.shape}")
         if a.dtype.kind not in "iu":
             raise TypeError(f"actions must be integers, got dtype {a.dtype}")
+        if self._kernels is not None and type(self.opponent) is str:  # self.compiled, inlined
+            return self._compiled_step(a)
+        with self.all_or_nothing():
+            rewards, terminated, opponent_action, illegal = self._step(a)
+        return {"rewards": rewards, "terminated": terminated, "opponent_action": opponent_action,
+                "illegal": illegal, **self.outputs()}
+
+    def outputs(self) -> dict[str, np.ndarray]:
+        """Fresh arrays of the games as they are: ``obs``, ``action_mask`` (int8, the info's), ``t``,
+        ``reason`` (``reason_names()``) and (where the engine scores) ``scores``."""
+        # As each single env reports it: a finished game's row is all zeros (Gymnasium's sync and async
+        # vector envs pass on that final info), a game the opponent's opening ended has all ones.
+        info_mask = self.mask.astype(np.int8)
+        info_mask[self.ended_at_reset] = 1
+        out = {"obs": self.observe(), "action_mask": info_mask,
+               "t": np.asarray(self.engine.t, dtype=np.int64).copy(), "reason": self.reason_names()}
+        if self._scored:
+            out["scores"] = self.engine.scores()
+        return out
+
+    def _compiled_step(self, a: np.ndarray) -> dict[str, np.ndarray]:
+        """``advance`` in one kernel call (``tictacgo.envs.vector_kernels``), for the built-in
+        opponents: the same games and random draws as ``_step``."""
+        B, A, kernel = self.num_envs, self.engine.num_actions, self._kernels
+        if self._bitgen_of is not self.rng:
+            from tictacgo.envs.vector_kernels import bitgen_addresses
+
+            self._bitgen = np.array(bitgen_addresses(self.rng), dtype=np.int64)
+            self._bitgen_of = self.rng
+        obs, rewards = np.empty((B, self._points), np.int8), np.empty(B)
+        terminated, illegal = np.empty(B, bool), np.empty(B, bool)
+        opponent_action, t = np.empty(B, np.int64), np.empty(B, np.int64)
+        mask, action_mask = np.empty((B, A), bool), np.empty((B, A), np.int8)
+        extra = (np.empty((B, 2)),) if kernel.scored else ()
+        bad, refused, code, finished = kernel.kernel(
+            *kernel.engine_args, self.learner_colour, self._next_alternate, self.needs_reset,
+            self.ended_at_reset, self.mask, self.mode_code, self.opponent == "greedy",
+            np.ascontiguousarray(a, dtype=np.int64), self._bitgen, obs, rewards, terminated, opponent_action,
+            illegal, mask, action_mask, t, *extra)
+        if bad >= 0:
+            raise ValueError(f"actions must be in [0, {A - 1}], got {int(a[bad])}")
+        if refused >= 0:
+            reason = kernel.refusals[code]
+            raise IllegalActionError(f"action {int(a[refused])} of game {refused} is illegal: {reason}, "
+                                     "though the action mask allows it (no game was changed)", reason=reason)
+        self.mask = mask
+        if self.observation_format == "board":
+            obs = obs.reshape(B, *self.observation_space.shape)
+        out = {"obs": obs, "rewards": rewards, "terminated": terminated, "opponent_action": opponent_action,
+               "illegal": illegal, "action_mask": action_mask, "t": t,
+               "reason": self._reasons.take(self.engine.end) if finished else self._no_reasons.copy()}
+        if extra:
+            out["scores"] = extra[0]
+        return out
+
+    def _step(self, a: np.ndarray) -> tuple[np.ndarray, ...]:
+        engine = self.engine
         if ((a < 0) | (a >= engine.num_actions)).any():
             bad = int(a[np.argmax((a < 0) | (a >= engine.num_actions))])
             raise ValueError(f"actions must be in [0, {engine.num_actions - 1}], got {bad}")
@@ -249,27 +355,23 @@ class BatchedMatch:
 
     def reason_names(self) -> np.ndarray:
         """Why each game ended, as the rules core names it (``""`` while live)."""
-        return self._reasons[self.engine.end]
+        return self._reasons.take(self.engine.end)
 
-    def info(self, opponent_action: np.ndarray, illegal: np.ndarray) -> dict[str, np.ndarray]:
-        ones = np.ones(self.num_envs, bool)
-        # As each single env reports it: a finished game's row is all zeros (Gymnasium's sync and async
-        # vector envs pass on that final info), a game the opponent's opening ended has all ones.
-        mask = self.mask.astype(np.int8)
-        mask[self.ended_at_reset] = 1
+    def info(self, out: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """The vector env's ``info`` from ``advance``'s (or ``outputs``' and the reset's) arrays,
+        each key with its ``_key`` mask (all True: every game reports every key)."""
         info = {
-            "action_mask": mask,
+            "action_mask": out["action_mask"],
             "learner_colour": self.learner_colour.copy(),
             "winner_colour": self.engine.winner.copy(),
-            "opponent_action": opponent_action,
-            "illegal_action": illegal,
-            "t": np.asarray(self.engine.t, dtype=np.int64).copy(),
-            "reason": self.reason_names(),
+            "opponent_action": out["opponent_action"],
+            "illegal_action": out["illegal"],
+            "t": out["t"],
+            "reason": out["reason"],
         }
-        if hasattr(self.engine, "scores"):
-            info["scores"] = self.engine.scores()
-        for key in list(info):
-            info["_" + key] = ones
+        if self._scored:
+            info["scores"] = out["scores"]
+        info.update(dict.fromkeys(self._info_masks, self._all_true.copy()))
         return info
 
 
@@ -315,15 +417,15 @@ class TurnBasedVectorEnv(VectorEnv):
             self.match.seed(np.random.default_rng(int(self.np_random.integers(2**63))))
         self._started = True
         opening = self.match.reset_games(np.ones(self.num_envs, bool))
-        return self.match.observe(), self.match.info(opening, np.zeros(self.num_envs, bool))
+        out = {"opponent_action": opening, "illegal": np.zeros(self.num_envs, bool), **self.match.outputs()}
+        return out["obs"], self.match.info(out)
 
     def step(self, actions):
         if not self._started:
             raise RuntimeError("call reset() before step()")
-        rewards, terminated, opponent_action, illegal = self.match.step(actions)
+        out = self.match.advance(actions)
         truncated = np.zeros(self.num_envs, bool)
-        return (self.match.observe(), rewards, terminated, truncated,
-                self.match.info(opponent_action, illegal))
+        return out["obs"], out["rewards"], out["terminated"], truncated, self.match.info(out)
 
 
 def make_littlego(num_envs: int, board_size: int = 5, komi: float | None = None,

@@ -583,3 +583,24 @@ def test_env_pickles():
     clone = pickle.loads(pickle.dumps(env))
     np.testing.assert_array_equal(clone.observe("white_0")["observation"],
                                   env.observe("white_0")["observation"])
+
+
+@pytest.mark.parametrize("fmt", ["board", "flat"])
+def test_a_position_seen_first_and_again_gives_equal_independent_observations(fmt):
+    # A variant no other test plays: its first observations are built, the repeats come from the cache.
+    env = littlego_v0.env(board_size=6, komi=0.5, observation=fmt)
+    env.reset(seed=0)
+    for action in (14, 15, 21, 8):
+        env.step(action)
+    game, state = env.unwrapped.game, env.unwrapped.game_state
+    first = [env.unwrapped.observe(agent) for agent in env.possible_agents]
+    for obs in first:
+        obs["observation"][...] = 1
+        obs["action_mask"][...] = 0
+    again = [env.unwrapped.observe(agent) for agent in env.possible_agents]
+    for colour, obs in enumerate(again, start=1):
+        expected = relative_board(game, state, viewer=colour)
+        np.testing.assert_array_equal(obs["observation"], expected if fmt == "board" else expected.ravel())
+        mask = game.legal_mask(state) if colour == state.to_move else np.zeros(game.num_actions, np.int8)
+        np.testing.assert_array_equal(obs["action_mask"], mask)
+        assert obs["action_mask"].dtype == np.int8 and obs["observation"].dtype == np.int8

@@ -12,6 +12,7 @@ import pytest
 from tictacgo.envs import observations
 from tictacgo.envs.observations import observe
 from tictacgo.games import littlego, tictactoe
+from tictacgo.games.bits import signed_board, signed_board_and_flags, unpack_bits
 
 TTT = tictactoe.TicTacToe()
 GO = littlego.LittleGo()
@@ -186,3 +187,15 @@ def test_the_gymnasium_envs_offer_planes_channels_last_and_pass_check_env(env_id
     obs, *_ = env.step(int(np.flatnonzero(env.unwrapped.action_masks())[0]))
     assert env.observation_space.contains(obs)
     check_env(env.unwrapped, skip_render_check=True)
+
+def test_a_board_and_its_mask_convert_in_one_buffer_as_they_do_apart():
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        cells = rng.integers(0, 3, size=25)
+        own = sum(1 << int(p) for p in np.flatnonzero(cells == 1))
+        opp = sum(1 << int(p) for p in np.flatnonzero(cells == 2))
+        legal = int(rng.integers(0, 1 << 26))
+        buf = signed_board_and_flags(own, opp, 25, legal, 26)
+        assert buf.dtype == np.int8 and buf.shape == (51,) and buf.flags.writeable
+        np.testing.assert_array_equal(buf[:25], signed_board(own, opp, 25))
+        np.testing.assert_array_equal(buf[25:], unpack_bits(legal, 26))

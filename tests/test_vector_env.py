@@ -1,8 +1,12 @@
 """The native vector envs (``tictacgo.envs.vector_env``) and ``gymnasium.make_vec`` in all three modes."""
 
+import copy
+import pickle
+
 import gymnasium as gym
 import numpy as np
 import pytest
+from engines import NUMBA_MISSING
 from gymnasium.vector import AutoresetMode
 
 import tictacgo  # noqa: F401  (registers the ids)
@@ -11,6 +15,7 @@ from tictacgo.envs.vector_env import make_littlego as LittleGoVectorEnv
 from tictacgo.envs.vector_env import make_tictactoe as TicTacToeVectorEnv
 from tictacgo.games import littlego as go
 from tictacgo.games import tictactoe as ttt
+from tictacgo.games.errors import IllegalActionError
 
 TTT = ttt.TicTacToe()
 GO = go.LittleGo()
@@ -261,3 +266,91 @@ def test_make_vec_by_default_names_the_sync_mode_for_what_only_single_envs_take(
     env = gym.make_vec("LittleGo-v0", num_envs=2, vectorization_mode="sync", **kwargs)
     env.reset(seed=0)
     env.close()
+
+
+def backend_env(monkeypatch, backend, make, **kwargs):
+    """A vector env whose engine runs on ``backend`` (``TICTACGO_BATCHED_BACKEND``)."""
+    monkeypatch.setenv("TICTACGO_BATCHED_BACKEND", backend)
+    envs = make(**kwargs)
+    monkeypatch.delenv("TICTACGO_BATCHED_BACKEND")
+    return envs
+
+
+needs_numba = pytest.mark.skipif(NUMBA_MISSING is not None, reason=str(NUMBA_MISSING))
+
+
+@needs_numba
+@pytest.mark.parametrize(("make", "kwargs"), [
+    (LittleGoVectorEnv, {"learner": "random", "opponent": "random"}),
+    (LittleGoVectorEnv, {"learner": "alternate", "opponent": "greedy", "observation": "board"}),
+    (LittleGoVectorEnv, {"learner": "second", "board_size": 3, "max_actions": 30}),
+    (TicTacToeVectorEnv, {"learner": "random"}),
+    (TicTacToeVectorEnv, {"learner": "alternate", "observation": "board"}),
+    (TicTacToeVectorEnv, {"learner": "second", "opponent": "greedy"}),
+])
+def test_the_compiled_step_plays_the_numpy_steps_games_and_draws(monkeypatch, make, kwargs):
+    # On the numba backend a step against a built-in opponent is one kernel call; the numpy backend
+    # takes the array path. Same seed, same learner actions (some illegal): the same everything.
+    fast = backend_env(monkeypatch, "numba", make, num_envs=23, **kwargs)
+    slow = backend_env(monkeypatch, "numpy", make, num_envs=23, **kwargs)
+    assert fast.match.compiled and not slow.match.compiled
+    rng = np.random.default_rng(4)
+    (obs_f, info_f), (obs_s, info_s) = fast.reset(seed=9), slow.reset(seed=9)
+    assert (obs_f == obs_s).all()
+    for step in range(50):
+        actions = masked_random(rng, info_f, pass_weight=0.2)
+        if step % 5 == 2:
+            actions[::4] = rng.integers(0, fast.single_action_space.n, size=len(actions[::4]))
+        out_f, out_s = fast.step(actions), slow.step(actions)
+        for a, b in zip(out_f[:4], out_s[:4], strict=True):
+            assert a.dtype == b.dtype and a.shape == b.shape and (a == b).all()
+        info_f, info_s = out_f[4], out_s[4]
+        assert list(info_f) == list(info_s)
+        for key in info_f:
+            assert info_f[key].dtype == info_s[key].dtype and (info_f[key] == info_s[key]).all(), key
+        for name in fast.match.engine.state_fields():
+            assert (getattr(fast.match.engine, name) == getattr(slow.match.engine, name)).all(), name
+    assert fast.match.rng.bit_generator.state == slow.match.rng.bit_generator.state
+    assert info_f["illegal_action"].dtype == bool
+
+
+@pytest.mark.parametrize("backend", ["numpy", pytest.param("numba", marks=needs_numba)])
+def test_an_action_the_mask_allows_but_the_rules_refuse_raises_and_changes_nothing(monkeypatch, backend):
+    envs = backend_env(monkeypatch, backend, LittleGoVectorEnv, num_envs=3, learner="first")
+    envs.reset(seed=0)
+    envs.step(np.array([12, 12, 12]))
+    taken = envs.match.engine.last_action.astype(np.int64)  # the opponent's stones
+    envs.match.mask = np.ones_like(envs.match.mask)  # a mask that lies about the position
+    before = envs.match.engine.snapshot(), envs.match.rng.bit_generator.state
+    actions = np.array([0, 1, 2])
+    actions[1] = taken[1]
+    with pytest.raises(IllegalActionError, match=f"of game 1 is illegal: {go.OCCUPIED}"):
+        envs.step(actions)
+    after = envs.match.engine.snapshot(), envs.match.rng.bit_generator.state
+    assert all((before[0][k] == after[0][k]).all() for k in before[0]) and before[1] == after[1]
+    with pytest.raises(ValueError, match=r"actions must be in \[0, 25\], got 26"):
+        envs.step(np.array([0, 26, 0]))
+
+
+@pytest.mark.parametrize("copier", [copy.deepcopy, lambda envs: pickle.loads(pickle.dumps(envs))],
+                         ids=["deepcopy", "pickle"])
+@pytest.mark.parametrize("make", [LittleGoVectorEnv, TicTacToeVectorEnv])
+def test_a_copy_mid_run_plays_on_as_the_original_and_leaves_its_random_stream_alone(copier, make):
+    envs = make(8, learner="random")
+    rng = np.random.default_rng(3)
+    _, info = envs.reset(seed=1)
+    for _ in range(3):
+        _, _, _, _, info = envs.step(masked_random(rng, info))
+    twin = copier(envs)
+    assert twin.match.compiled == envs.match.compiled
+    state = envs.match.rng.bit_generator.state
+    twin_info = info
+    for _ in range(12):  # the copy first: the original's generator must not move
+        twin_out = twin.step(masked_random(np.random.default_rng(7), twin_info))
+        twin_info = twin_out[4]
+    assert envs.match.rng.bit_generator.state == state
+    for _ in range(12):
+        out = envs.step(masked_random(np.random.default_rng(7), info))
+        info = out[4]
+    assert (out[0] == twin_out[0]).all() and (info["t"] == twin_info["t"]).all()
+    assert twin.match.rng.bit_generator.state == envs.match.rng.bit_generator.state

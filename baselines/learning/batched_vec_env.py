@@ -96,9 +96,9 @@ class BatchedVecEnv(VecEnv):
             raise RuntimeError("step_async() (or step()) must come before step_wait()")
         match = self.match
         with match.all_or_nothing():  # the step and the resets it triggers, or nothing
-            rewards, terminated, _, illegal = match.step(self._actions)
+            out = match.advance(self._actions)
+            rewards, terminated, illegal, obs = out["rewards"], out["terminated"], out["illegal"], out["obs"]
             infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
-            obs = match.observe()
             ended = np.nonzero(terminated)[0]
             if ended.size:
                 reasons = match.reason_names()

@@ -48,3 +48,11 @@ def signed_board(own: int, opp: int, count: int) -> np.ndarray:
     # One byte a point: 1 own, 0xFF (-1 as int8) the opponent's.
     raw = (spread_bits(own) + 255 * spread_bits(opp)).to_bytes(count, "little")
     return np.frombuffer(bytearray(raw), dtype=np.int8)
+
+
+def signed_board_and_flags(own: int, opp: int, count: int, flags: int, flag_count: int) -> np.ndarray:
+    """``signed_board(own, opp, count)`` followed by ``unpack_bits(flags, flag_count)``, as one
+    fresh int8 array of ``count + flag_count``: a board and its legal-action mask in one conversion.
+    """
+    raw = spread_bits(own) + 255 * spread_bits(opp) + (spread_bits(flags) << (8 * count))
+    return np.frombuffer(bytearray(raw.to_bytes(count + flag_count, "little")), dtype=np.int8)

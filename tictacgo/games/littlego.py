@@ -326,9 +326,11 @@ def place_bits(game: LittleGo, own: int, opp: int, p: int, ko_own: int = NO_KO,
     touching = opp & game.neighbour_bits[p]
     dead = 0
     if touching:
-        groups = game.flood(touching, opp)
-        breathing = groups & game.neighbours(empty)
-        dead = groups & ~game.flood(breathing, groups) if breathing else groups
+        breathing = game.neighbours(empty)
+        if touching & ~breathing:  # else every touching stone has a liberty of its own: none dies
+            groups = game.flood(touching, opp)
+            breathing &= groups
+            dead = groups & ~game.flood(breathing, groups) if breathing else groups
     if game.neighbour_bits[p] & empty:
         return own2, opp & ~dead, dead
     group = game.flood(stone, own2)
@@ -363,18 +365,25 @@ def legal_bits(state: GoState) -> int:
     if state.end is not None:
         return 0
     game = state.game
-    own, opp = _own_opp(state)
-    empty = game.full & ~(own | opp)
-    # An empty point with an empty neighbour is always legal.
-    legal = empty & game.neighbours(empty)
+    own, opp = (state.black, state.white) if state.to_move == BLACK else (state.white, state.black)
+    full, n = game.full, game.size
+    empty = full & ~(own | opp)
+    # An empty point with an empty neighbour is always legal (neighbours() inlined: a hot path).
+    legal = empty & (((empty << 1) & game.not_first_col) | ((empty >> 1) & game.not_last_col)
+                     | ((empty << n) & full) | (empty >> n))
     rest = empty & ~legal
-    while rest:
-        low = rest & -rest
-        rest ^= low
-        p = low.bit_length() - 1
-        if not isinstance(_place(state, p), str):
-            legal |= low
-    return legal | (1 << game.num_points)
+    if rest:
+        ko_own, ko_opp = ko_board(state)
+        flood, neighbours = game.flood, game.neighbours
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            # A surrounded point is legal at once if the new stone's group keeps a liberty (a test
+            # place_bits makes too, after the capture analysis this one skips); else place_bits decides.
+            if neighbours(flood(low, own | low)) & empty & ~low or not isinstance(
+                    place_bits(game, own, opp, low.bit_length() - 1, ko_own, ko_opp), str):
+                legal |= low
+    return legal | (full + 1)  # PASS: bit n*n
 
 
 def legal_actions(state: GoState) -> list[int]:
