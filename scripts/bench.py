@@ -56,7 +56,8 @@ Cases (``case`` / ``impl`` in the JSON; every rate is a median of ``--repeats`` 
     ``--az-channels`` x ``--az-blocks`` (32 x 4, the shipped Little-Go
     model's size: 3x3 stem, blocks of two 3x3 convolutions with batch norm,
     1x1 policy and value heads, the value head's hidden layer 64 wide), on one
-    CPU thread (``--az-threads``).
+    CPU thread (``--az-threads``), in float32 (``--az-precision bfloat16``:
+    both sides' network in bfloat16).
 
     * ``tictacgo_az``: the self-play of ``tictacgo train littlego --algo
       alphazero`` (``alphazero.selfplay.SelfPlay.step``: the batched search on
@@ -501,7 +502,7 @@ def tictacgo_az(case: str, az: dict):
     variant = Variant.make(GAME_NAMES[game_key(case)])
     arch = Architecture.for_variant(variant, channels=az["channels"], blocks=az["blocks"],
                                     value_hidden=AZ_VALUE_HIDDEN)
-    evaluator = NetworkEvaluator(PolicyValueNet(arch).eval(), variant)
+    evaluator = NetworkEvaluator(PolicyValueNet(arch).eval(), variant, precision=az["precision"])
     search = SearchConfig("gumbel", az["sims"], AZ_MAX_CONSIDERED, gumbel_scale=1.0)
     selfplay = SelfPlay(variant, evaluator, az["games"], search, np.random.default_rng(SEED))
 
@@ -513,10 +514,11 @@ def tictacgo_az(case: str, az: dict):
     return lambda budget: timed(move, budget)
 
 
-def jax_resnet(num_actions: int, channels: int, blocks: int):
+def jax_resnet(num_actions: int, channels: int, blocks: int, dtype: str = "float32"):
     """``(init, apply)`` of the residual CNN in plain jax (NHWC), as pgx's example's haiku ``AZNet`` (v1).
 
-    ``apply(params, obs) -> (logits, value)``; batch norm in inference mode from stored statistics.
+    ``apply(params, obs) -> (logits, value)``; batch norm in inference mode from stored statistics. The
+    network computes in ``dtype`` (its parameters are made so by ``init``); its outputs are float32.
     """
     import jax
     import jax.numpy as jnp
@@ -532,6 +534,9 @@ def jax_resnet(num_actions: int, channels: int, blocks: int):
         return {"w": jax.random.normal(key, (nin, nout)) / nin ** 0.5, "b": jnp.zeros(nout)}
 
     def init(key, obs_shape):
+        return jax.tree_util.tree_map(lambda a: a.astype(dtype), init32(key, obs_shape))
+
+    def init32(key, obs_shape):
         n, _, cin = obs_shape
         keys = iter(jax.random.split(key, 4 + 2 * blocks + 5))
         return {
@@ -557,7 +562,7 @@ def jax_resnet(num_actions: int, channels: int, blocks: int):
         return x @ p["w"] + p["b"]
 
     def apply(params, obs):
-        x = obs.astype(jnp.float32)
+        x = obs.astype(dtype)
         c, b = params["stem"]
         x = jax.nn.relu(bn(b, conv(c, x)))
         for c1, b1, c2, b2 in params["blocks"]:
@@ -567,7 +572,7 @@ def jax_resnet(num_actions: int, channels: int, blocks: int):
         logits = linear(lin, jax.nn.relu(bn(b, conv(c, x))).reshape(x.shape[0], -1))
         c, b, lin1, lin2 = params["value"]
         h = jax.nn.relu(linear(lin1, jax.nn.relu(bn(b, conv(c, x))).reshape(x.shape[0], -1)))
-        return logits, jnp.tanh(linear(lin2, h)).reshape(-1)
+        return logits.astype(jnp.float32), jnp.tanh(linear(lin2, h)).reshape(-1).astype(jnp.float32)
 
     return init, apply
 
@@ -585,7 +590,7 @@ def pgx_mctx(case: str, az: dict):
         raise RuntimeError(f"jax must run on the CPU here, got backend {jax.default_backend()!r}")
     env = Go(size=5, komi=2.5, max_terminal_steps=24)
     batch, sims = az["games"], az["sims"]
-    init, forward = jax_resnet(env.num_actions, az["channels"], az["blocks"])
+    init, forward = jax_resnet(env.num_actions, az["channels"], az["blocks"], az["precision"])
 
     # recurrent_fn and the self-play step are pgx's examples/alphazero/train.py, less pmap and haiku's state.
     def recurrent_fn(params, rng_key, action, state):
@@ -849,9 +854,9 @@ def ppo_settings(args) -> dict:
 
 def az_settings(args) -> dict:
     if args.quick:
-        return {"games": 4, "sims": 4, "channels": 8, "blocks": 1, "threads": 1}
+        return {"games": 4, "sims": 4, "channels": 8, "blocks": 1, "threads": 1, "precision": "float32"}
     return {"games": args.az_games, "sims": args.az_sims, "channels": args.az_channels,
-            "blocks": args.az_blocks, "threads": args.az_threads}
+            "blocks": args.az_blocks, "threads": args.az_threads, "precision": args.az_precision}
 
 
 def csv_list(kind: str, allowed, cast=str):
@@ -904,6 +909,8 @@ def parse_args(argv=None):
     ap.add_argument("--az-blocks", type=positive_int, default=4, help="AlphaZero network residual blocks")
     ap.add_argument("--az-threads", type=positive_int, default=1,
                     help="CPU threads of the AlphaZero rows' torch and XLA (1: as training runs)")
+    ap.add_argument("--az-precision", choices=("float32", "bfloat16"), default="float32",
+                    help="the AlphaZero rows' network arithmetic, on both sides")
     ap.add_argument("--quick", action="store_true", help="tiny budgets, for a test")
     ap.add_argument("--json", default=None, help="write the rows and the machine to this file")
     ap.add_argument("--note", default="", help="a note about the machine, kept in the JSON")
