@@ -3,8 +3,8 @@
 For each batch size B, B Little-Go games a few random moves in search with
 an untrained network of the given size (``--channels`` x ``--blocks``); a
 row gives the median over ``--repeats`` searches of network evaluations per
-second of wall time (roots and leaves), next to the network's forward passes
-alone on batches of B. torch runs on one thread (``--threads``), as training does.
+second of wall time (roots and leaves), next to the evaluator's network
+passes alone on batches of B. torch runs on one thread (``--threads``), as training does.
 
 With ``--selfplay`` it times ``SelfPlay.step`` instead (the self-play of
 ``tictacgo train littlego --algo alphazero``, no gradient steps: the rows of
@@ -22,7 +22,7 @@ time (nested calls are counted in their own part, not their caller's):
   finishing games).
 
     python scripts/bench_alphazero.py --batches 64,256 --sims 32
-    python scripts/bench_alphazero.py --selfplay --batches 256 --sims 32 --moves 24
+    python scripts/bench_alphazero.py --selfplay --batches 256 --sims 32 --moves 24 [--precision bfloat16]
 """
 
 from __future__ import annotations
@@ -37,7 +37,12 @@ from contextlib import contextmanager
 import numpy as np
 import torch
 
-from tictacgo.baselines.learning.alphazero.network import Architecture, NetworkEvaluator, PolicyValueNet
+from tictacgo.baselines.learning.alphazero.network import (
+    PRECISIONS,
+    Architecture,
+    NetworkEvaluator,
+    PolicyValueNet,
+)
 from tictacgo.baselines.learning.alphazero.search import gumbel_search
 from tictacgo.baselines.learning.alphazero.selfplay import SearchConfig, SelfPlay
 from tictacgo.baselines.learning.alphazero.variant import Variant
@@ -107,9 +112,10 @@ def timing(selfplay: SelfPlay, evaluator: NetworkEvaluator, timer: SelfTimer):
             del obj.__dict__[name]
 
 
-def selfplay_split(variant: Variant, net: PolicyValueNet, batch: int, sims: int, moves: int) -> None:
+def selfplay_split(variant: Variant, net: PolicyValueNet, batch: int, sims: int, moves: int,
+                   precision: str = "float32") -> None:
     """Print positions/s of ``moves`` self-play moves of ``batch`` games and the split of their time."""
-    evaluator = NetworkEvaluator(net, variant)
+    evaluator = NetworkEvaluator(net, variant, precision=precision)
     sp = SelfPlay(variant, evaluator, batch, SearchConfig("gumbel", sims), np.random.default_rng(0))
     sp.step()  # warm-up (the first call of the kernels)
     plain = []
@@ -145,19 +151,20 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--selfplay", action="store_true", help="time SelfPlay.step and split its time")
     p.add_argument("--moves", type=int, default=24, help="--selfplay: moves timed (24: one course game)")
+    p.add_argument("--precision", choices=PRECISIONS, default="float32", help="the network's arithmetic")
     args = p.parse_args(argv)
     torch.set_num_threads(args.threads)
     torch.manual_seed(0)
     variant = Variant.make("littlego")
     net = PolicyValueNet(Architecture.for_variant(variant, channels=args.channels, blocks=args.blocks)).eval()
     print(f"load average {os.getloadavg()[0]:.2f}; {args.channels} channels x {args.blocks} blocks, "
-          f"{args.sims} simulations, torch threads {args.threads}")
+          f"{args.sims} simulations, torch threads {args.threads}, {args.precision}")
     if args.selfplay:
         for batch in (int(b) for b in args.batches.split(",")):
-            selfplay_split(variant, net, batch, args.sims, args.moves)
+            selfplay_split(variant, net, batch, args.sims, args.moves, args.precision)
         print(f"load average {os.getloadavg()[0]:.2f} after")
         return 0
-    evaluator = NetworkEvaluator(net, variant)
+    evaluator = NetworkEvaluator(net, variant, precision=args.precision)
     rng = np.random.default_rng(0)
     print("| B | search evals/s (median) | network alone evals/s |")
     print("|---:|---:|---:|")
@@ -170,13 +177,12 @@ def main(argv: list[str] | None = None) -> int:
             t = time.perf_counter()
             gumbel_search(eng, evaluator, args.sims, rng)
             rates.append((evaluator.positions - before) / (time.perf_counter() - t))
-        x = torch.rand(batch, len(evaluator.encoder.planes), 5, 5)
-        with torch.inference_mode():
-            t, n = time.perf_counter(), 0
-            while time.perf_counter() - t < 1.0:
-                net(x)
-                n += 1
-            alone = n * batch / (time.perf_counter() - t)
+        x = rng.random((batch, len(evaluator.encoder.planes), 5, 5), dtype=np.float32)
+        t, n = time.perf_counter(), 0
+        while time.perf_counter() - t < 1.0:
+            evaluator.evaluate_planes(x)
+            n += 1
+        alone = n * batch / (time.perf_counter() - t)
         print(f"| {batch} | {statistics.median(rates):,.0f} | {alone:,.0f} |")
     return 0
 

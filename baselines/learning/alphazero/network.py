@@ -13,8 +13,9 @@ The trunk is AlphaZero's: a 3x3 convolution stem, ``blocks`` residual blocks
 of two 3x3 convolutions with batch norm, then 1x1 convolution heads.
 ``PolicyValueNet.inference`` is eval mode's forward pass with each batch norm
 folded into the convolution before it (the same function to float rounding,
-with a fifth fewer operations): ``NetworkEvaluator``, which the search calls,
-uses it, in float32 or, on request, bfloat16 (``precision``).
+with fewer operations): ``NetworkEvaluator``, which the search calls, uses it,
+folding again only when the weights changed, in float32 or, on request,
+bfloat16 (``precision``).
 
 A saved model is a folder with ``model.pt`` (the ``state_dict``, read back
 with ``torch.load(weights_only=True)``: loading never runs code),
@@ -142,21 +143,37 @@ class PolicyValueNet(nn.Module):
         own = self.ownership_head(h) if self.ownership_head is not None else None
         return self.policy_head(h), self.value_head(h).squeeze(-1), own
 
-    def inference(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """``(logits, value)`` of eval mode's ``forward``, each batch norm folded into its convolution.
-
-        The folding is redone at every call (a few dozen small tensor operations), so it always uses the
-        current weights; run it without autograd (``torch.inference_mode``).
-        """
-        relu, conv = torch.relu, nn.functional.conv2d
-        h = relu(conv(x, *_folded(self.stem[0], self.stem[1]), padding=1))
-        for block in self.trunk:
-            y = relu(conv(h, *_folded(block.c1, block.b1), padding=1))
-            h = relu(h + conv(y, *_folded(block.c2, block.b2), padding=1))
+    def folded_weights(self, dtype: torch.dtype = torch.float32) -> list[torch.Tensor]:
+        """The weights ``inference`` takes: each batch norm folded into its convolution, as ``dtype``."""
         ph, vh = self.policy_head, self.value_head
-        logits = ph[4](relu(conv(h, *_folded(ph[0], ph[1]))).flatten(1))
-        v = vh[4](relu(conv(h, *_folded(vh[0], vh[1]))).flatten(1))
-        return logits, torch.tanh(vh[6](relu(v))).squeeze(-1)
+        pairs = [_folded(self.stem[0], self.stem[1])]
+        for block in self.trunk:
+            pairs += [_folded(block.c1, block.b1), _folded(block.c2, block.b2)]
+        pairs += [_folded(ph[0], ph[1]), (ph[4].weight, ph[4].bias),
+                  _folded(vh[0], vh[1]), (vh[4].weight, vh[4].bias), (vh[6].weight, vh[6].bias)]
+        return [t.detach().to(dtype) for pair in pairs for t in pair]
+
+    def inference(self, x: torch.Tensor, weights: list[torch.Tensor] | None = None
+                  ) -> tuple[torch.Tensor, torch.Tensor]:
+        """``(logits, value)`` of eval mode's ``forward``, computed in ``x``'s dtype.
+
+        Args:
+            x: planes ``(B, C, n, n)``.
+            weights: ``folded_weights(x.dtype)`` (computed here when not given); run without autograd.
+        """
+        w = weights if weights is not None else self.folded_weights(x.dtype)
+        relu, conv, linear = torch.relu, nn.functional.conv2d, nn.functional.linear
+        h = relu(conv(x, w[0], w[1], padding=1))
+        i = 2
+        for _ in self.trunk:
+            y = relu(conv(h, w[i], w[i + 1], padding=1))
+            h = relu(h + conv(y, w[i + 2], w[i + 3], padding=1))
+            i += 4
+        p = relu(conv(h, w[i], w[i + 1])).flatten(1)
+        logits = linear(p, w[i + 2], w[i + 3])
+        v = relu(conv(h, w[i + 4], w[i + 5])).flatten(1)
+        v = relu(linear(v, w[i + 6], w[i + 7]))
+        return logits, torch.tanh(linear(v, w[i + 8], w[i + 9])).squeeze(-1)
 
 
 class NetworkEvaluator:
@@ -171,9 +188,9 @@ class NetworkEvaluator:
         net: the network.
         variant: the game variant it plays (picks the planes).
         device: where the network runs (default: where its parameters are).
-        precision: ``"float32"``, or ``"bfloat16"`` (torch's autocast: about twice as fast on CPUs
-            with AMX or AVX512-BF16 instructions, much slower on CPUs without them; logits and values
-            differ from float32's by about 1e-2).
+        precision: ``"float32"``, or ``"bfloat16"`` (about twice as fast on CPUs with AMX or
+            AVX512-BF16 instructions, much slower on CPUs without them; logits and values differ from
+            float32's by about 1e-2).
     """
 
     def __init__(self, net: PolicyValueNet, variant: Variant, device: torch.device | str | None = None,
@@ -187,6 +204,21 @@ class NetworkEvaluator:
         self.encoder = encoder_for(variant)
         self.calls = 0      # forward passes
         self.positions = 0  # positions evaluated
+        self._weights: list[torch.Tensor] = []
+        self._weights_key: tuple = ()
+
+    def _folded_weights(self, dtype: torch.dtype) -> list[torch.Tensor]:
+        """The network's folded weights, refolded only when a parameter or statistic changed since.
+
+        A tensor's ``_version`` counts its in-place changes (optimizer steps, ``load_state_dict``),
+        its ``data_ptr`` changes when ``.to()`` replaces it: together they say whether the weights moved.
+        """
+        key = (dtype, *((t.data_ptr(), t._version) for t in (*self.net.parameters(), *self.net.buffers())))
+        if key != self._weights_key:
+            with torch.inference_mode():
+                self._weights = self.net.folded_weights(dtype)
+            self._weights_key = key
+        return self._weights
 
     def planes(self, engine: BatchedGame, rows: np.ndarray, legal: np.ndarray) -> np.ndarray:
         return self.encoder.from_engine(engine, rows, legal)
@@ -195,10 +227,10 @@ class NetworkEvaluator:
         """``(logits, values)`` of a ``(B, C, n, n)`` float32 batch."""
         if self.net.training:
             self.net.eval()
-        x = torch.from_numpy(planes).to(self.device)
-        with torch.inference_mode(), torch.autocast(self.device.type, dtype=torch.bfloat16,
-                                                    enabled=self.precision == "bfloat16"):
-            logits, value = self.net.inference(x)
+        dtype = torch.bfloat16 if self.precision == "bfloat16" else torch.float32
+        weights = self._folded_weights(dtype)
+        with torch.inference_mode():
+            logits, value = self.net.inference(torch.from_numpy(planes).to(self.device, dtype), weights)
         self.calls += 1
         self.positions += len(planes)
         return (logits.float().cpu().numpy().astype(np.float64),
