@@ -517,18 +517,30 @@ def test_inference_with_batch_norms_folded_matches_the_eval_forward_pass(variant
     np.testing.assert_allclose(evaluator.evaluate_planes(planes)[0], logits2.numpy(), atol=2e-5, rtol=1e-4)
 
 
-def test_a_bfloat16_evaluator_stays_close_to_float32_and_a_bad_precision_is_refused():
+@pytest.mark.parametrize("onednn_trunk", [True, False], ids=["onednn", "conv2d"])
+def test_a_bfloat16_evaluator_stays_close_to_float32_and_follows_the_weights(onednn_trunk, monkeypatch):
+    from tictacgo.baselines.learning.alphazero import onednn
+
+    if not onednn_trunk:
+        monkeypatch.setattr(onednn, "available", lambda device: False)
     net = _net_with_moved_batch_norms(GO5)
     enc = encoder_for(GO5)
     planes = np.stack([enc.from_state(GO5.module, s) for s in random_states(GO5, 50, 4)])
-    logits32, value32 = NetworkEvaluator(net, GO5).evaluate_planes(planes)
-    logits16, value16 = NetworkEvaluator(net, GO5, precision="bfloat16").evaluate_planes(planes)
-    assert logits16.dtype == np.float64 and value16.shape == value32.shape
-    # bfloat16 keeps 8 bits of mantissa: outputs agree to a few hundredths, not to float32's rounding
-    np.testing.assert_allclose(logits16, logits32, atol=0.05)
-    np.testing.assert_allclose(value16, value32, atol=0.05)
+    bf16 = NetworkEvaluator(net, GO5, precision="bfloat16")
+    for _ in range(2):  # the second time after a change of the weights, which the evaluator must see
+        logits32, value32 = NetworkEvaluator(net, GO5).evaluate_planes(planes)
+        logits16, value16 = bf16.evaluate_planes(planes)
+        assert logits16.dtype == np.float64 and value16.shape == value32.shape
+        # bfloat16 keeps 8 bits of mantissa: outputs agree to a few hundredths, not to float32's rounding
+        np.testing.assert_allclose(logits16, logits32, atol=0.05)
+        np.testing.assert_allclose(value16, value32, atol=0.05)
+        with torch.no_grad():
+            net.trunk[0].c1.weight.mul_(-3.0)
+
+
+def test_a_bad_precision_is_refused():
     with pytest.raises(ValueError, match="precision must be one of"):
-        NetworkEvaluator(net, GO5, precision="float16")
+        NetworkEvaluator(_net_with_moved_batch_norms(GO5), GO5, precision="float16")
 
 
 def test_the_shipped_tictactoe_model_plays_without_importing_torch():

@@ -35,6 +35,7 @@ import torch
 from torch import nn
 
 from tictacgo.atomic import atomic_write_bytes, atomic_write_json
+from tictacgo.baselines.learning.alphazero import onednn
 from tictacgo.baselines.learning.alphazero.features import encoder_for
 from tictacgo.baselines.learning.alphazero.modelfile import (
     FORMAT,
@@ -162,18 +163,23 @@ class PolicyValueNet(nn.Module):
             weights: ``folded_weights(x.dtype)`` (computed here when not given); run without autograd.
         """
         w = weights if weights is not None else self.folded_weights(x.dtype)
-        relu, conv, linear = torch.relu, nn.functional.conv2d, nn.functional.linear
+        relu, conv = torch.relu, nn.functional.conv2d
         h = relu(conv(x, w[0], w[1], padding=1))
-        i = 2
-        for _ in self.trunk:
+        for i in range(2, self.trunk_weight_count(), 4):
             y = relu(conv(h, w[i], w[i + 1], padding=1))
             h = relu(h + conv(y, w[i + 2], w[i + 3], padding=1))
-            i += 4
-        p = relu(conv(h, w[i], w[i + 1])).flatten(1)
-        logits = linear(p, w[i + 2], w[i + 3])
-        v = relu(conv(h, w[i + 4], w[i + 5])).flatten(1)
-        v = relu(linear(v, w[i + 6], w[i + 7]))
-        return logits, torch.tanh(linear(v, w[i + 8], w[i + 9])).squeeze(-1)
+        return self.heads(h, w[self.trunk_weight_count():])
+
+    def trunk_weight_count(self) -> int:
+        """How many of ``folded_weights`` belong to the stem and the blocks (the rest are the heads')."""
+        return 2 + 4 * len(self.trunk)
+
+    def heads(self, h: torch.Tensor, w: list[torch.Tensor]) -> tuple[torch.Tensor, torch.Tensor]:
+        """``(logits, value)`` from the trunk's output ``h``; ``w``: the heads' folded weights."""
+        relu, conv, linear = torch.relu, nn.functional.conv2d, nn.functional.linear
+        logits = linear(relu(conv(h, w[0], w[1])).flatten(1), w[2], w[3])
+        v = relu(linear(relu(conv(h, w[4], w[5])).flatten(1), w[6], w[7]))
+        return logits, torch.tanh(linear(v, w[8], w[9])).squeeze(-1)
 
 
 class NetworkEvaluator:
@@ -206,19 +212,26 @@ class NetworkEvaluator:
         self.positions = 0  # positions evaluated
         self._weights: list[torch.Tensor] = []
         self._weights_key: tuple = ()
+        self._dtype = torch.bfloat16 if precision == "bfloat16" else torch.float32
+        # bfloat16 on a CPU: the trunk on oneDNN's prepacked convolutions (see onednn)
+        self._packed: list[torch.Tensor] | None = None
+        self._use_onednn = precision == "bfloat16" and onednn.available(self.device)
 
-    def _folded_weights(self, dtype: torch.dtype) -> list[torch.Tensor]:
-        """The network's folded weights, refolded only when a parameter or statistic changed since.
+    def _refold(self) -> None:
+        """Fold (and prepack) the network's weights again if a parameter or statistic changed since.
 
         A tensor's ``_version`` counts its in-place changes (optimizer steps, ``load_state_dict``),
         its ``data_ptr`` changes when ``.to()`` replaces it: together they say whether the weights moved.
         """
-        key = (dtype, *((t.data_ptr(), t._version) for t in (*self.net.parameters(), *self.net.buffers())))
-        if key != self._weights_key:
-            with torch.inference_mode():
-                self._weights = self.net.folded_weights(dtype)
-            self._weights_key = key
-        return self._weights
+        key = tuple((t.data_ptr(), t._version) for t in (*self.net.parameters(), *self.net.buffers()))
+        if key == self._weights_key:
+            return
+        with torch.inference_mode():
+            weights = self.net.folded_weights(torch.float32)
+            self._weights = [w.to(self._dtype) for w in weights]
+            if self._use_onednn:
+                self._packed = onednn.prepack(weights[:self.net.trunk_weight_count()])
+        self._weights_key = key
 
     def planes(self, engine: BatchedGame, rows: np.ndarray, legal: np.ndarray) -> np.ndarray:
         return self.encoder.from_engine(engine, rows, legal)
@@ -227,10 +240,14 @@ class NetworkEvaluator:
         """``(logits, values)`` of a ``(B, C, n, n)`` float32 batch."""
         if self.net.training:
             self.net.eval()
-        dtype = torch.bfloat16 if self.precision == "bfloat16" else torch.float32
-        weights = self._folded_weights(dtype)
+        self._refold()
+        x = torch.from_numpy(planes).to(self.device)
         with torch.inference_mode():
-            logits, value = self.net.inference(torch.from_numpy(planes).to(self.device, dtype), weights)
+            if self._use_onednn:
+                heads = self._weights[self.net.trunk_weight_count():]
+                logits, value = self.net.heads(onednn.trunk(x, self._packed), heads)
+            else:
+                logits, value = self.net.inference(x.to(self._dtype), self._weights)
         self.calls += 1
         self.positions += len(planes)
         return (logits.float().cpu().numpy().astype(np.float64),
