@@ -196,7 +196,7 @@ class NetworkEvaluator:
         device: where the network runs (default: where its parameters are).
         precision: ``"float32"``, or ``"bfloat16"`` (about twice as fast on CPUs with AMX or
             AVX512-BF16 instructions, much slower on CPUs without them; logits and values differ from
-            float32's by about 1e-2).
+            float32's by up to about 1e-2).
     """
 
     def __init__(self, net: PolicyValueNet, variant: Variant, device: torch.device | str | None = None,
