@@ -20,7 +20,7 @@ demo: $(VENV)/.installed
 test: $(VENV)/.installed
 	$(BIN)/python -m pytest
 
-# The peers (OpenSpiel, pgx + jax) come with the bench extra; about 10 minutes (scripts/bench.py).
+# The peers (OpenSpiel, pgx + mctx + jax) come with the bench extra; about 10 minutes (scripts/bench.py).
 bench: $(VENV)/.installed
 	$(BIN)/pip install --quiet -e '.[bench]'
 	$(BIN)/python scripts/bench.py

@@ -46,6 +46,39 @@ Cases (``case`` / ``impl`` in the JSON; every rate is a median of ``--repeats`` 
     x 64 steps = 4096 steps a measurement, minibatches of 256, 10 epochs),
     random opponent, learner colours alternating, torch on one thread.
 
+``go5_alphazero_selfplay``: AlphaZero self-play without gradient steps,
+    self-play positions (moves of one game) per second, with network
+    evaluations per second beside it (``evals_per_s``). Both sides play
+    ``--az-games`` Little-Go/5x5 go games at once (default 256), Gumbel MuZero
+    search with ``--az-sims`` simulations (32) and 16 actions considered at the
+    root, Gumbel noise scale 1, the search's improved policy recorded as the
+    target of every position; the network is an untrained residual CNN of
+    ``--az-channels`` x ``--az-blocks`` (32 x 4, the shipped Little-Go
+    model's size: 3x3 stem, blocks of two 3x3 convolutions with batch norm,
+    1x1 policy and value heads, the value head's hidden layer 64 wide), on one
+    CPU thread (``--az-threads``), in float32 (``--az-precision bfloat16``:
+    both sides' network in bfloat16).
+
+    * ``tictacgo_az``: the self-play of ``tictacgo train littlego --algo
+      alphazero`` (``alphazero.selfplay.SelfPlay.step``: the batched search on
+      numpy arrays, the batched engine, the torch network evaluating the
+      leaves of every game in one call); counts the network's rows (leaves
+      of finished games are not evaluated).
+    * ``pgx_mctx``: pgx's AlphaZero example (``examples/alphazero/train.py``'s
+      ``selfplay``): ``pgx.go.Go(size=5, komi=2.5, max_terminal_steps=24)``,
+      ``mctx.gumbel_muzero_policy`` with ``qtransform_completed_by_mix_value``,
+      ``recurrent_fn`` stepping ``jax.vmap(env.step)`` and calling the network,
+      ``vmap(auto_reset(step))`` after the search, moves run in a
+      ``jax.lax.scan`` (``AZ_MOVES_PER_CALL`` a call) compiled once with
+      ``jax.jit`` on the CPU (the compile time is reported as ``compile_s``);
+      the network is the same CNN written in plain jax (inference batch norm
+      from stored statistics, as haiku's). mctx evaluates every simulation's
+      leaf, ``B * (sims + 1)`` evaluations a move. pgx's go is not the
+      course's game: it has no action limit of its own (its ``max_terminal_steps``
+      timeout, 50 for 5x5 by default, is set here to the course's 24 actions
+      so the games have the same length), scores by area (the course counts
+      stones) and forbids positional superko (the course: simple ko).
+
 Every implementation family runs in its own long-lived worker subprocess
 (tictacgo, PettingZoo, OpenSpiel, pgx with ``JAX_PLATFORMS=cpu``, SB3), set up
 once (jit compiles included, their times are reported), so jax's threads do
@@ -57,9 +90,10 @@ left out with a note.
 
 Usage::
 
-    pip install -e .[train,bench]       # the peers: open_spiel, pgx, jax
+    pip install -e .[train,bench]       # the peers: open_spiel, pgx, jax, mctx
     python scripts/bench.py [--budget 1.5] [--repeats 3] [--cases go5_random_play,go5_mcts]
                             [--impls tictacgo_core,pgx] [--batches 1,1024] [--json out.json] [--quick]
+    python scripts/bench.py --cases go5_alphazero_selfplay --budget 6   # AlphaZero self-play alone
 
 It prints one Markdown table (rates, the runs, ratios of each tictacgo row to
 the peers on the same case, batch and position) and writes the JSON
@@ -85,17 +119,22 @@ SEED = 0
 RANDOM_PLAY_CASES = ("ttt_random_play", "go5_random_play")
 MCTS_CASES = ("go5_mcts", "ttt_mcts")
 PPO_CASES = ("ttt_maskable_ppo", "go5_maskable_ppo")
-CASES = RANDOM_PLAY_CASES + MCTS_CASES + PPO_CASES
+AZ_CASES = ("go5_alphazero_selfplay",)
+CASES = RANDOM_PLAY_CASES + MCTS_CASES + PPO_CASES + AZ_CASES
 IMPLS = ("tictacgo_core", "tictacgo_aec", "tictacgo_gym", "tictacgo_vector", "tictacgo_vecenv",
-         "pettingzoo", "openspiel", "pgx", "openspiel_mctsbot", "tictacgo_mcts", "dummy_vec_env")
+         "pettingzoo", "openspiel", "pgx", "openspiel_mctsbot", "tictacgo_mcts", "dummy_vec_env",
+         "tictacgo_az", "pgx_mctx")
 BATCHES = (1, 64, 1024, 8192)
-UNITS = {"random_play": "plies/s", "mcts": "sims/s", "maskable_ppo": "env steps/s"}
-# Which worker process runs an implementation.
+UNITS = {"random_play": "plies/s", "mcts": "sims/s", "maskable_ppo": "env steps/s",
+         "alphazero_selfplay": "positions/s"}
+# Which worker process runs an implementation. The AlphaZero rows get workers of their own: torch's
+# and XLA's thread pools are set once per process.
 WORKER_OF = {"tictacgo_core": "tictacgo", "tictacgo_aec": "tictacgo", "tictacgo_gym": "tictacgo",
              "tictacgo_vector": "tictacgo", "tictacgo_mcts": "tictacgo", "pettingzoo": "pettingzoo",
              "openspiel": "openspiel", "openspiel_mctsbot": "openspiel", "pgx": "pgx",
-             "dummy_vec_env": "sb3", "tictacgo_vecenv": "sb3"}
-PEERS = ("pettingzoo", "openspiel", "pgx", "openspiel_mctsbot", "dummy_vec_env")
+             "dummy_vec_env": "sb3", "tictacgo_vecenv": "sb3", "tictacgo_az": "tictacgo_az",
+             "pgx_mctx": "pgx_mctx"}
+PEERS = ("pettingzoo", "openspiel", "pgx", "openspiel_mctsbot", "dummy_vec_env", "pgx_mctx")
 # The midgame position of go5_mcts: this many seeded random placements from the empty board.
 MIDGAME_PLIES = 10
 MIDGAME_SEED = 7
@@ -111,17 +150,22 @@ class Unavailable(Exception):
 # ----------------------------------------------------------------------------
 
 def timed(chunk, budget: float) -> dict:
-    """Call ``chunk() -> (count, games)`` until ``budget`` seconds have passed (checked between chunks)."""
-    count = games = 0
+    """Call ``chunk() -> (count, games[, evals])`` until ``budget`` seconds have passed (checked between
+    chunks)."""
+    count = games = evals = 0
     t0 = time.perf_counter()
     deadline = t0 + budget
     while True:
-        c, g = chunk()
+        c, g, *e = chunk()
         count += c
         games += g
+        evals += sum(e)
         if time.perf_counter() >= deadline:
             break
-    return {"count": int(count), "games": int(games), "seconds": time.perf_counter() - t0}
+    out = {"count": int(count), "games": int(games), "seconds": time.perf_counter() - t0}
+    if evals:
+        out["evals"] = int(evals)
+    return out
 
 
 # The game each case key plays, by its registry name.
@@ -438,6 +482,173 @@ def maskable_ppo(case: str, impl: str, ppo: dict):
     return run
 
 
+# -- AlphaZero self-play --------------------------------------------------------------
+
+AZ_MAX_CONSIDERED = 16   # Gumbel: actions sampled at the root (tictacgo's default and mctx's)
+AZ_MOVES_PER_CALL = 2    # pgx_mctx: self-play moves per compiled call (a lax.scan, as pgx's example runs)
+AZ_VALUE_HIDDEN = 64     # the value head's hidden layer (tictacgo's Architecture default)
+
+
+def tictacgo_az(case: str, az: dict):
+    need("torch")
+    import numpy as np
+    import torch
+
+    from tictacgo.baselines.learning.alphazero.network import Architecture, NetworkEvaluator, PolicyValueNet
+    from tictacgo.baselines.learning.alphazero.selfplay import SearchConfig, SelfPlay
+    from tictacgo.baselines.learning.alphazero.variant import Variant
+
+    torch.set_num_threads(az["threads"])
+    torch.manual_seed(SEED)
+    variant = Variant.make(GAME_NAMES[game_key(case)])
+    arch = Architecture.for_variant(variant, channels=az["channels"], blocks=az["blocks"],
+                                    value_hidden=AZ_VALUE_HIDDEN)
+    evaluator = NetworkEvaluator(PolicyValueNet(arch).eval(), variant, precision=az["precision"])
+    search = SearchConfig("gumbel", az["sims"], AZ_MAX_CONSIDERED, gumbel_scale=1.0)
+    selfplay = SelfPlay(variant, evaluator, az["games"], search, np.random.default_rng(SEED))
+
+    def move():
+        evals, games = evaluator.positions, selfplay.games_finished
+        selfplay.step()
+        return az["games"], selfplay.games_finished - games, evaluator.positions - evals
+
+    return lambda budget: timed(move, budget)
+
+
+def jax_resnet(num_actions: int, channels: int, blocks: int, dtype: str = "float32"):
+    """``(init, apply)`` of the residual CNN in plain jax (NHWC), as pgx's example's haiku ``AZNet`` (v1).
+
+    ``apply(params, obs) -> (logits, value)``; batch norm in inference mode from stored statistics. The
+    network computes in ``dtype`` (its parameters are made so by ``init``); its outputs are float32.
+    """
+    import jax
+    import jax.numpy as jnp
+
+    def conv_params(key, k, cin, cout):
+        w = jax.random.normal(key, (k, k, cin, cout)) * (2.0 / (k * k * cin)) ** 0.5
+        return {"w": w, "b": jnp.zeros(cout)}
+
+    def bn_params(c):
+        return {"scale": jnp.ones(c), "offset": jnp.zeros(c), "mean": jnp.zeros(c), "var": jnp.ones(c)}
+
+    def linear_params(key, nin, nout):
+        return {"w": jax.random.normal(key, (nin, nout)) / nin ** 0.5, "b": jnp.zeros(nout)}
+
+    def init(key, obs_shape):
+        return jax.tree_util.tree_map(lambda a: a.astype(dtype), init32(key, obs_shape))
+
+    def init32(key, obs_shape):
+        n, _, cin = obs_shape
+        keys = iter(jax.random.split(key, 4 + 2 * blocks + 5))
+        return {
+            "stem": (conv_params(next(keys), 3, cin, channels), bn_params(channels)),
+            "blocks": [(conv_params(next(keys), 3, channels, channels), bn_params(channels),
+                        conv_params(next(keys), 3, channels, channels), bn_params(channels))
+                       for _ in range(blocks)],
+            "policy": (conv_params(next(keys), 1, channels, 2), bn_params(2),
+                       linear_params(next(keys), 2 * n * n, num_actions)),
+            "value": (conv_params(next(keys), 1, channels, 1), bn_params(1),
+                      linear_params(next(keys), n * n, AZ_VALUE_HIDDEN),
+                      linear_params(next(keys), AZ_VALUE_HIDDEN, 1)),
+        }
+
+    def conv(p, x):
+        dims = ("NHWC", "HWIO", "NHWC")
+        return jax.lax.conv_general_dilated(x, p["w"], (1, 1), "SAME", dimension_numbers=dims) + p["b"]
+
+    def bn(p, x):
+        return (x - p["mean"]) * (p["scale"] * jax.lax.rsqrt(p["var"] + 1e-5)) + p["offset"]
+
+    def linear(p, x):
+        return x @ p["w"] + p["b"]
+
+    def apply(params, obs):
+        x = obs.astype(dtype)
+        c, b = params["stem"]
+        x = jax.nn.relu(bn(b, conv(c, x)))
+        for c1, b1, c2, b2 in params["blocks"]:
+            y = jax.nn.relu(bn(b1, conv(c1, x)))
+            x = jax.nn.relu(x + bn(b2, conv(c2, y)))
+        c, b, lin = params["policy"]
+        logits = linear(lin, jax.nn.relu(bn(b, conv(c, x))).reshape(x.shape[0], -1))
+        c, b, lin1, lin2 = params["value"]
+        h = jax.nn.relu(linear(lin1, jax.nn.relu(bn(b, conv(c, x))).reshape(x.shape[0], -1)))
+        return logits.astype(jnp.float32), jnp.tanh(linear(lin2, h)).reshape(-1).astype(jnp.float32)
+
+    return init, apply
+
+
+def pgx_mctx(case: str, az: dict):
+    need("pgx")
+    need("mctx")
+    import jax
+    import jax.numpy as jnp
+    import mctx
+    from pgx.experimental import auto_reset
+    from pgx.go import Go
+
+    if jax.default_backend() != "cpu":
+        raise RuntimeError(f"jax must run on the CPU here, got backend {jax.default_backend()!r}")
+    env = Go(size=5, komi=2.5, max_terminal_steps=24)
+    batch, sims = az["games"], az["sims"]
+    init, forward = jax_resnet(env.num_actions, az["channels"], az["blocks"], az["precision"])
+
+    # recurrent_fn and the self-play step are pgx's examples/alphazero/train.py, less pmap and haiku's state.
+    def recurrent_fn(params, rng_key, action, state):
+        del rng_key
+        current_player = state.current_player
+        state = jax.vmap(env.step)(state, action)
+        logits, value = forward(params, state.observation)
+        logits = logits - jnp.max(logits, axis=-1, keepdims=True)
+        logits = jnp.where(state.legal_action_mask, logits, jnp.finfo(logits.dtype).min)
+        reward = state.rewards[jnp.arange(state.rewards.shape[0]), current_player]
+        value = jnp.where(state.terminated, 0.0, value)
+        discount = jnp.where(state.terminated, 0.0, -1.0 * jnp.ones_like(value))
+        out = mctx.RecurrentFnOutput(reward=reward, discount=discount, prior_logits=logits, value=value)
+        return out, state
+
+    def step_fn(params, state, key):
+        key1, key2 = jax.random.split(key)
+        observation = state.observation
+        logits, value = forward(params, observation)
+        root = mctx.RootFnOutput(prior_logits=logits, value=value, embedding=state)
+        policy_output = mctx.gumbel_muzero_policy(
+            params=params, rng_key=key1, root=root, recurrent_fn=recurrent_fn, num_simulations=sims,
+            invalid_actions=~state.legal_action_mask, qtransform=mctx.qtransform_completed_by_mix_value,
+            max_num_considered_actions=AZ_MAX_CONSIDERED, gumbel_scale=1.0)
+        actor = state.current_player
+        state = jax.vmap(auto_reset(env.step, env.init))(state, policy_output.action,
+                                                         jax.random.split(key2, batch))
+        discount = jnp.where(state.terminated, 0.0, -1.0 * jnp.ones_like(value))
+        return state, {"obs": observation, "action_weights": policy_output.action_weights,
+                       "reward": state.rewards[jnp.arange(batch), actor], "terminated": state.terminated,
+                       "discount": discount}
+
+    def selfplay(params, state, key):
+        return jax.lax.scan(lambda st, k: step_fn(params, st, k), state,
+                            jax.random.split(key, AZ_MOVES_PER_CALL))
+
+    key, k_init, k_params = jax.random.split(jax.random.PRNGKey(SEED), 3)
+    state = jax.jit(jax.vmap(env.init))(jax.random.split(k_init, batch))
+    params = init(k_params, state.observation.shape[1:])
+    t0 = time.perf_counter()
+    compiled = jax.jit(selfplay).lower(params, state, key).compile()
+    compile_s = time.perf_counter() - t0
+    carry = [state, key]
+
+    def moves():
+        key, sub = jax.random.split(carry[1])
+        state, data = compiled(params, carry[0], sub)
+        jax.block_until_ready((state, data))
+        carry[:] = [state, key]
+        n = AZ_MOVES_PER_CALL * batch
+        return n, int(data["terminated"].sum()), n * (sims + 1)
+
+    run = lambda budget: timed(moves, budget)  # noqa: E731
+    run.setup_info = {"compile_s": round(compile_s, 3)}
+    return run
+
+
 def build(spec: dict):
     case, impl, batch = spec["case"], spec["impl"], spec["batch"]
     if case in MCTS_CASES:
@@ -445,6 +656,8 @@ def build(spec: dict):
             case, spec.get("position"), spec["sims"])
     if case in PPO_CASES:
         return maskable_ppo(case, impl, spec["ppo"])
+    if case in AZ_CASES:
+        return {"tictacgo_az": tictacgo_az, "pgx_mctx": pgx_mctx}[impl](case, spec["az"])
     return {"tictacgo_core": tictacgo_core, "tictacgo_aec": tictacgo_aec, "tictacgo_gym": tictacgo_gym,
             "tictacgo_vector": tictacgo_vector, "pettingzoo": pettingzoo_play, "openspiel": openspiel_play,
             "pgx": pgx_play}[impl](case, batch)
@@ -454,7 +667,7 @@ def versions() -> dict:
     from importlib import metadata
 
     out = {}
-    for dist in ("numpy", "gymnasium", "pettingzoo", "open_spiel", "pgx", "jax", "jaxlib", "torch",
+    for dist in ("numpy", "gymnasium", "pettingzoo", "open_spiel", "pgx", "mctx", "jax", "jaxlib", "torch",
                  "stable_baselines3", "sb3_contrib", "tictacgo"):
         try:
             out[dist] = metadata.version(dist)
@@ -474,8 +687,8 @@ def worker_main() -> None:
         try:
             if req["op"] == "setup":
                 t0 = time.perf_counter()
-                runners[req["key"]] = build(req["spec"])
-                out = {"ok": True, "setup_s": time.perf_counter() - t0}
+                runner = runners[req["key"]] = build(req["spec"])
+                out = {"ok": True, "setup_s": time.perf_counter() - t0, **getattr(runner, "setup_info", {})}
             elif req["op"] == "measure":
                 out = {"ok": True, **runners[req["key"]](req["budget"])}
             elif req["op"] == "versions":
@@ -500,20 +713,34 @@ class Row:
     batch: int
     position: str | None = None
     runs: list = field(default_factory=list)
+    eval_runs: list = field(default_factory=list)
     games: int = 0
     count: int = 0
+    evals: int = 0
     setup_s: float = 0.0
+    compile_s: float | None = None
 
     @property
     def key(self) -> str:
         return f"{self.case}/{self.impl}/{self.batch}/{self.position}"
 
 
+# XLA's CPU flags for one thread, as torch's set_num_threads(1) (the AlphaZero rows' --az-threads 1).
+XLA_ONE_THREAD = "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1"
+
+
+def worker_env(name: str, az_threads: int) -> dict:
+    """The environment of a worker: jax's on the CPU (and, for pgx_mctx, on one thread when asked)."""
+    env = dict(os.environ)
+    if name in ("pgx", "pgx_mctx"):
+        env["JAX_PLATFORMS"] = "cpu"
+    if name == "pgx_mctx" and az_threads == 1:
+        env["XLA_FLAGS"] = (env.get("XLA_FLAGS", "") + " " + XLA_ONE_THREAD).strip()
+    return env
+
+
 class Worker:
-    def __init__(self, name: str):
-        env = dict(os.environ)
-        if name == "pgx":
-            env["JAX_PLATFORMS"] = "cpu"
+    def __init__(self, name: str, env: dict):
         self.log = tempfile.TemporaryFile(mode="w+")
         self.name = name
         self.proc = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--worker"],
@@ -538,8 +765,9 @@ class Worker:
             self.proc.wait(timeout=60)
 
 
-def plan(cases: list[str], impls: list[str], batches: list[int], ppo_envs: int) -> list[Row]:
-    """The rows to measure; a MaskablePPO row's batch is its n_envs."""
+def plan(cases: list[str], impls: list[str], batches: list[int], ppo_envs: int,
+         az_games: int = 256) -> list[Row]:
+    """The rows to measure; a MaskablePPO row's batch is its n_envs, an AlphaZero row's its games."""
     rows = []
     for case in cases:
         if case in RANDOM_PLAY_CASES:
@@ -552,6 +780,8 @@ def plan(cases: list[str], impls: list[str], batches: list[int], ppo_envs: int) 
                      for impl in ("tictacgo_mcts", "openspiel_mctsbot") if impl in impls]
         elif case == "ttt_mcts":
             rows += [Row(case, impl, 1) for impl in ("tictacgo_mcts", "openspiel_mctsbot") if impl in impls]
+        elif case in AZ_CASES:
+            rows += [Row(case, impl, az_games) for impl in ("tictacgo_az", "pgx_mctx") if impl in impls]
         else:
             rows += [Row(case, impl, ppo_envs) for impl in ("dummy_vec_env", "tictacgo_vecenv")
                      if impl in impls]
@@ -589,6 +819,19 @@ def markdown(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def alphazero_notes(rows: list[dict]) -> str:
+    """Lines under the table for the AlphaZero rows: network evaluations per second, jit compile time."""
+    lines = []
+    for r in rows:
+        if r["case"] in AZ_CASES:
+            line = (f"{r['case']} {r['impl']} B={r['batch']}: {r['evals_per_s']:,.0f} network evaluations/s "
+                    f"(median; {r['evals_per_position']:.1f} a position)")
+            if r.get("compile_s") is not None:
+                line += f", jit compile {r['compile_s']:.1f} s (not timed in the rates)"
+            lines.append(line)
+    return "\n".join(lines)
+
+
 def machine_info(args, worker_versions: dict, load_before, load_after) -> dict:
     cpu = platform.processor()
     try:
@@ -600,6 +843,7 @@ def machine_info(args, worker_versions: dict, load_before, load_after) -> dict:
             "python": platform.python_version(), "versions": worker_versions,
             "loadavg_before": load_before, "loadavg_after": load_after, "budget_s": args.budget,
             "repeats": args.repeats, "mcts_sims": args.sims, "ppo": ppo_settings(args),
+            "alphazero": az_settings(args),
             "note": args.note, "date": time.strftime("%Y-%m-%d %H:%M:%S %Z")}
 
 
@@ -607,6 +851,13 @@ def ppo_settings(args) -> dict:
     if args.quick:
         return {"n_envs": 2, "n_steps": 32, "batch_size": 32, "n_epochs": 1}
     return {"n_envs": args.ppo_envs, "n_steps": args.ppo_n_steps, "batch_size": 256, "n_epochs": 10}
+
+
+def az_settings(args) -> dict:
+    if args.quick:
+        return {"games": 4, "sims": 4, "channels": 8, "blocks": 1, "threads": 1, "precision": "float32"}
+    return {"games": args.az_games, "sims": args.az_sims, "channels": args.az_channels,
+            "blocks": args.az_blocks, "threads": args.az_threads, "precision": args.az_precision}
 
 
 def csv_list(kind: str, allowed, cast=str):
@@ -653,6 +904,14 @@ def parse_args(argv=None):
     ap.add_argument("--ppo-envs", type=positive_int, default=64, help="n_envs of both MaskablePPO rows")
     ap.add_argument("--ppo-n-steps", type=positive_int, default=64,
                     help="rollout length per env; one measurement is one rollout and its updates")
+    ap.add_argument("--az-games", type=positive_int, default=256, help="AlphaZero self-play games at once")
+    ap.add_argument("--az-sims", type=positive_int, default=32, help="AlphaZero simulations per move")
+    ap.add_argument("--az-channels", type=positive_int, default=32, help="AlphaZero network channels")
+    ap.add_argument("--az-blocks", type=positive_int, default=4, help="AlphaZero network residual blocks")
+    ap.add_argument("--az-threads", type=positive_int, default=1,
+                    help="CPU threads of the AlphaZero rows' torch and XLA (1: as training runs)")
+    ap.add_argument("--az-precision", choices=("float32", "bfloat16"), default="float32",
+                    help="the AlphaZero rows' network arithmetic, on both sides")
     ap.add_argument("--quick", action="store_true", help="tiny budgets, for a test")
     ap.add_argument("--json", default=None, help="write the rows and the machine to this file")
     ap.add_argument("--note", default="", help="a note about the machine, kept in the JSON")
@@ -670,8 +929,8 @@ def main(argv=None) -> int:
     if args.worker:
         worker_main()
         return 0
-    ppo = ppo_settings(args)
-    rows = plan(args.cases, args.impls, args.batches, ppo["n_envs"])
+    ppo, az = ppo_settings(args), az_settings(args)
+    rows = plan(args.cases, args.impls, args.batches, ppo["n_envs"], az["games"])
     workers: dict[str, Worker] = {}
     skipped: list[dict] = []
     live: list[Row] = []
@@ -680,9 +939,9 @@ def main(argv=None) -> int:
     for row in rows:   # set-up (imports, jit compiles) once per case
         name = WORKER_OF[row.impl]
         if name not in workers:
-            workers[name] = Worker(name)
+            workers[name] = Worker(name, worker_env(name, az["threads"]))
         spec = {"case": row.case, "impl": row.impl, "batch": row.batch, "position": row.position,
-                "sims": args.sims, "ppo": ppo}
+                "sims": args.sims, "ppo": ppo, "az": az}
         out = workers[name].ask({"op": "setup", "key": row.key, "spec": spec})
         if not out["ok"]:
             reason = out.get("unavailable") or out.get("error")
@@ -691,6 +950,7 @@ def main(argv=None) -> int:
             print(f"skipped {row.key}: {reason}", file=sys.stderr, flush=True)
             continue
         row.setup_s = out["setup_s"]
+        row.compile_s = out.get("compile_s")
         live.append(row)
     for rep in range(-1, args.repeats):   # -1: the warm-up round, not recorded
         for row in list(live):
@@ -703,6 +963,9 @@ def main(argv=None) -> int:
                 continue
             if rep >= 0:
                 row.runs.append(out["count"] / out["seconds"])
+                if "evals" in out:
+                    row.eval_runs.append(out["evals"] / out["seconds"])
+                    row.evals += out["evals"]
                 row.games += out["games"]
                 row.count += out["count"]
         print(f"round {rep + 1}/{args.repeats} done at {time.perf_counter() - t_start:.0f}s",
@@ -723,10 +986,18 @@ def main(argv=None) -> int:
             # whole games only: a batch's games start together, so a short window of a large batch
             # sees too few of them end for a fair mean length
             r["plies_per_game"] = round(row.count / row.games, 2)
+        if row.eval_runs:
+            r["evals_per_s"] = statistics.median(row.eval_runs)
+            r["eval_runs"] = row.eval_runs
+            r["evals_per_position"] = round(row.evals / row.count, 2)
+        if row.compile_s is not None:
+            r["compile_s"] = row.compile_s
         results.append(r)
     machine = machine_info(args, worker_versions, load_before, os.getloadavg())
     machine["wall_s"] = round(time.perf_counter() - t_start, 1)
     print(markdown(results) + "\n")
+    if any(r["case"] in AZ_CASES for r in results):
+        print(alphazero_notes(results) + "\n")
     for s in skipped:
         pos = f" ({s['position']})" if s.get("position") else ""
         print(f"left out: {s['case']}{pos} {s['impl']} B={s['batch']}: {s['reason']}")

@@ -487,6 +487,62 @@ def test_the_numpy_forward_pass_matches_torch(variant):
     np.testing.assert_allclose(np_value, value.numpy(), atol=2e-5, rtol=1e-4)
 
 
+def _net_with_moved_batch_norms(variant: Variant) -> PolicyValueNet:
+    torch.manual_seed(1)
+    net = PolicyValueNet(Architecture.for_variant(variant, channels=16, blocks=2))
+    net.train()
+    with torch.no_grad():  # move the batch norms' running statistics away from their start
+        for _ in range(3):
+            net(torch.rand(64, net.arch.in_planes, net.arch.board, net.arch.board) * 2)
+    return net.eval()
+
+
+@pytest.mark.parametrize("variant", [TTT, GO5], ids=["tictactoe", "littlego"])
+def test_inference_with_batch_norms_folded_matches_the_eval_forward_pass(variant):
+    net = _net_with_moved_batch_norms(variant)
+    enc = encoder_for(variant)
+    planes = np.stack([enc.from_state(variant.module, s) for s in random_states(variant, 50, 3)])
+    with torch.inference_mode():
+        logits, value, _ = net(torch.from_numpy(planes))
+        folded_logits, folded_value = net.inference(torch.from_numpy(planes))
+    torch.testing.assert_close(folded_logits, logits, atol=2e-5, rtol=1e-4)
+    torch.testing.assert_close(folded_value, value, atol=2e-5, rtol=1e-4)
+    # the evaluator the search calls gives the same numbers, and follows the weights when they change
+    evaluator = NetworkEvaluator(net, variant)
+    np.testing.assert_allclose(evaluator.evaluate_planes(planes)[0], logits.numpy(), atol=2e-5, rtol=1e-4)
+    with torch.no_grad():
+        net.stem[0].weight.mul_(2.0)
+        logits2, _, _ = net(torch.from_numpy(planes))
+    assert not torch.allclose(logits2, logits, atol=1e-3)
+    np.testing.assert_allclose(evaluator.evaluate_planes(planes)[0], logits2.numpy(), atol=2e-5, rtol=1e-4)
+
+
+@pytest.mark.parametrize("onednn_trunk", [True, False], ids=["onednn", "conv2d"])
+def test_a_bfloat16_evaluator_stays_close_to_float32_and_follows_the_weights(onednn_trunk, monkeypatch):
+    from tictacgo.baselines.learning.alphazero import onednn
+
+    if not onednn_trunk:
+        monkeypatch.setattr(onednn, "available", lambda device: False)
+    net = _net_with_moved_batch_norms(GO5)
+    enc = encoder_for(GO5)
+    planes = np.stack([enc.from_state(GO5.module, s) for s in random_states(GO5, 50, 4)])
+    bf16 = NetworkEvaluator(net, GO5, precision="bfloat16")
+    for _ in range(2):  # the second time after a change of the weights, which the evaluator must see
+        logits32, value32 = NetworkEvaluator(net, GO5).evaluate_planes(planes)
+        logits16, value16 = bf16.evaluate_planes(planes)
+        assert logits16.dtype == np.float64 and value16.shape == value32.shape
+        # bfloat16 keeps 8 bits of mantissa: outputs agree to a few hundredths, not to float32's rounding
+        np.testing.assert_allclose(logits16, logits32, atol=0.05)
+        np.testing.assert_allclose(value16, value32, atol=0.05)
+        with torch.no_grad():
+            net.trunk[0].c1.weight.mul_(-3.0)
+
+
+def test_a_bad_precision_is_refused():
+    with pytest.raises(ValueError, match="precision must be one of"):
+        NetworkEvaluator(_net_with_moved_batch_norms(GO5), GO5, precision="float16")
+
+
 def test_the_shipped_tictactoe_model_plays_without_importing_torch():
     import subprocess
     import sys

@@ -124,6 +124,28 @@ def test_peer_rows_appear_when_the_peer_is_installed_with_ratios_in_the_table(tm
         assert f"{bench.fmt_ratio(core['per_s'] / rate)} {peer}" in stdout
 
 
+def test_alphazero_selfplay_rows_count_positions_and_network_evaluations(tmp_path):
+    pytest.importorskip("torch")
+    result, stdout = run_bench(tmp_path, "--cases", "go5_alphazero_selfplay",
+                               "--impls", "tictacgo_az,pgx_mctx")
+    check_schema(result)
+    rows = {r["impl"]: r for r in result["rows"]}
+    ours = rows["tictacgo_az"]
+    assert ours["batch"] == 4 and ours["unit"] == "positions/s"
+    # --quick searches with 4 simulations: a position costs its root and at most 4 leaves (a finished
+    # game's leaf is not evaluated), and the evaluations outnumber the positions
+    assert 1 < ours["evals_per_position"] <= 5
+    assert len(ours["eval_runs"]) == 3 and ours["evals_per_s"] > ours["per_s"]
+    assert "network evaluations/s" in stdout
+    if installed("pgx") and installed("mctx"):
+        # mctx evaluates the root and every simulation's leaf
+        assert rows["pgx_mctx"]["evals_per_position"] == 5
+        assert rows["pgx_mctx"]["compile_s"] > 0
+        assert "x pgx_mctx" in stdout
+    else:
+        assert [s["impl"] for s in result["skipped"]] == ["pgx_mctx"]
+
+
 def test_openspiel_mctsbot_searches_the_same_midgame_position(tmp_path):
     pytest.importorskip("pyspiel")
     result, stdout = run_bench(tmp_path, "--cases", "go5_mcts", "--impls", "tictacgo_mcts,openspiel_mctsbot")
