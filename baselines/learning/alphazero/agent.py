@@ -30,7 +30,7 @@ from tictacgo.baselines.registry import register_agent
 from tictacgo.validate import check_number
 
 MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
-DEFAULT_SIMS = 64
+DEFAULT_SIMS = 256
 
 
 def shipped_model(game_name: str) -> Path:
@@ -162,5 +162,5 @@ def _make_az(game, rng, path: str | None = None, sims: int = DEFAULT_SIMS, searc
 
 
 register_agent("az", _make_az, description="an AlphaZero network with batched Gumbel or PUCT search "
-               "(path=DIR, default the shipped model; sims=64, 0 for the raw network; search=gumbel|puct; "
+               "(path=DIR, default the shipped model; sims=256, 0 for the raw network; search=gumbel|puct; "
                "time=SECONDS; considered=16)")
