@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from tictacgo.games.batched_kernels import LEGAL, go_place
+from tictacgo.games.batched_kernels import LEGAL, go_place, popcount
 
 # Layout of the ``geo`` array of a Little-Go variant (``playouts.go_tables``).
 G_N, G_FULL, G_LEFT, G_RIGHT, G_MAX_ACTIONS = range(5)
@@ -68,15 +68,6 @@ def _nth_bit(bits, r):
     return p
 
 
-@njit(cache=True, inline="always")
-def _popcount(x):
-    c = 0
-    while x:
-        x &= x - 1
-        c += 1
-    return c
-
-
 @njit(cache=True)
 def go_playout(own, opp, mover, t, last_pass, ko_own, ko_opp, seed, pass_prob, geo, nb, komi, script,
                record):
@@ -123,7 +114,7 @@ def go_playout(own, opp, mover, t, last_pass, ko_own, ko_opp, seed, pass_prob, g
             if not voluntary:
                 cand = empty
                 while cand:
-                    s, r = _below(s, _popcount(cand))
+                    s, r = _below(s, popcount(cand))
                     q = _nth_bit(cand, r)
                     stone = np.int64(1) << q
                     if nb[q] & empty and not nb[q] & opp:
@@ -153,15 +144,15 @@ def go_playout(own, opp, mover, t, last_pass, ko_own, ko_opp, seed, pass_prob, g
         if keep:
             black, white = (own2, opp2) if mover == 1 else (opp2, own2)
             record[played, 0], record[played, 1], record[played, 2] = p, black, white
-            record[played, 3], record[played, 4], record[played, 5] = _popcount(dead), ko_own, ko_opp
+            record[played, 3], record[played, 4], record[played, 5] = popcount(dead), ko_own, ko_opp
         played += 1
         own, opp = opp2, own2
         mover = 3 - mover
         if ended:
             break
     black, white = (own, opp) if mover == 1 else (opp, own)
-    b = np.float64(_popcount(black))
-    w = _popcount(white) + komi
+    b = np.float64(popcount(black))
+    w = popcount(white) + komi
     return (1 if b > w else (2 if w > b else 0)), played
 
 
@@ -186,7 +177,7 @@ def ttt_playout(x, o, mover, seed, has_line, script, record):
             if not (empty >> p) & 1:
                 return -1, played
         else:
-            s, r = _below(s, _popcount(empty))
+            s, r = _below(s, popcount(empty))
             p = _nth_bit(empty, r)
         if record.shape[0] > 0:
             record[played, 0] = p
