@@ -1,0 +1,102 @@
+"""The solver's frontier driver (scripts/solve_frontier.py): a line of play solved backward.
+
+Every value it reports is the solver's own on that position, the line's
+moves are judged by those values, and a run out of budget says "unknown"
+where it stopped, never a guess.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("numba", reason="the solver needs numba (the fast extra)")
+
+from tictacgo.games import littlego  # noqa: E402
+from tictacgo.solver import solve  # noqa: E402
+
+SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "solve_frontier.py"
+_spec = importlib.util.spec_from_file_location("solve_frontier", SCRIPT)
+frontier = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(frontier)
+
+
+def black_value(state) -> int:
+    v = solve(state).value
+    return v if state.to_move == littlego.BLACK else -v
+
+
+def test_a_3x3_line_is_solved_back_to_the_empty_board_with_the_solvers_values():
+    game = littlego.LittleGo(3)
+    states, actions = frontier.line_from_agent(game, "random", seed=3)
+    out = frontier.solve_line(
+        states, actions, start_left=5, budget=60, reserve=5, all_moves=True, table_bits=16
+    )
+    assert out["deepest"] == 0
+    assert out["value_for_black"] == -1  # the course's game on 3x3 is lost for Black (docs/solver.md)
+    taken = [e["taken"] for e in out["positions"]]
+    assert taken == list(range(taken[0], -1, -1))
+    for e in out["positions"]:
+        assert e["value_for_black"] == black_value(states[e["taken"]])
+    # Every first move loses for Black on 3x3, so the moves at the empty board all say White wins.
+    assert out["moves_at_deepest"] and {v["value_for_black"] for v in out["moves_at_deepest"].values()} == {
+        -1
+    }
+
+
+def test_the_line_moves_are_judged_by_the_values_before_and_after_them():
+    game = littlego.LittleGo(4)
+    states, actions = frontier.line_from_agent(game, "greedy", seed=0)
+    out = frontier.solve_line(
+        states, actions, start_left=9, budget=120, reserve=0, all_moves=False, table_bits=18
+    )
+    rows = out["positions"]
+    assert rows[0]["line_move_keeps_value"] is None  # nothing solved after the first position
+    for later, e in zip(rows, rows[1:], strict=False):
+        assert e["line_move"] == frontier.point_name(actions[e["taken"]], 4)
+        assert e["line_move_keeps_value"] == (later["value_for_black"] == e["value_for_black"])
+    assert any(e["line_move_keeps_value"] is False for e in rows[1:])  # greedy throws values away
+
+
+def test_a_budget_that_runs_out_reports_unknown_where_it_stopped(tmp_path):
+    path = tmp_path / "frontier.json"
+    moves = "2,2 1,2 2,1 1,1 1,3 2,3 3,2 3,3"
+    assert (
+        frontier.main(
+            [
+                "--size",
+                "5",
+                "--moves",
+                moves,
+                "--start-left",
+                "16",
+                "--budget",
+                "0.3",
+                "--no-all-moves",
+                "--table-bits",
+                "16",
+                "--json",
+                str(path),
+            ]
+        )
+        == 0
+    )
+    out = json.loads(path.read_text())
+    last = out["positions"][-1]
+    assert last["value_for_black"] is None and last["best_move"] is None
+    assert out["deepest"] is None or out["deepest"] > last["taken"]
+
+
+@pytest.mark.parametrize(
+    "text, message", [("5,0", "off the 5x5 board"), ("a,b", "'row,col' or PASS"), ("2,2 2,2", "illegal")]
+)
+def test_bad_moves_are_refused_with_the_move_named(text, message):
+    with pytest.raises(ValueError, match=message):
+        frontier.line_from_moves(littlego.LittleGo(5), frontier.parse_moves(text, 5))
+
+
+def test_moves_read_as_row_column_points_and_pass():
+    assert frontier.parse_moves("0,0 2,3 PASS pass", 5) == [0, 13, 25, 25]
