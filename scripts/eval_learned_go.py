@@ -44,8 +44,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--mcts-games", type=int, default=20, help="games a colour against mcts (0: skip)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--targets", choices=sorted(TARGETS), default="policy",
-                   help="the win rates to check: policy (a learned policy, default), raw (AlphaZero's raw network), "
-                        "search (AlphaZero with search)")
+                   help="the win rates to check: policy (a learned policy, default), "
+                        "raw (AlphaZero's raw network), search (AlphaZero with search)")
     args = p.parse_args(argv)
     if args.games < 1 or args.mcts_games < 0 or args.mcts_sims < 1:
         p.error("--games and --mcts-sims must be positive and --mcts-games non-negative")

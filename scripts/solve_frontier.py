@@ -34,11 +34,8 @@ import numpy as np
 
 from tictacgo.atomic import atomic_write_json, check_writable
 from tictacgo.games import littlego
+from tictacgo.protocol.coords import action_to_course, course_to_action
 from tictacgo.solver import Solver, SolveResult
-
-
-def point_name(action: int, n: int) -> str:
-    return "PASS" if action == n * n else f"{action // n},{action % n}"
 
 
 def parse_moves(text: str, n: int) -> list[int]:
@@ -52,14 +49,7 @@ def parse_moves(text: str, n: int) -> list[int]:
         if word.upper() == "PASS":
             out.append(n * n)
             continue
-        parts = word.split(",")
-        try:
-            i, j = (int(x) for x in parts)
-        except ValueError:
-            raise ValueError(f"a move is 'row,col' or PASS, got {word!r}") from None
-        if not (0 <= i < n and 0 <= j < n):
-            raise ValueError(f"move {word!r} is off the {n}x{n} board (rows and columns 0..{n - 1})")
-        out.append(i * n + j)
+        out.append(course_to_action(word, n))
     return out
 
 
@@ -73,9 +63,9 @@ def line_from_moves(game: littlego.LittleGo, actions: list[int]) -> list[littleg
     for k, a in enumerate(actions):
         s = states[-1]
         if s.end is not None:
-            raise ValueError(f"move {k + 1} ({point_name(a, game.size)}) comes after the end of the game")
+            raise ValueError(f"move {k + 1} ({action_to_course(a, game.size)}) comes after the game's end")
         if a not in littlego.legal_actions(s):
-            raise ValueError(f"move {k + 1} ({point_name(a, game.size)}) is illegal in that position")
+            raise ValueError(f"move {k + 1} ({action_to_course(a, game.size)}) is illegal in that position")
         states.append(littlego.play(s, a))
     return states
 
@@ -105,8 +95,8 @@ def row(state: littlego.GoState, r: SolveResult, next_action: int | None) -> dic
         "left": state.game.max_actions - state.t,
         "mover": "Black" if black else "White",
         "value_for_black": value,
-        "best_move": None if r.best_move is None else point_name(r.best_move, n),
-        "line_move": None if next_action is None else point_name(next_action, n),
+        "best_move": None if r.best_move is None else action_to_course(r.best_move, n),
+        "line_move": None if next_action is None else action_to_course(next_action, n),
         "nodes": r.nodes,
         "seconds": round(r.seconds, 3),
         "nodes_per_second": round(r.nodes_per_second),
@@ -138,7 +128,7 @@ def solve_line(
         "size": game.size,
         "komi": game.komi,
         "max_actions": game.max_actions,
-        "line": [point_name(a, game.size) for a in actions],
+        "line": [action_to_course(a, game.size) for a in actions],
         "budget_seconds": budget,
         "table_bits": table_bits,
         "positions": [],
@@ -170,7 +160,7 @@ def solve_line(
             values = solver.move_values(states[d], time_limit=left)
             black = states[d].to_move == littlego.BLACK
             out["moves_at_deepest"] = {
-                point_name(a, game.size): {
+                action_to_course(a, game.size): {
                     "value_for_black": None if r.value is None else (r.value if black else -r.value),
                     "nodes": r.nodes,
                     "seconds": round(r.seconds, 3),

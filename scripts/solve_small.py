@@ -22,16 +22,13 @@ import time
 
 from tictacgo.atomic import atomic_write_json, check_writable
 from tictacgo.games import littlego
+from tictacgo.protocol.coords import action_to_course
 from tictacgo.solver import Solver, SolveResult
 
 
 def new_game(n: int) -> littlego.GoState:
     """The empty board of the course's game at size ``n`` (its own limit and komi)."""
     return littlego.LittleGo(n).initial_state()
-
-
-def point_name(action: int, n: int) -> str:
-    return "PASS" if action == n * n else f"{action // n},{action % n}"
 
 
 def describe(r: SolveResult) -> dict:
@@ -60,11 +57,11 @@ def solve_size(n: int, time_limit: float | None, moves: bool, table_bits: int) -
           f"({exact.nodes_per_second:,.0f}/s, hit rate {exact.hit_rate:.2f})", flush=True)
     if moves and exact.value is not None:
         values = solver.move_values(state, time_limit=time_limit, margin=True)
-        out["first_moves"] = {point_name(a, n): describe(r) for a, r in values.items()}
+        out["first_moves"] = {action_to_course(a, n): describe(r) for a, r in values.items()}
         keep_value = [a for a, r in values.items() if r.value == outcome.value]
         keep_margin = [a for a, r in values.items() if r.margin == exact.margin]
-        out["moves_keeping_value"] = [point_name(a, n) for a in keep_value]
-        out["moves_keeping_margin"] = [point_name(a, n) for a in keep_margin]
+        out["moves_keeping_value"] = [action_to_course(a, n) for a in keep_value]
+        out["moves_keeping_margin"] = [action_to_course(a, n) for a in keep_margin]
         print(f"{n}x{n}: first moves (row,col) and Black's margin after each:")
         for i in range(n):
             row = []

@@ -56,7 +56,7 @@ def test_the_line_moves_are_judged_by_the_values_before_and_after_them():
     rows = out["positions"]
     assert rows[0]["line_move_keeps_value"] is None  # nothing solved after the first position
     for later, e in zip(rows, rows[1:], strict=False):
-        assert e["line_move"] == frontier.point_name(actions[e["taken"]], 4)
+        assert e["line_move"] == frontier.action_to_course(actions[e["taken"]], 4)
         assert e["line_move_keeps_value"] == (later["value_for_black"] == e["value_for_black"])
     assert any(e["line_move_keeps_value"] is False for e in rows[1:])  # greedy throws values away
 
@@ -91,7 +91,7 @@ def test_a_budget_that_runs_out_reports_unknown_where_it_stopped(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "text, message", [("5,0", "off the 5x5 board"), ("a,b", "'row,col' or PASS"), ("2,2 2,2", "illegal")]
+    "text, message", [("5,0", "off the 5x5 board"), ("a,b", "not a course move"), ("2,2 2,2", "illegal")]
 )
 def test_bad_moves_are_refused_with_the_move_named(text, message):
     with pytest.raises(ValueError, match=message):
