@@ -134,6 +134,7 @@ def plot(runs, ratings, anchors, names, path: Path, title: str) -> bool:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--runs", nargs="+", required=True, help="training output folders, each rated")
+    p.add_argument("--labels", nargs="+", default=None, help="a name for each run (default: its folder's)")
     p.add_argument("--sims", type=int, default=32, help="the simulations the checkpoints were rated with")
     p.add_argument("--anchor-games", type=int, default=20,
                    help="games a pair in the anchors' round robin (0: none)")
@@ -145,8 +146,11 @@ def main(argv: list[str] | None = None) -> int:
     for path in (args.png, args.json):
         if path:
             check_writable(path)
+    labels = args.labels or [Path(r).name for r in args.runs]
+    if len(labels) != len(args.runs) or len(set(labels)) != len(labels):
+        p.error(f"--labels needs one distinct name per run ({len(args.runs)}), got {labels}")
     try:
-        runs = {Path(r).name: load_points(Path(r), args.sims) for r in args.runs}
+        runs = {label: load_points(Path(r), args.sims) for label, r in zip(labels, args.runs, strict=True)}
     except ValueError as e:
         p.error(str(e))
     among = []

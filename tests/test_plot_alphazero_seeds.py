@@ -48,6 +48,18 @@ def test_runs_share_one_rating_scale_and_better_checkpoints_rate_higher(tmp_path
     assert "score vs minimax" in capsys.readouterr().out
 
 
+def test_runs_take_the_labels_given_one_each(tmp_path, capsys):
+    a = fake_run(tmp_path / "run_a", [(5, 5)])
+    b = fake_run(tmp_path / "run_b", [(5, 5)])
+    out = tmp_path / "curves.json"
+    seeds.main(["--runs", str(a), str(b), "--labels", "seed 0", "seed 1", "--sims", "16",
+                "--anchor-games", "0", "--json", str(out)])
+    assert {r["run"] for r in json.loads(out.read_text())["checkpoints"]} == {"seed 0", "seed 1"}
+    with pytest.raises(SystemExit):
+        seeds.main(["--runs", str(a), str(b), "--labels", "seed 0", "--sims", "16"])
+    assert "one distinct name per run" in capsys.readouterr().err
+
+
 def test_the_anchors_round_robin_is_played_once_and_read_back(tmp_path, monkeypatch):
     a = fake_run(tmp_path / "seed0", [(5, 5)])
     seeds.main(["--runs", str(a), "--sims", "16", "--anchor-games", "2"])
