@@ -46,13 +46,15 @@ def load_points(run: Path, sims: int) -> list[dict]:
     return sorted(entries, key=lambda e: e["seconds"])
 
 
+def wdl_games(a: str, b: str, w: int, d: int, lost: int) -> list[tuple[str, str, float]]:
+    """One ``(a, b, a's score)`` triple per game of a's wins, draws and losses against b."""
+    return [(a, b, 1.0)] * w + [(a, b, 0.5)] * d + [(a, b, 0.0)] * lost
+
+
 def games_of(name: str, entry: dict) -> list[tuple[str, str, float]]:
     """One ``(agent, anchor, score)`` triple per game a checkpoint played."""
-    out = []
-    for anchor, r in entry["anchors"].items():
-        for w, d, lost in (r["as_first"], r["as_second"]):
-            out += [(name, anchor, 1.0)] * w + [(name, anchor, 0.5)] * d + [(name, anchor, 0.0)] * lost
-    return out
+    return [g for anchor, r in entry["anchors"].items()
+            for side in (r["as_first"], r["as_second"]) for g in wdl_games(name, anchor, *side)]
 
 
 def run_anchors(anchors: list[str], game: str, games: int, cache: Path, seed: int = 0) -> list[list]:
@@ -72,10 +74,7 @@ def run_anchors(anchors: list[str], game: str, games: int, cache: Path, seed: in
 
 def anchor_games(pairs: list[list]) -> list[tuple[str, str, float]]:
     """One ``(A, B, A's score)`` triple per game of the anchors' round robin."""
-    out = []
-    for a, b, w, d, lost in pairs:
-        out += [(a, b, 1.0)] * w + [(a, b, 0.5)] * d + [(a, b, 0.0)] * lost
-    return out
+    return [g for row in pairs for g in wdl_games(*row)]
 
 
 def anchors_of(runs: dict[str, list[dict]]) -> list[str]:
