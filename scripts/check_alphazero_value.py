@@ -9,8 +9,12 @@
    mean total-variation distance between the policy of a transformed position
    and the transformed policy. A network that learnt the game's symmetry
    shows small numbers (training augments with all eight).
-3. For Tic-Tac-Toe, the sign of the raw value against the exact minimax
-   value over all 4,520 live positions.
+3. Exact values: for Tic-Tac-Toe, the raw value's class against the exact
+   minimax value over all 4,520 live positions; for 5x5 Little-Go, the sign
+   of the raw value against the solver's exact value over the endgame
+   benchmark (``--endgames``, by default ``tests/data/littlego_endgames.npz``:
+   10,000 positions with at most 10 actions to go), over all of them and
+   over the decisive ones (where some move throws the value away).
 
     python scripts/check_alphazero_value.py --model runs/go_az --games 256
 """
@@ -19,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 import numpy as np
 import torch
@@ -27,6 +32,9 @@ from tictacgo.baselines.learning.alphazero.network import NetworkEvaluator, load
 from tictacgo.baselines.learning.alphazero.replay import NUM_SYMMETRIES, transform_boards, transform_policy
 from tictacgo.baselines.learning.alphazero.search import softmax
 from tictacgo.baselines.learning.alphazero.selfplay import SearchConfig, SelfPlay
+from tictacgo.baselines.learning.alphazero.variant import Variant
+
+ENDGAMES = Path(__file__).resolve().parents[1] / "tests" / "data" / "littlego_endgames.npz"
 
 
 def held_out(evaluator: NetworkEvaluator, games: int, sims: int, seed: int):
@@ -58,12 +66,44 @@ def symmetry_spread(evaluator: NetworkEvaluator, planes: np.ndarray) -> dict[str
             "policy_tv_to_mean": float(tv)}
 
 
+def endgame_values(evaluator: NetworkEvaluator, path: str | Path) -> dict[str, float]:
+    """How often the sign of the raw value is the exact value of an endgame benchmark's positions.
+
+    Returns the share over all positions and over the decisive ones, the
+    mean squared error against the exact value (+1 or -1, the mover's view)
+    and the number of positions.
+
+    Raises:
+        ValueError: the benchmark's variant (size, komi, action limit) is not the network's.
+    """
+    from tictacgo.baselines.learning.alphazero.features import encoder_for
+    from tictacgo.solver.endgames import load_endgames
+
+    endgames, meta = load_endgames(path)
+    v = evaluator.variant
+    theirs = (int(meta["size"]), float(meta["komi"]), int(meta["max_actions"]))
+    if theirs != (v.board_size, v.komi, v.max_actions):
+        raise ValueError(f"{path} holds (size, komi, limit) {theirs}, the network plays "
+                         f"{(v.board_size, v.komi, v.max_actions)}")
+    enc = encoder_for(v)
+    planes = np.stack([enc.from_state(v.module, e.state) for e in endgames])
+    _, values = evaluator.evaluate_planes(planes)
+    exact = np.array([e.value for e in endgames])
+    decisive = np.array([e.decisive for e in endgames])
+    right = np.sign(values) == exact
+    return {"sign_matches": float(right.mean()), "sign_matches_decisive": float(right[decisive].mean()),
+            "mse": float(np.mean((values - exact) ** 2)), "positions": len(endgames)}
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--model", required=True, help="model folder")
     p.add_argument("--games", type=int, default=256)
     p.add_argument("--sims", type=int, default=16)
     p.add_argument("--seed", type=int, default=12345)
+    p.add_argument("--endgames", default=None,
+                   help="Little-Go endgame benchmark (.npz) of the network's variant (default: the "
+                        "package's 5x5 benchmark for a network of the course's game; '' to skip)")
     args = p.parse_args(argv)
     torch.set_num_threads(1)
     net, variant, _ = load_model(args.model)
@@ -92,6 +132,13 @@ def main(argv: list[str] | None = None) -> int:
         pred = np.where(v > 0.5, 1, np.where(v < -0.5, -1, 0))
         print(f"exact values over {len(positions)} positions: the raw value's class (>0.5 win, <-0.5 loss, "
               f"else draw) matches minimax in {np.mean(pred == exact):.2%}")
+    elif variant.game == "littlego" and args.endgames != "":
+        if args.endgames is None and variant != Variant.make("littlego"):
+            return 0
+        r = endgame_values(evaluator, args.endgames or ENDGAMES)
+        print(f"exact values over {r['positions']} endgame positions: the raw value's sign matches the "
+              f"solver in {r['sign_matches']:.2%} ({r['sign_matches_decisive']:.2%} of the decisive ones), "
+              f"MSE {r['mse']:.4f}")
     return 0
 
 

@@ -1,0 +1,73 @@
+"""The value-head check against exact values (scripts/check_alphazero_value.py).
+
+Over the Little-Go endgame benchmark the sign of the raw value is compared
+with the solver's exact value for the player to move.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch")
+
+from tictacgo.baselines.learning.alphazero.agent import shipped_model  # noqa: E402
+from tictacgo.baselines.learning.alphazero.network import NetworkEvaluator, load_model  # noqa: E402
+from tictacgo.baselines.learning.alphazero.variant import Variant  # noqa: E402
+from tictacgo.solver.endgames import load_endgames  # noqa: E402
+
+SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "check_alphazero_value.py"
+_spec = importlib.util.spec_from_file_location("check_alphazero_value", SCRIPT)
+check = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(check)
+
+
+class Preset:
+    """An evaluator whose values are given in the benchmark's order."""
+
+    def __init__(self, variant: Variant, values: np.ndarray):
+        self.variant, self.values = variant, values
+
+    def evaluate_planes(self, planes: np.ndarray):
+        assert len(planes) == len(self.values)
+        return np.zeros((len(planes), 26)), self.values
+
+
+@pytest.fixture(scope="module")
+def exact():
+    endgames, _ = load_endgames(check.ENDGAMES)
+    return (np.array([e.value for e in endgames], dtype=float),
+            np.array([e.decisive for e in endgames]))
+
+
+def test_exact_values_match_everywhere_and_their_negation_nowhere(exact):
+    values, decisive = exact
+    right = check.endgame_values(Preset(Variant.make("littlego"), 0.9 * values), check.ENDGAMES)
+    assert right["sign_matches"] == right["sign_matches_decisive"] == 1.0
+    assert right["mse"] == pytest.approx(0.01)
+    assert right["positions"] == len(values)
+    wrong = check.endgame_values(Preset(Variant.make("littlego"), -values), check.ENDGAMES)
+    assert wrong["sign_matches"] == wrong["sign_matches_decisive"] == 0.0
+
+
+def test_wrong_only_on_decisive_positions_counts_there(exact):
+    values, decisive = exact
+    r = check.endgame_values(Preset(Variant.make("littlego"), np.where(decisive, -values, values)),
+                             check.ENDGAMES)
+    assert r["sign_matches_decisive"] == 0.0
+    assert r["sign_matches"] == pytest.approx(1 - decisive.mean())
+
+
+def test_the_shipped_network_values_endgames_from_the_movers_view():
+    """A value from the wrong player's view would match the solver in few positions, not most."""
+    net, variant, _ = load_model(shipped_model("littlego"))
+    r = check.endgame_values(NetworkEvaluator(net, variant), check.ENDGAMES)
+    assert r["sign_matches"] > 0.8
+
+
+def test_a_benchmark_of_another_variant_is_refused():
+    with pytest.raises(ValueError, match=r"\(size, komi, limit\) \(5, 2.5, 24\), the network plays \(3,"):
+        check.endgame_values(Preset(Variant.make("littlego", board_size=3), np.zeros(1)), check.ENDGAMES)
