@@ -162,7 +162,8 @@ def main(argv: list[str] | None = None) -> int:
     index = {n: i for i, n in enumerate(ratings.names)}
     top = anchors[-1]
     print("anchors (Elo): " + ", ".join(f"{a} {ratings.elo[index[a]]:.0f}" for a in anchors))
-    print(f"{'run':<16} {'hours':>6} {'positions':>11} {'rating':>7} {'+-':>5} {'score vs ' + top:>24}")
+    width = max(16, *(len(label) for label in runs))
+    print(f"{'run':<{width}} {'hours':>6} {'positions':>11} {'rating':>7} {'+-':>5} {'score vs ' + top:>24}")
     table = []
     for label, points in runs.items():
         for e in points:
@@ -171,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
             table.append({"run": label, "seconds": e["seconds"], "positions": e["positions"],
                           "elo": round(float(ratings.elo[i]), 1), "se": round(float(ratings.se[i]), 1),
                           f"score_vs_{top}": score})
-            print(f"{label:<16} {e['seconds'] / 3600:6.2f} {e['positions']:11,d} {ratings.elo[i]:7.0f} "
+            print(f"{label:<{width}} {e['seconds'] / 3600:6.2f} {e['positions']:11,d} {ratings.elo[i]:7.0f} "
                   f"{ratings.se[i]:5.0f} {'-' if score is None else f'{score:.2f}':>24}")
     title = f"az sims={args.sims} against fixed anchors, one Bradley-Terry fit over {len(runs)} runs"
     if args.png and plot(runs, ratings, anchors, names, Path(args.png), title):
