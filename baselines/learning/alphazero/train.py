@@ -82,7 +82,8 @@ class AlphaZeroConfig:
                                        choices=PRECISIONS)
     channels: int = setting(32, 'Channels of the residual trunk.')
     blocks: int = setting(4, 'Residual blocks.')
-    ownership_weight: float = setting(0.0, 'Weight of the auxiliary ownership loss (0: no ownership head).')
+    ownership_weight: float = setting(0.0, 'Weight of the auxiliary ownership loss (0: no ownership '
+                                      'head; 1 made the Little-Go search stronger, see docs/alphazero.md).')
     num_games: int = setting(128, 'Self-play games played at once (B).')
     search: str = setting("gumbel", '"gumbel" or "puct".', choices=("gumbel", "puct"))
     simulations: int = setting(32, 'Simulations per self-play move.')
