@@ -21,9 +21,12 @@ Conventions shared by both games:
   the mover gets -1, the opponent +1, ``infos[...]["reason"] == "illegal"``.
   A malformed action raises instead and leaves the game as it was:
   ``TypeError`` for a non-integer, ``ValueError`` for an int out of range.
-* Rewards come only at the end, from each agent's view (+1 / -1 / 0), and
-  ``infos`` then carry ``winner`` (agent name, or None for a draw) and
-  ``reason``.
+* Rewards come only at the end, from each agent's view (+1 / -1 / 0).
+  ``infos`` have the same keys with values of fixed types at every step:
+  ``winner`` ("" during play, "draw", or the winner's agent name),
+  ``reason`` ("" during play), ``illegal_action`` (-1 unless an illegal
+  action ended the game), ``illegal_reason``, ``t`` (actions so far) and,
+  for games with a score, ``scores`` (agent name -> float).
 
 Speed: ``step``, ``observe`` and ``last`` do a few dict look-ups and at most
 one numpy conversion: the player-relative board and the legal mask are built
@@ -108,6 +111,8 @@ class TurnBasedAECEnv(AECEnv):
         self._colour = {first: 1, second: 2}
         self._agent_of = (None, first, second)
 
+        # Games that keep a score say so by offering it; their infos carry it at every step.
+        self._scores = getattr(game, "scores", None)
         self._state = game.initial_state()
         self.num_actions = int(self.game.num_actions)
         self._mask_state = None  # the state whose legal actions _mask_bits holds
@@ -136,13 +141,36 @@ class TurnBasedAECEnv(AECEnv):
         """The current rules-core state (immutable; agents search on it)."""
         return self._state
 
-    def _end_info(self, state: Any) -> dict[str, Any]:
-        """The info given to every agent when the game ends."""
+    def _set_play_infos(self, state: Any) -> None:
+        """Both agents' infos while the game goes on (``_info``'s keys, built directly: every step)."""
+        first, second = self.possible_agents
+        t = int(state.t)
+        if self._scores is None:
+            self.infos = {first: {"winner": "", "reason": "", "illegal_action": -1, "illegal_reason": "",
+                                  "t": t},
+                          second: {"winner": "", "reason": "", "illegal_action": -1, "illegal_reason": "",
+                                   "t": t}}
+        else:
+            s1, s2 = self._scores(state)
+            self.infos = {first: {"winner": "", "reason": "", "illegal_action": -1, "illegal_reason": "",
+                                  "t": t, "scores": {first: s1, second: s2}},
+                          second: {"winner": "", "reason": "", "illegal_action": -1, "illegal_reason": "",
+                                   "t": t, "scores": {first: s1, second: s2}}}
+
+    def _info(self, state: Any, illegal_action: int = -1, illegal_reason: str = "") -> dict[str, Any]:
+        """The info of every agent after ``state``: the same keys and types at every step.
+
+        ``winner`` is "" while the game goes on, "draw" for a draw, else the winning
+        agent's name; ``reason`` is "" while the game goes on; ``illegal_action`` is
+        -1 unless an illegal action ended the game. Libraries that stack infos into
+        arrays (Tianshou's buffers) need every step to carry the same keys.
+        """
         w = self.game.winner(state)
-        info = {"winner": self._agent_of[w] if w else None, "reason": state.end}
-        scores = getattr(self.game, "scores", None)  # games that keep a score say so by offering it
-        if scores is not None:
-            info["scores"] = dict(zip(self.possible_agents, scores(state), strict=True))
+        info = {"winner": "" if w is None else "draw" if w == 0 else self._agent_of[w],
+                "reason": self.game.end_reason(state) or "", "illegal_action": illegal_action,
+                "illegal_reason": illegal_reason, "t": int(state.t)}
+        if self._scores is not None:
+            info["scores"] = dict(zip(self.possible_agents, self._scores(state), strict=True))
         return info
 
     @property
@@ -178,7 +206,7 @@ class TurnBasedAECEnv(AECEnv):
         self._cumulative_rewards = dict.fromkeys(agents, 0.0)
         self.terminations = dict.fromkeys(agents, False)
         self.truncations = dict.fromkeys(agents, False)
-        self.infos = {a: {} for a in agents}
+        self._set_play_infos(self._state)
         self.agent_selection = self._agent_of[self._state.to_move]
         self._skip_agent_selection = None
 
@@ -300,8 +328,7 @@ class TurnBasedAECEnv(AECEnv):
         except IllegalActionError as e:
             new = self.game.forfeit(state)
             self._state = new
-            self._finish(new, agent, extra={"illegal_action": int(np.asarray(action)),
-                                            "illegal_reason": e.reason})
+            self._finish(new, agent, self._info(new, int(np.asarray(action)), e.reason or ""))
         except (TypeError, ValueError) as e:
             kind = TypeError if isinstance(e, TypeError) else ValueError
             raise kind(f"{self.metadata['name']}: invalid action for {agent}: {e}") from None
@@ -310,22 +337,20 @@ class TurnBasedAECEnv(AECEnv):
             self._cumulative_rewards[agent] = 0.0
             if new.end is None:
                 self.agent_selection = self._agent_of[new.to_move]
+                self._set_play_infos(new)
             else:
-                self._finish(new, agent)
+                self._finish(new, agent, self._info(new))
         if self.render_mode == "human":
             self.render()
 
-    def _finish(self, state: Any, mover: str, extra: dict[str, Any] | None = None) -> None:
-        """Give out rewards, terminations and end infos; select the mover's opponent."""
+    def _finish(self, state: Any, mover: str, info: dict[str, Any]) -> None:
+        """Give out rewards, terminations and the end ``info``; select the mover's opponent."""
         r1, r2 = self.game.returns(state)
         first, second = self.possible_agents
         self.rewards = {first: r1, second: r2}
         self._cumulative_rewards[mover] = 0.0
         self._accumulate_rewards()
         self.terminations = {first: True, second: True}
-        info = self._end_info(state)
-        if extra:
-            info.update(extra)
         self.infos = {first: dict(info), second: dict(info)}
         self.agent_selection = second if mover == first else first
 

@@ -69,12 +69,14 @@ Given once, when the game ends, from each agent's view:
 | +1     | -1    | 0                        |
 
 ### Infos
-Empty during play. At the end both agents' infos hold ``winner`` (agent
-name, or None for a draw), ``reason`` (``"max_actions"``,
-``"double_pass"``, ``"pass_on_empty_start"`` or ``"illegal"``; after an
-illegal action also ``illegal_action`` and ``illegal_reason``:
-``"occupied"``, ``"suicide"`` or ``"ko"``) and ``scores``
-``{"black_0": stones, "white_0": stones + komi}``. The end of the game by
+The same keys, with values of the same types, at every step (libraries
+that stack infos into arrays, such as Tianshou's buffers, need that):
+``winner`` (``""`` during play, ``"draw"``, or the winner's agent name),
+``reason`` (``""`` during play, then ``"max_actions"``, ``"double_pass"``,
+``"pass_on_empty_start"`` or ``"illegal"``), ``illegal_action`` (the
+action, or -1), ``illegal_reason`` (``"occupied"``, ``"suicide"``,
+``"ko"``, or ``""``), ``t`` (actions so far, passes included) and
+``scores`` ``{"black_0": stones, "white_0": stones + komi}``. The end of the game by
 the action limit is a termination (a rule of the game), not a truncation.
 
 ### Arguments

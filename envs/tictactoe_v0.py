@@ -64,10 +64,12 @@ Given once, when the game ends, from each agent's view:
 | +1     | -1    | 0    |
 
 ### Infos
-Empty during play. At the end both agents' infos hold ``winner`` (the
-winning agent's name, or None for a draw) and ``reason``: ``"win"``,
-``"draw"`` or ``"illegal"`` (then also ``illegal_action`` and
-``illegal_reason``, ``"occupied"``).
+The same keys, with values of the same types, at every step (libraries
+that stack infos into arrays, such as Tianshou's buffers, need that):
+``winner`` (``""`` during play, ``"draw"``, or the winner's agent name),
+``reason`` (``""`` during play, then ``"win"``, ``"draw"`` or
+``"illegal"``), ``illegal_action`` (the action, or -1),
+``illegal_reason`` (``"occupied"`` or ``""``) and ``t`` (moves so far).
 
 ### Arguments
 ``env(observation="board", render_mode=None, render_cell=None,

@@ -123,7 +123,7 @@ def aec_game(env, rnd: random.Random, seed: int, p_illegal: float, p_malformed: 
             check(u.game_state == ref, "the env's final state differs from the reference")
             rewards = {colour[a]: env.rewards[a] for a in env.possible_agents}
             winner = env.infos[first]["winner"]
-            check_end(game, ref, rewards, 0 if winner is None else colour[winner])
+            check_end(game, ref, rewards, 0 if winner == "draw" else colour[winner])
     check(game.is_terminal(ref), "the agent loop ended before the game")
 
 

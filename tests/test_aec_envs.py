@@ -310,7 +310,8 @@ def test_tictactoe_win_gives_rewards_and_infos():
     assert env.terminations == {"player_1": True, "player_2": True}
     assert env.rewards == {"player_1": 1.0, "player_2": -1.0}
     for agent in env.possible_agents:
-        assert env.infos[agent] == {"winner": "player_1", "reason": "win"}
+        assert env.infos[agent] == {"winner": "player_1", "reason": "win", "illegal_action": -1,
+                                    "illegal_reason": "", "t": 5}
     # The loser is selected first, then the dead-step protocol removes both.
     assert env.agent_selection == "player_2"
     _obs, reward, term, _trunc, _info = env.last()
@@ -329,7 +330,8 @@ def test_tictactoe_draw():
         env.step(a)
     assert all(env.terminations.values())
     assert env.rewards == {"player_1": 0.0, "player_2": 0.0}
-    assert env.infos["player_1"] == {"winner": None, "reason": "draw"}
+    assert env.infos["player_1"] == {"winner": "draw", "reason": "draw", "illegal_action": -1,
+                                     "illegal_reason": "", "t": 9}
 
 
 @pytest.mark.parametrize("mod, opening, occupied", [(tictactoe_v0, [4], 4), (littlego_v0, [12, 6], 12)],
@@ -465,8 +467,8 @@ def test_littlego_black_pass_first_ends_the_game_with_white_winning():
     assert env.terminations == {"black_0": True, "white_0": True}
     assert env.rewards == {"black_0": -1.0, "white_0": 1.0}
     info = env.infos["black_0"]
-    assert info == {"winner": "white_0", "reason": "pass_on_empty_start",
-                    "scores": {"black_0": 0.0, "white_0": 2.5}}
+    assert info == {"winner": "white_0", "reason": "pass_on_empty_start", "illegal_action": -1,
+                    "illegal_reason": "", "t": 1, "scores": {"black_0": 0.0, "white_0": 2.5}}
 
 
 def test_littlego_double_pass_and_scores():
@@ -604,3 +606,33 @@ def test_a_position_seen_first_and_again_gives_equal_independent_observations(fm
         mask = game.legal_mask(state) if colour == state.to_move else np.zeros(game.num_actions, np.int8)
         np.testing.assert_array_equal(obs["action_mask"], mask)
         assert obs["action_mask"].dtype == np.int8 and obs["observation"].dtype == np.int8
+
+
+@pytest.mark.parametrize("mod", [tictactoe_v0, littlego_v0], ids=IDS)
+def test_every_step_gives_infos_with_the_same_keys_and_types(mod):
+    """Libraries that stack infos into arrays (Tianshou's buffers) need them uniform."""
+    env = mod.env()
+    for seed in range(6):
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        seen = []
+        for agent in env.agent_iter():
+            obs, _reward, term, trunc, info = env.last()
+            seen.append(info)
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            # one game in three ends with an illegal action
+            action = int(rng.integers(env.action_space(agent).n)) if seed % 3 == 2 else int(rng.choice(legal))
+            env.step(action)
+        first = seen[0]
+        assert first["winner"] == "" and first["reason"] == "" and first["illegal_action"] == -1
+        for info in seen:
+            assert info.keys() == first.keys()
+            assert all(type(info[k]) is type(first[k]) for k in first)
+            if "scores" in first:
+                assert info["scores"].keys() == first["scores"].keys()
+        assert seen[-1]["winner"] in (*env.possible_agents, "draw")
+        ts = [i["t"] for i in seen]
+        assert ts[0] == 0 and ts == sorted(ts) and ts[-1] == env.game_state.t

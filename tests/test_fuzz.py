@@ -167,7 +167,7 @@ class AECMachine(RuleBasedStateMachine):
         rewards = {self._colour(a): self.env.rewards[a] for a in self.env.possible_agents}
         infos = self.env.infos[self.first]
         winner = infos["winner"]
-        _check_end(self.game, self.ref, rewards, 0 if winner is None else self._colour(winner))
+        _check_end(self.game, self.ref, rewards, 0 if winner == "draw" else self._colour(winner))
         if "scores" in infos:
             b, w = littlego.scores(self.ref)
             assert infos["scores"] == {self.first: b, self.second: w}

@@ -176,7 +176,7 @@ def _episode_end_info(episode: Any) -> dict[str, Any]:
     """The final info of a finished multi-agent episode (both agents hold ``reason`` and ``winner``)."""
     infos = episode.get_infos(-1)
     for info in infos.values():
-        if isinstance(info, dict) and "reason" in info:
+        if isinstance(info, dict) and info.get("reason"):
             return info
     return {}
 
@@ -191,7 +191,7 @@ class GameEndCallback(RLlibCallback):
         first = next((a for a in episode.agent_ids if a in FIRST_MOVERS), None)
         metrics_logger.log_value("illegal_moves", int(info.get("reason") == "illegal"), reduce="sum")
         metrics_logger.log_value("games_ended", 1, reduce="sum")
-        metrics_logger.log_value("games_drawn", int(bool(info) and info.get("winner") is None), reduce="sum")
+        metrics_logger.log_value("games_drawn", int(info.get("winner") == "draw"), reduce="sum")
         metrics_logger.log_value("games_won_first", int(info.get("winner") == first), reduce="sum")
 
 
