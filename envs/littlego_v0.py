@@ -6,9 +6,9 @@
 | Parallel API       | No                                                                         |
 | Agents             | `agents = ['black_0', 'white_0']`                                          |
 | Action Shape       | (1,)                                                                       |
-| Action Values      | [0, n*n] (n*n is PASS; [0, 25] on 5x5)                                     |
+| Action Values      | `[0, n*n]` (`n*n` is PASS; `[0, 25]` on 5x5)                               |
 | Observation Shape  | `{"observation": (n, n), "action_mask": (n*n + 1,)}`                       |
-|                    | observation (n*n,) with `observation="flat"`, (6, n, n) with `"planes"`    |
+|                    | observation `(n*n,)` with `observation="flat"`, (6, n, n) with `"planes"`  |
 | Observation Values | observation [-1, 1] int8 ("board", "flat"), [0, 1] float32 (the planes)    |
 |                    | action_mask [0, 1] int8                                                    |
 | Render modes       | "ansi", "rgb_array", "human" (pygame, optional)                            |
@@ -35,7 +35,7 @@ Gymnasium env (``tictacgo.envs.observations``):
 
 * ``"board"`` (the default): int8 (n, n), +1 its own stones, -1 the
   opponent's, 0 empty;
-* ``"flat"``: the same board as an int8 vector of n*n (row-major);
+* ``"flat"``: the same board as an int8 vector of ``n*n`` (row-major);
 * ``"planes"``: float32 (6, n, n) in [0, 1], the channels ``own``,
   ``opponent``, ``legal`` (the points where the player to move may place a
   stone; zeros once the game is over), ``ko`` (the points only the ko rule
@@ -47,7 +47,7 @@ Gymnasium env (``tictacgo.envs.observations``):
 The board formats do not say who is to move or how many actions are left
 (Black to move after ``[0, 24]`` and White to move after ``[24, 0, 25]``
 look alike), though with komi and the action limit these change the value;
-"planes" does. ``action_mask`` (int8, n*n + 1) has 1 on the legal actions
+"planes" does. ``action_mask`` (int8, ``n*n + 1``) has 1 on the legal actions
 (PASS, the last entry, is always legal) when it is that agent's turn and is
 all zeros otherwise (and once the game is over). With the board formats the
 ko information is in the mask only.

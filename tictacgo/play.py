@@ -46,7 +46,7 @@ END_WORDS = {
     "win": "{winner} has three in a row",
     "draw": "the board is full",
     "max_actions": "the {limit}-action limit was reached",
-    "double_pass": "two passes in a row",
+    "double_pass": "both players passed in a row",
     "pass_on_empty_start": "Black passed on the very first action (the course host's rule: White wins)",
     "illegal": "{loser} played an illegal action and forfeits",
 }

@@ -44,13 +44,32 @@ def command_module(command: str, argv: list[str]) -> str:
     return COMMANDS[command][0]
 
 
+def _plain(text: str | None) -> str | None:
+    """Docstring text for a terminal: reStructuredText's double backticks dropped."""
+    return None if text is None else text.replace("``", "")
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("tictacgo")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown (not installed)"
+
+
 def build_parser(only: str | None = None, argv: list[str] = ()) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tictacgo", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="tictacgo", description=_plain(__doc__.splitlines()[0]))
+    parser.add_argument("--version", action="version", version=f"tictacgo {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (_, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
         if name == only:
             importlib.import_module(command_module(name, list(argv))).add_arguments(p)
+            # The subcommands take their descriptions and help from docstrings.
+            p.description = _plain(p.description)
+            for action in p._actions:
+                action.help = _plain(action.help)
     return parser
 
 

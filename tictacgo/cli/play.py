@@ -18,7 +18,8 @@ from tictacgo.cli.games import add_board_size, game_from_options
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", help="tictactoe or littlego")
     parser.add_argument("--agent", default="random",
-                        help="the agent to play, e.g. minimax, mcts:sims=2000 (see `tictacgo agents GAME`)")
+                        help="the agent to play (default: random), e.g. minimax, mcts:sims=2000 "
+                             "(see `tictacgo agents GAME`)")
     parser.add_argument("--as", dest="side", choices=("first", "second"), default="first",
                         help="move first (Black / X, the default) or second")
     add_board_size(parser)
