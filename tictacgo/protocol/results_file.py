@@ -71,7 +71,7 @@ def read_results_json(path: str | os.PathLike, data: bytes | None = None) -> dic
                          f"arena nests at most {MAX_DEPTH} deep")
     try:
         results = json.loads(data)
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as e:
+    except (ValueError, RecursionError) as e:  # not UTF-8, not JSON, a number of over 4300 digits
         raise ValueError(f"{name}: neither an SGF record nor a JSON results file ({e})") from None
     fmt = results.get("format") if isinstance(results, dict) else None
     if not (isinstance(fmt, str) and fmt.startswith(tuple(FORMATS.values()))):

@@ -165,7 +165,8 @@ def read_games(path: str | os.PathLike) -> list[ViewerGame]:
         games = [_sgf_game(path)]
     else:
         results = read_results_json(path, head)
-        games = [g for label, match in results_matches(results, path) for g in _match_games(match, label)]
+        games = [g for label, match in results_matches(results, path)
+                 for g in _match_games(match, label, path)]
     if not games:
         raise ValueError(f"{path}: the file holds no game")
     return games
@@ -199,27 +200,44 @@ def _sgf_game(path: Path) -> ViewerGame:
         from tictacgo.protocol import sgf
     except ImportError as e:
         raise ValueError(f"reading SGF needs sgfmill: pip install 'tictacgo[sgf]' ({e})") from None
-    record = sgf.load_record(path)
+    try:
+        record = sgf.load_record(path)
+    except ValueError as e:
+        raise ValueError(f"{path}: {e}") from None
     game = record.initial.game
     players = (record.black or "Black", record.white or "White")
     return ViewerGame(f"{players[0]} vs {players[1]}", game, list(record.actions), players,
                       record.result or "")
 
 
-def _match_games(match: dict[str, Any], prefix: str) -> list[ViewerGame]:
-    """The games of one match that ``results_matches`` checked."""
+def _match_games(match: dict[str, Any], prefix: str, path: Path) -> list[ViewerGame]:
+    """The games of one match that ``results_matches`` checked.
+
+    Raises:
+        ValueError: a game this package cannot make, or a move that is not one of its actions.
+    """
     variant = dict(match.get("variant") or {})
     try:
         game = make_game(match["game"], **variant)
     except (TypeError, ValueError) as e:
-        raise ValueError(f"the results file names a game this package cannot make: {match['game']!r} "
-                         f"with {variant}: {e}") from None
+        raise ValueError(f"{path}: the results file names a game this package cannot make: "
+                         f"{match['game']!r} with {variant}: {e}") from None
+    actions = game.spec.num_actions
     out = []
     for g in match["games"]:
         players = (g.get("first", "first"), g.get("second", "second"))
         label = f"{prefix}game {g['index'] + 1}: {players[0]} vs {players[1]}"
+        wrong = next((a for a in g["moves"] if not 0 <= a < actions), None)
+        if wrong is not None:
+            raise ValueError(f"{path}: {label}: the move {_short_number(wrong)} is not an action of "
+                             f"{game.spec.title} (0 to {actions - 1})")
         out.append(ViewerGame(label, game, list(g["moves"]), players, illegal=g.get("illegal")))
     return out
+
+
+def _short_number(n: int) -> str:
+    text = str(n) if abs(n) < 10**30 else f"{n:.3e}"
+    return text
 
 
 def page_data(games: list[ViewerGame]) -> dict[str, Any]:
