@@ -537,3 +537,173 @@ def test_ctrl_c_while_a_subcommand_loads_is_one_line_and_130(monkeypatch, capsys
     monkeypatch.setattr(importlib, "import_module", slow_import)
     assert main(["arena", "tictactoe", "random", "random"]) == 130
     assert capsys.readouterr().err == "tictacgo arena: interrupted\n"
+
+
+# ------------------------------------------------------------------------ a full disk, a closed pipe, a kill
+
+
+def _fail_spool_writes_from(monkeypatch, game: int) -> None:
+    """The disk fills after ``game - 1`` records: every later write to a run's spool fails (ENOSPC)."""
+    import errno
+
+    from tictacgo.arena.records import GameSpool
+
+    real, calls = GameSpool._write, {"n": 0}
+
+    def write(self, data):
+        calls["n"] += 1
+        if calls["n"] >= game:
+            self._file.write(data[:7])  # part of the line made it, as on a real disk that fills
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(self, data)
+
+    monkeypatch.setattr(GameSpool, "_write", write)
+
+
+def _fail_fsync(monkeypatch, times: int) -> None:
+    """The first ``times`` fsync calls (the atomic writer's, of --out and then of its fallback) fail."""
+    import errno
+
+    real, calls = os.fsync, {"n": 0}
+
+    def fsync(fd):
+        calls["n"] += 1
+        if calls["n"] <= times:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+
+
+@pytest.mark.parametrize("failing", ["spool", "spool-and-out", "spool-out-and-temporary-file"])
+def test_a_disk_that_fills_during_the_games_loses_no_game_and_says_so_in_one_line(
+        tmp_path, capsys, monkeypatch, failing):
+    import tempfile
+
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temporary))
+    argv = ["arena", "tictactoe", "random", "think1", "--games", "6", "--seed", "3", "--workers", "1",
+            "--no-progress", "--out"]
+    assert main(argv + [str(tmp_path / "reference.json")]) == 0
+    reference = json.loads((tmp_path / "reference.json").read_text())
+    capsys.readouterr()
+
+    _fail_spool_writes_from(monkeypatch, game=3)
+    _fail_fsync(monkeypatch, {"spool": 0, "spool-and-out": 1, "spool-out-and-temporary-file": 99}[failing])
+    out = tmp_path / "results.json"
+    rc = main(argv + [str(out)])
+    captured = capsys.readouterr()
+    assert "6 games" in captured.out  # the table
+    assert "Traceback" not in captured.err
+    assert captured.err.startswith("tictacgo arena: note: the disk would not take more game records "
+                                   "(No space left on device) after 2 games")
+    kept = [line.rsplit(" ", 1)[1] for line in captured.err.splitlines() if "results are kept in" in line]
+    if failing == "spool":
+        assert rc == 0 and len(captured.err.splitlines()) == 1
+        written = json.loads(out.read_text())
+    elif failing == "spool-and-out":
+        assert rc == 1 and not out.exists() and len(kept) == 1 and kept[0].startswith(str(temporary))
+        written = json.loads(open(kept[0]).read())
+    else:
+        assert rc == 1 and not kept and not out.exists()
+        assert "could not keep the results in a temporary file either" in captured.err
+        assert os.listdir(temporary) == []  # no half-written copy
+        written = None
+    if written is not None:
+        assert [(g["index"], g["moves"]) for g in written["games"]] == \
+            [(g["index"], g["moves"]) for g in reference["games"]]
+    assert sorted(os.listdir(tmp_path)) == sorted(["reference.json", "tmp"] + ([out.name] if written and
+                                                                                 not kept else []))
+
+
+def _arena_in_a_subprocess(tmp_path, argv, **env):
+    import subprocess
+    import sys
+
+    code = "import sys; from tictacgo.cli import main; sys.exit(main(sys.argv[1:]))"
+    env = {**os.environ, "TMPDIR": str(tmp_path / "tmp"), **env}
+    return subprocess.Popen([sys.executable, "-c", code, "arena", *argv], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=env)
+
+
+@pytest.mark.parametrize("unbuffered", ["", "1"])
+def test_a_closed_stdout_does_not_lose_or_spoil_the_results_file(tmp_path, unbuffered):
+    (tmp_path / "tmp").mkdir()
+    out = tmp_path / "r.json"
+    proc = _arena_in_a_subprocess(tmp_path, ["tictactoe", "random", "random", "--games", "5", "--workers",
+                                             "1", "--no-progress", "--out", str(out)],
+                                  PYTHONUNBUFFERED=unbuffered)
+    proc.stdout.close()  # like `| true`: the reader is gone before the table
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 1, err
+    assert err == ""  # no "could not write --out", no BrokenPipeError, no "Exception ignored"
+    assert json.loads(out.read_text())["games_played"] == 5
+    assert sorted(os.listdir(tmp_path)) == ["r.json", "tmp"] and os.listdir(tmp_path / "tmp") == []
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc to see the run's open files")
+def test_a_killed_run_leaves_no_spool_of_records_beside_out(tmp_path):
+    import signal
+    import time
+
+    (tmp_path / "tmp").mkdir()
+    proc = _arena_in_a_subprocess(tmp_path, ["tictactoe", "random", "random", "--games", "100000000",
+                                             "--workers", "1", "--no-progress", "--out",
+                                             str(tmp_path / "r.json")])
+    deadline = time.monotonic() + 120
+    spooling = False
+    while not spooling and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.1)
+        try:
+            links = [os.readlink(f"/proc/{proc.pid}/fd/{fd}") for fd in os.listdir(f"/proc/{proc.pid}/fd")]
+        except OSError:
+            continue
+        spooling = any(".tictacgo-games." in link for link in links)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=60)
+    proc.stdout.close()
+    proc.stderr.close()
+    assert spooling, "the run never opened its spool"
+    assert sorted(os.listdir(tmp_path)) == ["tmp"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    pytest.param(["--out", "{d}/games/game-0000.sgf", "--sgf", "{d}/games"], "game 1's record", id="match"),
+    pytest.param(["--out", "{d}/games/./game-0001.sgf", "--sgf", "{d}/games"], "game 2's record",
+                 id="another-spelling"),
+    pytest.param(["--out", "{d}/link/game-0001.sgf", "--sgf", "{d}/games"], "game 2's record",
+                 id="through-a-symlink"),
+    pytest.param(["--out", "{d}/new", "--sgf", "{d}/new"], "a folder --sgf writes",
+                 id="out-is-the-sgf-folder"),
+    pytest.param(["--round-robin", "minimax", "--out", "{d}/games/00-02_random-vs-minimax/game-0000.sgf",
+                  "--sgf", "{d}/games"], "game 1's record", id="round-robin"),
+    pytest.param(["--round-robin", "minimax", "--out", "{d}/games/01-02_random_2-vs-minimax", "--sgf",
+                  "{d}/games"], "a folder --sgf writes", id="round-robin-folder"),
+    pytest.param(["--round-robin", "minimax", "--plot", "{d}/games/00-01_random-vs-random_2", "--sgf",
+                  "{d}/games"], "--plot", id="plot"),
+])
+def test_out_and_plot_may_not_be_where_sgf_writes_a_record(argv, message, tmp_path, capsys, no_games):
+    pytest.importorskip("sgfmill")
+    if "--plot" in argv:
+        pytest.importorskip("matplotlib")
+    (tmp_path / "games" / "00-02_random-vs-minimax").mkdir(parents=True)  # an earlier run's
+    (tmp_path / "games" / "game-0000.sgf").write_bytes(b"(;GM[1]SZ[5])")
+    (tmp_path / "link").symlink_to(tmp_path / "games")
+    argv = [a.replace("{d}", str(tmp_path)) for a in argv]
+    rc = main(["arena", "littlego", "random", "random", *argv, "--games", "2", "--workers", "1",
+               "--no-progress"])
+    err = capsys.readouterr().err
+    assert rc == 2, err
+    assert message in err and len(err.splitlines()) == 1, err
+    assert (tmp_path / "games" / "game-0000.sgf").read_bytes() == b"(;GM[1]SZ[5])"
+
+
+def test_out_and_plot_through_a_symlink_to_one_file_are_refused(tmp_path, capsys, no_games):
+    pytest.importorskip("matplotlib")
+    (tmp_path / "r.png").write_bytes(b"")
+    (tmp_path / "link.png").symlink_to(tmp_path / "r.png")
+    rc = main(["arena", *_RR, "--out", str(tmp_path / "link.png"), "--plot", str(tmp_path / "r.png"),
+               "--games", "2", "--no-progress"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "name the same file" in err and len(err.splitlines()) == 1, err

@@ -57,7 +57,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from tictacgo.atomic import check_writable
+from tictacgo.atomic import check_writable, same_file
 from tictacgo.cli.games import add_board_size, game_from_options
 
 DEFAULT_GAMES = {"match": 100, "round_robin": 20, "course": 20}
@@ -184,6 +184,9 @@ def run(args: argparse.Namespace) -> int:
             sgf.check_game(game)
         except ValueError as e:
             return _error(f"--sgf: {e}")
+        problem = _sgf_collision(args, _sgf_matches(args, specs, game))
+        if problem:
+            return _error(problem)
         try:
             os.makedirs(args.sgf, exist_ok=True)
             check_writable(Path(args.sgf) / "game-0000.sgf")
@@ -220,13 +223,14 @@ def run(args: argparse.Namespace) -> int:
                   f"{args.address or 'local'!r}: {e}", file=sys.stderr)
             return 1
 
-        print(result.table())
+        stdout = Stdout()
+        stdout.say(result.table())
         status = 130 if result.interrupted else 0
         if result.interrupted:
             print("interrupted: the table covers the games finished before Ctrl-C", file=sys.stderr)
-        if not _save_outputs(args, result, game.spec.name, writer) and status == 0:
+        if not _save_outputs(args, result, game.spec.name, writer, stdout, spool) and status == 0:
             status = 1
-        return status
+        return 1 if stdout.closed and status == 0 else status
     finally:
         if spool is not None:
             spool.close()
@@ -280,9 +284,8 @@ def _check_output_paths(args: argparse.Namespace) -> str | None:
     for flag, value in (("--out", args.out), ("--plot", args.plot), ("--sgf", args.sgf)):
         if value is not None and not value.strip():
             return f"{flag} needs a file or folder name, got {value!r}"
-    if args.out is not None and args.plot is not None and \
-            os.path.abspath(args.out) == os.path.abspath(args.plot):
-        return f"--out and --plot name the same file, {args.out!r}"
+    if args.out is not None and args.plot is not None and same_file(args.out, args.plot):
+        return f"--out {args.out!r} and --plot {args.plot!r} name the same file"
     for flag, value in (("--out", args.out), ("--plot", args.plot)):
         if value is not None:
             try:
@@ -304,7 +307,60 @@ def _check_output_paths(args: argparse.Namespace) -> str | None:
     return None
 
 
-def _save_outputs(args: argparse.Namespace, result, game: str, sgf: SgfWriter | None) -> bool:
+def _sgf_collision(args: argparse.Namespace, matches: dict[int, tuple[Path, str, str]]) -> str | None:
+    """What is wrong if ``--out`` or ``--plot`` is a file or folder that ``--sgf`` will write (None
+    if neither is): one of the SGF records (``game-0000.sgf``, ...) or the folder of a match's
+    records."""
+    games = args.games or DEFAULT_GAMES["course" if args.course_report else
+                                        "round_robin" if args.round_robin is not None else "match"]
+    for flag, value in (("--out", args.out), ("--plot", args.plot)):
+        if value is None:
+            continue
+        target = Path(os.path.realpath(value))
+        for folder, _, _ in matches.values():
+            folder = Path(os.path.realpath(folder))
+            if target == folder or target in folder.parents:
+                return f"{flag} {value!r} is a folder --sgf writes the games into; give {flag} another name"
+            index = _sgf_index(target.name)
+            if target.parent == folder and index is not None and index < games:
+                return (f"{flag} {value!r} is where --sgf writes game {index + 1}'s record; give {flag} "
+                        "another name or folder")
+    return None
+
+
+def _sgf_index(name: str) -> int | None:
+    """The game index of a file name ``write_match_sgf`` gives (``game-0007.sgf`` -> 7), else None."""
+    match = re.fullmatch(r"game-(\d{4,})\.sgf", name)
+    if match is None or f"game-{int(match.group(1)):04d}.sgf" != name:
+        return None
+    return int(match.group(1))
+
+
+class Stdout:
+    """The run's lines on stdout, until its reader goes away (``| head -1``, ``| true``): then the
+    lines are dropped and ``closed`` is set, and the run goes on to save its results. A closed pipe
+    is not a reason to lose them."""
+
+    def __init__(self):
+        self.closed = False
+
+    def say(self, text: str) -> None:
+        if self.closed:
+            return
+        try:
+            print(text, flush=True)
+        except BrokenPipeError:
+            self.closed = True
+            try:  # so that Python's own flush at exit does not fail again
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, sys.stdout.fileno())
+                os.close(devnull)
+            except (OSError, ValueError):
+                pass
+
+
+def _save_outputs(args: argparse.Namespace, result, game: str, sgf: SgfWriter | None, stdout: Stdout,
+                  spool=None) -> bool:
     """Write ``--out`` and ``--plot`` and report ``--sgf`` (written game by game); on a failure say so
     and keep the results.
 
@@ -313,43 +369,65 @@ def _save_outputs(args: argparse.Namespace, result, game: str, sgf: SgfWriter | 
     new temporary file whose name is printed, so that a long run is never lost.
     """
     from tictacgo import arena
-    from tictacgo.arena.records import write_results_to
 
     failures = []
     saved = False
+    if spool is not None and spool.failure is not None:
+        print(f"tictacgo arena: note: {spool.failure}", file=sys.stderr)
     if args.out is not None:
         try:
             arena.write_results_json(args.out, result)
-            print(f"wrote {args.out}")
             saved = True
         except (OSError, ValueError) as e:
             failures.append(f"could not write --out {args.out!r}: {_reason(e)}")
+        else:
+            stdout.say(f"wrote {args.out}")
     if sgf is not None:
         if sgf.failure is not None:
             failures.append(sgf.failure)
         else:
-            print(f"wrote {sgf.count} SGF file{'s' if sgf.count != 1 else ''} in {args.sgf}")
+            stdout.say(f"wrote {sgf.count} SGF file{'s' if sgf.count != 1 else ''} in {args.sgf}")
     if args.plot:
         from tictacgo.arena.ratings import plot_ratings
 
         try:
             plot_ratings(result.ratings, args.plot, title=f"{game} round robin, seed {args.seed}")
-            print(f"wrote {args.plot}")
         except (OSError, ValueError) as e:
             failures.append(f"could not write --plot {args.plot!r}: {_reason(e)}")
+        else:
+            stdout.say(f"wrote {args.plot}")
     for message in failures:
         print(f"tictacgo arena: error: {message}", file=sys.stderr)
     if failures and not saved:
         try:
-            fd, kept = tempfile.mkstemp(prefix="tictacgo-arena-", suffix=".json")
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                write_results_to(f, result)
+            kept = _keep_in_temporary_file(result)
         except OSError as e:
             print(f"tictacgo arena: error: could not keep the results in a temporary file either: "
-                  f"{_reason(e)}", file=sys.stderr)
+                  f"{_reason(e)}; only the table above is left", file=sys.stderr)
         else:
             print(f"tictacgo arena: the results are kept in {kept}", file=sys.stderr)
     return not failures
+
+
+def _keep_in_temporary_file(result) -> str:
+    """Write the results to a new file in the system's temporary folder, atomically; its name.
+
+    Raises:
+        OSError: that failed too (nothing is left behind then).
+    """
+    from tictacgo.arena.records import write_results_json
+
+    fd, kept = tempfile.mkstemp(prefix="tictacgo-arena-", suffix=".json")
+    os.close(fd)
+    try:
+        write_results_json(kept, result)
+    except BaseException:
+        try:
+            os.unlink(kept)
+        except OSError:
+            pass
+        raise
+    return kept
 
 
 def _reason(e: BaseException) -> str:
