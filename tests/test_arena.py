@@ -707,3 +707,34 @@ def test_out_and_plot_through_a_symlink_to_one_file_are_refused(tmp_path, capsys
                "--games", "2", "--no-progress"])
     err = capsys.readouterr().err
     assert rc == 2 and "name the same file" in err and len(err.splitlines()) == 1, err
+
+
+class _Unwritable:
+    """A stderr that cannot be written: its reader is gone, or its file's disk is full."""
+
+    def __init__(self, error: OSError):
+        self.error = error
+
+    def write(self, text):
+        raise self.error
+
+    def flush(self):
+        raise self.error
+
+    def isatty(self):
+        return False
+
+
+@pytest.mark.parametrize("bar", ["tqdm", "lines"])
+@pytest.mark.parametrize("error", [BrokenPipeError(32, "Broken pipe"),
+                                   OSError(28, "No space left on device")], ids=["pipe-closed", "disk-full"])
+def test_a_progress_bar_that_cannot_be_written_does_not_stop_the_games(monkeypatch, bar, error):
+    import sys
+
+    if bar == "lines":
+        monkeypatch.setitem(sys.modules, "tqdm", None)
+    else:
+        pytest.importorskip("tqdm")
+    monkeypatch.setattr(sys, "stderr", _Unwritable(error))
+    result = arena.run_match("tictactoe", "random", "random", games=5, seed=0, workers=1, progress=True)
+    assert result.n == 5 and not result.interrupted
