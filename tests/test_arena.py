@@ -617,25 +617,46 @@ def test_a_disk_that_fills_during_the_games_loses_no_game_and_says_so_in_one_lin
                                                                                  not kept else []))
 
 
-def _arena_in_a_subprocess(tmp_path, argv, **env):
+def test_the_results_are_kept_when_stderr_cannot_take_the_message_that_says_where(tmp_path, monkeypatch):
+    import sys
+    import tempfile
+
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    _fail_spool_writes_from(monkeypatch, game=2)
+    _fail_fsync(monkeypatch, 1)  # --out fails; the temporary file does not
+    monkeypatch.setattr(sys, "stderr", _Unwritable(BrokenPipeError(32, "Broken pipe")))
+    rc = main(["arena", "tictactoe", "random", "random", "--games", "4", "--workers", "1", "--out",
+               str(tmp_path / "r.json")])
+    assert rc == 1
+    (kept,) = os.listdir(tmp_path / "tmp")
+    assert kept.startswith("tictacgo-arena-")
+    assert json.loads((tmp_path / "tmp" / kept).read_text())["games_played"] == 4
+
+
+def _arena_in_a_subprocess(tmp_path, argv, stderr=None, **env):
     import subprocess
     import sys
 
     code = "import sys; from tictacgo.cli import main; sys.exit(main(sys.argv[1:]))"
     env = {**os.environ, "TMPDIR": str(tmp_path / "tmp"), **env}
     return subprocess.Popen([sys.executable, "-c", code, "arena", *argv], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env=env)
+                            stderr=stderr or subprocess.PIPE, env=env)
 
 
 @pytest.mark.parametrize("unbuffered", ["", "1"])
-def test_a_closed_stdout_does_not_lose_or_spoil_the_results_file(tmp_path, unbuffered):
+@pytest.mark.parametrize("closed", ["stdout", "stdout-and-stderr"])
+def test_a_closed_stdout_does_not_lose_or_spoil_the_results_file(tmp_path, unbuffered, closed):
+    import subprocess
+
     (tmp_path / "tmp").mkdir()
     out = tmp_path / "r.json"
+    both = closed == "stdout-and-stderr"
     proc = _arena_in_a_subprocess(tmp_path, ["tictactoe", "random", "random", "--games", "5", "--workers",
-                                             "1", "--no-progress", "--out", str(out)],
-                                  PYTHONUNBUFFERED=unbuffered)
-    proc.stdout.close()  # like `| true`: the reader is gone before the table
-    err = proc.stderr.read().decode()
+                                             "1", "--out", str(out)] + ([] if both else ["--no-progress"]),
+                                  stderr=subprocess.STDOUT if both else None, PYTHONUNBUFFERED=unbuffered)
+    proc.stdout.close()  # like `| true` (or `2>&1 | true`): the reader is gone before the table
+    err = "" if both else proc.stderr.read().decode()
     assert proc.wait(timeout=120) == 1, err
     assert err == ""  # no "could not write --out", no BrokenPipeError, no "Exception ignored"
     assert json.loads(out.read_text())["games_played"] == 5

@@ -227,13 +227,14 @@ def run(args: argparse.Namespace) -> int:
         stdout.say(result.table())
         status = 130 if result.interrupted else 0
         if result.interrupted:
-            print("interrupted: the table covers the games finished before Ctrl-C", file=sys.stderr)
+            _tell("interrupted: the table covers the games finished before Ctrl-C")
         if not _save_outputs(args, result, game.spec.name, writer, stdout, spool) and status == 0:
             status = 1
         return 1 if stdout.closed and status == 0 else status
     finally:
         if spool is not None:
             spool.close()
+        _settle_stderr()
 
 
 def _sgf_matches(args: argparse.Namespace, specs: list[str], game) -> dict[int, tuple[Path, str, str]]:
@@ -351,12 +352,26 @@ class Stdout:
             print(text, flush=True)
         except BrokenPipeError:
             self.closed = True
-            try:  # so that Python's own flush at exit does not fail again
-                devnull = os.open(os.devnull, os.O_WRONLY)
-                os.dup2(devnull, sys.stdout.fileno())
-                os.close(devnull)
-            except (OSError, ValueError):
-                pass
+            _to_devnull(sys.stdout)
+
+
+def _to_devnull(stream) -> None:
+    """Point ``stream``'s file descriptor at the null device, so that what is left in its buffer
+    goes nowhere when Python flushes it at exit, instead of failing again (exit status 120)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass  # not a real file (a test's capture): nothing is flushed at exit
+
+
+def _settle_stderr() -> None:
+    """If stderr's reader is gone (``2>&1 | head -1``), let its buffer go quietly (``_to_devnull``)."""
+    try:
+        sys.stderr.flush()
+    except OSError:
+        _to_devnull(sys.stderr)
 
 
 def _save_outputs(args: argparse.Namespace, result, game: str, sgf: SgfWriter | None, stdout: Stdout,
@@ -373,7 +388,7 @@ def _save_outputs(args: argparse.Namespace, result, game: str, sgf: SgfWriter | 
     failures = []
     saved = False
     if spool is not None and spool.failure is not None:
-        print(f"tictacgo arena: note: {spool.failure}", file=sys.stderr)
+        _tell(f"tictacgo arena: note: {spool.failure}")
     if args.out is not None:
         try:
             arena.write_results_json(args.out, result)
@@ -397,16 +412,25 @@ def _save_outputs(args: argparse.Namespace, result, game: str, sgf: SgfWriter | 
         else:
             stdout.say(f"wrote {args.plot}")
     for message in failures:
-        print(f"tictacgo arena: error: {message}", file=sys.stderr)
+        _tell(f"tictacgo arena: error: {message}")
     if failures and not saved:
         try:
             kept = _keep_in_temporary_file(result)
         except OSError as e:
-            print(f"tictacgo arena: error: could not keep the results in a temporary file either: "
-                  f"{_reason(e)}; only the table above is left", file=sys.stderr)
+            _tell(f"tictacgo arena: error: could not keep the results in a temporary file either: "
+                  f"{_reason(e)}; only the table above is left")
         else:
-            print(f"tictacgo arena: the results are kept in {kept}", file=sys.stderr)
+            _tell(f"tictacgo arena: the results are kept in {kept}")
     return not failures
+
+
+def _tell(text: str) -> None:
+    """A line on stderr, after the games: if stderr is gone too (a closed pipe, a full disk), the
+    line is lost, never the results still to be saved."""
+    try:
+        print(text, file=sys.stderr, flush=True)
+    except OSError:
+        pass
 
 
 def _keep_in_temporary_file(result) -> str:
