@@ -22,7 +22,8 @@ Three modes:
 Agents are registry specs (``tictacgo agents GAME`` lists them), e.g.
 ``random``, ``minimax``, ``alphabeta:depth=2``. ``--out`` writes every game
 (moves included) as JSON, atomically: while the games are played their
-records wait in a temporary file beside it (memory holds only counts), and
+records wait in a temporary file beside it (memory holds only counts; on
+POSIX systems the file has no name, so even a killed run leaves none), and
 the results file is written from it at the end, complete or not at all.
 ``--sgf DIR`` writes every game as an SGF record as soon as it is over
 (Little-Go only; needs sgfmill: ``pip install 'tictacgo[sgf]'``):
@@ -40,10 +41,13 @@ Every mistake that can be seen before playing is reported in one line with
 exit status 2 before the first game: an unknown game, agent or parameter, a
 bad number (``--prior -1``, ``--prior nan``), an output path that cannot be
 written (``--out ""``, a folder, a named pipe or device, a missing or
-read-only folder, a ``--plot`` format matplotlib does not know). Existing
-files that are not regular files are never replaced. If writing still fails
-after the games (a full disk), the table is printed, the results are kept in
-a temporary file whose name is printed, and the exit status is 1.
+read-only folder, a ``--plot`` format matplotlib does not know, an ``--out``
+or ``--plot`` that is one of the SGF files ``--sgf`` writes). Existing
+files that are not regular files are never replaced. If the disk fills
+during the games, the later records are held in memory. If writing still
+fails after the games, the table is printed, the results are kept in a
+temporary file whose name is printed, and the exit status is 1. A closed
+stdout (``| head -1``) does not stop the files from being written.
 """
 
 from __future__ import annotations

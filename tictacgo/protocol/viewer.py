@@ -18,6 +18,14 @@ at move ``M`` (both counted from 1 and 0). On load the page checks its
 data (board lengths and values, one frame a move) and its drawing (the
 stones shown match the board) and writes the outcome into
 ``<body data-check=...>``: ``ok`` or what is wrong.
+
+Nothing from the file can act in the page: the template is filled in one
+pass, the title is HTML-escaped, the embedded JSON has no ``<``, ``>`` or
+``&`` (they are written as ``\\u003c`` and so on), the page shows names as
+text, and its Content-Security-Policy runs only its own script and style (by
+their hashes) and fetches nothing. The results file is read by
+``tictacgo.protocol.results_file`` (size and nesting bounded, every field
+checked).
 """
 
 from __future__ import annotations
