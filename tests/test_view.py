@@ -124,6 +124,18 @@ def test_a_tictactoe_round_robin_page_names_cells_and_counts_no_captures(tmp_pat
     assert [g["moves"] for g in one["games"]] == [data["games"][3]["moves"]]
 
 
+def test_a_course_report_page_holds_each_opponents_games(tmp_path, capsys):
+    from tictacgo.protocol.grading import run_course_report
+
+    report = run_course_report("random", 0, games=2, workers=1, progress=False)
+    path = tmp_path / "course.json"
+    path.write_text(json.dumps(report.to_json()))
+    _, data = _view(tmp_path, path, capsys)
+    assert [g["label"].split(",")[0] for g in data["games"]] == [f"vs {o}" for o in report.matches
+                                                                 for _ in range(2)]
+    check_against_the_rules(data)
+
+
 @needs_sgf
 def test_an_sgf_page_shows_the_record_and_its_result(tmp_path, capsys):
     from tictacgo.protocol import sgf

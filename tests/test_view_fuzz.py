@@ -20,6 +20,7 @@ import pytest
 from tictacgo.arena import run_match, run_round_robin
 from tictacgo.cli import main
 from tictacgo.protocol import viewer
+from tictacgo.protocol.grading import run_course_report
 
 CASES = 150  # per kind of input
 
@@ -93,14 +94,15 @@ def results_files():
     match = run_match("littlego", "greedy", "random", games=2, seed=1, workers=1, progress=False)
     rr = run_round_robin("tictactoe", ["random", "think1"], games_per_pair=2, seed=0, workers=1,
                          progress=False)
-    return [match.to_json(), rr.to_json()]
+    course = run_course_report("random", 0, games=1, workers=1, progress=False)
+    return [match.to_json(), rr.to_json(), course.to_json()]
 
 
 def test_mutated_results_files_give_a_page_or_one_clean_refusal(tmp_path, results_files):
     rng = np.random.default_rng(20260501)
     seen = {"page": 0, "refused": 0}
     for k in range(CASES):
-        text = json.dumps(mutate_json(results_files[k % 2], rng)).encode()
+        text = json.dumps(mutate_json(results_files[k % 3], rng)).encode()
         if rng.random() < 0.3:
             text = mutate_bytes(text, rng)
         path = tmp_path / "results.json"
@@ -128,7 +130,7 @@ def test_the_command_answers_a_mutated_file_with_a_page_or_one_line_and_status_2
     rng = np.random.default_rng(20260503)
     for k in range(20):
         path = tmp_path / "results.json"
-        path.write_bytes(mutate_bytes(json.dumps(mutate_json(results_files[k % 2], rng)).encode(), rng))
+        path.write_bytes(mutate_bytes(json.dumps(mutate_json(results_files[k % 3], rng)).encode(), rng))
         rc = main(["view", str(path), "--html", str(tmp_path / "page.html")])
         err = capsys.readouterr().err
         assert rc in (0, 2), err
