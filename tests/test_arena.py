@@ -759,3 +759,29 @@ def test_a_progress_bar_that_cannot_be_written_does_not_stop_the_games(monkeypat
     monkeypatch.setattr(sys, "stderr", _Unwritable(error))
     result = arena.run_match("tictactoe", "random", "random", games=5, seed=0, workers=1, progress=True)
     assert result.n == 5 and not result.interrupted
+
+
+@pytest.mark.parametrize("signals", [["SIGINT"], ["SIGTERM"], ["SIGHUP"], ["SIGINT", "SIGTERM"]],
+                         ids=["ctrl-c", "sigterm", "sighup", "twice"])
+def test_a_signal_while_the_results_are_saved_waits_for_them_and_a_second_stops_at_once(
+        tmp_path, capsys, monkeypatch, signals):
+    import signal
+
+    real = arena.write_results_json
+
+    def write_while_signalled(path, result):
+        for name in signals:
+            os.kill(os.getpid(), getattr(signal, name))
+        return real(path, result)
+
+    monkeypatch.setattr(arena, "write_results_json", write_while_signalled)
+    out = tmp_path / "r.json"
+    rc = main(["arena", "tictactoe", "random", "random", "--games", "4", "--workers", "1", "--no-progress",
+               "--out", str(out)])
+    err = capsys.readouterr().err
+    assert rc == 130 and "Traceback" not in err and len(err.splitlines()) == 1, err
+    if len(signals) == 1:
+        assert err == "tictacgo arena: interrupted while saving; the results were saved first\n"
+        assert json.loads(out.read_text())["games_played"] == 4
+    else:
+        assert err == "tictacgo arena: interrupted\n" and os.listdir(tmp_path) == []

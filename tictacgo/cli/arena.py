@@ -57,12 +57,17 @@ import importlib.util
 import math
 import os
 import re
+import signal
 import sys
 import tempfile
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from tictacgo.atomic import check_writable, same_file
 from tictacgo.cli.games import add_board_size, game_from_options
+from tictacgo.interrupt import TERMINATION_SIGNALS
 
 DEFAULT_GAMES = {"match": 100, "round_robin": 20, "course": 20}
 
@@ -227,18 +232,49 @@ def run(args: argparse.Namespace) -> int:
                   f"{args.address or 'local'!r}: {e}", file=sys.stderr)
             return 1
 
-        stdout = Stdout()
-        stdout.say(result.table())
-        status = 130 if result.interrupted else 0
-        if result.interrupted:
-            _tell("interrupted: the table covers the games finished before Ctrl-C")
-        if not _save_outputs(args, result, game.spec.name, writer, stdout, spool) and status == 0:
+        with _signals_wait() as signalled:
+            stdout = Stdout()
+            stdout.say(result.table())
+            status = 130 if result.interrupted else 0
+            if result.interrupted:
+                _tell("interrupted: the table covers the games finished before Ctrl-C")
+            saved = _save_outputs(args, result, game.spec.name, writer, stdout, spool)
+        if signalled:
+            _tell("tictacgo arena: interrupted while saving; the results were saved first")
+            return 130
+        if not saved and status == 0:
             status = 1
         return 1 if stdout.closed and status == 0 else status
     finally:
         if spool is not None:
             spool.close()
         _settle_stderr()
+
+
+@contextmanager
+def _signals_wait() -> Iterator[list[int]]:
+    """While the block saves the results, Ctrl-C, SIGTERM and SIGHUP are noted (in the list
+    yielded), not raised: the results are saved first. A second one stops the block at once."""
+    signalled: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield signalled
+        return
+
+    def note(signum, frame) -> None:
+        signalled.append(signum)
+        if len(signalled) > 1:
+            raise KeyboardInterrupt(f"stopped by {signal.Signals(signum).name} while saving")
+
+    old = {}
+    for sig in (signal.SIGINT, *TERMINATION_SIGNALS):
+        handler = signal.getsignal(sig)
+        if handler is not signal.SIG_IGN:
+            old[sig] = signal.signal(sig, note)
+    try:
+        yield signalled
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler if handler is not None else signal.SIG_DFL)
 
 
 def _sgf_matches(args: argparse.Namespace, specs: list[str], game) -> dict[int, tuple[Path, str, str]]:
