@@ -185,12 +185,6 @@ def write_results_json(path: str | os.PathLike, result: Any) -> Path:
     return atomic_write(path, write)
 
 
-def write_results_to(f: IO[str], result: Any) -> None:
-    """``write_results_json``'s content into an open text file (a fallback when the path fails)."""
-    json.dump(result.to_json(lazy=True), f, indent=1)
-    f.write("\n")
-
-
 class RunRecords:
     """What a run keeps of each finished game, by match key: the records in memory
     (``keep_games=True``), only counts (``False``), or counts and the records in a ``GameSpool``.
