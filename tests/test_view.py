@@ -409,3 +409,15 @@ def test_malformed_results_are_refused_in_one_line_naming_what_is_wrong(tmp_path
     assert err.startswith("tictacgo view: error: ") and len(err.splitlines()) == 1, err
     assert needle in err and "Traceback" not in err
     assert not (tmp_path / "p.html").exists()
+
+
+@needs_sgf
+def test_a_file_whose_name_is_not_utf8_still_gets_a_page_titled_with_a_replacement_character(
+        tmp_path, capsys):
+    record = os.fsdecode(os.path.join(os.fsencode(tmp_path), b"g\xff.sgf"))
+    with open(record, "wb") as f:
+        f.write(b"(;GM[1]FF[4]SZ[5];B[cc])")
+    html, data = _view(tmp_path, record, capsys)
+    headings = _Headings()
+    headings.feed(html)
+    assert headings.text["h1"] == "g\ufffd.sgf" and data["games"][0]["moves"] == [12]
