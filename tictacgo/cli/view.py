@@ -30,6 +30,12 @@ def _error(message: str) -> int:
     return 2
 
 
+def _readable(name: str) -> str:
+    """A file name as text: bytes that are not UTF-8 (kept by Python as lone surrogates, which no
+    page can hold) shown as the replacement character."""
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
 def run(args: argparse.Namespace) -> int:
     from tictacgo.atomic import atomic_write_text, check_writable, same_file
     from tictacgo.protocol import viewer
@@ -59,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"tictacgo view: note: the page shows the first {len(games)} of {total} games; "
               "--game K shows any one", file=sys.stderr)
     try:
-        atomic_write_text(args.html, viewer.page_html(games, Path(args.file).name))
+        atomic_write_text(args.html, viewer.page_html(games, _readable(Path(args.file).name)))
     except (OSError, ValueError) as e:
         return _error(f"could not write --html {args.html!r}: {getattr(e, 'strerror', None) or e}")
     print(f"wrote {args.html} ({len(games)} game{'s' if len(games) != 1 else ''})")
