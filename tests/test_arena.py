@@ -785,3 +785,14 @@ def test_a_signal_while_the_results_are_saved_waits_for_them_and_a_second_stops_
         assert json.loads(out.read_text())["games_played"] == 4
     else:
         assert err == "tictacgo arena: interrupted\n" and os.listdir(tmp_path) == []
+
+
+def test_a_stdout_on_a_full_disk_does_not_stop_the_results_file(tmp_path, monkeypatch):
+    import sys
+
+    monkeypatch.setattr(sys, "stdout", _Unwritable(OSError(28, "No space left on device")))
+    out = tmp_path / "r.json"
+    rc = main(["arena", "tictactoe", "random", "random", "--games", "3", "--workers", "1", "--no-progress",
+               "--out", str(out)])
+    assert rc == 1
+    assert json.loads(out.read_text())["games_played"] == 3

@@ -378,9 +378,9 @@ def _sgf_index(name: str) -> int | None:
 
 
 class Stdout:
-    """The run's lines on stdout, until its reader goes away (``| head -1``, ``| true``): then the
-    lines are dropped and ``closed`` is set, and the run goes on to save its results. A closed pipe
-    is not a reason to lose them."""
+    """The run's lines on stdout, until it cannot take them (its reader went away, ``| head -1``,
+    ``| true``, or it is a file on a full disk): then the lines are dropped and ``closed`` is set,
+    and the run goes on to save its results. A closed pipe is not a reason to lose them."""
 
     def __init__(self):
         self.closed = False
@@ -390,7 +390,7 @@ class Stdout:
             return
         try:
             print(text, flush=True)
-        except BrokenPipeError:
+        except OSError:  # BrokenPipeError, or a full disk under `> file`
             self.closed = True
             _to_devnull(sys.stdout)
 
