@@ -537,3 +537,262 @@ def test_ctrl_c_while_a_subcommand_loads_is_one_line_and_130(monkeypatch, capsys
     monkeypatch.setattr(importlib, "import_module", slow_import)
     assert main(["arena", "tictactoe", "random", "random"]) == 130
     assert capsys.readouterr().err == "tictacgo arena: interrupted\n"
+
+
+# ------------------------------------------------------------------------ a full disk, a closed pipe, a kill
+
+
+def _fail_spool_writes_from(monkeypatch, game: int) -> None:
+    """The disk fills after ``game - 1`` records: every later write to a run's spool fails (ENOSPC)."""
+    import errno
+
+    from tictacgo.arena.records import GameSpool
+
+    real, calls = GameSpool._write, {"n": 0}
+
+    def write(self, data):
+        calls["n"] += 1
+        if calls["n"] >= game:
+            self._file.write(data[:7])  # part of the line made it, as on a real disk that fills
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(self, data)
+
+    monkeypatch.setattr(GameSpool, "_write", write)
+
+
+def _fail_fsync(monkeypatch, times: int) -> None:
+    """The first ``times`` fsync calls (the atomic writer's, of --out and then of its fallback) fail."""
+    import errno
+
+    real, calls = os.fsync, {"n": 0}
+
+    def fsync(fd):
+        calls["n"] += 1
+        if calls["n"] <= times:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+
+
+@pytest.mark.parametrize("failing", ["spool", "spool-and-out", "spool-out-and-temporary-file"])
+def test_a_disk_that_fills_during_the_games_loses_no_game_and_says_so_in_one_line(
+        tmp_path, capsys, monkeypatch, failing):
+    import tempfile
+
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temporary))
+    argv = ["arena", "tictactoe", "random", "think1", "--games", "6", "--seed", "3", "--workers", "1",
+            "--no-progress", "--out"]
+    assert main(argv + [str(tmp_path / "reference.json")]) == 0
+    reference = json.loads((tmp_path / "reference.json").read_text())
+    capsys.readouterr()
+
+    _fail_spool_writes_from(monkeypatch, game=3)
+    _fail_fsync(monkeypatch, {"spool": 0, "spool-and-out": 1, "spool-out-and-temporary-file": 99}[failing])
+    out = tmp_path / "results.json"
+    rc = main(argv + [str(out)])
+    captured = capsys.readouterr()
+    assert "6 games" in captured.out  # the table
+    assert "Traceback" not in captured.err
+    assert captured.err.startswith("tictacgo arena: note: the disk would not take more game records "
+                                   "(No space left on device) after 2 games")
+    kept = [line.rsplit(" ", 1)[1] for line in captured.err.splitlines() if "results are kept in" in line]
+    if failing == "spool":
+        assert rc == 0 and len(captured.err.splitlines()) == 1
+        written = json.loads(out.read_text())
+    elif failing == "spool-and-out":
+        assert rc == 1 and not out.exists() and len(kept) == 1 and kept[0].startswith(str(temporary))
+        written = json.loads(open(kept[0]).read())
+    else:
+        assert rc == 1 and not kept and not out.exists()
+        assert "could not keep the results in a temporary file either" in captured.err
+        assert os.listdir(temporary) == []  # no half-written copy
+        written = None
+    if written is not None:
+        assert [(g["index"], g["moves"]) for g in written["games"]] == \
+            [(g["index"], g["moves"]) for g in reference["games"]]
+    assert sorted(os.listdir(tmp_path)) == sorted(["reference.json", "tmp"] + ([out.name] if written and
+                                                                                 not kept else []))
+
+
+def test_the_results_are_kept_when_stderr_cannot_take_the_message_that_says_where(tmp_path, monkeypatch):
+    import sys
+    import tempfile
+
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    _fail_spool_writes_from(monkeypatch, game=2)
+    _fail_fsync(monkeypatch, 1)  # --out fails; the temporary file does not
+    monkeypatch.setattr(sys, "stderr", _Unwritable(BrokenPipeError(32, "Broken pipe")))
+    rc = main(["arena", "tictactoe", "random", "random", "--games", "4", "--workers", "1", "--out",
+               str(tmp_path / "r.json")])
+    assert rc == 1
+    (kept,) = os.listdir(tmp_path / "tmp")
+    assert kept.startswith("tictacgo-arena-")
+    assert json.loads((tmp_path / "tmp" / kept).read_text())["games_played"] == 4
+
+
+def _arena_in_a_subprocess(tmp_path, argv, stderr=None, **env):
+    import subprocess
+    import sys
+
+    code = "import sys; from tictacgo.cli import main; sys.exit(main(sys.argv[1:]))"
+    env = {**os.environ, "TMPDIR": str(tmp_path / "tmp"), **env}
+    return subprocess.Popen([sys.executable, "-c", code, "arena", *argv], stdout=subprocess.PIPE,
+                            stderr=stderr or subprocess.PIPE, env=env)
+
+
+@pytest.mark.parametrize("unbuffered", ["", "1"])
+@pytest.mark.parametrize("closed", ["stdout", "stdout-and-stderr"])
+def test_a_closed_stdout_does_not_lose_or_spoil_the_results_file(tmp_path, unbuffered, closed):
+    import subprocess
+
+    (tmp_path / "tmp").mkdir()
+    out = tmp_path / "r.json"
+    both = closed == "stdout-and-stderr"
+    proc = _arena_in_a_subprocess(tmp_path, ["tictactoe", "random", "random", "--games", "5", "--workers",
+                                             "1", "--out", str(out)] + ([] if both else ["--no-progress"]),
+                                  stderr=subprocess.STDOUT if both else None, PYTHONUNBUFFERED=unbuffered)
+    proc.stdout.close()  # like `| true` (or `2>&1 | true`): the reader is gone before the table
+    err = "" if both else proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 1, err
+    assert err == ""  # no "could not write --out", no BrokenPipeError, no "Exception ignored"
+    assert json.loads(out.read_text())["games_played"] == 5
+    assert sorted(os.listdir(tmp_path)) == ["r.json", "tmp"] and os.listdir(tmp_path / "tmp") == []
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc to see the run's open files")
+def test_a_killed_run_leaves_no_spool_of_records_beside_out(tmp_path):
+    import signal
+    import time
+
+    (tmp_path / "tmp").mkdir()
+    proc = _arena_in_a_subprocess(tmp_path, ["tictactoe", "random", "random", "--games", "100000000",
+                                             "--workers", "1", "--no-progress", "--out",
+                                             str(tmp_path / "r.json")])
+    deadline = time.monotonic() + 120
+    spooling = False
+    while not spooling and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.1)
+        try:
+            links = [os.readlink(f"/proc/{proc.pid}/fd/{fd}") for fd in os.listdir(f"/proc/{proc.pid}/fd")]
+        except OSError:
+            continue
+        spooling = any(".tictacgo-games." in link for link in links)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=60)
+    proc.stdout.close()
+    proc.stderr.close()
+    assert spooling, "the run never opened its spool"
+    assert sorted(os.listdir(tmp_path)) == ["tmp"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    pytest.param(["--out", "{d}/games/game-0000.sgf", "--sgf", "{d}/games"], "game 1's record", id="match"),
+    pytest.param(["--out", "{d}/games/./game-0001.sgf", "--sgf", "{d}/games"], "game 2's record",
+                 id="another-spelling"),
+    pytest.param(["--out", "{d}/link/game-0001.sgf", "--sgf", "{d}/games"], "game 2's record",
+                 id="through-a-symlink"),
+    pytest.param(["--out", "{d}/new", "--sgf", "{d}/new"], "a folder --sgf writes",
+                 id="out-is-the-sgf-folder"),
+    pytest.param(["--round-robin", "minimax", "--out", "{d}/games/00-02_random-vs-minimax/game-0000.sgf",
+                  "--sgf", "{d}/games"], "game 1's record", id="round-robin"),
+    pytest.param(["--round-robin", "minimax", "--out", "{d}/games/01-02_random_2-vs-minimax", "--sgf",
+                  "{d}/games"], "a folder --sgf writes", id="round-robin-folder"),
+    pytest.param(["--round-robin", "minimax", "--plot", "{d}/games/00-01_random-vs-random_2", "--sgf",
+                  "{d}/games"], "--plot", id="plot"),
+])
+def test_out_and_plot_may_not_be_where_sgf_writes_a_record(argv, message, tmp_path, capsys, no_games):
+    pytest.importorskip("sgfmill")
+    if "--plot" in argv:
+        pytest.importorskip("matplotlib")
+    (tmp_path / "games" / "00-02_random-vs-minimax").mkdir(parents=True)  # an earlier run's
+    (tmp_path / "games" / "game-0000.sgf").write_bytes(b"(;GM[1]SZ[5])")
+    (tmp_path / "link").symlink_to(tmp_path / "games")
+    argv = [a.replace("{d}", str(tmp_path)) for a in argv]
+    rc = main(["arena", "littlego", "random", "random", *argv, "--games", "2", "--workers", "1",
+               "--no-progress"])
+    err = capsys.readouterr().err
+    assert rc == 2, err
+    assert message in err and len(err.splitlines()) == 1, err
+    assert (tmp_path / "games" / "game-0000.sgf").read_bytes() == b"(;GM[1]SZ[5])"
+
+
+def test_out_and_plot_through_a_symlink_to_one_file_are_refused(tmp_path, capsys, no_games):
+    pytest.importorskip("matplotlib")
+    (tmp_path / "r.png").write_bytes(b"")
+    (tmp_path / "link.png").symlink_to(tmp_path / "r.png")
+    rc = main(["arena", *_RR, "--out", str(tmp_path / "link.png"), "--plot", str(tmp_path / "r.png"),
+               "--games", "2", "--no-progress"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "name the same file" in err and len(err.splitlines()) == 1, err
+
+
+class _Unwritable:
+    """A stderr that cannot be written: its reader is gone, or its file's disk is full."""
+
+    def __init__(self, error: OSError):
+        self.error = error
+
+    def write(self, text):
+        raise self.error
+
+    def flush(self):
+        raise self.error
+
+    def isatty(self):
+        return False
+
+
+@pytest.mark.parametrize("bar", ["tqdm", "lines"])
+@pytest.mark.parametrize("error", [BrokenPipeError(32, "Broken pipe"),
+                                   OSError(28, "No space left on device")], ids=["pipe-closed", "disk-full"])
+def test_a_progress_bar_that_cannot_be_written_does_not_stop_the_games(monkeypatch, bar, error):
+    import sys
+
+    if bar == "lines":
+        monkeypatch.setitem(sys.modules, "tqdm", None)
+    else:
+        pytest.importorskip("tqdm")
+    monkeypatch.setattr(sys, "stderr", _Unwritable(error))
+    result = arena.run_match("tictactoe", "random", "random", games=5, seed=0, workers=1, progress=True)
+    assert result.n == 5 and not result.interrupted
+
+
+@pytest.mark.parametrize("signals", [["SIGINT"], ["SIGTERM"], ["SIGHUP"], ["SIGINT", "SIGTERM"]],
+                         ids=["ctrl-c", "sigterm", "sighup", "twice"])
+def test_a_signal_while_the_results_are_saved_waits_for_them_and_a_second_stops_at_once(
+        tmp_path, capsys, monkeypatch, signals):
+    import signal
+
+    real = arena.write_results_json
+
+    def write_while_signalled(path, result):
+        for name in signals:
+            os.kill(os.getpid(), getattr(signal, name))
+        return real(path, result)
+
+    monkeypatch.setattr(arena, "write_results_json", write_while_signalled)
+    out = tmp_path / "r.json"
+    rc = main(["arena", "tictactoe", "random", "random", "--games", "4", "--workers", "1", "--no-progress",
+               "--out", str(out)])
+    err = capsys.readouterr().err
+    assert rc == 130 and "Traceback" not in err and len(err.splitlines()) == 1, err
+    if len(signals) == 1:
+        assert err == "tictacgo arena: interrupted while saving; the results were saved first\n"
+        assert json.loads(out.read_text())["games_played"] == 4
+    else:
+        assert err == "tictacgo arena: interrupted\n" and os.listdir(tmp_path) == []
+
+
+def test_a_stdout_on_a_full_disk_does_not_stop_the_results_file(tmp_path, monkeypatch):
+    import sys
+
+    monkeypatch.setattr(sys, "stdout", _Unwritable(OSError(28, "No space left on device")))
+    out = tmp_path / "r.json"
+    rc = main(["arena", "tictactoe", "random", "random", "--games", "3", "--workers", "1", "--no-progress",
+               "--out", str(out)])
+    assert rc == 1
+    assert json.loads(out.read_text())["games_played"] == 3

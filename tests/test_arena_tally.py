@@ -149,3 +149,42 @@ def test_an_interrupted_cli_match_writes_a_whole_results_file_and_each_finished_
     assert data["interrupted"] is True and [g["index"] for g in data["games"]] == [0, 1, 2]
     assert sorted(os.listdir(sgf_dir)) == ["game-0000.sgf", "game-0001.sgf", "game-0002.sgf"]
     assert sorted(os.listdir(tmp_path)) == ["r.json", "sgf"]  # no spool or temporary file left
+
+
+def _games(games) -> list[tuple]:
+    """What a spool keeps of each game exactly (the times it rounds, as the results file does)."""
+    return [(g.index, g.a_first, g.record.moves, g.record.winner, g.record.reason) for g in games]
+
+
+def test_a_spool_whose_disk_fills_holds_the_later_games_in_memory_and_reads_them_all_back_in_order(
+        tmp_path, monkeypatch):
+    import errno
+
+    real_write, writes = GameSpool._write, []
+
+    def write(self, data):
+        writes.append(len(data))
+        if len(writes) >= 4:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_write(self, data)
+
+    monkeypatch.setattr(GameSpool, "_write", write)
+    played = run_match("tictactoe", "random", "think1", 9, 2, workers=1, progress=False)
+    with GameSpool(tmp_path) as spool:
+        for g in reversed(played.games):  # as workers finish them: in any order
+            spool.add(0, g)
+        assert spool.failure.startswith("the disk would not take more game records (No space left on "
+                                        "device) after 3 games")
+        assert spool.count(0) == spool.count() == 9
+        assert _games(spool.games(0)) == _games(played.games)
+        assert list(spool.games(1)) == []
+
+
+@pytest.mark.skipif(os.name != "posix", reason="only POSIX systems let an open file lose its name")
+def test_an_open_spool_has_no_name_in_its_folder(tmp_path):
+    played = run_match("tictactoe", "random", "random", 2, 0, workers=1, progress=False)
+    with GameSpool(tmp_path) as spool:
+        for g in played.games:
+            spool.add(0, g)
+        assert os.listdir(tmp_path) == []
+        assert _games(spool.games(0)) == _games(played.games)

@@ -222,3 +222,19 @@ def test_check_writable_accepts_a_new_or_regular_file_and_leaves_nothing(tmp_pat
 def test_check_writable_refuses_what_a_later_write_could_not_do(tmp_path, make, message):
     with pytest.raises(ValueError, match=message):
         atomic.check_writable(make(tmp_path))
+
+
+def test_same_file_sees_one_file_through_links_and_spellings_and_tells_two_apart(tmp_path):
+    from tictacgo.atomic import same_file
+
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    a.write_text("1")
+    b.write_text("1")
+    (tmp_path / "link").symlink_to(a)
+    os.link(a, tmp_path / "hard")
+    (tmp_path / "sub").mkdir()
+    for other in (a, tmp_path / "link", tmp_path / "hard", tmp_path / "sub" / ".." / "a.json"):
+        assert same_file(a, other) and same_file(other, a)
+    assert not same_file(a, b)
+    assert same_file(tmp_path / "new.json", tmp_path / "sub" / ".." / "new.json")  # neither exists yet
+    assert not same_file(tmp_path / "new.json", a)

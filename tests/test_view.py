@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import shutil
 import subprocess
+from html import unescape
 from html.parser import HTMLParser
 
 import pytest
@@ -122,6 +124,18 @@ def test_a_tictactoe_round_robin_page_names_cells_and_counts_no_captures(tmp_pat
     assert [g["moves"] for g in one["games"]] == [data["games"][3]["moves"]]
 
 
+def test_a_course_report_page_holds_each_opponents_games(tmp_path, capsys):
+    from tictacgo.protocol.grading import run_course_report
+
+    report = run_course_report("random", 0, games=2, workers=1, progress=False)
+    path = tmp_path / "course.json"
+    path.write_text(json.dumps(report.to_json()))
+    _, data = _view(tmp_path, path, capsys)
+    assert [g["label"].split(",")[0] for g in data["games"]] == [f"vs {o}" for o in report.matches
+                                                                 for _ in range(2)]
+    check_against_the_rules(data)
+
+
 @needs_sgf
 def test_an_sgf_page_shows_the_record_and_its_result(tmp_path, capsys):
     from tictacgo.protocol import sgf
@@ -225,3 +239,185 @@ def test_the_arrow_keys_step_through_a_game_in_a_browser(tmp_path, capsys, go_ma
         page.keyboard.press("ArrowDown")
         assert page.text_content("#counter").startswith("move 0 of")
         browser.close()
+
+
+# --------------------------------------------------------------------------- hostile input
+
+
+def _page_parts(html: str) -> _Page:
+    page = _Page()
+    page.feed(html)
+    return page
+
+
+class _Headings(HTMLParser):
+    """The text of the page's ``<h1>`` and ``<title>``."""
+
+    def __init__(self):
+        super().__init__()
+        self.text, self._in = {"h1": "", "title": ""}, None
+
+    def handle_starttag(self, tag, attrs):
+        self._in = tag if tag in self.text else None
+
+    def handle_endtag(self, tag):
+        self._in = None
+
+    def handle_data(self, data):
+        if self._in:
+            self.text[self._in] += data
+
+
+_MARKUP = '<img src=x onerror="document.title=1">'
+
+
+def _match_file(folder, name: str, go_match) -> tuple:
+    """The module's match as a results file called ``name`` whose agents' names are ``_MARKUP``."""
+    data = json.loads(go_match[0].read_text())
+    data["agent_a"] = _MARKUP
+    for g in data["games"]:
+        g["first"] = g["second"] = _MARKUP
+    path = folder / name
+    path.write_text(json.dumps(data))
+    return path
+
+
+@needs_sgf
+def test_a_file_named_like_a_template_field_cannot_put_markup_from_the_record_into_the_page(
+        tmp_path, capsys, go_match):
+    from tictacgo.protocol import sgf
+
+    sources = [sgf.write_sgf(tmp_path / "@DATA@.sgf", [12], black=_MARKUP, white="W"),
+               _match_file(tmp_path, "@DATA@.json", go_match)]
+    for source in sources:
+        html, data = _view(tmp_path, source, capsys)
+        assert "img" not in _page_parts(html).tags
+        headings = _Headings()
+        headings.feed(html)
+        assert headings.text == {"h1": source.name, "title": source.name}
+        assert data["games"][0]["players"][0] == _MARKUP
+
+
+def test_the_page_runs_only_its_own_script_and_fetches_nothing(tmp_path, capsys, go_match):
+    import base64
+    import hashlib
+    import re
+
+    html, _ = _view(tmp_path, go_match[0], capsys)
+    (policy,) = re.findall(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">', html)
+    policy = unescape(policy)
+    rules = dict(rule.strip().split(" ", 1) for rule in policy.split(";"))
+    code = _page_parts(html).scripts[-1]
+    digest = base64.b64encode(hashlib.sha256(code.encode()).digest()).decode()
+    assert rules["default-src"] == "'none'"
+    assert rules["script-src"] == f"'sha256-{digest}'"  # no 'unsafe-inline': no handler in a name runs
+    assert rules["style-src"].startswith("'sha256-") and "unsafe" not in policy
+    assert html.index("Content-Security-Policy") < html.index("<style>") < html.index("<script")
+
+
+@needs_sgf
+@pytest.mark.parametrize("name", ["<!--", "<!--<script>", "</script><!--", "a & b > c", "\u2028\\<!--"])
+def test_a_name_with_html_in_it_keeps_the_embedded_json_valid(tmp_path, capsys, name):
+    from tictacgo.protocol import sgf
+
+    path = sgf.write_sgf(tmp_path / "g.sgf", [12], black=name, white="W")
+    html, data = _view(tmp_path, path, capsys)
+    assert data["games"][0]["players"] == [name, "W"]
+    embedded = html.split('type="application/json">', 1)[1].split("</script>", 1)[0]
+    assert not set("<>&") & set(embedded)
+    assert html.count("</script>") == 2
+
+
+def _same_file_spellings(tmp_path, source):
+    link = tmp_path / "link.json"
+    link.symlink_to(source)
+    hard = tmp_path / "hard.json"
+    os.link(source, hard)
+    (tmp_path / "sub").mkdir()
+    return [str(source), str(tmp_path / "sub" / ".." / source.name), str(link), str(hard)]
+
+
+def test_view_refuses_to_write_the_page_over_its_own_input(tmp_path, capsys, go_match):
+    source = tmp_path / "results.json"
+    source.write_bytes(go_match[0].read_bytes())
+    before = source.read_bytes()
+    for html in _same_file_spellings(tmp_path, source):
+        assert main(["view", str(source), "--html", html]) == 2, html
+        err = capsys.readouterr().err
+        assert err.startswith("tictacgo view: error: --html ") and "is the input file" in err, err
+        assert len(err.splitlines()) == 1
+    assert source.read_bytes() == before and os.path.islink(tmp_path / "link.json")
+    assert main(["view", str(tmp_path / "link.json"), "--html", str(source)]) == 2
+
+
+_DEEP = '{"format": "tictacgo-arena-match/1", "x": ' + "[" * 100_000 + "]" * 100_000 + "}"
+
+
+def _results_with(go_match, change) -> str:
+    data = json.loads(go_match[0].read_text())
+    change(data)
+    return json.dumps(data)
+
+
+def _round_robin(data):
+    data.clear()
+    data["format"] = "tictacgo-arena-round-robin/1"
+
+
+_MALFORMED = {
+    "format-a-number": (lambda d: d.update(format=5), "format 5"),
+    "round-robin-without-matches": (_round_robin, "'matches' is missing"),
+    "round-robin-match-without-agent_a": (
+        lambda d: (d.update(matches=[dict(d)]), d["matches"][0].pop("agent_a"),
+                   d.update(format="tictacgo-arena-round-robin/1")),
+        "matches[0]: 'agent_a' is missing"),
+    "course-report-matches-a-list": (lambda d: d.update(format="tictacgo-arena-course-report/1", matches=[]),
+                                     "course report maps each opponent"),
+    "match-without-agent_a": (lambda d: d.pop("agent_a"), "'agent_a' is missing"),
+    "games-an-object": (lambda d: d.update(games={"0": 1}), "'games' is an object; expected a list"),
+    "a-game-a-number": (lambda d: d["games"].__setitem__(0, 7), "games[0] is the number 7"),
+    "moves-a-string": (lambda d: d["games"][1].update(moves="C3"), "games[1].moves is the string"),
+    "a-move-a-float": (lambda d: d["games"][0]["moves"].__setitem__(0, 1.5), "games[0].moves[0]"),
+    "a-move-true": (lambda d: d["games"][0]["moves"].__setitem__(0, True), "the boolean true"),
+    "index-negative": (lambda d: d["games"][2].update(index=-1), "games[2].index is the number -1"),
+    "illegal-by-3": (lambda d: d["games"][0].update(illegal={"by": 3}), "games[0].illegal.by"),
+    "first-a-list": (lambda d: d["games"][0].update(first=[1]), "games[0].first is an array"),
+    "variant-a-list": (lambda d: d.update(variant=[5]), "'variant' is an array"),
+    "variant-unknown": (lambda d: d.update(variant={"colour": "red"}), "cannot make"),
+    "variant-bad-size": (lambda d: d.update(variant={"size": -5}), "cannot make"),
+    "game-unknown": (lambda d: d.update(game="chess"), "'chess'"),
+}
+
+
+@pytest.mark.parametrize("case", [*_MALFORMED, "deep-nesting", "a-list", "not-utf8"])
+def test_malformed_results_are_refused_in_one_line_naming_what_is_wrong(tmp_path, capsys, go_match, case):
+    path = tmp_path / "bad.json"
+    if case == "deep-nesting":
+        text, needle = _DEEP, "nest 100001 deep"
+    elif case == "a-list":
+        text, needle = "[1, 2]", "a JSON array"
+    elif case == "not-utf8":
+        text, needle = None, "neither an SGF record nor a JSON results file"
+        path.write_bytes(b'{"format": "\xff"}')
+    else:
+        change, needle = _MALFORMED[case]
+        text = _results_with(go_match, change)
+    if text is not None:
+        path.write_text(text)
+    assert main(["view", str(path), "--html", str(tmp_path / "p.html")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tictacgo view: error: ") and len(err.splitlines()) == 1, err
+    assert needle in err and "Traceback" not in err
+    assert not (tmp_path / "p.html").exists()
+
+
+@needs_sgf
+def test_a_file_whose_name_is_not_utf8_still_gets_a_page_titled_with_a_replacement_character(
+        tmp_path, capsys):
+    record = os.fsdecode(os.path.join(os.fsencode(tmp_path), b"g\xff.sgf"))
+    with open(record, "wb") as f:
+        f.write(b"(;GM[1]FF[4]SZ[5];B[cc])")
+    html, data = _view(tmp_path, record, capsys)
+    headings = _Headings()
+    headings.feed(html)
+    assert headings.text["h1"] == "g\ufffd.sgf" and data["games"][0]["moves"] == [12]

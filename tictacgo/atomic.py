@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import IO, Any
 
 __all__ = ["atomic_write", "atomic_write_bytes", "atomic_write_json", "atomic_write_text", "check_target",
-           "check_writable"]
+           "check_writable", "same_file"]
 
 NEW_FILE_MODE = 0o644
 
@@ -209,3 +209,16 @@ def _mode_for(path: Path) -> int:
         return os.stat(path).st_mode & 0o777
     except OSError:
         return NEW_FILE_MODE
+
+
+def same_file(a: str | os.PathLike, b: str | os.PathLike) -> bool:
+    """Whether ``a`` and ``b`` name one file: the same existing file (also through a symlink, a hard
+    link or another spelling of the path), or, where either is missing, the same path once resolved.
+
+    A command refuses an output that is one of its inputs (or another of its outputs) with it, so
+    that writing one never replaces the other.
+    """
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        return os.path.realpath(a) == os.path.realpath(b)

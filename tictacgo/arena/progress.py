@@ -1,4 +1,8 @@
-"""A progress bar for long runs of games: tqdm if installed, else a line on stderr every few seconds."""
+"""A progress bar for long runs of games: tqdm if installed, else a line on stderr every few seconds.
+
+The bar never stops a run: if stderr cannot be written (a pipe whose reader
+is gone, a log file on a full disk), the bar goes quiet and the games go on.
+"""
 
 from __future__ import annotations
 
@@ -20,22 +24,33 @@ class Progress:
             except ImportError:
                 pass
             else:
-                self.bar = tqdm(total=total, desc=desc, unit="game", file=sys.stderr, dynamic_ncols=True)
+                self._quiet_on_failure(lambda: setattr(self, "bar", tqdm(
+                    total=total, desc=desc, unit="game", file=sys.stderr, dynamic_ncols=True)))
+
+    def _quiet_on_failure(self, show) -> None:
+        """Call ``show``; if stderr fails, stop showing anything (the run matters more than its bar)."""
+        try:
+            show()
+        except OSError:  # BrokenPipeError, a full disk
+            self.enabled = False
 
     def update(self) -> None:
         self.done += 1
         if not self.enabled:
             return
         if self.bar is not None:
-            self.bar.update(1)
+            self._quiet_on_failure(lambda: self.bar.update(1))
             return
         now = time.monotonic()
         if now - self.last >= self.every or self.done == self.total:
             self.last = now
             pct = 100 * self.done / max(1, self.total)
-            print(f"{self.desc}: {self.done}/{self.total} games ({pct:.0f}%), "
-                  f"{now - self.start:.0f} s", file=sys.stderr, flush=True)
+            self._quiet_on_failure(lambda: print(f"{self.desc}: {self.done}/{self.total} games ({pct:.0f}%), "
+                                                 f"{now - self.start:.0f} s", file=sys.stderr, flush=True))
 
     def close(self) -> None:
         if self.bar is not None:
-            self.bar.close()
+            try:
+                self.bar.close()
+            except OSError:
+                pass

@@ -10,12 +10,21 @@ result (``MatchResult``, ``RoundRobinResult``, ``CourseReport``)
 atomically, its games streamed from the spool: the file has exactly the
 bytes that ``atomic_write_json(path, result.to_json(), indent=1)`` would
 write with every record in memory, and the file is either complete or not
-there (an interrupted run writes the games finished before the interrupt;
-the spool is removed when it is closed, also after an error).
+there (an interrupted run writes the games finished before the interrupt).
+
+Where the system lets an open file be removed (Linux, macOS and other
+POSIX systems) the spool's name is removed as soon as it is opened: the
+file lives only while the run holds it, so no run, however it ends (a
+SIGKILL, a power cut), leaves one behind. Elsewhere it is
+``.tictacgo-games.<random>.jsonl`` beside the results file, removed when
+the spool is closed. If a write to the spool fails (the disk is full), the
+games from then on are held in memory instead and ``failure`` says why:
+no finished game is lost.
 """
 
 from __future__ import annotations
 
+import heapq
 import json
 import os
 import tempfile
@@ -34,38 +43,75 @@ class GameSpool:
     One spool serves one run (its keys are that run's matches).
 
     Args:
-        folder: where the temporary file goes (``.tictacgo-games.<random>.jsonl``).
+        folder: where the temporary file goes (``.tictacgo-games.<random>.jsonl``, its name removed at
+            once where the system allows it).
+
+    Attributes:
+        failure: why the spool stopped writing to disk (a full disk, say), or None; the games
+            added since are held in memory.
     """
 
     def __init__(self, folder: str | os.PathLike = "."):
         fd, name = tempfile.mkstemp(dir=folder, prefix=".tictacgo-games.", suffix=".jsonl")
         self.path = Path(name)
-        self._file: IO[bytes] | None = os.fdopen(fd, "w+b")
+        # Unbuffered: a write that fails loses only the game being written, never a buffer of others.
+        self._file: IO[bytes] | None = os.fdopen(fd, "w+b", buffering=0)
+        self._named = True
+        if os.name == "posix":  # the open file stays readable and writable; its name goes now
+            self._remove_name()
         self._where: dict[int, list[tuple[int, int, int]]] = {}  # key -> [(index, offset, length)]
+        self._held: dict[int, list[MatchGame]] = {}  # key -> games added after a failed write
+        self.failure: str | None = None
 
     def add(self, key: int, game: MatchGame) -> None:
-        """Append one finished game of the match ``key``."""
+        """Append one finished game of the match ``key`` (to memory if the disk has failed)."""
         if self._file is None:
             raise ValueError("the spool is closed")
-        line = json.dumps({"index": game.index, "a_first": game.a_first, "record": game.record.to_json()},
-                          separators=(",", ":")).encode() + b"\n"
-        self._file.seek(0, os.SEEK_END)
-        offset = self._file.tell()
-        self._file.write(line)
-        self._where.setdefault(key, []).append((game.index, offset, len(line)))
+        if self.failure is None:
+            line = json.dumps({"index": game.index, "a_first": game.a_first,
+                               "record": game.record.to_json()}, separators=(",", ":")).encode() + b"\n"
+            offset = self._file.seek(0, os.SEEK_END)
+            try:
+                self._write(line)
+            except OSError as e:
+                self._give_up_disk(offset, e)
+            else:
+                self._where.setdefault(key, []).append((game.index, offset, len(line)))
+                return
+        self._held.setdefault(key, []).append(game)
+
+    def _write(self, data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            view = view[self._file.write(view):]
+
+    def _give_up_disk(self, offset: int, error: OSError) -> None:
+        """After a failed write: cut the partial line off (freeing what it took) and hold the games
+        from now on in memory."""
+        self.failure = (f"the disk would not take more game records ({error.strerror or error}) "
+                        f"after {self.count()} games; the others were held in memory")
+        try:
+            self._file.truncate(offset)
+        except OSError:
+            pass  # the partial line stays, past every offset kept: it is never read
 
     def count(self, key: int | None = None) -> int:
         """How many games of the match ``key`` (None: of every match) the spool holds."""
         if key is None:
-            return sum(map(len, self._where.values()))
-        return len(self._where.get(key, ()))
+            return sum(map(len, self._where.values())) + sum(map(len, self._held.values()))
+        return len(self._where.get(key, ())) + len(self._held.get(key, ()))
 
     def games(self, key: int) -> Iterator[MatchGame]:
         """The games of the match ``key``, in index order, read back one at a time."""
         if self._file is None:
             raise ValueError("the spool is closed")
-        self._file.flush()
-        for _, offset, length in sorted(self._where.get(key, ())):
+        held = sorted(self._held.get(key, ()), key=lambda g: g.index)
+        return heapq.merge(self._read(sorted(self._where.get(key, ()))), held, key=lambda g: g.index)
+
+    def _read(self, places: list[tuple[int, int, int]]) -> Iterator[MatchGame]:
+        for _, offset, length in places:
+            if self._file is None:
+                raise ValueError("the spool is closed")
             self._file.seek(offset)
             data = json.loads(self._file.read(length))
             yield MatchGame(int(data["index"]), bool(data["a_first"]), GameRecord.from_json(data["record"]))
@@ -73,12 +119,21 @@ class GameSpool:
     def close(self) -> None:
         """Remove the file (the records are gone; write the results first)."""
         if self._file is not None:
-            self._file.close()
+            try:
+                self._file.close()
+            except OSError:
+                pass
             self._file = None
+            self._held.clear()
+            self._remove_name()
+
+    def _remove_name(self) -> None:
+        if self._named:
             try:
                 self.path.unlink()
             except FileNotFoundError:
                 pass
+            self._named = False
 
     def __enter__(self) -> GameSpool:
         return self
@@ -128,12 +183,6 @@ def write_results_json(path: str | os.PathLike, result: Any) -> Path:
         f.write("\n")
 
     return atomic_write(path, write)
-
-
-def write_results_to(f: IO[str], result: Any) -> None:
-    """``write_results_json``'s content into an open text file (a fallback when the path fails)."""
-    json.dump(result.to_json(lazy=True), f, indent=1)
-    f.write("\n")
 
 
 class RunRecords:

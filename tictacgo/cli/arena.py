@@ -22,7 +22,8 @@ Three modes:
 Agents are registry specs (``tictacgo agents GAME`` lists them), e.g.
 ``random``, ``minimax``, ``alphabeta:depth=2``. ``--out`` writes every game
 (moves included) as JSON, atomically: while the games are played their
-records wait in a temporary file beside it (memory holds only counts), and
+records wait in a temporary file beside it (memory holds only counts; on
+POSIX systems the file has no name, so even a killed run leaves none), and
 the results file is written from it at the end, complete or not at all.
 ``--sgf DIR`` writes every game as an SGF record as soon as it is over
 (Little-Go only; needs sgfmill: ``pip install 'tictacgo[sgf]'``):
@@ -40,10 +41,13 @@ Every mistake that can be seen before playing is reported in one line with
 exit status 2 before the first game: an unknown game, agent or parameter, a
 bad number (``--prior -1``, ``--prior nan``), an output path that cannot be
 written (``--out ""``, a folder, a named pipe or device, a missing or
-read-only folder, a ``--plot`` format matplotlib does not know). Existing
-files that are not regular files are never replaced. If writing still fails
-after the games (a full disk), the table is printed, the results are kept in
-a temporary file whose name is printed, and the exit status is 1.
+read-only folder, a ``--plot`` format matplotlib does not know, an ``--out``
+or ``--plot`` that is one of the SGF files ``--sgf`` writes). Existing
+files that are not regular files are never replaced. If the disk fills
+during the games, the later records are held in memory. If writing still
+fails after the games, the table is printed, the results are kept in a
+temporary file whose name is printed, and the exit status is 1. A closed
+stdout (``| head -1``) does not stop the files from being written.
 """
 
 from __future__ import annotations
@@ -53,12 +57,17 @@ import importlib.util
 import math
 import os
 import re
+import signal
 import sys
 import tempfile
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-from tictacgo.atomic import check_writable
+from tictacgo.atomic import check_writable, same_file
 from tictacgo.cli.games import add_board_size, game_from_options
+from tictacgo.interrupt import TERMINATION_SIGNALS
 
 DEFAULT_GAMES = {"match": 100, "round_robin": 20, "course": 20}
 
@@ -184,6 +193,9 @@ def run(args: argparse.Namespace) -> int:
             sgf.check_game(game)
         except ValueError as e:
             return _error(f"--sgf: {e}")
+        problem = _sgf_collision(args, _sgf_matches(args, specs, game))
+        if problem:
+            return _error(problem)
         try:
             os.makedirs(args.sgf, exist_ok=True)
             check_writable(Path(args.sgf) / "game-0000.sgf")
@@ -220,16 +232,49 @@ def run(args: argparse.Namespace) -> int:
                   f"{args.address or 'local'!r}: {e}", file=sys.stderr)
             return 1
 
-        print(result.table())
-        status = 130 if result.interrupted else 0
-        if result.interrupted:
-            print("interrupted: the table covers the games finished before Ctrl-C", file=sys.stderr)
-        if not _save_outputs(args, result, game.spec.name, writer) and status == 0:
+        with _signals_wait() as signalled:
+            stdout = Stdout()
+            stdout.say(result.table())
+            status = 130 if result.interrupted else 0
+            if result.interrupted:
+                _tell("interrupted: the table covers the games finished before Ctrl-C")
+            saved = _save_outputs(args, result, game.spec.name, writer, stdout, spool)
+        if signalled:
+            _tell("tictacgo arena: interrupted while saving; the results were saved first")
+            return 130
+        if not saved and status == 0:
             status = 1
-        return status
+        return 1 if stdout.closed and status == 0 else status
     finally:
         if spool is not None:
             spool.close()
+        _settle_stderr()
+
+
+@contextmanager
+def _signals_wait() -> Iterator[list[int]]:
+    """While the block saves the results, Ctrl-C, SIGTERM and SIGHUP are noted (in the list
+    yielded), not raised: the results are saved first. A second one stops the block at once."""
+    signalled: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield signalled
+        return
+
+    def note(signum, frame) -> None:
+        signalled.append(signum)
+        if len(signalled) > 1:
+            raise KeyboardInterrupt(f"stopped by {signal.Signals(signum).name} while saving")
+
+    old = {}
+    for sig in (signal.SIGINT, *TERMINATION_SIGNALS):
+        handler = signal.getsignal(sig)
+        if handler is not signal.SIG_IGN:
+            old[sig] = signal.signal(sig, note)
+    try:
+        yield signalled
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler if handler is not None else signal.SIG_DFL)
 
 
 def _sgf_matches(args: argparse.Namespace, specs: list[str], game) -> dict[int, tuple[Path, str, str]]:
@@ -280,9 +325,8 @@ def _check_output_paths(args: argparse.Namespace) -> str | None:
     for flag, value in (("--out", args.out), ("--plot", args.plot), ("--sgf", args.sgf)):
         if value is not None and not value.strip():
             return f"{flag} needs a file or folder name, got {value!r}"
-    if args.out is not None and args.plot is not None and \
-            os.path.abspath(args.out) == os.path.abspath(args.plot):
-        return f"--out and --plot name the same file, {args.out!r}"
+    if args.out is not None and args.plot is not None and same_file(args.out, args.plot):
+        return f"--out {args.out!r} and --plot {args.plot!r} name the same file"
     for flag, value in (("--out", args.out), ("--plot", args.plot)):
         if value is not None:
             try:
@@ -304,7 +348,74 @@ def _check_output_paths(args: argparse.Namespace) -> str | None:
     return None
 
 
-def _save_outputs(args: argparse.Namespace, result, game: str, sgf: SgfWriter | None) -> bool:
+def _sgf_collision(args: argparse.Namespace, matches: dict[int, tuple[Path, str, str]]) -> str | None:
+    """What is wrong if ``--out`` or ``--plot`` is a file or folder that ``--sgf`` will write (None
+    if neither is): one of the SGF records (``game-0000.sgf``, ...) or the folder of a match's
+    records."""
+    games = args.games or DEFAULT_GAMES["course" if args.course_report else
+                                        "round_robin" if args.round_robin is not None else "match"]
+    for flag, value in (("--out", args.out), ("--plot", args.plot)):
+        if value is None:
+            continue
+        target = Path(os.path.realpath(value))
+        for folder, _, _ in matches.values():
+            folder = Path(os.path.realpath(folder))
+            if target == folder or target in folder.parents:
+                return f"{flag} {value!r} is a folder --sgf writes the games into; give {flag} another name"
+            index = _sgf_index(target.name)
+            if target.parent == folder and index is not None and index < games:
+                return (f"{flag} {value!r} is where --sgf writes game {index + 1}'s record; give {flag} "
+                        "another name or folder")
+    return None
+
+
+def _sgf_index(name: str) -> int | None:
+    """The game index of a file name ``write_match_sgf`` gives (``game-0007.sgf`` -> 7), else None."""
+    match = re.fullmatch(r"game-(\d{4,})\.sgf", name)
+    if match is None or f"game-{int(match.group(1)):04d}.sgf" != name:
+        return None
+    return int(match.group(1))
+
+
+class Stdout:
+    """The run's lines on stdout, until it cannot take them (its reader went away, ``| head -1``,
+    ``| true``, or it is a file on a full disk): then the lines are dropped and ``closed`` is set,
+    and the run goes on to save its results. A closed pipe is not a reason to lose them."""
+
+    def __init__(self):
+        self.closed = False
+
+    def say(self, text: str) -> None:
+        if self.closed:
+            return
+        try:
+            print(text, flush=True)
+        except OSError:  # BrokenPipeError, or a full disk under `> file`
+            self.closed = True
+            _to_devnull(sys.stdout)
+
+
+def _to_devnull(stream) -> None:
+    """Point ``stream``'s file descriptor at the null device, so that what is left in its buffer
+    goes nowhere when Python flushes it at exit, instead of failing again (exit status 120)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass  # not a real file (a test's capture): nothing is flushed at exit
+
+
+def _settle_stderr() -> None:
+    """If stderr's reader is gone (``2>&1 | head -1``), let its buffer go quietly (``_to_devnull``)."""
+    try:
+        sys.stderr.flush()
+    except OSError:
+        _to_devnull(sys.stderr)
+
+
+def _save_outputs(args: argparse.Namespace, result, game: str, sgf: SgfWriter | None, stdout: Stdout,
+                  spool=None) -> bool:
     """Write ``--out`` and ``--plot`` and report ``--sgf`` (written game by game); on a failure say so
     and keep the results.
 
@@ -313,43 +424,74 @@ def _save_outputs(args: argparse.Namespace, result, game: str, sgf: SgfWriter | 
     new temporary file whose name is printed, so that a long run is never lost.
     """
     from tictacgo import arena
-    from tictacgo.arena.records import write_results_to
 
     failures = []
     saved = False
+    if spool is not None and spool.failure is not None:
+        _tell(f"tictacgo arena: note: {spool.failure}")
     if args.out is not None:
         try:
             arena.write_results_json(args.out, result)
-            print(f"wrote {args.out}")
             saved = True
         except (OSError, ValueError) as e:
             failures.append(f"could not write --out {args.out!r}: {_reason(e)}")
+        else:
+            stdout.say(f"wrote {args.out}")
     if sgf is not None:
         if sgf.failure is not None:
             failures.append(sgf.failure)
         else:
-            print(f"wrote {sgf.count} SGF file{'s' if sgf.count != 1 else ''} in {args.sgf}")
+            stdout.say(f"wrote {sgf.count} SGF file{'s' if sgf.count != 1 else ''} in {args.sgf}")
     if args.plot:
         from tictacgo.arena.ratings import plot_ratings
 
         try:
             plot_ratings(result.ratings, args.plot, title=f"{game} round robin, seed {args.seed}")
-            print(f"wrote {args.plot}")
         except (OSError, ValueError) as e:
             failures.append(f"could not write --plot {args.plot!r}: {_reason(e)}")
+        else:
+            stdout.say(f"wrote {args.plot}")
     for message in failures:
-        print(f"tictacgo arena: error: {message}", file=sys.stderr)
+        _tell(f"tictacgo arena: error: {message}")
     if failures and not saved:
         try:
-            fd, kept = tempfile.mkstemp(prefix="tictacgo-arena-", suffix=".json")
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                write_results_to(f, result)
+            kept = _keep_in_temporary_file(result)
         except OSError as e:
-            print(f"tictacgo arena: error: could not keep the results in a temporary file either: "
-                  f"{_reason(e)}", file=sys.stderr)
+            _tell(f"tictacgo arena: error: could not keep the results in a temporary file either: "
+                  f"{_reason(e)}; only the table above is left")
         else:
-            print(f"tictacgo arena: the results are kept in {kept}", file=sys.stderr)
+            _tell(f"tictacgo arena: the results are kept in {kept}")
     return not failures
+
+
+def _tell(text: str) -> None:
+    """A line on stderr, after the games: if stderr is gone too (a closed pipe, a full disk), the
+    line is lost, never the results still to be saved."""
+    try:
+        print(text, file=sys.stderr, flush=True)
+    except OSError:
+        pass
+
+
+def _keep_in_temporary_file(result) -> str:
+    """Write the results to a new file in the system's temporary folder, atomically; its name.
+
+    Raises:
+        OSError: that failed too (nothing is left behind then).
+    """
+    from tictacgo.arena.records import write_results_json
+
+    fd, kept = tempfile.mkstemp(prefix="tictacgo-arena-", suffix=".json")
+    os.close(fd)
+    try:
+        write_results_json(kept, result)
+    except BaseException:
+        try:
+            os.unlink(kept)
+        except OSError:
+            pass
+        raise
+    return kept
 
 
 def _reason(e: BaseException) -> str:

@@ -4,8 +4,9 @@ FILE is a Little-Go SGF record or a results file of ``tictacgo arena --out``
 (a match, a round robin or a course report); ``tictacgo.protocol.viewer``
 builds the page. Exit status 0 when the page is written (a record with an
 illegal move is shown up to it, and said so on stderr), 2 for a file that
-cannot be read as either, a ``--game`` out of range or an ``--html`` that
-cannot be written, 130 when interrupted.
+cannot be read as either (malformed, too large, nested too deep), a
+``--game`` out of range, an ``--html`` that cannot be written or that is the
+input file itself (also through a link), 130 when interrupted.
 """
 
 from __future__ import annotations
@@ -29,12 +30,21 @@ def _error(message: str) -> int:
     return 2
 
 
+def _readable(name: str) -> str:
+    """A file name as text: bytes that are not UTF-8 (kept by Python as lone surrogates, which no
+    page can hold) shown as the replacement character."""
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
 def run(args: argparse.Namespace) -> int:
-    from tictacgo.atomic import atomic_write_text, check_writable
+    from tictacgo.atomic import atomic_write_text, check_writable, same_file
     from tictacgo.protocol import viewer
 
     if not args.html.strip():
         return _error(f"--html needs a file name, got {args.html!r}")
+    if same_file(args.html, args.file):
+        return _error(f"--html {args.html!r} is the input file {args.file!r}; writing the page there "
+                      "would replace the record: give the page another name")
     try:
         check_writable(args.html)
     except ValueError as e:
@@ -42,8 +52,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         games = viewer.read_games(args.file)
         total = len(games)
-        games = viewer.load_games(args.file, args.game) if args.game is not None else \
-            [viewer.build_frames(g) for g in games[:viewer.MAX_GAMES]]
+        games = [viewer.build_frames(g) for g in viewer.pick_games(games, args.game, args.file)]
     except OSError as e:
         return _error(f"{args.file}: {e.strerror or e}")
     except ValueError as e:
@@ -56,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"tictacgo view: note: the page shows the first {len(games)} of {total} games; "
               "--game K shows any one", file=sys.stderr)
     try:
-        atomic_write_text(args.html, viewer.page_html(games, Path(args.file).name))
+        atomic_write_text(args.html, viewer.page_html(games, _readable(Path(args.file).name)))
     except (OSError, ValueError) as e:
         return _error(f"could not write --html {args.html!r}: {getattr(e, 'strerror', None) or e}")
     print(f"wrote {args.html} ({len(games)} game{'s' if len(games) != 1 else ''})")

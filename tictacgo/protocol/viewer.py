@@ -18,12 +18,23 @@ at move ``M`` (both counted from 1 and 0). On load the page checks its
 data (board lengths and values, one frame a move) and its drawing (the
 stones shown match the board) and writes the outcome into
 ``<body data-check=...>``: ``ok`` or what is wrong.
+
+Nothing from the file can act in the page: the template is filled in one
+pass, the title is HTML-escaped, the embedded JSON has no ``<``, ``>`` or
+``&`` (they are written as ``\\u003c`` and so on), the page shows names as
+text, and its Content-Security-Policy runs only its own script and style (by
+their hashes) and fetches nothing. The results file is read by
+``tictacgo.protocol.results_file`` (size and nesting bounded, every field
+checked).
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
@@ -33,9 +44,8 @@ from tictacgo.games import make_game
 from tictacgo.games.board_labels import go_column, go_row
 from tictacgo.games.svg import drawing_function
 from tictacgo.protocol.files import read_regular_file
+from tictacgo.protocol.results_file import MAX_RESULTS_BYTES, read_results_json, results_matches
 
-#: The largest results file read (a 100,000-game match is about 60 MB).
-MAX_RESULTS_BYTES = 256 << 20
 #: The most games one page holds; ``game=`` picks one from a larger file.
 MAX_GAMES = 1000
 
@@ -153,7 +163,8 @@ def read_games(path: str | os.PathLike) -> list[ViewerGame]:
         path: a ``.sgf`` file (Little-Go) or a results ``.json`` file of ``tictacgo arena``.
 
     Raises:
-        ValueError: a file that is neither, a format it does not know, or one without a game.
+        ValueError: a file that is neither, too large or too deeply nested, a format it does not
+            know, a field missing or of the wrong kind, or a file without a game.
         OSError: the file cannot be read.
     """
     path = Path(path)
@@ -161,30 +172,35 @@ def read_games(path: str | os.PathLike) -> list[ViewerGame]:
     if path.suffix.lower() == ".sgf" or head.lstrip()[:1] == b"(":
         games = [_sgf_game(path)]
     else:
-        try:
-            data = json.loads(head)
-        except (UnicodeDecodeError, json.JSONDecodeError) as e:
-            raise ValueError(f"{path}: neither an SGF record nor a JSON results file ({e})") from None
-        games = _results_games(data, path)
+        results = read_results_json(path, head)
+        games = [g for label, match in results_matches(results, path)
+                 for g in _match_games(match, label, path)]
     if not games:
         raise ValueError(f"{path}: the file holds no game")
     return games
 
 
 def load_games(path: str | os.PathLike, only: int | None = None) -> list[ViewerGame]:
-    """The games of ``path`` (``read_games``) with their frames: game ``only`` (counted from 1) if
-    given, else the first ``MAX_GAMES``.
+    """The games of ``path`` (``read_games``, ``pick_games``) with their frames.
 
     Raises:
         ValueError: as ``read_games``, or ``only`` out of range.
         OSError: the file cannot be read.
     """
-    games = read_games(path)
-    if only is not None:
-        if not 1 <= only <= len(games):
-            raise ValueError(f"game {only} is out of range: {path} holds {len(games)} game(s)")
-        games = [games[only - 1]]
-    return [build_frames(g) for g in games[:MAX_GAMES]]
+    return [build_frames(g) for g in pick_games(read_games(path), only, path)]
+
+
+def pick_games(games: list[ViewerGame], only: int | None, path: str | os.PathLike) -> list[ViewerGame]:
+    """Game ``only`` of ``games`` (counted from 1) if given, else the first ``MAX_GAMES``.
+
+    Raises:
+        ValueError: ``only`` out of range (``path`` names the file in the message).
+    """
+    if only is None:
+        return games[:MAX_GAMES]
+    if not 1 <= only <= len(games):
+        raise ValueError(f"game {only} is out of range: {os.fspath(path)} holds {len(games)} game(s)")
+    return [games[only - 1]]
 
 
 def _sgf_game(path: Path) -> ViewerGame:
@@ -192,39 +208,44 @@ def _sgf_game(path: Path) -> ViewerGame:
         from tictacgo.protocol import sgf
     except ImportError as e:
         raise ValueError(f"reading SGF needs sgfmill: pip install 'tictacgo[sgf]' ({e})") from None
-    record = sgf.load_record(path)
+    try:
+        record = sgf.load_record(path)
+    except ValueError as e:
+        raise ValueError(f"{path}: {e}") from None
     game = record.initial.game
     players = (record.black or "Black", record.white or "White")
     return ViewerGame(f"{players[0]} vs {players[1]}", game, list(record.actions), players,
                       record.result or "")
 
 
-def _results_games(data: Any, path: Path) -> list[ViewerGame]:
-    """Games of a match, round robin or course report as ``tictacgo arena --out`` writes them."""
-    fmt = data.get("format", "") if isinstance(data, dict) else ""
-    if fmt.startswith("tictacgo-arena-match/"):
-        return _match_games(data, "")
-    if fmt.startswith("tictacgo-arena-round-robin/"):
-        return [g for m in data["matches"] for g in _match_games(m, f"{m['agent_a']} vs {m['agent_b']}, ")]
-    if fmt.startswith("tictacgo-arena-course-report/"):
-        return [g for opp, m in data["matches"].items() for g in _match_games(m, f"vs {opp}, ")]
-    raise ValueError(f"{path}: not a results file of tictacgo arena (format {fmt or 'missing'!r}); "
-                     "expected a match, a round robin or a course report")
+def _match_games(match: dict[str, Any], prefix: str, path: Path) -> list[ViewerGame]:
+    """The games of one match that ``results_matches`` checked.
 
-
-def _match_games(data: dict[str, Any], prefix: str) -> list[ViewerGame]:
+    Raises:
+        ValueError: a game this package cannot make, or a move that is not one of its actions.
+    """
+    variant = dict(match.get("variant") or {})
     try:
-        game = make_game(data["game"], **dict(data.get("variant") or {}))
-        out = []
-        for g in data["games"]:
-            players = (str(g.get("first", "first")), str(g.get("second", "second")))
-            moves = [int(a) for a in g["moves"]]
-            label = f"{prefix}game {int(g['index']) + 1}: {players[0]} vs {players[1]}"
-            out.append(ViewerGame(label, game, moves, players, illegal=g.get("illegal")))
-    except (KeyError, TypeError, ValueError) as e:
-        raise ValueError(f"the results file is not as tictacgo arena writes it: {type(e).__name__}: {e}") \
-            from None
+        game = make_game(match["game"], **variant)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"{path}: the results file names a game this package cannot make: "
+                         f"{match['game']!r} with {variant}: {e}") from None
+    actions = game.spec.num_actions
+    out = []
+    for g in match["games"]:
+        players = (g.get("first", "first"), g.get("second", "second"))
+        label = f"{prefix}game {g['index'] + 1}: {players[0]} vs {players[1]}"
+        wrong = next((a for a in g["moves"] if not 0 <= a < actions), None)
+        if wrong is not None:
+            raise ValueError(f"{path}: {label}: the move {_short_number(wrong)} is not an action of "
+                             f"{game.spec.title} (0 to {actions - 1})")
+        out.append(ViewerGame(label, game, list(g["moves"]), players, illegal=g.get("illegal")))
     return out
+
+
+def _short_number(n: int) -> str:
+    text = str(n) if abs(n) < 10**30 else f"{n:.3e}"
+    return text
 
 
 def page_data(games: list[ViewerGame]) -> dict[str, Any]:
@@ -245,19 +266,33 @@ def page_data(games: list[ViewerGame]) -> dict[str, Any]:
 
 
 def _script_json(data: Any) -> str:
-    """JSON safe inside ``<script>``: no ``</`` or ``<!--`` can end or bend the element."""
-    return json.dumps(data, separators=(",", ":")).replace("</", "<\\/").replace("<!--", "<\\!--")
+    """``data`` as JSON with no ``<``, ``>`` or ``&`` in it (written ``\\u003c`` and so on inside the
+    strings, the only place JSON has them): still JSON that parses to ``data``, and nothing the HTML
+    parser can take for the end of the ``<script>`` element or a comment."""
+    text = json.dumps(data, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _csp_hash(text: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
+
+
+_FIELD = re.compile(r"@(CSP|TITLE|STYLE|DATA|SCRIPT)@")
 
 
 def page_html(games: list[ViewerGame], title: str) -> str:
     """The viewer page for ``games`` (see the module docstring).
 
+    The template is filled in one pass, so that no text from a file (a title, a player's name) is
+    ever read as a place to fill in; each field is escaped for where it goes.
+
     Args:
         games: the games, frames built (``load_games``).
         title: the page's title (the file's name, say).
     """
-    return (_PAGE.replace("@TITLE@", escape(title))
-            .replace("@DATA@", _script_json(page_data(games))))
+    fields = {"CSP": escape(CONTENT_SECURITY_POLICY, quote=True), "TITLE": escape(title, quote=True),
+              "STYLE": _STYLE, "DATA": _script_json(page_data(games)), "SCRIPT": _SCRIPT}
+    return _FIELD.sub(lambda m: fields[m.group(1)], _PAGE)
 
 
 def read_page_data(html: str) -> dict[str, Any]:
@@ -272,19 +307,9 @@ _PAGE = """<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="@CSP@">
 <title>@TITLE@</title>
-<style>
-body { font-family: "DejaVu Sans", Arial, sans-serif; margin: 1.5em; color: #222; }
-h1 { font-size: 1.2em; margin: 0 0 0.6em 0; }
-#board svg { max-width: 100%; height: auto; }
-.controls { margin: 0.6em 0; display: flex; gap: 0.4em; align-items: center; flex-wrap: wrap; }
-.controls button { font-size: 1em; min-width: 2.6em; }
-#slider { width: 16em; }
-#move-text { font-weight: bold; margin: 0.4em 0; }
-#status, #taken { margin: 0.2em 0; }
-#result { margin-top: 0.5em; font-weight: bold; color: #7a1010; }
-.hint { color: #777; font-size: 0.85em; }
-</style>
+<style>@STYLE@</style>
 </head>
 <body data-check="pending">
 <h1>@TITLE@</h1>
@@ -305,7 +330,25 @@ h1 { font-size: 1.2em; margin: 0 0 0.6em 0; }
 <p class="hint">Arrow keys step through the moves; Home and End jump to the ends;
 up and down change the game.</p>
 <script id="game-data" type="application/json">@DATA@</script>
-<script>
+<script>@SCRIPT@</script>
+</body>
+</html>
+"""
+
+_STYLE = """
+body { font-family: "DejaVu Sans", Arial, sans-serif; margin: 1.5em; color: #222; }
+h1 { font-size: 1.2em; margin: 0 0 0.6em 0; }
+#board svg { max-width: 100%; height: auto; }
+.controls { margin: 0.6em 0; display: flex; gap: 0.4em; align-items: center; flex-wrap: wrap; }
+.controls button { font-size: 1em; min-width: 2.6em; }
+#slider { width: 16em; }
+#move-text { font-weight: bold; margin: 0.4em 0; }
+#status, #taken { margin: 0.2em 0; }
+#result { margin-top: 0.5em; font-weight: bold; color: #7a1010; }
+.hint { color: #777; font-size: 0.85em; }
+"""
+
+_SCRIPT = r"""
 "use strict";
 const DATA = JSON.parse(document.getElementById("game-data").textContent);
 let gameIndex = 0, moveIndex = 0, drawn = -1;
@@ -398,7 +441,10 @@ gameIndex = Math.max(0, Math.min(DATA.games.length - 1, (Number(wanted.get("game
 go(Number(wanted.get("move")) || 0);
 const problems = checkData().concat(checkDrawing());
 document.body.dataset.check = problems.length ? problems.join("; ") : "ok";
-</script>
-</body>
-</html>
 """
+
+#: What the page may do, as its Content-Security-Policy: run its own script and style (by their
+#: hashes) and nothing else: no other script or handler, nothing fetched, no form sent.
+CONTENT_SECURITY_POLICY = "; ".join([
+    "default-src 'none'", f"script-src {_csp_hash(_SCRIPT)}", f"style-src {_csp_hash(_STYLE)}",
+    "base-uri 'none'", "form-action 'none'"])
