@@ -16,6 +16,8 @@ learner plays instead; the demo says so.
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 
@@ -98,14 +100,23 @@ def _table(n_games: int, seed: int) -> None:
             print(f"{game_name:10s} {a_spec:16s} {b_spec:10s} (skipped: {e})")
             continue
         tally = [0, 0, 0]
+        row = f"{game_name:10s} {a_spec:16s} {b_spec:10s}"
         for g in range(n_games):
+            _progress(f"{row} game {g + 1}/{n_games}")
             first, second = (a, b) if g % 2 == 0 else (b, a)  # colours alternate
             w = play_game(game, first, second).winner
             if w == 0:
                 tally[1] += 1
             else:
                 tally[0 if (first, second)[w - 1] is a else 2] += 1
-        print(f"{game_name:10s} {a_spec:16s} {b_spec:10s} {tally[0]:7d} {tally[1]:6d} {tally[2]:7d}")
+        _progress("")
+        print(f"{row} {tally[0]:7d} {tally[1]:6d} {tally[2]:7d}")
+
+
+def _progress(line: str) -> None:
+    """Show which game a row is at, in place on a terminal (long rows run for tens of seconds)."""
+    if sys.stderr.isatty():
+        print(f"\r{line:<60s}", end="\r" if not line else "", file=sys.stderr, flush=True)
 
 
 def tour(games: int = 20, seed: int = 0) -> None:
