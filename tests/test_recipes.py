@@ -1,0 +1,75 @@
+"""The training commands the README and the docs print are the shipped models' recipes.
+
+A figure printed beside a command must come from that command: each documented
+recipe is parsed by the real ``tictacgo train`` parser and compared, setting by
+setting, with what the shipped model recorded (``model.json`` for AlphaZero
+networks, the command in the models' README for the SB3 zips).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from tictacgo.cli import build_parser
+
+ROOT = Path(__file__).resolve().parents[1]
+MODELS = ROOT / "baselines" / "models"
+# Settings that say where and how a run reports, not what it learns.
+NOT_RECIPE = {"out", "out_dir", "resume", "force", "progress", "tensorboard", "device", "threads"}
+
+
+def _commands(path: Path, start: str) -> list[str]:
+    """Every shell command in ``path``'s code blocks that starts with ``start`` (continuations joined)."""
+    text = path.read_text()
+    blocks = re.findall(r"```bash\n(.*?)```", text, flags=re.S)
+    joined = "\n".join(b.replace("\\\n", " ") for b in blocks)
+    return [line.split("#")[0].strip() for line in joined.splitlines() if line.strip().startswith(start)]
+
+
+def _settings(command: str) -> dict:
+    argv = shlex.split(command)
+    if argv[0] == "python":  # python scripts/train_alphazero.py GAME ... takes train's options
+        argv = ["tictacgo", "train", "--algo", "alphazero", *argv[2:]]
+    argv = [a for a in argv[1:] if a != "--no-progress"]
+    args = build_parser("train", argv[1:]).parse_args(argv)
+    return {k: v for k, v in vars(args).items() if k not in NOT_RECIPE and k != "command"}
+
+
+def _alphazero_config(settings: dict) -> dict:
+    pytest.importorskip("torch")
+    from tictacgo.baselines.learning.alphazero.train import AlphaZeroConfig
+
+    names = {f.name for f in dataclasses.fields(AlphaZeroConfig)}
+    cfg = dataclasses.asdict(AlphaZeroConfig(**{k: v for k, v in settings.items() if k in names}))
+    return {k: v for k, v in cfg.items() if k not in NOT_RECIPE}
+
+
+@pytest.mark.parametrize("game", ["tictactoe", "littlego"])
+def test_documented_alphazero_recipes_are_the_shipped_networks_settings(game):
+    recorded = json.loads((MODELS / f"{game}_az" / "model.json").read_text())["info"]["config"]
+    pages = (ROOT / "README.md", ROOT / "docs" / "alphazero.md", MODELS / "README.md")
+    starts = ("tictacgo train", "python scripts/train_alphazero")
+    documented = [c for path in pages for start in starts for c in _commands(path, start)
+                  if "alphazero" in c and re.search(rf"\b{game}\b", c)]
+    assert documented, f"no documented recipe for the {game} network"
+    for command in documented:
+        cfg = _alphazero_config(_settings(command))
+        differ = {k: (v, recorded.get(k)) for k, v in cfg.items() if k in recorded and recorded[k] != v}
+        assert not differ, f"{command!r} differs from {game}_az/model.json: {differ}"
+
+
+def test_documented_tictactoe_ppo_recipes_are_the_shipped_models_command():
+    shipped = [c for c in _commands(MODELS / "README.md", "tictacgo train tictactoe --algo maskable-ppo")]
+    assert len(shipped) == 1
+    recipe = _settings(shipped[0])
+    documented = [c for path in (ROOT / "README.md", ROOT / "docs" / "training.md")
+                  for c in _commands(path, "tictacgo train tictactoe --algo maskable-ppo")]
+    assert len(documented) >= 2
+    for command in documented:
+        assert _settings(command) == recipe, command
