@@ -73,3 +73,35 @@ def test_documented_tictactoe_ppo_recipes_are_the_shipped_models_command():
     assert len(documented) >= 2
     for command in documented:
         assert _settings(command) == recipe, command
+
+
+def _normalised(command: str) -> list[str]:
+    argv = shlex.split(command)
+    if "--out" in argv:
+        i = argv.index("--out")
+        del argv[i:i + 2]
+    return argv
+
+
+def test_the_readme_prints_every_checked_recipe_with_its_wall_time():
+    from tictacgo.baselines.learning.recipes import RECIPES
+
+    readme = ROOT / "README.md"
+    printed = [_normalised(c) for c in _commands(readme, "tictacgo train")]
+    text = readme.read_text()
+    for recipe in RECIPES:
+        assert _normalised(recipe.command) in printed, recipe.name
+        assert recipe.wall in text, recipe.name
+
+
+@pytest.mark.parametrize("spec, name", [("az:sims=0", "tictactoe-alphazero"),
+                                        ("ppo", "tictactoe-maskable-ppo")])
+def test_the_shipped_models_measure_their_published_figures(spec, name):
+    """What check_recipes.py measures on a rerun gives, on the shipped model, the figure the docs print."""
+    from tictacgo.baselines.learning.recipes import RECIPES, measure
+
+    recipe = next(r for r in RECIPES if r.name == name)
+    rate = measure(spec)
+    assert rate == pytest.approx(recipe.published, abs=5e-5)
+    assert recipe.reproduces(rate) and not recipe.reproduces(recipe.low - 0.001)
+    assert f"{recipe.published:.2%}" in (ROOT / "README.md").read_text() + (MODELS / "README.md").read_text()
