@@ -1,6 +1,7 @@
 """``tictacgo arena``: play agents against each other and report the results.
 
-Three modes:
+Three modes: a match (on this machine's processes, or as Ray tasks), a round
+robin and the course report:
 
     tictacgo arena GAME AGENT_A AGENT_B --games N --seed S [--workers W] [--out results.json]
     tictacgo arena GAME AGENT_A AGENT_B --games N --seed S --backend ray [--address auto]
