@@ -266,19 +266,20 @@ def test_the_page_script_is_valid_javascript(tmp_path, capsys, go_match):
     assert done.returncode == 0, done.stderr
 
 
-def _browser() -> str | None:
+def find_browser() -> str | None:
+    """The path of a Chromium or Chrome on PATH, or None."""
     for name in ("chromium", "chromium-browser", "google-chrome", "chrome"):
         if shutil.which(name):
             return shutil.which(name)
     return None
 
 
-@pytest.mark.skipif(_browser() is None, reason="no headless browser (chromium) is installed")
+@pytest.mark.skipif(find_browser() is None, reason="no headless browser (chromium) is installed")
 def test_a_headless_browser_opens_the_page_at_a_move_and_its_self_check_passes(tmp_path, capsys, go_match):
     html, data = _view(tmp_path, go_match[0], capsys)
     page = tmp_path / "page.html"
     url = page.resolve().as_uri() + "#game=2&move=3"
-    done = subprocess.run([_browser(), "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", url],
+    done = subprocess.run([find_browser(), "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", url],
                           capture_output=True, text=True, timeout=120)
     dom = done.stdout
     assert 'data-check="ok"' in dom, (done.stderr[-2000:], dom[:500])
