@@ -4,13 +4,19 @@ a narrow window, takes screenshots and dumps the page after its script ran.
 The screenshots show the board square and filling the window (beside the move list on a wide window,
 above it on a narrow one) and every coordinate label clear of the stones (a Little-Go game that ends
 with stones on every edge line). The dumped page holds the move list, the players' names, captures and
-scores, and the result the record gives, and strikes through Tic-Tac-Toe's winning line. The three
-browser runs go at once, so the module takes a few seconds.
+scores, and the result the record gives, and marks Tic-Tac-Toe's winning line. The three browser runs
+go at once, so the module takes a few seconds. A fourth browser is driven through the DevTools protocol
+(over ``--remote-debugging-pipe``, so nothing but the standard library is needed): arrow keys, Home and
+End, a swipe across the board and a click in the move list step through the game.
 """
 
 from __future__ import annotations
 
+import json
+import os
+import select
 import subprocess
+import time
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 
@@ -34,14 +40,20 @@ WOOD = (0xdb, 0xb0, 0x66)
 SVG = "{http://www.w3.org/2000/svg}"
 
 
+def _known_page() -> str:
+    """The viewer page of the two known games: the Little-Go one with stones on the edges, then the
+    Tic-Tac-Toe one."""
+    games = [build_frames(ViewerGame("edges", make_game("littlego"), EDGES, ("Ann", "Bo"), "W+3.5")),
+             build_frames(ViewerGame("line", make_game("tictactoe"), TTT_WIN, ("Cy", "Di")))]
+    return page_html(games, "known games")
+
+
 @pytest.fixture(scope="module")
 def shown(tmp_path_factory):
     """The page, its data, the two screenshots (RGB arrays) and the three dumped pages."""
     image = pytest.importorskip("PIL.Image", reason="reading the screenshots needs Pillow")
     folder = tmp_path_factory.mktemp("browser")
-    games = [build_frames(ViewerGame("edges", make_game("littlego"), EDGES, ("Ann", "Bo"), "W+3.5")),
-             build_frames(ViewerGame("line", make_game("tictactoe"), TTT_WIN, ("Cy", "Di")))]
-    html = page_html(games, "known games")
+    html = _known_page()
     page = folder / "page.html"
     page.write_text(html)
     url = page.resolve().as_uri()
@@ -203,3 +215,127 @@ def test_the_finished_tictactoe_game_shows_its_winning_line_and_only_it(shown):
     x = tuple(dom.text[f"player-1.{part}"] for part in ("colour", "name", "facts"))
     assert x == ("X", "Cy", "")  # no captures, no score in Tic-Tac-Toe
     assert dom.text["result"].startswith("result: Cy (X) wins")
+
+
+class _DevTools:
+    """Headless Chromium driven through the DevTools protocol over ``--remote-debugging-pipe``: JSON
+    messages, each ended by a NUL byte, written to the browser's file descriptor 3 and read from its 4."""
+
+    def __init__(self, browser: str, folder, size: tuple[int, int]):
+        to_browser, self._write = os.pipe()
+        self._read, from_browser = os.pipe()
+
+        def as_fds_3_and_4():  # in the child, before exec
+            r, w = os.dup(to_browser), os.dup(from_browser)
+            os.dup2(r, 3)
+            os.dup2(w, 4)
+
+        self.process = subprocess.Popen(
+            [browser, "--headless", "--no-sandbox", "--disable-gpu", "--remote-debugging-pipe",
+             f"--user-data-dir={folder}", f"--window-size={size[0]},{size[1]}", "about:blank"],
+            close_fds=False, preexec_fn=as_fds_3_and_4, stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(to_browser)
+        os.close(from_browser)
+        self._id, self._buffer, self.session = 0, b"", None
+
+    def send(self, method: str, **params):
+        self._id += 1
+        message = {"id": self._id, "method": method, "params": params}
+        if self.session:
+            message["sessionId"] = self.session
+        os.write(self._write, json.dumps(message).encode() + b"\0")
+        deadline = time.monotonic() + 30
+        while True:
+            while b"\0" not in self._buffer:
+                ready, _, _ = select.select([self._read], [], [], max(0.0, deadline - time.monotonic()))
+                chunk = os.read(self._read, 1 << 16) if ready else b""
+                assert chunk, f"the browser did not answer {method}"
+                self._buffer += chunk
+            raw, self._buffer = self._buffer.split(b"\0", 1)
+            reply = json.loads(raw)
+            if reply.get("id") == self._id:
+                assert "error" not in reply, (method, reply["error"])
+                return reply["result"]
+
+    def open(self, url: str) -> None:
+        target = self.send("Target.createTarget", url="about:blank")["targetId"]
+        self.session = self.send("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
+        self.send("Page.navigate", url=url)
+        for _ in range(200):
+            if self.value("document.body && document.body.dataset.check") not in (None, "pending"):
+                return
+            time.sleep(0.05)
+
+    def value(self, expression: str):
+        return self.send("Runtime.evaluate", expression=expression, returnByValue=True)["result"].get("value")
+
+    def key(self, name: str, code: int) -> None:
+        self.send("Input.dispatchKeyEvent", type="keyDown", key=name, code=name, windowsVirtualKeyCode=code)
+        self.send("Input.dispatchKeyEvent", type="keyUp", key=name, code=name, windowsVirtualKeyCode=code)
+
+    def box(self, selector: str) -> dict:
+        return self.value(f"JSON.parse(JSON.stringify(document.querySelector('{selector}')"
+                          ".getBoundingClientRect()))")
+
+    def swipe(self, selector: str, start: float, end: float) -> None:
+        """A finger across the element from ``start`` to ``end`` of its width, at half its height."""
+        box = self.box(selector)
+        y = box["y"] + box["height"] / 2
+        self.send("Input.dispatchTouchEvent", type="touchStart",
+                  touchPoints=[{"x": box["x"] + start * box["width"], "y": y}])
+        self.send("Input.dispatchTouchEvent", type="touchMove",
+                  touchPoints=[{"x": box["x"] + end * box["width"], "y": y}])
+        self.send("Input.dispatchTouchEvent", type="touchEnd", touchPoints=[])
+
+    def click(self, selector: str) -> None:
+        box = self.box(selector)
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        for kind in ("mousePressed", "mouseReleased"):
+            self.send("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", clickCount=1)
+
+    def close(self) -> None:
+        try:
+            self.send("Browser.close")
+            self.process.wait(timeout=20)
+        finally:
+            if self.process.poll() is None:
+                self.process.kill()
+            os.close(self._write)
+            os.close(self._read)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="the pipe goes to the browser as descriptors 3 and 4")
+def test_keys_a_swipe_and_a_click_in_the_move_list_step_through_the_games(tmp_path):
+    page = tmp_path / "page.html"
+    page.write_text(_known_page())
+    browser = _DevTools(find_browser(), tmp_path / "profile", WIDE)
+    try:
+        browser.open(page.resolve().as_uri())
+        assert browser.value("document.body.dataset.check") == "ok"
+
+        def where() -> str:
+            return browser.value("document.getElementById('counter').textContent")
+
+        assert where() == f"move 0 of {len(EDGES)}"
+        for name, code in (("ArrowRight", 39), ("ArrowRight", 39), ("ArrowRight", 39), ("ArrowLeft", 37)):
+            browser.key(name, code)
+        assert where() == f"move 2 of {len(EDGES)}"
+        browser.key("End", 35)
+        assert where() == f"move {len(EDGES)} of {len(EDGES)}"
+        browser.key("Home", 36)
+        assert where() == f"move 0 of {len(EDGES)}"
+        browser.click('#moves button[data-move="5"]')
+        assert where() == f"move 5 of {len(EDGES)}"
+        assert browser.value("document.querySelector('#moves [aria-current=\"true\"]').dataset.move") == "5"
+        browser.send("Emulation.setTouchEmulationEnabled", enabled=True, maxTouchPoints=1)
+        browser.swipe("#board", 0.7, 0.3)  # right to left: the next move, as a page turns
+        assert where() == f"move 6 of {len(EDGES)}"
+        browser.swipe("#board", 0.3, 0.7)
+        browser.swipe("#board", 0.3, 0.7)
+        assert where() == f"move 4 of {len(EDGES)}"
+        browser.key("ArrowDown", 40)
+        assert where() == f"move 0 of {len(TTT_WIN)}"
+        assert browser.value("location.hash") == "#game=2&move=0"
+    finally:
+        browser.close()
