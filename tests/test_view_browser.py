@@ -334,6 +334,17 @@ def test_keys_a_swipe_and_a_click_in_the_move_list_step_through_the_games(tmp_pa
         browser.swipe("#board", 0.3, 0.7)
         browser.swipe("#board", 0.3, 0.7)
         assert where() == f"move 4 of {len(EDGES)}"
+        browser.click("#play")  # one move a second, until stopped
+        deadline = time.monotonic() + 5
+        while where() == f"move 4 of {len(EDGES)}" and time.monotonic() < deadline:
+            time.sleep(0.1)
+        browser.value("document.activeElement.blur()")  # the key goes to the page, not to the button
+        browser.key(" ", 32)  # space stops it
+        stopped = where()
+        assert stopped in (f"move 5 of {len(EDGES)}", f"move 6 of {len(EDGES)}")
+        assert browser.value("document.getElementById('play').getAttribute('aria-pressed')") == "false"
+        time.sleep(1.2)
+        assert where() == stopped
         browser.key("ArrowDown", 40)
         assert where() == f"move 0 of {len(TTT_WIN)}"
         assert browser.value("location.hash") == "#game=2&move=0"

@@ -3,8 +3,9 @@
 The page steps through the games of a Little-Go SGF record or of an arena
 results file (a match, a round robin or a course report, as ``tictacgo
 arena --out`` writes them): buttons, a slider, a swipe across the board,
-the move list (pick a move to go there) and the arrow keys (Home and End
-for the ends, up and down for the previous and next game). It shows the
+the move list (pick a move to go there), the arrow keys (Home and End
+for the ends, up and down for the previous and next game) and a play
+button (or space) that steps one move a second. It shows the
 last move marked, the stones each move captured ringed and counted, the
 score where the game keeps one (the stones on the board and the komi, as
 the game's own numbers), the players, whose turn it is, the status after

@@ -4,7 +4,8 @@ The board fills the window and stays square; the players (names, captures,
 score where the game has one), the move list and the result sit beside it,
 or under it on a narrow window. The buttons draw their icons as inline SVG,
 so they show with any font, and are big enough for a finger; a swipe across
-the board steps a move, as the arrow keys do. The Content-Security-Policy
+the board steps a move, as the arrow keys do, and the play button (or
+space) steps one a second. The Content-Security-Policy
 names the style and the script by their SHA-256 hashes, computed here from
 their final text, so an edit to either keeps the page working.
 """
@@ -35,10 +36,16 @@ PAGE = """<!DOCTYPE html>
 <button id="first" title="first position (Home)" aria-label="first position"><svg viewBox="0 0 24 24"
  aria-hidden="true"><path d="M5 5h2.5v14H5zM19 5v14L8.5 12z" fill="currentColor"/></svg></button>
 <button id="prev" title="previous move (left arrow)" aria-label="previous move"><svg viewBox="0 0 24 24"
- aria-hidden="true"><path d="M17 5v14L6 12z" fill="currentColor"/></svg></button>
+ aria-hidden="true"><path d="M15 5l-7 7 7 7" fill="none" stroke="currentColor" stroke-width="2.6"
+ stroke-linecap="round" stroke-linejoin="round"/></svg></button>
 <input id="slider" type="range" min="0" max="0" value="0" aria-label="move">
+<button id="play" title="play the moves one a second, or stop (space)" aria-label="play"
+ aria-pressed="false"><svg viewBox="0 0 24 24" aria-hidden="true"><path class="when-stopped"
+ d="M7 4v16l13-8z" fill="currentColor"/><path class="when-playing" d="M6 5h4v14H6zM14 5h4v14h-4z"
+ fill="currentColor"/></svg></button>
 <button id="next" title="next move (right arrow)" aria-label="next move"><svg viewBox="0 0 24 24"
- aria-hidden="true"><path d="M7 5v14l11-7z" fill="currentColor"/></svg></button>
+ aria-hidden="true"><path d="M9 5l7 7-7 7" fill="none" stroke="currentColor" stroke-width="2.6"
+ stroke-linecap="round" stroke-linejoin="round"/></svg></button>
 <button id="last" title="last position (End)" aria-label="last position"><svg viewBox="0 0 24 24"
  aria-hidden="true"><path d="M5 5v14l10.5-7zM16.5 5H19v14h-2.5z" fill="currentColor"/></svg></button>
 </nav>
@@ -56,7 +63,7 @@ PAGE = """<!DOCTYPE html>
 <div id="result"></div>
 <ol id="moves" aria-label="moves: pick one to go there"></ol>
 <p class="hint">Left and right arrows (or a swipe across the board) step through the moves; Home and
-End jump to the ends; up and down change the game.</p>
+End jump to the ends; space plays them; up and down change the game.</p>
 </aside>
 </main>
 <script id="game-data" type="application/json">@DATA@</script>
@@ -84,6 +91,9 @@ main { display: flex; flex-wrap: wrap; gap: 0.75rem 1.25rem; align-items: flex-s
 .controls button:hover { background: #eee; }
 .controls button:disabled { color: #bbb; cursor: default; }
 .controls button svg { display: block; width: 100%; height: 100%; }
+#play { background: #c0902c; border-color: #a27520; color: #fff; }
+#play:hover { background: #a27520; }
+#play[aria-pressed="true"] .when-stopped, #play[aria-pressed="false"] .when-playing { display: none; }
 #slider { flex: 1; min-width: 3rem; height: 2.9rem; margin: 0; }
 #side { flex: 1 1 17rem; min-width: 15rem; max-width: 36rem; display: flex; flex-direction: column;
         gap: 0.45rem; max-height: calc(100vh - 4rem); }
@@ -112,6 +122,10 @@ main { display: flex; flex-wrap: wrap; gap: 0.75rem 1.25rem; align-items: flex-s
 #moves .number { display: inline-block; min-width: 1.6em; color: #888; font-size: 0.85em; }
 #moves button[aria-current="true"] .number { color: #fff; }
 .hint { color: #777; font-size: 0.8rem; margin: 0; }
+@media (min-aspect-ratio: 1/1) and (min-width: 40rem) {
+  /* a landscape window: leave room beside the board for the side panel */
+  #stage { width: min(calc(100% - 18.5rem), max(14rem, calc(100vh - 8rem))); }
+}
 @media (max-width: 40rem) {
   #side { max-height: none; }
   #moves { max-height: 50vh; }
@@ -228,16 +242,36 @@ function show() {
   } catch (e) { /* a browser may refuse it for a file: page; the position is still shown */ }
 }
 
-function go(move) {
+function go(move, playing) {
+  if (!playing) stop();
   const n = DATA.games[gameIndex].frames.length - 1;
   moveIndex = Math.max(0, Math.min(n, move));
   show();
 }
 
 function pick(game) {
+  stop();
   gameIndex = Math.max(0, Math.min(DATA.games.length - 1, game));
   moveIndex = 0;
   show();
+}
+
+let timer = null;
+
+function stop() {
+  if (timer !== null) clearInterval(timer);
+  timer = null;
+  $("play").setAttribute("aria-pressed", "false");
+}
+
+function play() {
+  if (timer !== null) { stop(); return; }
+  if (moveIndex === DATA.games[gameIndex].frames.length - 1) go(0);
+  $("play").setAttribute("aria-pressed", "true");
+  timer = setInterval(() => {
+    go(moveIndex + 1, true);
+    if (moveIndex === DATA.games[gameIndex].frames.length - 1) stop();
+  }, 1000);
 }
 
 function checkDrawing() {
@@ -262,13 +296,15 @@ if (DATA.games.length < 2) $("game-pick").hidden = true;
 $("game-select").addEventListener("change", (e) => pick(Number(e.target.value)));
 $("first").addEventListener("click", () => go(0));
 $("prev").addEventListener("click", () => go(moveIndex - 1));
+$("play").addEventListener("click", play);
 $("next").addEventListener("click", () => go(moveIndex + 1));
 $("last").addEventListener("click", () => go(Infinity));
 $("slider").addEventListener("input", (e) => go(Number(e.target.value)));
 document.addEventListener("keydown", (e) => {
   if (e.target.tagName === "SELECT" || e.target.tagName === "INPUT") return;
+  if (e.key === " " && e.target.tagName === "BUTTON") return;  // the button's own press
   const keys = {ArrowLeft: () => go(moveIndex - 1), ArrowRight: () => go(moveIndex + 1),
-                Home: () => go(0), End: () => go(Infinity),
+                Home: () => go(0), End: () => go(Infinity), " ": play,
                 ArrowUp: () => pick(gameIndex - 1), ArrowDown: () => pick(gameIndex + 1)};
   if (keys[e.key]) { keys[e.key](); e.preventDefault(); }
 });
