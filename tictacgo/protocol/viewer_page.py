@@ -180,7 +180,8 @@ function listMoves(g) {
 
 function keepInView(list, item) {
   if (list.scrollHeight <= list.clientHeight) return;
-  const top = item.offsetTop - list.offsetTop, bottom = top + item.offsetHeight;
+  const slack = 6;  // a little of the entries around it shows too
+  const top = item.offsetTop - list.offsetTop - slack, bottom = top + item.offsetHeight + 2 * slack;
   if (top < list.scrollTop) list.scrollTop = top;
   else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
 }
