@@ -5,27 +5,28 @@ results file (a match, a round robin or a course report, as ``tictacgo
 arena --out`` writes them): buttons, a slider, a swipe across the board,
 the move list (pick a move to go there), the arrow keys (Home and End
 for the ends, up and down for the previous and next game) and a play
-button (or space) that steps one move a second. It shows the
-last move marked, the stones each move captured ringed and counted, the
-score where the game keeps one (the stones on the board and the komi, as
-the game's own numbers), the players, whose turn it is, the status after
-every move and the result at the end, Tic-Tac-Toe's winning line struck
-through. The board fills the window (``tictacgo.protocol.viewer_page``
-holds the page's template, style and script). It needs nothing but a
-browser: no script or font is fetched, and the games are embedded as JSON.
+button (or space) that steps one move a second. It shows the last move
+marked, the stones each move captured ringed and counted, the score where
+the game keeps one (the stones on the board and the komi, the game's own
+numbers), the players, whose turn it is, the status after every move, the
+result at the end and Tic-Tac-Toe's winning line. The board fills the
+window (``tictacgo.protocol.viewer_page`` holds the page's template, style
+and script). It needs nothing but a browser: no script or font is
+fetched, and the games are embedded as JSON.
 
 The positions are computed here, by this package's rules core; the page only
 shows them. Each game's frames hold, after every move, the board as one
 digit a point (``to_board``'s 0/1/2, row by row), the last placement, the
 points captured, who moved and the move's name, whose turn it is, the
-captures and stones of each player, the scores (where the game has komi)
-and a line of text. The board itself is the game's SVG
-drawing (``tictacgo.games.svg``) with every point's elements, which the
-page shows and hides. ``#game=K&move=M`` in the address opens game ``K``
-at move ``M`` (both counted from 1 and 0). On load the page checks its
-data (board lengths and values, one frame a move) and its drawing (the
-stones shown match the board) and writes the outcome into
-``<body data-check=...>``: ``ok`` or what is wrong.
+captures and stones of each player, the scores (where the game has komi),
+a line of text, and at the end the result and the winner. The board
+itself is the game's SVG drawing (``tictacgo.games.svg``) with every
+point's elements, which the page shows and hides. ``#game=K&move=M`` in
+the address opens game ``K`` at move ``M`` (both counted from 1 and 0).
+On load the page checks its data (board lengths and values, one frame a
+move) and its drawing (the stones shown match the board, one move-list
+entry a position) and writes the outcome into ``<body data-check=...>``:
+``ok`` or what is wrong.
 
 Nothing from the file can act in the page: the template is filled in one
 pass, the title is HTML-escaped, the embedded JSON has no ``<``, ``>`` or
