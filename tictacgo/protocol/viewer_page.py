@@ -5,9 +5,9 @@ score where the game has one), the move list and the result sit beside it,
 or under it on a narrow window. The buttons draw their icons as inline SVG,
 so they show with any font, and are big enough for a finger; a swipe across
 the board steps a move, as the arrow keys do, and the play button (or
-space) steps one a second. The Content-Security-Policy
-names the style and the script by their SHA-256 hashes, computed here from
-their final text, so an edit to either keeps the page working.
+space) steps one a second. The Content-Security-Policy names the style and
+the script by their SHA-256 hashes, computed here from their final text, so
+an edit to either keeps the page working.
 """
 
 from __future__ import annotations
