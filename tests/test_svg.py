@@ -1,13 +1,15 @@
-"""States draw themselves as SVG (``_repr_svg_``, as Jupyter asks): board, coordinates, last move, status."""
+"""States draw themselves as SVG (``_repr_svg_``, as Jupyter asks): board, coordinates clear of the stones,
+last move, Tic-Tac-Toe's winning line, status."""
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
 import numpy as np
+import pytest
 
 from tictacgo.games import LittleGo, TicTacToe
-from tictacgo.games.svg import go_svg, state_svg
+from tictacgo.games.svg import go_svg, state_svg, tictactoe_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -75,3 +77,57 @@ def test_every_point_mode_writes_every_element_and_shows_only_the_position():
     elements = [el for el in root.iter() if "data-point" in el.attrib]
     assert len(elements) == 25 * 4  # black, white, captured ring, last-move dot at every point
     assert _marks(root) == {"1": [12], "last": [12]}
+
+
+def _label_boxes(root: ET.Element) -> list[tuple[str, float, float, float]]:
+    """Each coordinate label as (text, x, y, half its side): a square of the font size around its
+    centre holds the glyph, drawn centred on (x, y)."""
+    return [(el.text, float(el.attrib["x"]), float(el.attrib["y"]), float(el.attrib["font-size"]) / 2)
+            for el in root.iter(SVG + "text")]
+
+
+@pytest.mark.parametrize("size", [5, 7, 9])
+@pytest.mark.parametrize("cell", [40, 24])
+def test_no_go_stone_reaches_a_coordinate_label(size, cell):
+    board = np.zeros((size, size), np.int8)
+    root = _parse(go_svg(board, every_point=True, cell=cell))  # every point's stones, hidden or not
+    stones = [(float(el.attrib["cx"]), float(el.attrib["cy"]), float(el.attrib["r"]))
+              for el in root.iter(SVG + "circle") if el.attrib.get("data-value") in ("1", "2")]
+    assert len(stones) == 2 * size * size
+    labels = _label_boxes(root)
+    assert len(labels) == 4 * size
+    for text, x, y, half in labels:
+        for cx, cy, r in stones:
+            # The distance from the stone's centre to the nearest point of the label's square.
+            dx, dy = max(abs(cx - x) - half, 0.0), max(abs(cy - y) - half, 0.0)
+            assert (dx * dx + dy * dy) ** 0.5 > r + 1, (text, x, y, cx, cy)
+
+
+def _lines_shown(root: ET.Element) -> list[tuple[str, str]]:
+    return [(el.attrib["data-points"], el.attrib["data-value"]) for el in root.iter()
+            if "data-points" in el.attrib and el.attrib.get("visibility") != "hidden"]
+
+
+def test_a_won_tictactoe_state_marks_its_winning_line_and_no_other_state_does():
+    game = TicTacToe()
+    state = game.initial_state()
+    for a in (0, 1, 4, 2):  # X 0, O 1, X 4, O 2: X to move, no line yet
+        state = game.play(state, a)
+    assert _lines_shown(_parse(state._repr_svg_())) == []
+    won = game.play(state, 8)
+    assert game.winner(won) == 1
+    assert _lines_shown(_parse(won._repr_svg_())) == [("0 4 8", "1")]
+    drawn = game.initial_state()
+    for a in (0, 1, 2, 4, 3, 5, 7, 6, 8):  # a full board with no line
+        drawn = game.play(drawn, a)
+    assert game.is_terminal(drawn) and game.winner(drawn) == 0
+    assert _lines_shown(_parse(drawn._repr_svg_())) == []
+
+
+def test_every_point_mode_writes_each_line_for_each_player_hidden_on_a_board_without_one():
+    root = _parse(tictactoe_svg(np.zeros((3, 3), np.int8), every_point=True))
+    lines = [(el.attrib["data-points"], el.attrib["data-value"], el.attrib.get("visibility"))
+             for el in root.iter() if "data-points" in el.attrib]
+    assert len(lines) == 8 * 2 and {v for _, _, v in lines} == {"hidden"}
+    assert {p for p, _, _ in lines} == {"0 1 2", "3 4 5", "6 7 8", "0 3 6", "1 4 7", "2 5 8", "0 4 8",
+                                        "2 4 6"}

@@ -67,14 +67,34 @@ def check_against_the_rules(data: dict) -> None:
         frames = g["frames"]
         assert len(frames) == len(g["moves"]) + 1
         assert frames[0]["board"] == "0" * g["points"] and frames[0]["last"] == -1
+        assert g["komi"] == (None if game.spec.komi is None else [0, game.spec.komi])
+        check_counts(game, state, frames[0])
         for move, frame in zip(g["moves"], frames[1:], strict=True):
             before = game.to_board(state).ravel()
+            mover = game.current_player(state)
             state = game.play(state, move)
             after = game.to_board(state).ravel()
             assert frame["board"] == "".join(str(int(v)) for v in after)
             assert frame["captured"] == [p for p in range(len(after)) if before[p] and not after[p]]
             assert frame["last"] == (move if move != game.spec.pass_action else -1)
+            taken = f", captures {len(frame['captured'])}" if frame["captured"] else ""
+            assert frame["mover"] == mover
+            assert frame["text"].endswith(f"{g['names'][mover - 1]} {frame['move']}{taken}")
+            check_counts(game, state, frame)
         assert "result" in frames[-1]
+
+
+def check_counts(game, state, frame: dict) -> None:
+    """The frame's turn, stones and scores are the game's own for ``state``."""
+    assert frame["stones"] == [bits.bit_count() for bits in game.stone_bits(state)]
+    if game.spec.komi is None:
+        assert "score" not in frame
+    else:
+        assert frame["score"] == list(game.scores(state))
+    if "winner" in frame:
+        assert frame["turn"] == 0
+    else:
+        assert frame["turn"] == (0 if game.is_terminal(state) else game.current_player(state))
 
 
 @pytest.fixture(scope="module")
@@ -96,6 +116,23 @@ def test_a_match_page_holds_every_game_with_the_positions_the_rules_give(tmp_pat
         assert f"({g['names'][winner - 1]}) wins" in g["frames"][-1]["result"]
         assert any(f["captured"] for f in g["frames"]) == any(f["taken"] != [0, 0] for f in g["frames"])
     assert "move 1: Black " in data["games"][0]["frames"][1]["text"]
+    for g, played in zip(data["games"], match.games, strict=True):
+        assert g["frames"][-1]["winner"] == played.record.winner
+
+
+def test_a_go_page_counts_each_players_stones_and_adds_the_komi_to_whites_score(tmp_path, capsys):
+    from tictacgo.protocol.viewer import ViewerGame, build_frames, page_data
+
+    game = make_game("littlego", komi=3.5)
+    # Black B5, White A5, Black A4 takes A5; then both pass: Black 2 stones, White none and komi 3.5.
+    vg = build_frames(ViewerGame("corner", game, [1, 0, 5, 25, 25], ("Ann", "Bo")))
+    (g,) = page_data([vg])["games"]
+    assert g["komi"] == [0, 3.5] and g["captures"]
+    end = g["frames"][-1]
+    assert end["stones"] == [2, 0] and end["score"] == [2.0, 3.5] and end["taken"] == [1, 0]
+    assert end["winner"] == 2 and end["turn"] == 0 and "Bo (White) wins" in end["result"]
+    assert [f["move"] for f in g["frames"]] == ["", "B5", "A5", "A4", "pass", "pass"]
+    assert [f["mover"] for f in g["frames"]] == [0, 1, 2, 1, 2, 1]
 
 
 def test_the_page_is_self_contained_with_buttons_keys_and_a_self_check(tmp_path, capsys, go_match):
@@ -110,6 +147,39 @@ def test_the_page_is_self_contained_with_buttons_keys_and_a_self_check(tmp_path,
     assert len(data["boards"]) == 1 and data["boards"][0].count("data-point=") == 25 * 4  # the board's SVG
 
 
+class _Buttons(HTMLParser):
+    """The content of each ``<button>`` with an id: its tags and its text."""
+
+    def __init__(self):
+        super().__init__()
+        self.buttons, self._in = {}, None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "button":
+            self._in = dict(attrs).get("id")
+            self.buttons[self._in] = {"tags": [], "text": ""}
+        elif self._in:
+            self.buttons[self._in]["tags"].append(tag)
+
+    def handle_endtag(self, tag):
+        if tag == "button":
+            self._in = None
+
+    def handle_data(self, data):
+        if self._in:
+            self.buttons[self._in]["text"] += data
+
+
+def test_the_step_buttons_draw_their_icons_as_svg_so_any_font_shows_them(tmp_path, capsys, go_match):
+    html, _ = _view(tmp_path, go_match[0], capsys)
+    parser = _Buttons()
+    parser.feed(html)
+    assert set(parser.buttons) == {"first", "prev", "play", "next", "last"}
+    for name, content in parser.buttons.items():
+        assert content["tags"][0] == "svg" and set(content["tags"][1:]) == {"path"}, name
+        assert content["text"].strip() == "", name  # no character a font may lack
+
+
 def test_a_tictactoe_round_robin_page_names_cells_and_counts_no_captures(tmp_path, capsys):
     rr = run_round_robin("tictactoe", ["random", "think1", "minimax"], games_per_pair=2, seed=0, workers=1,
                          progress=False)
@@ -117,7 +187,7 @@ def test_a_tictactoe_round_robin_page_names_cells_and_counts_no_captures(tmp_pat
     path.write_text(json.dumps(rr.to_json()))
     _, data = _view(tmp_path, path, capsys)
     assert len(data["games"]) == 6 and data["games"][0]["label"].startswith("random vs think1, game 1")
-    assert not data["games"][0]["captures"]
+    assert not data["games"][0]["captures"] and data["games"][0]["komi"] is None
     assert data["games"][0]["frames"][1]["text"].startswith("move 1: X cell ")
     check_against_the_rules(data)
     _, one = _view(tmp_path, path, capsys, "--game", "4")
@@ -196,19 +266,20 @@ def test_the_page_script_is_valid_javascript(tmp_path, capsys, go_match):
     assert done.returncode == 0, done.stderr
 
 
-def _browser() -> str | None:
+def find_browser() -> str | None:
+    """The path of a Chromium or Chrome on PATH, or None."""
     for name in ("chromium", "chromium-browser", "google-chrome", "chrome"):
         if shutil.which(name):
             return shutil.which(name)
     return None
 
 
-@pytest.mark.skipif(_browser() is None, reason="no headless browser (chromium) is installed")
+@pytest.mark.skipif(find_browser() is None, reason="no headless browser (chromium) is installed")
 def test_a_headless_browser_opens_the_page_at_a_move_and_its_self_check_passes(tmp_path, capsys, go_match):
     html, data = _view(tmp_path, go_match[0], capsys)
     page = tmp_path / "page.html"
     url = page.resolve().as_uri() + "#game=2&move=3"
-    done = subprocess.run([_browser(), "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", url],
+    done = subprocess.run([find_browser(), "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", url],
                           capture_output=True, text=True, timeout=120)
     dom = done.stdout
     assert 'data-check="ok"' in dom, (done.stderr[-2000:], dom[:500])

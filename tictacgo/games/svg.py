@@ -3,9 +3,10 @@
 Every state has ``_repr_svg_``, so Jupyter (and anything that honours
 IPython's display protocol) draws a position as a picture, as pgx's states
 do: Little-Go as a wooden board with its column letters and row numbers
-(``tictacgo.games.board_labels``), Tic-Tac-Toe as a grid with each cell's
-action number; a red dot marks the last move and the status line of
-``render_ascii`` is the caption. ``state_svg(game, state)`` is the same
+(``tictacgo.games.board_labels``) in a margin of their own that no stone
+reaches, Tic-Tac-Toe as a grid with each cell's action number and a winning
+line marked by a band under it; a red dot marks the last move and the status line
+of ``render_ascii`` is the caption. ``state_svg(game, state)`` is the same
 picture as a string; the game's registry entry names its drawing function
 (``svg``), so a new game brings its own.
 
@@ -16,6 +17,10 @@ something at a point carries ``data-point`` (the point ``i * n + j``) and
 ``captured`` for a stone just taken); with ``every_point=True`` every such
 element is written, those not shown hidden, so that a page can switch
 between positions by showing and hiding them (``tictacgo.protocol.viewer``).
+An element that shows something about several points (Tic-Tac-Toe's
+winning line) carries ``data-points`` (the points, space-separated) and
+``data-value`` instead: it is shown when every one of those points holds
+that value.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from tictacgo.games.board_labels import go_column, go_row, star_points
+from tictacgo.games.tictactoe import LINES as TTT_LINES
 
 WOOD = "#dbb066"
 GRID = "#281e0f"
@@ -34,7 +40,12 @@ LAST_MOVE = "#d71e1e"
 BLACK_STONE, BLACK_EDGE = "#161616", "#000000"
 WHITE_STONE, WHITE_EDGE = "#f2f2ee", "#464646"
 X_COLOUR, O_COLOUR, TTT_GRID, TTT_LABEL = "#c82d2d", "#2355be", "#3c3c3c", "#aaaaaa"
+WIN_LINE = "#f5d76e"
 FONT = "font-family='DejaVu Sans, Arial, sans-serif'"
+#: Go's geometry, in cells: a stone's radius, the margin from the board's edge to the first grid line
+#: and where the coordinates are centred (from the edge). A label reaches about 0.13 cells either side
+#: of its centre, so it ends at 0.49 and the nearest stone begins at 1.15 - 0.47 = 0.68.
+GO_STONE, GO_MARGIN, GO_LABEL_AT, GO_LABEL_SIZE = 0.47, 1.15, 0.36, 0.36
 
 
 def _shown(element: str, point: int, value: str, shown: bool, every_point: bool) -> str:
@@ -66,7 +77,7 @@ def go_svg(board: Any, last: int | None = None, caption: str = "", captured: Ite
     """
     board = np.asarray(board)
     n = board.shape[0]
-    m = cell  # the margin: room for the coordinates
+    m = round(GO_MARGIN * cell)  # the grid starts past the coordinates and the edge stones' overhang
     side = 2 * m + (n - 1) * cell
     lines = _caption_lines(caption)
     height = side + int(0.55 * cell * len(lines)) + (cell // 4 if lines else 0)
@@ -80,15 +91,15 @@ def go_svg(board: Any, last: int | None = None, caption: str = "", captured: Ite
         out.append(f"<line x1='{p}' y1='{m}' x2='{p}' y2='{end}' stroke='{GRID}' stroke-width='1.2'/>")
     for i, j in star_points(n):
         out.append(f"<circle cx='{m + j * cell}' cy='{m + i * cell}' r='{cell * 0.08:.1f}' fill='{GRID}'/>")
-    size = cell * 0.34
+    size, at = cell * GO_LABEL_SIZE, cell * GO_LABEL_AT
     for k in range(n):
         p = m + k * cell
-        for x, y, text in ((p, m * 0.45, go_column(k)), (p, side - m * 0.45, go_column(k)),
-                           (m * 0.45, p, go_row(n, k)), (side - m * 0.45, p, go_row(n, k))):
+        for x, y, text in ((p, at, go_column(k)), (p, side - at, go_column(k)),
+                           (at, p, go_row(n, k)), (side - at, p, go_row(n, k))):
             out.append(f"<text x='{x:.1f}' y='{y:.1f}' font-size='{size:.1f}' {FONT} fill='{GRID}' "
                        f"text-anchor='middle' dominant-baseline='central'>{text}</text>")
     captured = set(int(p) for p in captured)
-    r = cell * 0.47
+    r = cell * GO_STONE
     for (i, j), v in np.ndenumerate(board):
         point, cx, cy = i * n + j, m + j * cell, m + i * cell
         for value, fill, edge in ((1, BLACK_STONE, BLACK_EDGE), (2, WHITE_STONE, WHITE_EDGE)):
@@ -112,7 +123,7 @@ def go_svg(board: Any, last: int | None = None, caption: str = "", captured: Ite
 
 def tictactoe_svg(board: Any, last: int | None = None, caption: str = "", captured: Iterable[int] = (),
                   every_point: bool = False, cell: int = 60) -> str:
-    """A Tic-Tac-Toe grid as SVG, each cell's action number in its corner.
+    """A Tic-Tac-Toe grid as SVG, each cell's action number in its corner, a winning line marked.
 
     Args:
         board: ``3 x 3`` array of 0 empty, 1 X, 2 O.
@@ -138,6 +149,7 @@ def tictactoe_svg(board: Any, last: int | None = None, caption: str = "", captur
                    f"stroke-width='{cell * 0.04:.1f}'/>")
         out.append(f"<line x1='{k * cell}' y1='{pad}' x2='{k * cell}' y2='{side - pad}' stroke='{TTT_GRID}' "
                    f"stroke-width='{cell * 0.04:.1f}'/>")
+    out += _ttt_lines(board.ravel(), cell, every_point)  # under the marks, as a highlighter would
     width = cell * 0.1
     for (i, j), v in np.ndenumerate(board):
         point, x0, y0 = i * 3 + j, j * cell, i * cell
@@ -163,6 +175,27 @@ def tictactoe_svg(board: Any, last: int | None = None, caption: str = "", captur
     out += _caption(lines, side, cell * 0.7, side)
     out.append("</svg>")
     return "\n".join(out)
+
+
+def _ttt_lines(cells: Any, cell: float, every_point: bool) -> list[str]:
+    """A band along each line of three of one player's marks (all of them, hidden, for a page)."""
+    out = []
+    for bits in TTT_LINES:
+        points = [p for p in range(9) if bits >> p & 1]
+        (i0, j0), (i1, j1) = divmod(points[0], 3), divmod(points[-1], 3)
+        # From a little before the first cell's centre to a little past the last's, along the line.
+        length = ((i1 - i0) ** 2 + (j1 - j0) ** 2) ** 0.5
+        di, dj = (i1 - i0) / length * 0.25, (j1 - j0) / length * 0.25
+        x0, y0 = (j0 + 0.5 - dj) * cell, (i0 + 0.5 - di) * cell
+        x1, y1 = (j1 + 0.5 + dj) * cell, (i1 + 0.5 + di) * cell
+        for value in (1, 2):
+            shown = all(int(cells[p]) == value for p in points)
+            if shown or every_point:
+                hidden = "" if shown else " visibility='hidden'"
+                out.append(f"<line x1='{x0:.1f}' y1='{y0:.1f}' x2='{x1:.1f}' y2='{y1:.1f}' "
+                           f"stroke='{WIN_LINE}' stroke-width='{cell * 0.6:.1f}' stroke-linecap='round' "
+                           f"data-points='{' '.join(map(str, points))}' data-value='{value}'{hidden}/>")
+    return out
 
 
 def _caption(lines: list[str], top: float, cell: float, width: float) -> list[str]:

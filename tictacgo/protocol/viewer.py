@@ -2,22 +2,31 @@
 
 The page steps through the games of a Little-Go SGF record or of an arena
 results file (a match, a round robin or a course report, as ``tictacgo
-arena --out`` writes them): buttons, a slider and the arrow keys (Home and
-End for the ends, up and down for the previous and next game), the last
-move marked, the stones each move captured ringed and counted, the status
-after every move and the result at the end. It needs nothing but a browser:
-no script or font is fetched, and the games are embedded as JSON.
+arena --out`` writes them): buttons, a slider, a swipe across the board,
+the move list (pick a move to go there), the arrow keys (Home and End
+for the ends, up and down for the previous and next game) and a play
+button (or space) that steps one move a second. It shows the last move
+marked, the stones each move captured ringed and counted, the score where
+the game keeps one (the stones on the board and the komi, the game's own
+numbers), the players, whose turn it is, the status after every move, the
+result at the end and Tic-Tac-Toe's winning line. The board fills the
+window (``tictacgo.protocol.viewer_page`` holds the page's template, style
+and script). It needs nothing but a browser: no script or font is
+fetched, and the games are embedded as JSON.
 
 The positions are computed here, by this package's rules core; the page only
 shows them. Each game's frames hold, after every move, the board as one
 digit a point (``to_board``'s 0/1/2, row by row), the last placement, the
-points captured and a line of text. The board itself is the game's SVG
-drawing (``tictacgo.games.svg``) with every point's elements, which the
-page shows and hides. ``#game=K&move=M`` in the address opens game ``K``
-at move ``M`` (both counted from 1 and 0). On load the page checks its
-data (board lengths and values, one frame a move) and its drawing (the
-stones shown match the board) and writes the outcome into
-``<body data-check=...>``: ``ok`` or what is wrong.
+points captured, who moved and the move's name, whose turn it is, the
+captures and stones of each player, the scores (where the game has komi),
+a line of text, and at the end the result and the winner. The board
+itself is the game's SVG drawing (``tictacgo.games.svg``) with every
+point's elements, which the page shows and hides. ``#game=K&move=M`` in
+the address opens game ``K`` at move ``M`` (both counted from 1 and 0).
+On load the page checks its data (board lengths and values, one frame a
+move) and its drawing (the stones shown match the board, one move-list
+entry a position) and writes the outcome into ``<body data-check=...>``:
+``ok`` or what is wrong.
 
 Nothing from the file can act in the page: the template is filled in one
 pass, the title is HTML-escaped, the embedded JSON has no ``<``, ``>`` or
@@ -30,8 +39,6 @@ checked).
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import json
 import os
 import re
@@ -45,6 +52,7 @@ from tictacgo.games.board_labels import go_column, go_row
 from tictacgo.games.svg import drawing_function
 from tictacgo.protocol.files import read_regular_file
 from tictacgo.protocol.results_file import MAX_RESULTS_BYTES, read_results_json, results_matches
+from tictacgo.protocol.viewer_page import CONTENT_SECURITY_POLICY, PAGE, SCRIPT, STYLE
 
 #: The most games one page holds; ``game=`` picks one from a larger file.
 MAX_GAMES = 1000
@@ -107,9 +115,9 @@ def build_frames(vg: ViewerGame) -> ViewerGame:
     names = [game.spec.player_name(1), game.spec.player_name(2)]
     state = game.initial_state()
     taken = [0, 0]
-    frames = [{"board": _board_text(game, state), "last": -1, "captured": [],
+    frames = [{"board": _board_text(game, state), "last": -1, "captured": [], "mover": 0, "move": "",
                "text": f"start: {vg.players[0]} ({names[0]}) against {vg.players[1]} ({names[1]})",
-               "status": _status(game, state), "taken": list(taken)}]
+               "status": _status(game, state), "taken": list(taken), **_counts(game, state)}]
     for k, action in enumerate(vg.actions, start=1):
         mover = game.current_player(state)
         reason = game.illegal_reason(state, action) if not game.is_terminal(state) else "after the end"
@@ -126,17 +134,32 @@ def build_frames(vg: ViewerGame) -> ViewerGame:
             text += f", captures {len(captured)}"
         last = action if action != game.spec.pass_action else -1
         frames.append({"board": _board_text(game, state), "last": int(last), "captured": captured,
-                       "text": text, "status": _status(game, state), "taken": list(taken)})
-    frames[-1]["result"] = _result(vg, state)
+                       "mover": mover, "move": point_label(game, action), "text": text,
+                       "status": _status(game, state), "taken": list(taken), **_counts(game, state)})
+    frames[-1]["result"], winner = _result(vg, state)
+    if winner is not None:  # over, by the rules or by the forfeit the record reports
+        frames[-1].update(winner=winner, turn=0)
     vg.frames = frames
     return vg
 
 
-def _result(vg: ViewerGame, state: Any) -> str:
-    """The end of the game in words: who won and why, or that the record stops before the end."""
+def _counts(game: Any, state: Any) -> dict[str, Any]:
+    """Whose turn it is (0 once over), each player's stones on the board and, where the game keeps a
+    score (it has komi), each player's score as the game counts it."""
+    out: dict[str, Any] = {"turn": 0 if game.is_terminal(state) else int(game.current_player(state)),
+                           "stones": [int(bits).bit_count() for bits in game.stone_bits(state)]}
+    scores = getattr(game, "scores", None)
+    if game.spec.komi is not None and scores is not None:
+        out["score"] = [float(x) for x in scores(state)]
+    return out
+
+
+def _result(vg: ViewerGame, state: Any) -> tuple[str, int | None]:
+    """The end of the game in words (who won and why, or that the record stops before the end), and the
+    winner: 1 or 2, 0 for a draw, None if the game is not over."""
     game = vg.game
     if vg.problem:
-        return f"the record stops here: {vg.problem}"
+        return f"the record stops here: {vg.problem}", None
     if vg.illegal and not game.is_terminal(state):
         state = game.forfeit(state)
         by = game.spec.player_name(int(vg.illegal.get("by", 0)))
@@ -145,15 +168,16 @@ def _result(vg: ViewerGame, state: Any) -> str:
         illegal += f" ({detail})" if detail else ""
     else:
         illegal = ""
+    winner = None
     if not game.is_terminal(state):
         text = "the game is not over after the recorded moves"
     else:
-        winner = game.winner(state)
+        winner = int(game.winner(state) or 0)
         who = "a draw" if not winner else f"{vg.players[winner - 1]} ({game.spec.player_name(winner)}) wins"
         text = f"result: {who}, {illegal or 'ended by ' + str(game.end_reason(state))}"
     if vg.recorded:
         text += f"; the record says {vg.recorded}"
-    return text
+    return text, winner
 
 
 def read_games(path: str | os.PathLike) -> list[ViewerGame]:
@@ -259,6 +283,7 @@ def page_data(games: list[ViewerGame]) -> dict[str, Any]:
             boards[key] = drawing_function(vg.game)(empty, every_point=True)
         out.append({"label": vg.label, "board": list(boards).index(key), "points": vg.game.spec.num_points,
                     "captures": vg.game.spec.captures,
+                    "komi": None if vg.game.spec.komi is None else [0.0, float(vg.game.spec.komi)],
                     "title": vg.game.spec.title, "players": list(vg.players),
                     "names": [vg.game.spec.player_name(1), vg.game.spec.player_name(2)],
                     "moves": list(vg.actions[:len(vg.frames) - 1]), "frames": vg.frames})
@@ -271,10 +296,6 @@ def _script_json(data: Any) -> str:
     parser can take for the end of the ``<script>`` element or a comment."""
     text = json.dumps(data, separators=(",", ":"))
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-
-
-def _csp_hash(text: str) -> str:
-    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
 
 
 _FIELD = re.compile(r"@(CSP|TITLE|STYLE|DATA|SCRIPT)@")
@@ -291,8 +312,8 @@ def page_html(games: list[ViewerGame], title: str) -> str:
         title: the page's title (the file's name, say).
     """
     fields = {"CSP": escape(CONTENT_SECURITY_POLICY, quote=True), "TITLE": escape(title, quote=True),
-              "STYLE": _STYLE, "DATA": _script_json(page_data(games)), "SCRIPT": _SCRIPT}
-    return _FIELD.sub(lambda m: fields[m.group(1)], _PAGE)
+              "STYLE": STYLE, "DATA": _script_json(page_data(games)), "SCRIPT": SCRIPT}
+    return _FIELD.sub(lambda m: fields[m.group(1)], PAGE)
 
 
 def read_page_data(html: str) -> dict[str, Any]:
@@ -301,150 +322,3 @@ def read_page_data(html: str) -> dict[str, Any]:
         '<script id="game-data" type="application/json">')
     end = html.index("</script>", start)
     return json.loads(html[start:end])
-
-
-_PAGE = """<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="@CSP@">
-<title>@TITLE@</title>
-<style>@STYLE@</style>
-</head>
-<body data-check="pending">
-<h1>@TITLE@</h1>
-<div class="controls"><label for="game-select">game</label> <select id="game-select"></select></div>
-<div id="board"></div>
-<div class="controls">
-<button id="first" title="first position (Home)">&#x23EE;</button>
-<button id="prev" title="previous move (left arrow)">&#x25C0;</button>
-<input id="slider" type="range" min="0" max="0" value="0" aria-label="move">
-<button id="next" title="next move (right arrow)">&#x25B6;</button>
-<button id="last" title="last position (End)">&#x23ED;</button>
-<span id="counter"></span>
-</div>
-<div id="move-text"></div>
-<div id="status"></div>
-<div id="taken"></div>
-<div id="result"></div>
-<p class="hint">Arrow keys step through the moves; Home and End jump to the ends;
-up and down change the game.</p>
-<script id="game-data" type="application/json">@DATA@</script>
-<script>@SCRIPT@</script>
-</body>
-</html>
-"""
-
-_STYLE = """
-body { font-family: "DejaVu Sans", Arial, sans-serif; margin: 1.5em; color: #222; }
-h1 { font-size: 1.2em; margin: 0 0 0.6em 0; }
-#board svg { max-width: 100%; height: auto; }
-.controls { margin: 0.6em 0; display: flex; gap: 0.4em; align-items: center; flex-wrap: wrap; }
-.controls button { font-size: 1em; min-width: 2.6em; }
-#slider { width: 16em; }
-#move-text { font-weight: bold; margin: 0.4em 0; }
-#status, #taken { margin: 0.2em 0; }
-#result { margin-top: 0.5em; font-weight: bold; color: #7a1010; }
-.hint { color: #777; font-size: 0.85em; }
-"""
-
-_SCRIPT = r"""
-"use strict";
-const DATA = JSON.parse(document.getElementById("game-data").textContent);
-let gameIndex = 0, moveIndex = 0, drawn = -1;
-const $ = (id) => document.getElementById(id);
-
-function checkData() {
-  const problems = [];
-  DATA.games.forEach((g, k) => {
-    const where = (m) => `game ${k + 1} frame ${m}`;
-    if (g.frames.length !== g.moves.length + 1) {
-      problems.push(`game ${k + 1}: ${g.frames.length} frames for ${g.moves.length} moves`);
-    }
-    g.frames.forEach((f, m) => {
-      const bad = (why) => problems.push(`${where(m)}: ${why}`);
-      if (f.board.length !== g.points) bad(`${f.board.length} points, not ${g.points}`);
-      if (!/^[012]*$/.test(f.board)) bad("a value other than 0, 1, 2");
-      if (m > 0 && f.last >= 0 && f.board[f.last] === "0") bad("the last move's point is empty");
-    });
-  });
-  return problems;
-}
-
-function show() {
-  const g = DATA.games[gameIndex];
-  if (drawn !== g.board) { $("board").innerHTML = DATA.boards[g.board]; drawn = g.board; }
-  const f = g.frames[moveIndex];
-  const captured = new Set(f.captured);
-  for (const el of $("board").querySelectorAll("[data-point]")) {
-    const p = Number(el.dataset.point), v = el.dataset.value;
-    const on = v === "last" ? p === f.last : v === "captured" ? captured.has(p) : f.board[p] === v;
-    el.setAttribute("visibility", on ? "visible" : "hidden");
-  }
-  $("slider").max = g.frames.length - 1;
-  $("slider").value = moveIndex;
-  $("counter").textContent = `move ${moveIndex} of ${g.frames.length - 1}`;
-  $("move-text").textContent = f.text;
-  $("status").textContent = f.status;
-  $("taken").textContent = g.captures
-    ? `stones captured so far: ${g.names[0]} ${f.taken[0]}, ${g.names[1]} ${f.taken[1]}` : "";
-  $("result").textContent = moveIndex === g.frames.length - 1 ? (f.result || "") : "";
-  $("game-select").value = String(gameIndex);
-  try {
-    history.replaceState(null, "", `#game=${gameIndex + 1}&move=${moveIndex}`);
-  } catch (e) { /* a browser may refuse it for a file: page; the position is still shown */ }
-}
-
-function go(move) {
-  const n = DATA.games[gameIndex].frames.length - 1;
-  moveIndex = Math.max(0, Math.min(n, move));
-  show();
-}
-
-function pick(game) {
-  gameIndex = Math.max(0, Math.min(DATA.games.length - 1, game));
-  moveIndex = 0;
-  show();
-}
-
-function checkDrawing() {
-  const g = DATA.games[gameIndex], f = g.frames[moveIndex];
-  const shown = [...$("board").querySelectorAll("[data-point]")].filter(
-    (el) => el.getAttribute("visibility") !== "hidden" && ["1", "2"].includes(el.dataset.value));
-  const stones = [...f.board].filter((c) => c !== "0").length;
-  return shown.length === stones ? [] : [`${shown.length} pieces drawn for ${stones} on the board`];
-}
-
-DATA.games.forEach((g, k) => {
-  const option = document.createElement("option");
-  option.value = String(k);
-  option.textContent = g.label;
-  $("game-select").appendChild(option);
-});
-if (DATA.games.length < 2) $("game-select").parentElement.style.display = "none";
-$("game-select").addEventListener("change", (e) => pick(Number(e.target.value)));
-$("first").addEventListener("click", () => go(0));
-$("prev").addEventListener("click", () => go(moveIndex - 1));
-$("next").addEventListener("click", () => go(moveIndex + 1));
-$("last").addEventListener("click", () => go(Infinity));
-$("slider").addEventListener("input", (e) => go(Number(e.target.value)));
-document.addEventListener("keydown", (e) => {
-  if (e.target.tagName === "SELECT" || e.target.tagName === "INPUT") return;
-  const keys = {ArrowLeft: () => go(moveIndex - 1), ArrowRight: () => go(moveIndex + 1),
-                Home: () => go(0), End: () => go(Infinity),
-                ArrowUp: () => pick(gameIndex - 1), ArrowDown: () => pick(gameIndex + 1)};
-  if (keys[e.key]) { keys[e.key](); e.preventDefault(); }
-});
-
-const wanted = new URLSearchParams(location.hash.slice(1));
-gameIndex = Math.max(0, Math.min(DATA.games.length - 1, (Number(wanted.get("game")) || 1) - 1));
-go(Number(wanted.get("move")) || 0);
-const problems = checkData().concat(checkDrawing());
-document.body.dataset.check = problems.length ? problems.join("; ") : "ok";
-"""
-
-#: What the page may do, as its Content-Security-Policy: run its own script and style (by their
-#: hashes) and nothing else: no other script or handler, nothing fetched, no form sent.
-CONTENT_SECURITY_POLICY = "; ".join([
-    "default-src 'none'", f"script-src {_csp_hash(_SCRIPT)}", f"style-src {_csp_hash(_STYLE)}",
-    "base-uri 'none'", "form-action 'none'"])
