@@ -246,6 +246,8 @@ def train(cfg: AlphaZeroConfig, log=print, info: dict | None = None) -> dict:
         progress = {"positions": 0, "games": 0, "gradient_steps": 0, "seconds": 0.0, "checkpoints": []}
         if state is not None:
             progress = restore_state(out, state, opt, buffer, rng, device)
+            for group in opt.param_groups:  # the saved state carries the old run's: this run's settings rule
+                group.update(lr=cfg.learning_rate, weight_decay=cfg.weight_decay)
             republish_if_needed(out, state, log)
             log(f"resuming {out}: {progress['positions']} positions, {progress['seconds']:.0f} s so far")
         progress = _run(cfg, out, variant, net, opt, buffer, progress, rng, device, search, log, info)
