@@ -136,10 +136,10 @@ def test_the_lock_of_a_killed_run_is_taken_over(tmp_path, capsys):
 
 @pytest.fixture(scope="module")
 def trained(tmp_path_factory):
-    """A tiny AlphaZero run with two checkpoints (8 and 48 positions)."""
+    """A tiny AlphaZero run with two checkpoints (8 and 96 positions)."""
     out = tmp_path_factory.mktemp("az") / "run"
     assert main(_az(out, 8)) == 0
-    assert main([*_az(out, 48), "--resume"]) == 0
+    assert main([*_az(out, 96), "--resume"]) == 0
     return out
 
 
@@ -156,9 +156,9 @@ def test_resume_after_a_kill_between_model_pt_and_model_json_restores_a_whole_mo
     shutil.copyfile(out / "checkpoints" / "000000008" / "model.pt", out / "model.pt")
     with pytest.raises(ValueError, match="not the weights"):
         load_model(out)
-    assert main([*_az(out, 64), "--resume"]) == 0
-    assert "restored them from checkpoints/000000048" in capsys.readouterr().out
-    assert load_model(out)[2]["info"]["positions"] == 64
+    assert main([*_az(out, 112), "--resume"]) == 0
+    assert "restored them from checkpoints/000000096" in capsys.readouterr().out
+    assert load_model(out)[2]["info"]["positions"] == 112
 
 
 class Killed(BaseException):
@@ -177,13 +177,25 @@ def test_a_run_killed_while_publishing_its_checkpoint_resumes_from_the_last_whol
 
     monkeypatch.setattr(modelfile, "_place", die_after_weights)
     with pytest.raises(Killed):
-        main([*_az(out, 64), "--resume"])
+        main([*_az(out, 112), "--resume"])
     monkeypatch.undo()
     state = json.loads((out / "resume" / "progress.json").read_text())
-    assert state["progress"]["positions"] == 48 and state["model"] == "checkpoints/000000048"
-    assert main([*_az(out, 64), "--resume"]) == 0
+    assert state["progress"]["positions"] == 96 and state["model"] == "checkpoints/000000096"
+    assert main([*_az(out, 112), "--resume"]) == 0
     net, _, meta = load_model(out)
-    assert meta["info"]["positions"] == 64
+    assert meta["info"]["positions"] == 112
+
+
+def test_what_a_killed_run_left_half_written_is_cleaned_up_on_resume(trained, tmp_path):
+    out = _copy(trained, tmp_path)
+    half = out / "checkpoints" / ".000000104.tmp-999"
+    half.mkdir()
+    (half / "model.pt").write_bytes(b"half")
+    (out / ".model.pt.publish-999.tmp").write_bytes(b"half")
+    os.replace(out / "checkpoints" / "000000008", out / "checkpoints" / ".000000008.old-999")
+    assert main([*_az(out, 112), "--resume"]) == 0
+    assert sorted(p.name for p in (out / "checkpoints").iterdir()) == ["000000008", "000000096", "000000112"]
+    assert not list(out.glob(".model.*"))
 
 
 def test_a_full_disk_during_a_checkpoint_stops_in_one_line_and_keeps_the_previous_one(trained, tmp_path,
@@ -195,13 +207,13 @@ def test_a_full_disk_during_a_checkpoint_stops_in_one_line_and_keeps_the_previou
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
 
     monkeypatch.setattr(ReplayBuffer, "save", full)
-    assert main([*_az(out, 64), "--resume"]) == 1
+    assert main([*_az(out, 112), "--resume"]) == 1
     _one_line(capsys, "No space left on device", "previous checkpoint is kept")
     monkeypatch.undo()
     assert not [p for p in (out / "checkpoints").iterdir() if p.name.startswith(".")]
-    assert main([*_az(out, 64), "--resume"]) == 0
+    assert main([*_az(out, 112), "--resume"]) == 0
     assert "resuming" in capsys.readouterr().out
-    assert (out / "model.json").read_bytes() != before and load_model(out)[2]["info"]["positions"] == 64
+    assert (out / "model.json").read_bytes() != before and load_model(out)[2]["info"]["positions"] == 112
 
 
 def _nested(path):
@@ -243,7 +255,7 @@ def test_resume_with_damaged_state_is_refused_in_one_line(trained, tmp_path, cap
     which, spoil, words = DAMAGE[damage]
     state = json.loads((out / "resume" / "progress.json").read_text())
     spoil(out / "resume" / (state[which] if which in state else which))
-    assert main([*_az(out, 64), "--resume"]) == 2
+    assert main([*_az(out, 112), "--resume"]) == 2
     _one_line(capsys, "cannot resume", words)
 
 
@@ -258,7 +270,7 @@ def test_a_run_whose_loss_becomes_non_finite_stops_and_keeps_the_last_finite_che
     assert {p.name: p.read_bytes() for p in out.iterdir() if p.is_file() and p.name != LOCK_FILE} == \
         {k: v for k, v in before.items() if k != LOCK_FILE}
     net, _, meta = load_model(out)
-    assert meta["info"]["positions"] == 48
+    assert meta["info"]["positions"] == 96
     assert all(bool(torch.isfinite(t).all()) for t in net.state_dict().values() if t.is_floating_point())
 
 

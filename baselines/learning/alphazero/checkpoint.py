@@ -280,3 +280,22 @@ def _same_files(a: Path, b: Path) -> bool:
         if pa.exists() and not (os.path.samefile(pa, pb) or pa.read_bytes() == pb.read_bytes()):
             return False
     return True
+
+
+def clean_leftovers(out: Path) -> None:
+    """Remove what a killed run left half-done in ``out`` (the caller holds the folder's lock).
+
+    A checkpoint folder still under its temporary name is removed; one moved
+    aside to be replaced, whose replacement never arrived, is put back; a
+    model file still under its temporary publishing name is removed.
+    """
+    folder = out / CHECKPOINTS_DIR
+    if folder.is_dir():
+        for path in folder.iterdir():
+            aside = re.fullmatch(r"\.(\d+)\.old-\d+", path.name)
+            if aside and not (folder / aside.group(1)).exists():
+                os.replace(path, folder / aside.group(1))
+            elif aside or re.fullmatch(r"\.\d+\.tmp-\d+", path.name):
+                shutil.rmtree(path, ignore_errors=True)
+    for path in out.glob(".model.*.publish-*.tmp"):
+        path.unlink(missing_ok=True)

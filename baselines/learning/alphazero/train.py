@@ -40,6 +40,7 @@ from tictacgo.baselines.learning.alphazero.checkpoint import (
     CHECKPOINTS_DIR,
     RESUME_DIR,
     check_finite,
+    clean_leftovers,
     read_resume_state,
     republish_if_needed,
     restore_state,
@@ -233,6 +234,7 @@ def train(cfg: AlphaZeroConfig, log=print, info: dict | None = None) -> dict:
                                     ownership=cfg.ownership_weight > 0)
     run_files = ("model.pt", "config.json", RESUME_DIR, CHECKPOINTS_DIR)
     with open_run_folder(cfg.out_dir, resume=cfg.resume, force=cfg.force, run_files=run_files) as out:
+        clean_leftovers(out)
         torch.set_num_threads(cfg.threads)
         torch.manual_seed(cfg.seed)
         rng = np.random.default_rng(cfg.seed)
