@@ -330,3 +330,28 @@ def test_max_seconds_is_finite_in_every_budget():
     for value in (math.nan, math.inf):
         with pytest.raises(ValueError, match="--max-seconds"):
             AlphaZeroConfig(max_seconds=value, max_positions=100)
+
+
+def test_ppo_stops_in_one_line_when_the_disk_refuses_a_checkpoint(tmp_path, capsys, monkeypatch):
+    pytest.importorskip("sb3_contrib")
+    from tictacgo.baselines.learning import training
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(training, "atomic_write_json", full)
+    assert main([*PPO, "--out", str(tmp_path / "run")]) == 1
+    _one_line(capsys, "No space left on device", "kept")
+
+
+def test_ppo_stops_a_run_whose_weights_become_non_finite_without_saving_them(tmp_path, capsys):
+    pytest.importorskip("sb3_contrib")
+    out = tmp_path / "run"
+    status = main([*PPO, "--out", str(out), "--steps", "512", "--n-steps", "64", "--batch-size", "32",
+                   "--eval-every", "256", "--learning-rate", "1e30"])
+    assert status == 1
+    _one_line(capsys, "step")
+    from tictacgo.baselines.learning.model_zip import read_model_zip
+
+    _, loaded = read_model_zip(out / "checkpoint.zip", ("policy.pth",))
+    assert all(bool(torch.isfinite(t).all()) for t in loaded["policy.pth"].values() if t.is_floating_point())
