@@ -33,6 +33,10 @@ supplies the rest:
   built from the configuration and the checkpoint's weights, optimizer state
   and step count are loaded into it, nothing unpickled); at the end a
   learning curve ``out/learning_curve.png`` is drawn (with the ``plot`` extra).
+* **Safety**: every setting is checked before the output folder is created
+  (``TrainConfig.validate``); the folder is locked for the run
+  (``run_lock``); weights that became non-finite are never saved and a save
+  the disk refuses stops the run (``TrainingFailed``), the last checkpoint kept.
 """
 
 from __future__ import annotations

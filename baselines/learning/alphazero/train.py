@@ -11,12 +11,16 @@
    steps per move of the B games), each sample under a random board
    symmetry. No gating: self-play always uses the latest network.
 4. Every ``checkpoint_every`` seconds, at the end and on Ctrl-C, the network is saved
-   (``out/model.pt`` + ``out/model.json``, and a copy under
-   ``out/checkpoints/``), with what ``resume`` needs (``out/resume/``:
-   optimizer, replay buffer, counters and generator state), all written
-   atomically. For a solvable game (Tic-Tac-Toe) each checkpoint also records
-   the share of all live positions where the raw network's top move is
-   optimal (``tictacgo.baselines.audit``).
+   (``out/checkpoints/<positions>/`` and, published from it, ``out/model.pt`` +
+   ``out/model.npz`` + ``out/model.json``) with what ``resume`` needs
+   (``out/resume/``: optimizer, replay buffer, counters and generator
+   state), each checkpoint whole or not at all (``checkpoint``). For a
+   solvable game (Tic-Tac-Toe) each checkpoint also records the share of all
+   live positions where the raw network's top move is optimal
+   (``tictacgo.baselines.audit``).
+5. Every setting is checked before anything is written; the folder is locked
+   for the run; a non-finite loss or weight stops the run (``TrainingFailed``)
+   without saving it, the last finite checkpoint kept.
 
 Loss: cross-entropy to the search policy + mean squared error of the value
 (weighted, see ``selfplay``) + ``ownership_weight`` x the ownership head's
