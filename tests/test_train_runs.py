@@ -186,6 +186,21 @@ def test_a_run_killed_while_publishing_its_checkpoint_resumes_from_the_last_whol
     assert meta["info"]["positions"] == 112
 
 
+def test_a_run_saved_in_the_earlier_resume_layout_still_resumes(trained, tmp_path):
+    out = _copy(trained, tmp_path)
+    resume = out / "resume"
+    state = json.loads((resume / "progress.json").read_text())
+    os.replace(resume / state.pop("optimizer"), resume / "optimizer.pt")
+    os.replace(resume / state.pop("replay"), resume / "replay.npz")
+    del state["model"]
+    (resume / "progress.json").write_text(json.dumps(state))
+    assert main([*_az(out, 112), "--resume"]) == 0
+    state = json.loads((resume / "progress.json").read_text())
+    assert sorted(p.name for p in resume.iterdir()) == sorted(["progress.json", state["optimizer"],
+                                                                state["replay"]])
+    assert load_model(out)[2]["info"]["positions"] == 112
+
+
 def test_what_a_killed_run_left_half_written_is_cleaned_up_on_resume(trained, tmp_path):
     out = _copy(trained, tmp_path)
     half = out / "checkpoints" / ".000000104.tmp-999"

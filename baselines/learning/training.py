@@ -495,7 +495,8 @@ def _learn(cfg: TrainConfig, game, out: Path, model, history: list[dict], oppone
     if not history or history[-1]["steps"] != model.num_timesteps:
         callback.evaluate()
     saving(lambda: save_model_atomic(model, out / "final_model.zip", game), out)
-    if not plot_curve(history, out / "learning_curve.png", f"{cfg.game} {cfg.algo}, seed {cfg.seed}"):
+    title = f"{cfg.game} {cfg.algo}, seed {cfg.seed}"
+    if not saving(lambda: plot_curve(history, out / "learning_curve.png", title), out):
         print(f"note: {out / 'learning_curve.png'} skipped: matplotlib is missing "
               "(pip install 'tictacgo[plot]')", flush=True)
 
@@ -515,15 +516,16 @@ def check_finite_policy(model) -> None:
                                  "non-finite was saved, the last checkpoint is kept")
 
 
-def saving(write, out: Path) -> None:
-    """Run ``write()`` (one atomic save); a file system error stops the run in one line.
+def saving(write, out: Path) -> Any:
+    """Run ``write()`` (one atomic save) and return what it returns; a file system error stops the
+    run in one line.
 
     Raises:
         TrainingFailed: ``write`` raised ``OSError`` (a full disk, a folder gone); every file
             is written atomically, so the earlier version of the file is kept.
     """
     try:
-        write()
+        return write()
     except OSError as e:
         raise TrainingFailed(f"cannot save into {out}: {e.strerror or e}; the files saved before "
                              "are kept") from None

@@ -7,8 +7,8 @@ A checkpoint is, in this order:
    checkpoint folder is always whole;
 2. that model published as ``out/model.pt``, ``model.npz`` and ``model.json``
    (``modelfile.publish_model``: hard links renamed into place, JSON last);
-3. the resume state under new names, ``resume/optimizer-<K>.pt`` and
-   ``resume/replay-<K>.npz`` (K counts the checkpoints);
+3. the resume state under new names, ``resume/optimizer-<K>-<token>.pt`` and
+   ``resume/replay-<K>-<token>.npz`` (K counts the checkpoints);
 4. ``resume/progress.json``, written atomically: the one pointer that names
    the checkpoint folder, the optimizer and replay files, the counters and the
    generator state. Only then are the files it no longer names removed.
@@ -29,6 +29,7 @@ import json
 import math
 import os
 import re
+import secrets
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,8 +50,8 @@ RESUME_DIR = "resume"
 CHECKPOINTS_DIR = "checkpoints"
 STATE_FILE = "progress.json"
 _MODEL_NAME = re.compile(rf"{CHECKPOINTS_DIR}/\d{{9,}}")
-_OPTIMIZER_NAME = re.compile(r"optimizer(-\d+)?\.pt")
-_REPLAY_NAME = re.compile(r"replay(-\d+)?\.npz")
+_OPTIMIZER_NAME = re.compile(r"optimizer(-\d+-[0-9a-f]+)?\.pt")
+_REPLAY_NAME = re.compile(r"replay(-\d+-[0-9a-f]+)?\.npz")
 
 
 def checkpoint_name(positions: int) -> str:
@@ -111,8 +112,9 @@ def save_checkpoint(out: Path, net: PolicyValueNet, variant: Variant, meta: dict
     """
     check_finite(net, f"by {progress['positions']:,} positions")
     name = checkpoint_name(progress["positions"])
-    index = len(progress["checkpoints"])
-    files = {"optimizer": f"optimizer-{index:06d}.pt", "replay": f"replay-{index:06d}.npz"}
+    # New names every time (the count, and a token for a --force run over an older one's files).
+    tag = f"{len(progress['checkpoints']):06d}-{secrets.token_hex(4)}"
+    files = {"optimizer": f"optimizer-{tag}.pt", "replay": f"replay-{tag}.npz"}
     resume = out / RESUME_DIR
     try:
         (out / CHECKPOINTS_DIR).mkdir(exist_ok=True)
