@@ -370,3 +370,10 @@ def test_ppo_stops_a_run_whose_weights_become_non_finite_without_saving_them(tmp
 
     _, loaded = read_model_zip(out / "checkpoint.zip", ("policy.pth",))
     assert all(bool(torch.isfinite(t).all()) for t in loaded["policy.pth"].values() if t.is_floating_point())
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="this machine has CUDA")
+def test_device_cuda_without_cuda_is_refused_before_out_is_created(tmp_path, capsys):
+    assert main([*_az(tmp_path / "run", 8), "--device", "cuda"]) == 2
+    _one_line(capsys, "--device cuda", "no CUDA device")
+    assert not (tmp_path / "run").exists()

@@ -166,7 +166,7 @@ def resolve_device(name: str) -> torch.device:
     if name == "auto":
         name = "cuda" if torch.cuda.is_available() else "cpu"
     if name == "cuda" and not torch.cuda.is_available():
-        raise ValueError("device 'cuda' asked for, but torch sees no CUDA device")
+        raise ValueError("--device cuda asked for, but torch sees no CUDA device (use --device auto or cpu)")
     return torch.device(name)
 
 
