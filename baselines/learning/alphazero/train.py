@@ -371,9 +371,9 @@ def _gradient_step(net: PolicyValueNet, opt, buffer: ReplayBuffer, cfg: AlphaZer
     m = _loss(net, buffer.sample(cfg.batch_size, rng, cfg.augment), cfg, device)
     step = progress["gradient_steps"] + 1
     if not bool(torch.isfinite(m["loss"])):
-        raise TrainingFailed(f"training diverged at gradient step {step:,}: the loss is "
-                             f"{float(m['loss'])} (try a lower --learning-rate); nothing non-finite was "
-                             "saved, the last checkpoint is kept")
+        loss = float(m["loss"].detach())
+        raise TrainingFailed(f"training diverged at gradient step {step:,}: the loss is {loss} (try a lower "
+                             "--learning-rate); nothing non-finite was saved, the last checkpoint is kept")
     opt.zero_grad(set_to_none=True)
     m["loss"].backward()
     opt.step()
