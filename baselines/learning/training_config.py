@@ -321,7 +321,8 @@ def open_run_folder(out: str | os.PathLike, *, resume: bool = False, force: bool
     Raises:
         ValueError: what ``check_output_folder`` refuses, and a folder another run holds (``run_lock``).
     """
-    out = check_output_folder(out, resume=resume, force=True, run_files=run_files)  # created, not yet judged
+    # Judged before the lock file is made (a refused folder is left as it was), and again under the lock.
+    out = check_output_folder(out, resume=resume, force=force, run_files=run_files)
     with run_lock(out):
         check_output_folder(out, resume=resume, force=force, run_files=run_files)
         yield out
