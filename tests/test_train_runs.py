@@ -377,3 +377,23 @@ def test_device_cuda_without_cuda_is_refused_before_out_is_created(tmp_path, cap
     assert main([*_az(tmp_path / "run", 8), "--device", "cuda"]) == 2
     _one_line(capsys, "--device cuda", "no CUDA device")
     assert not (tmp_path / "run").exists()
+
+
+def test_check_settings_checks_each_field_against_its_declared_bounds_and_names_its_flag():
+    from tictacgo.baselines.learning.training_config import setting
+    from tictacgo.validate import check_settings
+
+    @dataclasses.dataclass
+    class Settings:
+        rate: float = setting(0.5, "A rate.", min=0, max=1)
+        sizes: list[int] = setting([4], "Sizes.", min=1)
+        limit: int | None = setting(None, "A limit.", min=0, flags=("--cap",))
+        mode: str = setting("a", "A mode.", choices=("a", "b"))
+
+    check_settings(Settings())
+    for changes, words in [({"rate": math.nan}, "--rate must be a finite number in [0, 1], got nan"),
+                           ({"rate": 2}, "--rate"), ({"sizes": [4, 0]}, "--sizes must be a positive int"),
+                           ({"limit": -1}, "--cap must be"), ({"limit": 1.5}, "--cap"),
+                           ({"mode": "c"}, "--mode must be one of"), ({"rate": True}, "--rate")]:
+        with pytest.raises(ValueError, match=words.replace("[", r"\[").replace("]", r"\]")):
+            check_settings(dataclasses.replace(Settings(), **changes))
