@@ -257,7 +257,7 @@ def test_fewer_losses_rank_first_then_unmasked_illegal_moves_then_optimal_moves_
 def test_bad_hyperparameters_are_refused_before_training(tmp_path, field, value):
     cfg = TrainConfig(steps=64, out=str(tmp_path / "run"), progress_bar=False)
     setattr(cfg, field, value)
-    with pytest.raises(ValueError, match=field):
+    with pytest.raises(ValueError, match="--" + field.replace("_", "-")):  # named by its flag
         train(cfg)
     assert not (tmp_path / "run").exists()
 

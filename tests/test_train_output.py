@@ -62,6 +62,7 @@ def test_a_folder_with_an_earlier_run_is_refused_without_resume_or_force(tmp_pat
     (out / "best_model.zip").write_bytes(b"earlier run")
     _refused([*TINY, "--out", str(out)], capsys, "--resume", "--force")
     assert (out / "best_model.zip").read_bytes() == b"earlier run"
+    assert [p.name for p in out.iterdir()] == ["best_model.zip"]  # not even a lock file
 
 
 def test_force_accepts_a_folder_with_an_earlier_run(tmp_path):

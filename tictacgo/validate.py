@@ -158,3 +158,95 @@ def check_choice(name: str, value: Any, choices: Collection[Any]) -> Any:
     if not ok:
         raise ValueError(f"{name} must be one of {tuple(choices)}, got {value!r}")
     return value
+
+
+# -- settings dataclasses ----------------------------------------------------------------------
+#
+# A settings dataclass (a training run's configuration) declares each numeric
+# field's bounds once, in the field's metadata (``min``, ``max``, ``positive``,
+# ``expected``; ``choices`` for a field with a fixed set of values), and
+# ``check_settings`` checks every field against them, naming the field as the
+# command line knows it (``--min-buffer``), before anything is written.
+
+def setting_flag(f: Any) -> str:
+    """The command-line name of a settings field: its first ``flags`` entry, else ``--field-name``."""
+    flags = f.metadata.get("flags")
+    return flags[0] if flags else "--" + f.name.replace("_", "-")
+
+
+def _field_kind(hint: Any) -> tuple[Any, bool, bool]:
+    """``(type, is_list, allows_none)`` of a field's annotation: ``int | None`` -> ``(int, False, True)``."""
+    import types
+    import typing
+
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(hint) if a is not type(None)]
+        kind, is_list, _ = _field_kind(args[0]) if len(args) == 1 else (object, False, False)
+        return kind, is_list, True
+    if origin is list:
+        (item,) = typing.get_args(hint) or (object,)
+        return item, True, False
+    return hint, False, False
+
+
+def check_setting(f: Any, hint: Any, value: Any, name: str | None = None) -> None:
+    """Check one settings field's ``value`` against the bounds in its metadata (see ``check_settings``).
+
+    Args:
+        f: the ``dataclasses.Field``.
+        hint: its resolved annotation (``int``, ``float``, ``bool``, ``str``, ``list[int]``, ``X | None``).
+        value: the value to check.
+        name: what to call it in a message (default: ``setting_flag(f)``).
+
+    Raises:
+        ValueError: a value of the wrong type, not finite, out of bounds or not one of the choices.
+    """
+    name = name or setting_flag(f)
+    meta = f.metadata
+    kind, is_list, allow_none = _field_kind(hint)
+    if value is None and allow_none:
+        return
+    if is_list:
+        if not isinstance(value, list):
+            raise ArgumentTypeError(f"{name} must be a list, got {value!r}")
+        items = value
+    else:
+        items = [value]
+    bounds = {k: meta[k] for k in ("min", "max", "expected") if k in meta}
+    for item in items:
+        if kind is bool:
+            check_bool(name, item)
+        elif kind is int:
+            check_int(name, item, **bounds)
+        elif kind is float:
+            check_number(name, item, positive=meta.get("positive", False), **bounds)
+        elif kind is str and not isinstance(item, str):
+            raise ArgumentTypeError(f"{name} must be a string, got {item!r} ({type(item).__name__})")
+        if "choices" in meta:
+            check_choice(name, item, meta["choices"])
+
+
+def check_settings(settings: Any, *, name: Any = setting_flag) -> None:
+    """Check every field of the settings dataclass instance ``settings`` against its metadata's bounds.
+
+    A field's metadata may hold ``min`` and ``max`` (inclusive bounds),
+    ``positive`` (a float above 0), ``expected`` (the wording of a good value)
+    and ``choices``. Its annotation says the type: an ``int`` field takes
+    ints, a ``float`` field any finite real number (never NaN or infinity),
+    ``X | None`` also None, ``list[X]`` a list whose items are each checked.
+
+    Args:
+        settings: a dataclass instance.
+        name: called with a field to name it in a message (default: its command-line flag).
+
+    Raises:
+        ValueError: the first field whose value is refused; the message names the
+            field, says what was expected and shows the value.
+    """
+    import dataclasses
+    import typing
+
+    hints = typing.get_type_hints(type(settings))
+    for f in dataclasses.fields(settings):
+        check_setting(f, hints[f.name], getattr(settings, f.name), name(f))

@@ -33,6 +33,10 @@ supplies the rest:
   built from the configuration and the checkpoint's weights, optimizer state
   and step count are loaded into it, nothing unpickled); at the end a
   learning curve ``out/learning_curve.png`` is drawn (with the ``plot`` extra).
+* **Safety**: every setting is checked before the output folder is created
+  (``TrainConfig.validate``); the folder is locked for the run
+  (``run_lock``); weights that became non-finite are never saved and a save
+  the disk refuses stops the run (``TrainingFailed``), the last checkpoint kept.
 """
 
 from __future__ import annotations
@@ -58,7 +62,8 @@ from tictacgo.baselines.learning.policy_agent import PolicyAgent
 from tictacgo.baselines.learning.training_config import (
     DEFAULT_N_STEPS,
     TrainConfig,
-    check_output_folder,
+    TrainingFailed,
+    open_run_folder,
     parse_weighted,
     progress_history,
 )
@@ -66,7 +71,6 @@ from tictacgo.baselines.model_files import model_game_file
 from tictacgo.baselines.registry import make_agent, parse_agent_spec
 from tictacgo.game_loop import play_wdl
 from tictacgo.games import game_entry, make_game
-from tictacgo.validate import check_int, check_number
 from tictacgo.wrappers import RandomOpening
 
 
@@ -263,8 +267,12 @@ def save_model_atomic(model, path: Path, game) -> None:
     """Save ``model`` to ``path`` (.zip) through a temporary file and a rename, and the game it
     plays beside it (``model_game_file``: ``path`` with ``.json``)."""
     tmp = path.with_name(f".{path.stem}.tmp-{os.getpid()}.zip")
-    model.save(tmp)
-    os.replace(tmp, path)
+    try:
+        model.save(tmp)
+        os.replace(tmp, path)
+    except BaseException:  # a full disk, Ctrl-C: no half-written temporary file is left behind
+        tmp.unlink(missing_ok=True)
+        raise
     atomic_write_json(model_game_file(path), {"format": "tictacgo-model-game/1", "game": game.spec.name,
                                               "variant": dict(game.params)})
 
@@ -379,12 +387,14 @@ class TrainingCallback(BaseCallback):
             row["optimal_rate"] = round(optimal_move_rate(agent.act, *self.audit), 4)
             self.logger.record("eval/optimal_move_rate", row["optimal_rate"])
         self.history.append(row)
+        check_finite_policy(self.model)
         if self.best is None or best_key(row, self.masked) > self.best:
             self.best = best_key(row, self.masked)
-            save_model_atomic(self.model, self.out / "best_model.zip", self.game)
-        save_model_atomic(self.model, self.out / "checkpoint.zip", self.game)
-        atomic_write_json(self.out / "progress.json", {"config": asdict(self.cfg), "history": self.history},
-                          indent=1)
+            saving(lambda: save_model_atomic(self.model, self.out / "best_model.zip", self.game), self.out)
+        saving(lambda: save_model_atomic(self.model, self.out / "checkpoint.zip", self.game), self.out)
+        saving(lambda: atomic_write_json(self.out / "progress.json",
+                                         {"config": asdict(self.cfg), "history": self.history}, indent=1),
+               self.out)
         optimal = f"optimal {row['optimal_rate']:.4f} " if "optimal_rate" in row else ""
         print(f"[{row['steps']:>8d} steps, {row['seconds']:7.1f} s] score {row['score']:.3f} "
               f"{optimal}illegal {row['illegal_rate']:.4f} " +
@@ -433,41 +443,36 @@ def plot_curve(history: list[dict], path: Path, title: str) -> bool:
 def train(cfg: TrainConfig):
     """Run (or resume) one training run; returns the trained model.
 
+    Every setting is checked (``TrainConfig.validate``) and every opponent
+    built once before the output folder is created; the folder is locked for
+    the run (``run_lock``: a second run into it is refused).
+
     Raises:
         ValueError: a bad configuration (game, algorithm, opponents, numbers), or an
-            ``out`` the run cannot use (``check_output_folder``), ``resume`` included.
+            ``out`` the run cannot use (``open_run_folder``), ``resume`` included.
+        TrainingFailed: the run started but could not go on (non-finite weights, a
+            checkpoint that could not be written); the last whole checkpoint is kept.
     """
+    cfg.validate()
     game = make_game(cfg.game, size=cfg.board_size)
-    for name, value in (("steps", cfg.steps), ("n_envs", cfg.n_envs), ("eval_every", cfg.eval_every),
-                        ("eval_games", cfg.eval_games), ("snapshot_every", cfg.snapshot_every),
-                        ("pool_size", cfg.pool_size), ("batch_size", cfg.batch_size),
-                        ("n_epochs", cfg.n_epochs), *(("net_arch", n) for n in cfg.net_arch)):
-        check_int(name, value, min=1)
-    check_number("gamma", cfg.gamma, positive=True, max=1, expected="a finite number in (0, 1]")
-    check_number("learning_rate", cfg.learning_rate, positive=True)
-    check_number("ent_coef", cfg.ent_coef, min=0)
-    check_number("self_play_weight", cfg.self_play_weight, positive=True)
-    check_int("random_opening", cfg.random_opening, min=0)
-    check_int("n_steps", cfg.n_steps, min=0, expected="a non-negative int (0: the algorithm's default)")
-    check_int("first_player_envs", cfg.first_player_envs, min=0, max=cfg.n_envs)
-    check_int("seed", cfg.seed, min=0)
-    # More envs than steps would run one whole rollout of n_envs x n_steps whatever --steps says.
-    check_int("n_envs", cfg.n_envs, min=1, max=cfg.steps,
-              expected=f"an int in [1, steps={cfg.steps}] (each env takes at least one step)")
-    if cfg.algo == "maskable-ppo":
-        # PPO normalises advantages over a minibatch: one sample has no spread, and the loss is NaN.
-        check_int("batch_size", cfg.batch_size, min=2, expected="an int >= 2 for maskable-ppo")
     opponents = Opponents(cfg, game)  # each spec read once; a bad one fails here, before any training
     for spec in [*(s for s, _ in opponents.specs), *map(parse_agent_spec, cfg.eval_opponents)]:
         make_agent(spec, game)
-    out = check_output_folder(cfg.output_folder(), resume=cfg.resume, force=cfg.force)
-    history = progress_history(out) if cfg.resume else []
-    env = make_vec_env(cfg, game, opponents)
-    if cfg.resume:
-        model = _new_model(cfg, env, str(out / "tb"))
-        restore_checkpoint(model, out / "checkpoint.zip")
-    else:
-        model = _new_model(cfg, env, str(out / "tb"))
+    with open_run_folder(cfg.output_folder(), resume=cfg.resume, force=cfg.force) as out:
+        history = progress_history(out) if cfg.resume else []
+        env = make_vec_env(cfg, game, opponents)
+        try:
+            model = _new_model(cfg, env, str(out / "tb"))
+            if cfg.resume:
+                restore_checkpoint(model, out / "checkpoint.zip")
+            _learn(cfg, game, out, model, history, opponents)
+        finally:
+            env.close()
+    return model
+
+
+def _learn(cfg: TrainConfig, game, out: Path, model, history: list[dict], opponents: Opponents) -> None:
+    """Train ``model`` up to ``cfg.steps``, evaluate, save the final model and draw the learning curve."""
     pool = SnapshotPool(game, rng=np.random.default_rng(cfg.seed + 3)) if cfg.self_play else None
     callback = TrainingCallback(cfg, game, out, history, pool, opponents)
     remaining = cfg.steps - model.num_timesteps
@@ -477,12 +482,50 @@ def train(cfg: TrainConfig):
             print(f"note: SB3 trains whole rollouts of {cfg.n_envs} envs x {model.n_steps} steps = "
                   f"{cfg.n_envs * model.n_steps:,} steps: training {rounded:,} steps "
                   f"(to step {model.num_timesteps + rounded:,}), not {remaining:,}", flush=True)
-        model.learn(total_timesteps=rounded, callback=CallbackList([callback]),
-                    reset_num_timesteps=not cfg.resume, progress_bar=cfg.progress_bar,
-                    tb_log_name=f"{cfg.game}_{cfg.algo}")
+        try:
+            model.learn(total_timesteps=rounded, callback=CallbackList([callback]),
+                        reset_num_timesteps=not cfg.resume, progress_bar=cfg.progress_bar,
+                        tb_log_name=f"{cfg.game}_{cfg.algo}")
+        except ValueError as e:
+            # The settings were checked before the run: a ValueError in SB3's update is the
+            # network's (a distribution of NaN logits), not the user's input.
+            check_finite_policy(model)
+            raise TrainingFailed(f"training failed at step {model.num_timesteps:,}: {e}; the last "
+                                 f"checkpoint is kept in {out}") from None
     if not history or history[-1]["steps"] != model.num_timesteps:
         callback.evaluate()
-    save_model_atomic(model, out / "final_model.zip", game)
-    plot_curve(history, out / "learning_curve.png", f"{cfg.game} {cfg.algo}, seed {cfg.seed}")
-    env.close()
-    return model
+    saving(lambda: save_model_atomic(model, out / "final_model.zip", game), out)
+    title = f"{cfg.game} {cfg.algo}, seed {cfg.seed}"
+    if not saving(lambda: plot_curve(history, out / "learning_curve.png", title), out):
+        print(f"note: {out / 'learning_curve.png'} skipped: matplotlib is missing "
+              "(pip install 'tictacgo[plot]')", flush=True)
+
+
+def check_finite_policy(model) -> None:
+    """Stop a run whose network has a non-finite weight, before it is saved.
+
+    Raises:
+        TrainingFailed: a NaN or infinite parameter (the last saved checkpoint stays as it was).
+    """
+    import torch
+
+    for name, p in model.policy.state_dict().items():
+        if p.is_floating_point() and not bool(torch.isfinite(p).all()):
+            raise TrainingFailed(f"training diverged at step {model.num_timesteps:,}: the network's "
+                                 f"{name} is not finite (try a lower --learning-rate); nothing "
+                                 "non-finite was saved, the last checkpoint is kept")
+
+
+def saving(write, out: Path) -> Any:
+    """Run ``write()`` (one atomic save) and return what it returns; a file system error stops the
+    run in one line.
+
+    Raises:
+        TrainingFailed: ``write`` raised ``OSError`` (a full disk, a folder gone); every file
+            is written atomically, so the earlier version of the file is kept.
+    """
+    try:
+        return write()
+    except OSError as e:
+        raise TrainingFailed(f"cannot save into {out}: {e.strerror or e}; the files saved before "
+                             "are kept") from None

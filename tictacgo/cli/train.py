@@ -13,7 +13,9 @@ final_model.zip, checkpoint.zip and progress.json (for ``--resume``), tb/
 (TensorBoard) and learning_curve.png; a folder that already holds a run is
 refused unless ``--resume`` (continue it) or ``--force`` (replace it). Play the result: ``tictacgo arena
 tictactoe ppo:path=runs/ttt_ppo/best_model.zip minimax``. Exit status 0 when
-done, 2 for bad arguments, 130 when interrupted (the last checkpoint is kept).
+done, 1 when the run fails (its weights become non-finite, a checkpoint cannot be
+written), 2 for bad arguments, 130 when interrupted (the last checkpoint is kept).
+A second run into the same ``--out`` is refused while the first runs.
 """
 
 from __future__ import annotations
@@ -34,25 +36,48 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_options(parser, TrainConfig(), positional=("game",))
 
 
+def have_module(name: str) -> bool:
+    """Whether ``import name`` can work (False also when ``sys.modules`` blocks it with None)."""
+    if name in sys.modules:
+        return sys.modules[name] is not None
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def missing_train_extra() -> str | None:
+    """The line that says the ``train`` extra is missing, or None when it is installed."""
+    if all(have_module(m) for m in ("torch", "stable_baselines3", "sb3_contrib")):
+        return None
+    return "tictacgo train: error: training needs the train extra: pip install 'tictacgo[train]'"
+
+
 def run(args: argparse.Namespace) -> int:
-    if importlib.util.find_spec("sb3_contrib") is None or importlib.util.find_spec("torch") is None:
-        print("tictacgo train: error: training needs the train extra: pip install 'tictacgo[train]'",
-              file=sys.stderr)
+    missing = missing_train_extra()
+    if missing:
+        print(missing, file=sys.stderr)
         return 2
     from tictacgo.baselines.learning.training import TrainConfig, train
-    from tictacgo.baselines.learning.training_config import describe_config
+    from tictacgo.baselines.learning.training_config import TrainingFailed, describe_config
 
     settings = {f.name: getattr(args, f.name) for f in dataclasses.fields(TrainConfig)}
-    cfg = TrainConfig(**settings)
+    out = None
     try:
-        cfg.out = cfg.output_folder()
+        cfg = TrainConfig(**settings)
+        cfg.validate()
+        cfg.out = out = cfg.output_folder()
         print(describe_config(cfg), flush=True)
         train(cfg)
     except ValueError as e:
         print(f"tictacgo train: error: {e}", file=sys.stderr)
         return 2
+    except TrainingFailed as e:
+        print(f"tictacgo train: error: {e}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
-        print(f"tictacgo train: interrupted; the last checkpoint is in {cfg.out}", file=sys.stderr)
+        print(f"tictacgo train: interrupted; the last checkpoint is in {out}", file=sys.stderr)
         return 130
-    print(f"wrote {cfg.out}/best_model.zip, final_model.zip, learning_curve.png")
+    plot = ", learning_curve.png" if have_module("matplotlib") else ""
+    print(f"wrote {out}/best_model.zip, final_model.zip{plot}")
     return 0

@@ -13,8 +13,11 @@ Every option is a field of ``AlphaZeroConfig``, with its help text and
 default there. Writes into ``--out``: model.pt, model.npz and model.json (the
 latest network; play it with ``az:path=OUT``), checkpoints/, resume/ (for
 ``--resume``), config.json and tb/ (TensorBoard); a folder that already
-holds a run is refused unless ``--resume`` or ``--force``. Ctrl-C keeps the last
-checkpoint (exit status 130); ``--resume`` continues from it.
+holds a run is refused unless ``--resume`` or ``--force``, and so is a folder
+another run is writing. Ctrl-C keeps the last checkpoint (exit status 130);
+``--resume`` continues from it. A run whose loss or weights become non-finite,
+or whose checkpoint the disk refuses, stops with exit status 1, the last whole
+checkpoint kept.
 """
 
 from __future__ import annotations
@@ -36,6 +39,12 @@ def wanted(argv: list[str]) -> bool:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from tictacgo.cli.train import missing_train_extra
+
+    missing = missing_train_extra()
+    if missing:  # the options are the fields of a module that needs torch: even --help cannot list them
+        print(missing, file=sys.stderr)
+        raise SystemExit(2)
     from tictacgo.baselines.learning.alphazero.train import AlphaZeroConfig
 
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
@@ -58,8 +67,10 @@ def config_from_args(args: argparse.Namespace):
 
 
 def run(args: argparse.Namespace) -> int:
-    """Train; print a JSON summary. Exit status 0, 2 for bad settings, 130 when interrupted."""
+    """Train; print a JSON summary. Exit status 0, 1 for a failed run, 2 for bad settings, 130 when
+    interrupted."""
     from tictacgo.baselines.learning.alphazero.train import train
+    from tictacgo.baselines.learning.training_config import TrainingFailed
 
     try:
         cfg = config_from_args(args)
@@ -77,6 +88,9 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as e:
         print(f"tictacgo train: error: {e}", file=sys.stderr)
         return 2
+    except TrainingFailed as e:
+        print(f"tictacgo train: error: {e}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("interrupted; the last checkpoint is kept (continue with --resume)", file=sys.stderr)
         return 130

@@ -56,3 +56,52 @@ def checked_bytes(folder: str | Path, name: str, expected: str | None) -> bytes:
     if sha256(data) != expected:
         raise ValueError(f"{path} is not the weights {META_FILE} describes (a half-written save?)")
     return data
+
+
+# -- writing ---------------------------------------------------------------------------------
+
+def publish_model(source: str | Path, folder: str | Path) -> Path:
+    """Give ``folder`` the model files of the whole model folder ``source``.
+
+    Each file is hard-linked (copied where the file system has no links)
+    under a temporary name and renamed into place, ``model.json`` last: no
+    file is ever half-written, a link costs no disk space (a full disk does
+    not stop it), and a reader finds either the old files or the new ones,
+    or, killed between two renames, weights that ``model.json`` does not
+    describe, which ``checked_bytes`` refuses (the trainer's ``--resume``
+    publishes the checkpoint again).
+
+    Args:
+        source: a model folder ``network.save_model`` wrote.
+        folder: the folder to publish it in (it must exist).
+
+    Returns:
+        ``folder`` as a Path.
+    """
+    import os
+    import shutil
+
+    folder = Path(folder)
+    for name in (WEIGHTS_FILE, NUMPY_FILE, META_FILE):
+        src = Path(source) / name
+        if name == NUMPY_FILE and not src.exists():
+            continue  # an older model without the numpy export
+        tmp = folder / f".{name}.publish-{os.getpid()}.tmp"
+        tmp.unlink(missing_ok=True)
+        try:
+            try:
+                os.link(src, tmp)
+            except OSError:
+                shutil.copyfile(src, tmp)
+            _place(tmp, folder / name)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+    return folder
+
+
+def _place(tmp: Path, target: Path) -> None:
+    """Rename ``tmp`` over ``target`` (one step of ``publish_model``)."""
+    import os
+
+    os.replace(tmp, target)

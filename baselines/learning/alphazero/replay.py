@@ -149,27 +149,71 @@ class ReplayBuffer:
         atomic_write_bytes(path, buf.getvalue())
 
     def load(self, path: str | Path) -> None:
-        """Read a buffer written by ``save`` into this one (same shapes; no pickles are read)."""
-        with np.load(path, allow_pickle=False) as z:
-            capacity, nxt, added, size = (int(x) for x in z["meta"])
-            if (z["planes"].shape[1:] != self.planes.shape[1:]
-                    or z["policy"].shape[1:] != self.policy.shape[1:]):
-                raise ValueError(f"{path} holds positions of another shape: planes {z['planes'].shape[1:]}, "
-                                 f"policy {z['policy'].shape[1:]}")
-            if (self.ownership is None) != ("ownership" not in z.files):
-                raise ValueError(f"{path} and this buffer disagree on ownership targets")
-            if capacity != self.capacity:  # keep the newest that fit, in order
-                order = (np.arange(size) + (nxt if size == capacity else 0)) % size
-                keep = order[-self.capacity:]
-                self.size = self.next = 0
-                self.add(z["planes"][keep], z["policy"][keep], z["value"][keep], z["value_weight"][keep],
-                         z["ownership"][keep] if self.ownership is not None else None)
-                self.added = added
-                return
-            self.planes[:size] = z["planes"]
-            self.policy[:size] = z["policy"]
-            self.value[:size] = z["value"]
-            self.value_weight[:size] = z["value_weight"]
-            if self.ownership is not None:
-                self.ownership[:size] = z["ownership"]
-            self.size, self.next, self.added = size, nxt, added
+        """Read a buffer written by ``save`` into this one (same shapes; no pickles are read).
+
+        Raises:
+            ValueError: a missing file, or one that is not a whole buffer of this shape (a
+                truncated or foreign file, counters that disagree with the arrays, values
+                that are not finite); this buffer is then left as it was.
+        """
+        path = Path(path)
+        if not path.is_file():
+            raise ValueError(f"{path} is missing")
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                arrays = {k: z[k] for k in z.files}
+        except Exception as e:  # a damaged archive raises any of several errors (zip, zlib, EOF, format)
+            raise ValueError(f"{path} is not a replay buffer ({type(e).__name__}: {e})") from None
+        capacity, nxt, added, size = self._check_saved(arrays, path)
+        if capacity != self.capacity:  # keep the newest that fit, in order
+            order = (np.arange(size) + (nxt if size == capacity else 0)) % max(size, 1)
+            keep = order[-self.capacity:]
+            self.size = self.next = 0
+            own = arrays["ownership"][keep] if self.ownership is not None else None
+            self.add(arrays["planes"][keep], arrays["policy"][keep], arrays["value"][keep],
+                     arrays["value_weight"][keep], own)
+            self.added = added
+            return
+        self.planes[:size] = arrays["planes"]
+        self.policy[:size] = arrays["policy"]
+        self.value[:size] = arrays["value"]
+        self.value_weight[:size] = arrays["value_weight"]
+        if self.ownership is not None:
+            self.ownership[:size] = arrays["ownership"]
+        self.size, self.next, self.added = size, nxt, added
+
+    def _check_saved(self, arrays: dict[str, np.ndarray], path: Path) -> tuple[int, int, int, int]:
+        """``(capacity, next, added, size)`` of a saved buffer's arrays, after checking they fit this one.
+
+        Raises:
+            ValueError: a missing array, counters that disagree with the arrays, another shape,
+                or values that are not finite.
+        """
+        names = ["planes", "policy", "value", "value_weight", "meta"]
+        if self.ownership is not None:
+            names.append("ownership")
+        missing = [n for n in names if n not in arrays]
+        if missing:
+            raise ValueError(f"{path} is not a replay buffer of this run: no {', '.join(missing)}")
+        if (self.ownership is None) != ("ownership" not in arrays):
+            raise ValueError(f"{path} and this buffer disagree on ownership targets")
+        meta = arrays["meta"]
+        if meta.shape != (4,) or meta.dtype.kind not in "iu":
+            raise ValueError(f"{path}: meta must be 4 integers, got {meta.dtype} {meta.shape}")
+        capacity, nxt, added, size = (int(x) for x in meta)
+        if not (capacity >= 1 and 0 <= size <= capacity and 0 <= nxt < capacity and added >= size
+                and (size == capacity or nxt == size)):
+            raise ValueError(f"{path}: inconsistent counters (capacity {capacity}, next {nxt}, "
+                             f"added {added}, size {size})")
+        shapes = {"planes": self.planes.shape[1:], "policy": self.policy.shape[1:], "value": (),
+                  "value_weight": ()}
+        if self.ownership is not None:
+            shapes["ownership"] = self.ownership.shape[1:]
+        for name, shape in shapes.items():
+            a = arrays[name]
+            if a.shape != (size, *shape):
+                raise ValueError(f"{path} holds positions of another shape: {name} {a.shape}, expected "
+                                 f"{(size, *shape)}")
+            if a.dtype.kind != "f" or not np.isfinite(a).all():
+                raise ValueError(f"{path}: {name} holds values that are not finite numbers")
+        return capacity, nxt, added, size

@@ -11,12 +11,16 @@
    steps per move of the B games), each sample under a random board
    symmetry. No gating: self-play always uses the latest network.
 4. Every ``checkpoint_every`` seconds, at the end and on Ctrl-C, the network is saved
-   (``out/model.pt`` + ``out/model.json``, and a copy under
-   ``out/checkpoints/``), with what ``resume`` needs (``out/resume/``:
-   optimizer, replay buffer, counters and generator state), all written
-   atomically. For a solvable game (Tic-Tac-Toe) each checkpoint also records
-   the share of all live positions where the raw network's top move is
-   optimal (``tictacgo.baselines.audit``).
+   (``out/checkpoints/<positions>/`` and, published from it, ``out/model.pt`` +
+   ``out/model.npz`` + ``out/model.json``) with what ``resume`` needs
+   (``out/resume/``: optimizer, replay buffer, counters and generator
+   state), each checkpoint whole or not at all (``checkpoint``). For a
+   solvable game (Tic-Tac-Toe) each checkpoint also records the share of all
+   live positions where the raw network's top move is optimal
+   (``tictacgo.baselines.audit``).
+5. Every setting is checked before anything is written; the folder is locked
+   for the run; a non-finite loss or weight stops the run (``TrainingFailed``)
+   without saving it, the last finite checkpoint kept.
 
 Loss: cross-entropy to the search policy + mean squared error of the value
 (weighted, see ``selfplay``) + ``ownership_weight`` x the ownership head's
@@ -27,18 +31,25 @@ a progress bar to the terminal (``tqdm``).
 
 from __future__ import annotations
 
-import io
-import json
 import math
 import time
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import torch
 
-from tictacgo.atomic import atomic_write_bytes, atomic_write_json
+from tictacgo.atomic import atomic_write_json
+from tictacgo.baselines.learning.alphazero.checkpoint import (
+    CHECKPOINTS_DIR,
+    RESUME_DIR,
+    check_finite,
+    clean_leftovers,
+    read_resume_state,
+    republish_if_needed,
+    restore_state,
+    save_checkpoint,
+)
 from tictacgo.baselines.learning.alphazero.features import encoder_for
 from tictacgo.baselines.learning.alphazero.network import (
     PRECISIONS,
@@ -46,27 +57,35 @@ from tictacgo.baselines.learning.alphazero.network import (
     NetworkEvaluator,
     PolicyValueNet,
     load_model,
-    save_model,
 )
 from tictacgo.baselines.learning.alphazero.replay import ReplayBuffer
 from tictacgo.baselines.learning.alphazero.search import NEG
 from tictacgo.baselines.learning.alphazero.selfplay import SearchConfig, SelfPlay
 from tictacgo.baselines.learning.alphazero.variant import Variant
-from tictacgo.baselines.learning.training_config import check_output_folder, setting
-
-RESUME_DIR = "resume"
+from tictacgo.baselines.learning.training_config import (
+    MAX_SEED,
+    TrainingFailed,
+    open_run_folder,
+    setting,
+)
+from tictacgo.validate import check_settings
 
 
 @dataclass
 class AlphaZeroConfig:
-    """One AlphaZero training run. Every field has a default."""
+    """One AlphaZero training run. Every field has a default.
+
+    Each numeric field declares its bounds in its metadata; construction (and
+    ``validate``, which ``train`` calls again) refuses a value out of bounds or
+    not finite, naming the field's flag (``--min-buffer must be ...``).
+    """
 
     game: str = setting("tictactoe", 'The game: "tictactoe" or "littlego".',
                         choices=("tictactoe", "littlego"))
     board_size: int | None = setting(None, "Little-Go's board size (None: 5).",
-                                           metavar="N", default_text="the game's own")
+                                           metavar="N", default_text="the game's own", min=1)
     out: str | None = setting(None, 'Output folder (None: runs/<game>_az).', default_text="runs/GAME_az")
-    seed: int = setting(0, 'Seeds the network, self-play and sampling, once.')
+    seed: int = setting(0, 'Seeds the network, self-play and sampling, once.', min=0, max=MAX_SEED)
     resume: bool = setting(False, "Continue the run saved in ``out`` (its network, optimizer, buffer and "
                                   "counters).")
     force: bool = setting(False, "Start a new run in an ``out`` that already holds one, replacing its "
@@ -75,54 +94,63 @@ class AlphaZeroConfig:
                           choices=("auto", "cpu", "cuda"))
     threads: int = setting(1, "torch CPU threads. One is fastest for these small batches, and OpenMP's "
                               "spinning threads slow everything down badly when other processes share the "
-                              "cores.")
+                              "cores.", min=1, max=1024)
     inference_precision: str = setting("float32", 'The self-play network\'s arithmetic: "float32", or '
                                        '"bfloat16" (about twice as fast on CPUs with AMX or AVX512-BF16, '
                                        'much slower on others; training stays float32).',
                                        choices=PRECISIONS)
-    channels: int = setting(32, 'Channels of the residual trunk.')
-    blocks: int = setting(4, 'Residual blocks.')
+    channels: int = setting(32, 'Channels of the residual trunk.', min=1)
+    blocks: int = setting(4, 'Residual blocks.', min=0)
     ownership_weight: float = setting(0.0, 'Weight of the auxiliary ownership loss (0: no ownership '
-                                      'head; 1 made the Little-Go search stronger, see docs/alphazero.md).')
-    num_games: int = setting(128, 'Self-play games played at once (B).')
+                                      'head; 1 made the Little-Go search stronger, see docs/alphazero.md).',
+                                      min=0)
+    num_games: int = setting(128, 'Self-play games played at once (B).', min=1)
     search: str = setting("gumbel", '"gumbel" or "puct".', choices=("gumbel", "puct"))
-    simulations: int = setting(32, 'Simulations per self-play move.')
-    max_considered: int = setting(16, 'Gumbel: actions sampled at the root.')
-    gumbel_scale: float = setting(1.0, 'Gumbel: exploration noise of self-play.')
-    dirichlet_fraction: float = setting(0.25, 'PUCT: Dirichlet noise share of the root prior.')
-    dirichlet_alpha: float = setting(0.3, 'PUCT: Dirichlet concentration.')
+    simulations: int = setting(32, 'Simulations per self-play move.', min=1)
+    max_considered: int = setting(16, 'Gumbel: actions sampled at the root.', min=1)
+    gumbel_scale: float = setting(1.0, 'Gumbel: exploration noise of self-play.', min=0)
+    dirichlet_fraction: float = setting(0.25, 'PUCT: Dirichlet noise share of the root prior.', min=0, max=1)
+    dirichlet_alpha: float = setting(0.3, 'PUCT: Dirichlet concentration.', positive=True)
     temperature_moves: int = setting(8, "PUCT: actions per game sampled from the visits (later ones: the "
-                                        "most visited).")
+                                        "most visited).", min=0)
     random_opening: int = setting(0, "Open each self-play game with 0..N random placements (their value "
-                                     "targets are dropped).")
-    buffer_size: int = setting(100_000, 'Positions kept in the replay buffer.')
-    batch_size: int = setting(256, 'Positions per gradient step.')
+                                     "targets are dropped).", min=0)
+    buffer_size: int = setting(100_000, 'Positions kept in the replay buffer.', min=1)
+    batch_size: int = setting(256, 'Positions per gradient step.', min=1)
     replay_ratio: float = setting(4.0, "Samples trained per new self-play position (sets gradient steps per "
-                                       "move).")
-    min_buffer: int = setting(1000, 'Positions in the buffer before the first gradient step.')
-    learning_rate: float = setting(1e-3, 'AdamW learning rate.')
-    weight_decay: float = setting(1e-4, 'AdamW weight decay.')
+                                       "move).", positive=True)
+    min_buffer: int = setting(1000, 'Positions in the buffer before the first gradient step.', min=0)
+    learning_rate: float = setting(1e-3, 'AdamW learning rate.', positive=True)
+    weight_decay: float = setting(1e-4, 'AdamW weight decay.', min=0)
     augment: bool = setting(True, 'Train each sample under a random board symmetry.')
-    max_positions: int = setting(0, 'Stop after this many self-play positions in all (0: no limit).')
+    max_positions: int = setting(0, 'Stop after this many self-play positions in all (0: no limit).', min=0)
     max_seconds: float = setting(300.0, "Stop after this much wall time in all, resumed runs included (0: no"
-                                        " limit).")
-    checkpoint_every: float = setting(60.0, 'Seconds between checkpoints.')
+                                        " limit).", min=0)
+    checkpoint_every: float = setting(60.0, 'Seconds between checkpoints.', min=0)
     progress: bool = setting(True, 'Show a progress bar.')
     tensorboard: bool = setting(True, 'Write TensorBoard scalars to out/tb.')
 
     def __post_init__(self):
+        self.validate()
+
+    def validate(self) -> None:
+        """Check every setting, alone and together, before anything is written.
+
+        Raises:
+            ValueError: the first setting refused, named by its flag (``--min-buffer must be ...``).
+        """
         if self.out is not None and (not isinstance(self.out, str) or not self.out):
-            raise ValueError(f"out must name a folder, got {self.out!r}")
+            raise ValueError(f"--out must name a folder, got {self.out!r}")
+        check_settings(self)
         if self.max_positions <= 0 and self.max_seconds <= 0:
-            raise ValueError("set max_positions or max_seconds, or training never stops")
-        for name in ("num_games", "batch_size", "buffer_size", "threads", "channels"):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-                raise ValueError(f"{name} must be a positive int, got {v!r}")
-        if not self.replay_ratio > 0:
-            raise ValueError(f"replay_ratio must be positive, got {self.replay_ratio!r}")
-        if self.device not in ("auto", "cpu", "cuda"):
-            raise ValueError(f"device must be 'auto', 'cpu' or 'cuda', got {self.device!r}")
+            raise ValueError("set --max-positions or --max-seconds, or training never stops")
+        if self.min_buffer > self.buffer_size:
+            raise ValueError(f"--min-buffer must be at most --buffer-size {self.buffer_size} (the buffer "
+                             f"never holds more), got {self.min_buffer}")
+        try:
+            Variant.make(self.game, self.board_size)
+        except ValueError as e:
+            raise ValueError(f"--board-size: {e}") from None
 
     @property
     def out_dir(self) -> Path:
@@ -138,7 +166,7 @@ def resolve_device(name: str) -> torch.device:
     if name == "auto":
         name = "cuda" if torch.cuda.is_available() else "cpu"
     if name == "cuda" and not torch.cuda.is_available():
-        raise ValueError("device 'cuda' asked for, but torch sees no CUDA device")
+        raise ValueError("--device cuda asked for, but torch sees no CUDA device (use --device auto or cpu)")
     return torch.device(name)
 
 
@@ -182,71 +210,73 @@ def _loss(net: PolicyValueNet, batch: dict[str, np.ndarray], cfg: AlphaZeroConfi
     return out
 
 
-def _torch_bytes(obj: Any) -> bytes:
-    buf = io.BytesIO()
-    torch.save(obj, buf)
-    return buf.getvalue()
-
-
-def _save_resume(folder: Path, opt, buffer: ReplayBuffer, progress: dict, rng: np.random.Generator) -> None:
-    folder.mkdir(parents=True, exist_ok=True)
-    atomic_write_bytes(folder / "optimizer.pt", _torch_bytes(opt.state_dict()))
-    buffer.save(folder / "replay.npz")
-    atomic_write_json(folder / "progress.json", {"progress": progress, "rng": rng.bit_generator.state},
-                      indent=1)
-
-
-def _load_resume(folder: Path, opt, buffer: ReplayBuffer, rng: np.random.Generator, device) -> dict:
-    if not (folder / "progress.json").is_file():
-        raise ValueError(f"nothing to resume in {folder.parent}: no {RESUME_DIR}/progress.json")
-    state = json.loads((folder / "progress.json").read_text())
-    opt.load_state_dict(torch.load(folder / "optimizer.pt", map_location=device, weights_only=True))
-    buffer.load(folder / "replay.npz")
-    rng.bit_generator.state = state["rng"]
-    return state["progress"]
-
-
 def train(cfg: AlphaZeroConfig, log=print, info: dict | None = None) -> dict:
     """Run (or, with ``cfg.resume``, continue) one training run; returns its progress record.
 
-    Writes into ``cfg.out_dir``: model.pt and model.json (the latest network),
-    checkpoints/<positions>/ (every checkpoint), resume/, config.json, tb/.
+    Every setting is checked before anything is written; ``cfg.out_dir`` is
+    then created and locked for the run (``run_lock``). Writes into it:
+    model.pt, model.npz and model.json (the latest network), checkpoints/<positions>/
+    (every checkpoint), resume/, config.json, tb/ (see ``checkpoint``).
 
     Args:
         cfg: the run's settings.
         log: called with one line of text per checkpoint.
         info: JSON-serialisable facts added to every saved model's description (e.g. the command).
+
+    Raises:
+        ValueError: a setting refused, an ``out`` the run cannot use (another run holds it, it
+            holds a run without ``resume``/``force``), or nothing whole to resume.
+        TrainingFailed: the run started but could not go on (a non-finite loss or weights, a
+            checkpoint the disk refused); the last whole checkpoint is kept.
     """
     t_start = time.perf_counter()
+    cfg.validate()
     variant = Variant.make(cfg.game, cfg.board_size)
-    out = check_output_folder(cfg.out_dir, resume=cfg.resume, force=cfg.force,
-                              run_files=("model.pt", "config.json", RESUME_DIR, "checkpoints"))
-    torch.set_num_threads(cfg.threads)
-    torch.manual_seed(cfg.seed)
-    rng = np.random.default_rng(cfg.seed)
     device = resolve_device(cfg.device)
+    search = cfg.search_config()
     arch = Architecture.for_variant(variant, channels=cfg.channels, blocks=cfg.blocks,
                                     ownership=cfg.ownership_weight > 0)
-    if cfg.resume:
-        net, saved_variant, meta = load_model(out)
-        if saved_variant != variant or net.arch != arch:
-            raise ValueError(f"{out} holds a run of {saved_variant.describe()} with {net.arch}; "
-                             f"this configuration asks for {variant.describe()} with {arch}")
-    else:
-        net = PolicyValueNet(arch)
-    net.to(device)
-    opt = torch.optim.AdamW(net.parameters(), lr=cfg.learning_rate, weight_decay=cfg.weight_decay)
-    enc = encoder_for(variant)
-    num_actions = arch.num_actions
-    buffer = ReplayBuffer(cfg.buffer_size, (len(enc.planes), *enc.board_shape), num_actions,
-                          ownership=arch.ownership)
-    progress = {"positions": 0, "games": 0, "gradient_steps": 0, "seconds": 0.0, "checkpoints": []}
-    if cfg.resume:
-        progress = _load_resume(out / RESUME_DIR, opt, buffer, rng, device)
-        log(f"resuming {out}: {progress['positions']} positions, {progress['seconds']:.0f} s so far")
-    atomic_write_json(out / "config.json", asdict(cfg), indent=1)
+    run_files = ("model.pt", "config.json", RESUME_DIR, CHECKPOINTS_DIR)
+    with open_run_folder(cfg.out_dir, resume=cfg.resume, force=cfg.force, run_files=run_files) as out:
+        clean_leftovers(out)
+        torch.set_num_threads(cfg.threads)
+        torch.manual_seed(cfg.seed)
+        rng = np.random.default_rng(cfg.seed)
+        state = read_resume_state(out) if cfg.resume else None
+        net = _network(out, state, variant, arch)
+        net.to(device)
+        opt = torch.optim.AdamW(net.parameters(), lr=cfg.learning_rate, weight_decay=cfg.weight_decay)
+        enc = encoder_for(variant)
+        buffer = ReplayBuffer(cfg.buffer_size, (len(enc.planes), *enc.board_shape), arch.num_actions,
+                              ownership=arch.ownership)
+        progress = {"positions": 0, "games": 0, "gradient_steps": 0, "seconds": 0.0, "checkpoints": []}
+        if state is not None:
+            progress = restore_state(out, state, opt, buffer, rng, device)
+            for group in opt.param_groups:  # the saved state carries the old run's: this run's settings rule
+                group.update(lr=cfg.learning_rate, weight_decay=cfg.weight_decay)
+            republish_if_needed(out, state, log)
+            log(f"resuming {out}: {progress['positions']} positions, {progress['seconds']:.0f} s so far")
+        progress = _run(cfg, out, variant, net, opt, buffer, progress, rng, device, search, log, info)
+    progress["wall_seconds_this_session"] = round(time.perf_counter() - t_start, 1)
+    return progress
+
+
+def _network(out: Path, state, variant: Variant, arch: Architecture) -> PolicyValueNet:
+    """A new network, or the one of the checkpoint the resume state names (checked against the settings)."""
+    if state is None:
+        return PolicyValueNet(arch)
+    net, saved_variant, _ = load_model(out / state.model if state.model else out)
+    if saved_variant != variant or net.arch != arch:
+        raise ValueError(f"{out} holds a run of {saved_variant.describe()} with {net.arch}; "
+                         f"this configuration asks for {variant.describe()} with {arch}")
+    return net
+
+
+def _run(cfg: AlphaZeroConfig, out: Path, variant: Variant, net: PolicyValueNet, opt, buffer: ReplayBuffer,
+         progress: dict, rng: np.random.Generator, device, search, log, info: dict | None) -> dict:
+    """The self-play and training loop, with its checkpoints; returns the progress record."""
     evaluator = NetworkEvaluator(net, variant, device=device, precision=cfg.inference_precision)
-    selfplay = SelfPlay(variant, evaluator, cfg.num_games, cfg.search_config(), rng,
+    selfplay = SelfPlay(variant, evaluator, cfg.num_games, search, rng,
                         temperature_moves=cfg.temperature_moves, random_opening=cfg.random_opening)
     audit = RawPolicyAudit(variant) if variant.module.spec.solvable else None
     writer = _tensorboard(out / "tb") if cfg.tensorboard else None
@@ -257,11 +287,14 @@ def train(cfg: AlphaZeroConfig, log=print, info: dict | None = None) -> dict:
     last_checkpoint = t0
     credit = 0.0
     metrics: dict[str, float] = {}
+    config_written = False
 
     def elapsed() -> float:
         return seconds_before + time.perf_counter() - t0
 
     def checkpoint() -> None:
+        nonlocal config_written
+        check_finite(net, f"by {progress['positions']:,} positions")
         entry = {"positions": progress["positions"], "games": progress["games"],
                  "gradient_steps": progress["gradient_steps"], "seconds": round(elapsed(), 1)}
         if audit is not None:
@@ -269,9 +302,13 @@ def train(cfg: AlphaZeroConfig, log=print, info: dict | None = None) -> dict:
         progress["checkpoints"].append(entry)
         progress["seconds"] = elapsed()
         meta = {"seed": cfg.seed, "config": asdict(cfg), **entry, **(info or {})}
-        save_model(out / "checkpoints" / f"{progress['positions']:09d}", net, variant, meta)
-        save_model(out, net, variant, meta)
-        _save_resume(out / RESUME_DIR, opt, buffer, progress, rng)
+        if not config_written:  # with the first checkpoint: a run that never saved one leaves no run behind
+            try:
+                atomic_write_json(out / "config.json", asdict(cfg), indent=1)
+            except OSError as e:
+                raise TrainingFailed(f"cannot write {out / 'config.json'}: {e.strerror or e}") from None
+            config_written = True
+        save_checkpoint(out, net, variant, meta, opt, buffer, progress, rng)
         if writer is not None:
             for k, v in entry.items():
                 if k != "seconds":
@@ -279,9 +316,11 @@ def train(cfg: AlphaZeroConfig, log=print, info: dict | None = None) -> dict:
         log("checkpoint " + ", ".join(f"{k} {v:.4g}" if isinstance(v, float) else f"{k} {v}"
                                       for k, v in entry.items()))
 
+    def out_of_time() -> bool:
+        return cfg.max_seconds > 0 and elapsed() >= cfg.max_seconds
+
     def done() -> bool:
-        return ((cfg.max_positions > 0 and progress["positions"] >= cfg.max_positions)
-                or (cfg.max_seconds > 0 and elapsed() >= cfg.max_seconds))
+        return (cfg.max_positions > 0 and progress["positions"] >= cfg.max_positions) or out_of_time()
 
     try:
         while not done():
@@ -289,19 +328,13 @@ def train(cfg: AlphaZeroConfig, log=print, info: dict | None = None) -> dict:
             progress["positions"] += cfg.num_games
             if finished is not None:
                 buffer.add(finished.planes, finished.policy, finished.value, finished.value_weight,
-                           finished.ownership if arch.ownership else None)
+                           finished.ownership if net.arch.ownership else None)
                 progress["games"] = games_before + selfplay.games_finished
-            if len(buffer) >= cfg.min_buffer:
+            if len(buffer) and len(buffer) >= cfg.min_buffer:
                 credit += cfg.replay_ratio * cfg.num_games / cfg.batch_size
-                while credit >= 1:
+                while credit >= 1 and not out_of_time():  # the clock also stops a long run of steps
                     credit -= 1
-                    net.train()
-                    m = _loss(net, buffer.sample(cfg.batch_size, rng, cfg.augment), cfg, device)
-                    opt.zero_grad(set_to_none=True)
-                    m["loss"].backward()
-                    opt.step()
-                    progress["gradient_steps"] += 1
-                    metrics = {k: float(v.detach()) for k, v in m.items()}
+                    metrics = _gradient_step(net, opt, buffer, cfg, rng, device, progress)
             if writer is not None and metrics:
                 for k, v in metrics.items():
                     writer.add_scalar(f"train/{k}", v, progress["positions"])
@@ -319,12 +352,37 @@ def train(cfg: AlphaZeroConfig, log=print, info: dict | None = None) -> dict:
     finally:
         if bar is not None:
             bar.close()
+        if writer is not None:
+            writer.close()
     checkpoint()
-    if writer is not None:
-        writer.close()
-    progress["wall_seconds_this_session"] = round(time.perf_counter() - t_start, 1)
     progress["evaluations"] = evaluator.positions
     return progress
+
+
+def _gradient_step(net: PolicyValueNet, opt, buffer: ReplayBuffer, cfg: AlphaZeroConfig,
+                   rng: np.random.Generator, device, progress: dict) -> dict[str, float]:
+    """One gradient step on a sampled batch; returns its metrics.
+
+    Raises:
+        TrainingFailed: the loss, or a weight after the step, is not finite; the step's
+            weights are never saved.
+    """
+    net.train()
+    m = _loss(net, buffer.sample(cfg.batch_size, rng, cfg.augment), cfg, device)
+    step = progress["gradient_steps"] + 1
+    if not bool(torch.isfinite(m["loss"])):
+        loss = float(m["loss"].detach())
+        raise TrainingFailed(f"training diverged at gradient step {step:,}: the loss is {loss} (try a lower "
+                             "--learning-rate); nothing non-finite was saved, the last checkpoint is kept")
+    opt.zero_grad(set_to_none=True)
+    m["loss"].backward()
+    opt.step()
+    # One sum per tensor: a NaN or infinite weight makes it non-finite (cheaper than checking each value).
+    total = torch.stack([p.detach().sum() for p in net.parameters()]).sum()
+    if not bool(torch.isfinite(total)):
+        check_finite(net, f"at gradient step {step:,}")
+    progress["gradient_steps"] = step
+    return {k: float(v.detach()) for k, v in m.items()}
 
 
 def _bar_position(cfg: AlphaZeroConfig, progress: dict, seconds: float) -> int:
