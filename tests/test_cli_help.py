@@ -30,3 +30,8 @@ def test_version_prints_the_installed_version(capsys):
 
 def test_play_help_names_its_default_agent(capsys):
     assert "default: random" in _help(capsys, ["play", "--help"])
+
+
+def test_train_usage_offers_alphazero(capsys):
+    out = _help(capsys, ["train", "--help"])
+    assert "{maskable-ppo,a2c,alphazero}" in out and "--algo alphazero --help" in out

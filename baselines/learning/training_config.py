@@ -53,7 +53,9 @@ class TrainConfig:
     algo: str = setting("maskable-ppo", '"maskable-ppo" (action masks) or "a2c" (no masks: trained '
                         "through the illegal-move penalty, credited to the illegal step alone); "
                         '"--algo alphazero --help" lists the AlphaZero options.',
-                        choices=("maskable-ppo", "a2c"))
+                        choices=("maskable-ppo", "a2c"),
+                        # alphazero is taken by its own command line before this one parses
+                        metavar="{maskable-ppo,a2c,alphazero}")
     opponents: list[str] = setting(["random"], "Registry specs to train against, each optionally "
                                    "SPEC@WEIGHT (default weight 1): repeat --opponent, or list them "
                                    "after --opponents.", flags=("--opponent", "--opponents"),

@@ -1,4 +1,5 @@
-"""``tictacgo train GAME --algo maskable-ppo|a2c ...``: train a learned baseline.
+"""``tictacgo train GAME --algo maskable-ppo|a2c ...``: train a learned baseline
+(``--algo alphazero`` has its own options: ``tictacgo train --algo alphazero --help``).
 
 Examples:
 
