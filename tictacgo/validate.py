@@ -158,3 +158,12 @@ def check_choice(name: str, value: Any, choices: Collection[Any]) -> Any:
     if not ok:
         raise ValueError(f"{name} must be one of {tuple(choices)}, got {value!r}")
     return value
+
+
+class MissingExtraError(ImportError, ValueError):
+    """An optional dependency is missing; the message names the extra that brings it
+    (``the solver needs numba: pip install 'tictacgo[fast]'``).
+
+    Also a ``ValueError``, so that a boundary refusing bad arguments before any work (the CLI's
+    exit status 2) refuses an agent that cannot be built here in the same one line.
+    """

@@ -107,11 +107,17 @@ def kernel_position(state: littlego.GoState) -> KernelPosition:
     can be refused).
 
     Raises:
-        TypeError: not a Little-Go state.
-        ValueError: the game is over, or the board is larger than 7x7.
+        TypeError: not a Little-Go state, or a field of the wrong type.
+        ValueError: a state that legal play does not reach (``littlego.check_state``: ``to_move``
+            not 1 or 2, stones off the board or on both colours, ``t`` past the action limit, ...),
+            a finished game, or a board larger than 7x7.
     """
     if not isinstance(state, littlego.GoState):
         raise TypeError(f"the solver takes a Little-Go state (GoState), got {type(state).__name__}")
+    try:
+        littlego.check_state(state)
+    except ValueError as e:  # a hand-built state: a value of it would mean nothing
+        raise ValueError(f"the solver takes a position that legal play reaches: {e}") from None
     if state.end is not None:
         raise ValueError(f"the game is over ({state.end}); there is nothing to solve")
     n, komi, max_actions = variant(state)
@@ -273,7 +279,8 @@ class Solver:
         Returns:
             A ``SolveResult``; ``value`` None when a budget ran out first.
         Raises:
-            ValueError: a finished game, a board over 7x7, a bad budget.
+            ValueError: an impossible state (see ``kernel_position``), a finished game, a board
+                over 7x7, a bad budget.
         """
         pos = kernel_position(state)
         budget, deadline = _budget(budget_nodes, time_limit)
