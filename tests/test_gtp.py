@@ -483,9 +483,9 @@ def test_bytes_that_are_not_utf8_are_a_syntax_error_not_a_crash():
     proc = subprocess.run([sys.executable, "-m", "tictacgo.cli", "gtp", "--agent", "random"],
                           input=b"play b \xff\xfe\nname\n", capture_output=True, timeout=60)
     assert proc.returncode == 0 and b"Traceback" not in proc.stderr
-    assert proc.stdout.decode().split("\n\n")[:2] == ["? syntax error: '\ufffd\ufffd' is not a vertex; expected a "
-                                                      "column letter and a row number such as C3, or pass",
-                                                      "= tictacgo"]
+    assert proc.stdout.decode().split("\n\n")[:2] == [
+        "? syntax error: '\ufffd\ufffd' is not a vertex; expected a column letter and a row number "
+        "such as C3, or pass", "= tictacgo"]
 
 
 def test_the_starting_board_size_and_komi_are_options():
@@ -512,3 +512,19 @@ def test_a_starting_size_the_agent_cannot_play_exits_2_in_one_line():
     _, proc = session(["name"], "--agent", "ppo", "--board-size", "7")  # the shipped 5x5 model
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.startswith("tictacgo gtp: ") and proc.stderr.count("\n") == 1
+
+
+def test_boardsize_beyond_the_solvers_boards_is_an_unacceptable_size_and_the_game_goes_on():
+    pytest.importorskip("numba", reason="the solver needs numba (the fast extra)")
+    from tictacgo.baselines import make_agent
+
+    log = io.StringIO()
+    e = GtpEngine(lambda game: make_agent("solver:fallback=random", game), log=log)
+    e.handle("play b C3")
+    response = e.handle("boardsize 9")
+    assert response.startswith("? unacceptable size: 9; the agent cannot play it: ")
+    assert response.endswith("the solver plays boards up to 7x7, not 9x9\n\n")
+    assert e.size == 5 and e.moves == [12] and e.agent.game == go.LittleGo(5)
+    assert e.handle("genmove w").startswith("= ")
+    assert e.handle("boardsize 7") == "=\n\n" and e.agent.game == go.LittleGo(7)
+    assert "Traceback" not in log.getvalue()
