@@ -402,3 +402,8 @@ def test_replay_of_a_record_with_an_infinite_komi_exits_2_in_one_line(tmp_path):
     proc = replay_cli(path)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1
     assert "KM[inf] is not a komi: expected a finite number such as 2.5" in proc.stderr
+
+
+def test_player_names_that_are_not_text_of_the_records_encoding_are_read_as_far_as_they_can_be():
+    record = sgf.sgf_to_record(b"(;GM[1]SZ[5]CA[UTF-8]PB[a\x98b]PW[x][y]RE[B+2];B[cc])")
+    assert (record.black, record.white, record.result, record.actions) == ("a\ufffdb", "x", "B+2", (12,))

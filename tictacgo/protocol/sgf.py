@@ -375,6 +375,16 @@ def _root_number(props: dict[str, list[bytes]], prop: str, real: bool, expected:
     return float(raw) if real else int(raw)
 
 
+def _root_text(root: Any, prop: str) -> str | None:
+    """The root's text property ``prop`` (None if absent), as far as it can be read."""
+    if not root.has_property(prop):
+        return None
+    try:
+        return root.get(prop)
+    except ValueError:  # several values, or bytes not of the record's encoding: the first, readable part
+        return root.get_raw(prop).decode("utf-8", "replace")
+
+
 def sgf_to_record(data: bytes | str) -> SgfRecord:
     """Parse SGF text into an ``SgfRecord``.
 
@@ -432,9 +442,9 @@ def sgf_to_record(data: bytes | str) -> SgfRecord:
             raise ValueError(f"move {k} is {colour.upper()}'s but in Little-Go every action counts, "
                              f"so move {k} is {expected.upper()}'s (colours alternate from Black)")
         actions.append(sgf_move_to_action(move, n))
-    black = root.get("PB") if root.has_property("PB") else ""
-    white = root.get("PW") if root.has_property("PW") else ""
-    result = root.get("RE") if root.has_property("RE") else None
+    black = _root_text(root, "PB") or ""
+    white = _root_text(root, "PW") or ""
+    result = _root_text(root, "RE")
     return SgfRecord(initial, tuple(actions), black, white, result)
 
 
