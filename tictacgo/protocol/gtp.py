@@ -32,9 +32,12 @@ Behaviour worth knowing:
   clears the board (as GTP says); ``komi`` rescores the game in progress.
   Either makes a new game (``LittleGo(size, komi)``) and a new agent for it,
   so that the agent searches the rules being played. A size the agent cannot
-  play (a trained model is tied to its board size) is an ``unacceptable
-  size`` failure, and a komi it cannot play a failure too; either leaves the
-  game as it was.
+  play (an agent that refuses the variant when built: a trained model is
+  tied to its board size, the solver to boards up to 7x7) is an
+  ``unacceptable size`` failure, and a komi it cannot play a failure too;
+  either leaves the game and the agent as they were. ``tictacgo gtp
+  --board-size N --komi K`` starts with another variant (exit status 2, one
+  line, if it is out of range or the agent cannot play it).
 * ``final_score`` is this variant's stone score of the current position
   (``B+x``, ``W+x``, ``0``), not territory. ``final_status_list alive``
   lists every stone on the board, one group a line, and ``dead`` and
@@ -48,6 +51,14 @@ Behaviour worth knowing:
   colour's remaining actions, never more than its own ``time=`` if one was
   given (a solver agent's share is split between its search and its
   fallback). Other agents play as they are.
+* Input is bounded and strict: a command line of more than ``MAX_LINE``
+  (4096) characters is answered ``? syntax error: a command line is longer
+  than 4096 characters`` and skipped in chunks, never held whole (an endless
+  line, ``< /dev/zero``, keeps the memory flat). Numbers are ASCII: whole
+  numbers are digits only, real numbers (``komi``, ``time_left``) such as
+  ``6.5``, ``-1`` or ``2e1`` and finite, each at most ``MAX_NUMBER_CHARS``
+  (24) characters; anything else (``boardsize ²``, ``komi inf``, 5000
+  digits) is ``? syntax error``. Bytes that are not UTF-8 read as ``\ufffd``.
 * ``genmove`` never resigns; an agent that fails or returns an illegal
   action gives a failure response with the reason (logged on stderr), and
   the engine goes on. No command crashes the engine: anything unexpected is
