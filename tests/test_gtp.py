@@ -523,7 +523,7 @@ def test_boardsize_beyond_the_solvers_boards_is_an_unacceptable_size_and_the_gam
     e.handle("play b C3")
     response = e.handle("boardsize 9")
     assert response.startswith("? unacceptable size: 9; the agent cannot play it: ")
-    assert response.endswith("the solver plays boards up to 7x7, not 9x9\n\n")
+    assert response.endswith("the solver handles boards up to 7x7, got 9x9\n\n")
     assert e.size == 5 and e.moves == [12] and e.agent.game == go.LittleGo(5)
     assert e.handle("genmove w").startswith("= ")
     assert e.handle("boardsize 7") == "=\n\n" and e.agent.game == go.LittleGo(7)

@@ -68,7 +68,7 @@ def test_the_solver_agent_refuses_a_board_larger_than_it_can_hold_when_built():
     _solver()
     from tictacgo.baselines import make_agent
 
-    with pytest.raises(ValueError, match="the solver plays boards up to 7x7, not 9x9"):
+    with pytest.raises(ValueError, match="the solver handles boards up to 7x7, got 9x9"):
         make_agent("solver:fallback=random", go.LittleGo(9))
     assert make_agent("solver:fallback=random", go.LittleGo(7)).game == go.LittleGo(7)
 

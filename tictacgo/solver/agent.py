@@ -53,7 +53,7 @@ class SolverAgent(Agent):
                  margin: bool = False, table_bits: int = 21, rng: np.random.Generator | None = None):
         super().__init__(game, rng)
         if game.size > MAX_SIZE:
-            raise ValueError(f"the solver plays boards up to {MAX_SIZE}x{MAX_SIZE}, not "
+            raise ValueError(f"the solver handles boards up to {MAX_SIZE}x{MAX_SIZE}, got "
                              f"{game.size}x{game.size}")
         if isinstance(max_left, bool) or not isinstance(max_left, (int, np.integer)) or max_left < 0:
             raise ValueError(f"max_left must be a non-negative int, got {max_left!r}")
