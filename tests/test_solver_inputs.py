@@ -55,6 +55,13 @@ def test_a_state_with_a_field_of_the_wrong_type_is_a_type_error():
         solver.solve(np.zeros((5, 5)))
 
 
+def test_margin_must_be_true_or_false():
+    solver = _solver()
+    for entry in (solver.solve, solver.move_values):
+        with pytest.raises(TypeError, match="margin must be True or False, got 'yes'"):
+            entry(AFTER_C3, budget_nodes=10, margin="yes")
+
+
 def test_possible_states_are_still_solved():
     solver = _solver()
     state = GO.from_boards([[1, 1, 1, 1, 0], [2, 2, 2, 2, 2], [1, 1, 1, 1, 1], [2, 2, 2, 2, 0],
@@ -102,3 +109,47 @@ def test_importing_the_solver_without_numba_says_which_extra_brings_it():
             "except ImportError as e:\n    print(type(e).__name__, e)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert proc.stdout.startswith("MissingExtraError the solver needs numba: pip install 'tictacgo[fast]'")
+
+
+def _benchmark_copy(tmp_path, **changes):
+    """The shipped endgame benchmark's first positions saved again, with some arrays replaced."""
+    _solver()
+    from tictacgo.solver.endgames import load_endgames
+
+    with np.load("tests/data/littlego_endgames.npz", allow_pickle=False) as data:
+        arrays = {k: data[k][:5] if k != "meta" else data[k] for k in data.files}
+    arrays.update(changes)
+    path = tmp_path / "bench.npz"
+    np.savez(path, **arrays)
+    return load_endgames, path
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"to_move": np.array([3, 1, 1, 1, 1])}, "position 0 is not one that legal play reaches: state.to_move"),
+    ({"t": np.array([10**6] * 5)}, "position 0 is not one that legal play reaches: state.t"),
+    ({"white": np.array([1 << 40] * 5)}, "position 0 is not one that legal play reaches"),
+    ({"value": np.array([1, 1])}, "its columns differ in length"),
+    ({"meta": np.array("{not json")}, "JSONDecodeError"),
+    ({"meta": np.array("[1, 2]")}, "format"),
+])
+def test_a_damaged_endgame_benchmark_is_one_value_error_naming_the_file(tmp_path, change, message):
+    load_endgames, path = _benchmark_copy(tmp_path, **change)
+    with pytest.raises(ValueError, match="bench.npz is not an endgame benchmark file") as info:
+        load_endgames(path)
+    assert message in str(info.value) and "\n" not in str(info.value)
+
+
+def test_an_endgame_benchmark_that_unpacks_too_large_is_refused_before_its_arrays_are_read(tmp_path,
+                                                                                           monkeypatch):
+    load_endgames, path = _benchmark_copy(tmp_path)
+    from tictacgo.solver import endgames
+
+    monkeypatch.setattr(endgames, "MAX_UNPACKED_BYTES", 1 << 20)
+    big = tmp_path / "big.npz"
+    np.savez_compressed(big, meta=np.load(path)["meta"], pad=np.zeros(4 << 20, dtype=np.uint8))
+    assert big.stat().st_size < 64 << 10  # zeros compress: a small file, 4 MiB unpacked
+    with pytest.raises(ValueError, match=r"its arrays unpack to 41\d{5} bytes, over 1048576"):
+        load_endgames(big)
+    with pytest.raises(ValueError, match="not a regular file"):
+        load_endgames(tmp_path)
+    assert len(load_endgames(path)[0]) == 5
