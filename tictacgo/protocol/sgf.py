@@ -25,6 +25,13 @@ A record written here looks like:
   value (``B[]``), as FF[4] prefers to ``tt``. Setup stones (``AB``/``AW``/``AE``)
   are refused on reading: a Little-Go game starts from the empty board.
 
+Reading is bounded before sgfmill allocates anything: at most ``MAX_SGF_BYTES``
+(1 MiB), ``MAX_SGF_NODES`` nodes, ``MAX_SGF_VALUES`` property values and
+``MAX_SGF_DEPTH`` nested variations (``check_shape``). The root's numbers
+(``SZ``, ``KM``, ``GM``, ``ACTIONLIMIT``) are read as short ASCII numbers, so
+``KM[inf]`` or ``SZ[²]`` is refused in a message that names the property, the
+value and what is expected. Every refusal is one ``ValueError`` line.
+
 Point mapping: sgfmill gives ``(row, col)`` with row 0 at the BOTTOM; the
 rules core's action is ``i * n + j`` with row ``i`` from the TOP, so
 ``i = n - 1 - row``. SGF ``aa`` is the top-left corner, action 0.
