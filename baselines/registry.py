@@ -27,6 +27,7 @@ from tictacgo.agent import Agent, FunctionAgent
 from tictacgo.baselines.agent_spec import AgentSpec, nested_text, split_spec_text
 from tictacgo.games import game_entry, make_game
 from tictacgo.games.spec import Game
+from tictacgo.validate import MissingExtraError
 
 
 @dataclass(frozen=True)
@@ -230,6 +231,8 @@ def _factory(entry: AgentEntry) -> Callable:
     module, _, attr = entry.factory.partition(":")
     try:
         factory = getattr(importlib.import_module(module), attr)
+    except MissingExtraError as e:  # its message already says what to install
+        raise MissingExtraError(f"agent {entry.name!r} cannot be built: {e}") from e
     except ImportError as e:
         raise ImportError(f"agent {entry.name!r} cannot be built: importing {module} failed ({e})") from e
     except AttributeError:

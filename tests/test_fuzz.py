@@ -1,4 +1,4 @@
-"""Fuzzing the envs and the course protocol with hypothesis: legal, illegal and malformed input mixed.
+"""Fuzzing the envs, the course protocol, GTP and SGF: legal, illegal and malformed input mixed.
 
 A stateful test per env (PettingZoo AEC and Gymnasium, both games, several
 Little-Go board sizes) drives the env with a random mix of legal actions,
@@ -23,7 +23,15 @@ A property test of the course protocol: any ``input.txt`` either parses to a
 position the rules accept with that colour to move, or my-player refuses it
 with exit status 1 and no ``output.txt``.
 
-The budgets (``max_examples``, ``stateful_step_count``) keep the whole file
+Seeded fuzz tests of the GTP engine (random command lines, half of them
+well-formed so that games get deep, the rest any words, ids and characters:
+every answer starts with ``=`` or ``?``, none is an internal error, nothing is
+logged as a traceback, the position stays legal; and once over stdin with bytes
+that are not UTF-8 and an over-long line) and of SGF reading (mutations of
+valid records: read into a record the rules core starts, or refused with one
+ValueError line).
+
+The budgets (``max_examples``, ``stateful_step_count``, the seeded counts) keep the whole file
 to a few seconds; ``scripts/soak.py`` plays millions of games with the same
 invariants outside the test suite.
 """
@@ -446,3 +454,160 @@ def test_a_failing_vector_opponent_leaves_every_game_as_before_the_step(kind, ga
             continue  # the step failed as a whole: the twin does not take it
         want = _vector_step(steady, kind, actions)
         assert _same(got, want), (k, got, want)
+
+
+# --------------------------------------------------------------------------- GTP and SGF
+
+
+_GTP_COMMANDS = ["protocol_version", "name", "version", "known_command", "list_commands", "boardsize",
+                 "clear_board", "komi", "play", "genmove", "undo", "showboard", "time_settings", "time_left",
+                 "final_score", "final_status_list", "quit", "frobnicate", "PLAY", "resign", ""]
+_GTP_WORDS = ["b", "w", "black", "WHITE", "purple", "pass", "resign", "C3", "a1", "E5", "J9", "T19", "I3",
+              "Z0", "c99", "0", "1", "2", "5", "7", "19", "20", "-1", "07", "2.5", "-0.5", ".5", "1e3",
+              "1e999", "nan", "inf", "-inf", "1_0", "0x10", "²", "¹", "٣", "٢.٥", "Ⅻ", "9" * 30, "1" * 5000,
+              "alive", "dead", "seki", "#", "# comment", "\t", "\x00", "\x1b[2J", "\r", "é", "☃", "\ud800",
+              "genmove", "play"]
+
+
+def _gtp_sensible(rng, size: int) -> str:
+    """A well-formed command, so that games get deep: moves on the board, sizes and komi in range."""
+    colour = rng.choice("bw")
+    column = "ABCDEFGHJKLMNOPQRST"[rng.randrange(size)]
+    vertex = "pass" if rng.random() < 0.05 else f"{column}{rng.randrange(size) + 1}"
+    return rng.choice([f"play {colour} {vertex}"] * 6 + [f"genmove {colour}"] * 3 + [
+        "undo", f"boardsize {rng.choice([3, 4, 5, 5, 5, 7])}",
+        f"komi {rng.choice(['0.5', '2.5', '-3', '7'])}",
+        "clear_board", "final_score", "final_status_list alive", "showboard",
+        f"time_settings {rng.randrange(100)} {rng.randrange(5)} {rng.randrange(3)}",
+        f"time_left {colour} {rng.randrange(100)} {rng.randrange(3)}"])
+
+
+def _gtp_line(rng, size: int = 5) -> str:
+    """A command line: half of them well-formed, the others an optional id, a command (mostly a
+    real one) and 0 to 4 words of any kind."""
+    if rng.random() < 0.5:
+        return _gtp_sensible(rng, size)
+    words = []
+    if rng.random() < 0.2:
+        words.append(rng.choice(["1", "42", "007", "²", "-3", "9" * 40]))
+    words.append(rng.choice(_GTP_COMMANDS))
+    words += [rng.choice(_GTP_WORDS) for _ in range(rng.randrange(5))]
+    if rng.random() < 0.1:
+        words.append("".join(chr(rng.randrange(1, 0x3000)) for _ in range(rng.randrange(1, 12))))
+    return rng.choice([" ", "  ", "\t"]).join(words)
+
+
+def test_gtp_fuzz_every_answer_is_a_response_and_the_engine_never_dies():
+    """2,000 seeded random command lines: each is answered ``=`` or ``?`` (or, blank, not at all),
+    never ``internal error``, nothing is logged as a traceback, and the position stays legal."""
+    import io
+    import random
+
+    from tictacgo.baselines import make_agent
+    from tictacgo.protocol.gtp import GtpEngine
+
+    rng = random.Random(20261126)
+    log = io.StringIO()
+    engine = GtpEngine(lambda game: make_agent("random", game, rng=np.random.default_rng(0)), log=log)
+    deepest = 0
+    for _ in range(2000):
+        line = _gtp_line(rng, engine.size)
+        engine.quit = False
+        response = engine.handle(line)
+        if response is None:
+            continue
+        assert response[:1] in ("=", "?") and response.endswith("\n\n"), (line[:60], response[:200])
+        assert "internal error" not in response, (line[:60], response[:200])
+        assert response.count("\n\n") == 1 or response.startswith("= \n"), (line[:60], response[:200])
+        littlego.check_state(engine.state)
+        assert engine.state.game.size == engine.size
+        deepest = max(deepest, len(engine.moves))
+    assert "Traceback" not in log.getvalue()
+    assert deepest >= 10  # the fuzz reaches positions well into a game
+
+
+def test_gtp_fuzz_over_stdin_answers_every_line_and_exits_0():
+    """One ``tictacgo gtp`` process fed seeded random lines, bytes that are not UTF-8 and an
+    over-long line: one response per command line, no traceback, status 0."""
+    import random
+    import subprocess
+    import sys
+
+    rng = random.Random(7)
+    lines = [_gtp_line(rng) for _ in range(300)]
+    lines = [line for line in lines if not line.lstrip().startswith("quit") and "quit" not in line.split()]
+    data = "\n".join(lines).encode("utf-8", "surrogatepass")
+    data += b"\nplay b \xff\xfe\x80\n" + b"x" * 10_000 + b"\nname\n"
+    proc = subprocess.run([sys.executable, "-m", "tictacgo.cli", "gtp", "--agent", "random", "--seed", "0"],
+                          input=data, capture_output=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert b"Traceback" not in proc.stderr and b"internal error" not in proc.stdout
+    answers = [a for a in proc.stdout.decode("utf-8").split("\n\n") if a]
+    assert all(a[:1] in ("=", "?") for a in answers)
+    assert answers[-1] == "= tictacgo" and answers[-2].startswith("? syntax error: a command line is longer")
+
+
+def _valid_records(rng) -> list[bytes]:
+    """SGF records of random legal Little-Go games on a few variants."""
+    from tictacgo.protocol import sgf
+
+    records = []
+    for n, komi in ((5, None), (5, 0.5), (3, 1.0), (7, 6.5)):
+        state = littlego.LittleGo(n, komi).initial_state()
+        moves = []
+        while state.end is None and len(moves) < rng.randrange(4, 40):
+            action = rng.choice(littlego.legal_actions(state))
+            moves.append(action)
+            state = littlego.play(state, action)
+        records.append(sgf.record_to_sgf(moves, n=n, komi=komi, black="a [tricky] name", white="b\\c"))
+    return records
+
+
+_SGF_SPLICES = [b"(", b")", b";", b"[", b"]", b"\\", b"KM[inf]", b"KM[nan]", b"SZ[99]", b"SZ[1]", b"SZ[x]",
+                b"GM[2]", b"AB[cc]", b"B[zz]", b"W[]", b";B[aa]", b";W[tt]", b"ACTIONLIMIT[0]", b"CA[nosuch]",
+                b"\xff\xfe", b"\x00", "²".encode(), b"9" * 50, b"((((", b"))))", b"C[" + b";" * 50 + b"]"]
+
+
+def _mutate(rng, data: bytes) -> bytes:
+    b = bytearray(data)
+    for _ in range(rng.randrange(1, 4)):
+        kind = rng.randrange(5)
+        k = rng.randrange(len(b) + 1)
+        if kind == 0 and b:
+            b[min(k, len(b) - 1)] = rng.randrange(256)
+        elif kind == 1:
+            del b[k:k + rng.randrange(1, 8)]
+        elif kind == 2:
+            b[k:k] = rng.choice(_SGF_SPLICES)
+        elif kind == 3:
+            del b[k:]
+        else:
+            j = rng.randrange(len(b) + 1)
+            b[k:k] = b[min(j, k):max(j, k)][:64]  # a piece of itself again
+    return bytes(b)
+
+
+def test_sgf_fuzz_a_mutated_record_is_read_or_refused_in_one_clean_line():
+    """1,500 seeded mutations of valid records: ``sgf_to_record`` returns a record the rules core
+    can start, or raises ValueError with a one-line message; nothing else escapes."""
+    import random
+
+    from tictacgo.protocol import sgf
+
+    rng = random.Random(561)
+    valid = _valid_records(rng)
+    read = refused = 0
+    for _ in range(1500):
+        data = _mutate(rng, rng.choice(valid))
+        try:
+            record = sgf.sgf_to_record(data)
+        except ValueError as e:
+            message = str(e)
+            assert message and "\n" not in message and len(message) < 400, (data[:200], message[:400])
+            refused += 1
+            continue
+        littlego.check_state(record.initial)
+        n = record.initial.game.size
+        assert all(isinstance(a, int) and 0 <= a <= n * n for a in record.actions)
+        read += 1
+    assert read > 100 and refused > 100  # both sides of the boundary are exercised

@@ -391,3 +391,140 @@ def test_bad_time_commands_are_syntax_errors():
         response = e.handle(command)
         assert response.startswith("? "), (command, response)
     assert e.clock.budget(1, 12) is None
+
+
+def test_numbers_in_other_scripts_superscripts_and_very_long_numbers_are_syntax_errors():
+    log = io.StringIO()
+    e = GtpEngine(lambda game: ScriptedAgent([]), log=log)
+    for command in ("boardsize ²", "boardsize ٧", "boardsize " + "7" * 5000, "time_settings ¹ 0 0",
+                    "time_settings 60 ² 0", "time_settings " + "9" * 5000 + " 0 0", "time_left b 10 ³",
+                    "time_left b ١٠ 0", "time_left b " + "1" * 5000 + " 0", "komi ٢.٥", "komi 1_0",
+                    "komi " + "5" * 5000, "komi 1e999", "komi -inf", "play b C" + "3" * 5000, "play b C³"):
+        response = e.handle(command)
+        assert response.startswith("? syntax error"), (command[:40], response)
+        assert len(response) < 300, "a long argument is cut in the answer"
+    assert "Traceback" not in log.getvalue()
+    assert e.size == 5 and e.komi is None and e.clock.budget(1, 12) is None
+
+
+def test_gtp_numbers_are_ascii_whole_and_real_numbers():
+    e = engine()
+    assert e.handle("boardsize 07") == "=\n\n" and e.size == 7
+    assert e.handle("komi -0.5") == "=\n\n" and e.komi == -0.5
+    assert e.handle("komi 2e0") == "=\n\n" and e.komi == 2.0
+    assert e.handle("time_left b 9.5 0") == "=\n\n"
+    assert e.handle("12 name") == "=12 tictacgo\n\n"
+    assert e.handle("²12 name") == "? unknown command\n\n"  # an id is ASCII digits too
+
+
+def test_a_line_over_the_cap_is_refused_and_the_engine_goes_on():
+    from tictacgo.protocol.gtp import MAX_LINE
+
+    e = engine()
+    out = io.StringIO()
+    e.serve(io.StringIO("name " + "x" * (3 * MAX_LINE) + "\nname\n" + "y" * MAX_LINE + "\nquit\n"), out)
+    answers = out.getvalue().split("\n\n")
+    assert answers[0] == f"? syntax error: a command line is longer than {MAX_LINE} characters"
+    assert answers[1:] == ["= tictacgo", "? unknown command", "=", ""]  # a line of exactly MAX_LINE is read
+
+
+class EndlessLine:
+    """A stream of one line that never ends (``/dev/zero``): records the largest read asked of it."""
+
+    def __init__(self, chars: int):
+        self.left = chars
+        self.largest = 0
+
+    def readline(self, size=-1):
+        assert size > 0, "an unbounded read of an endless line"
+        self.largest = max(self.largest, size)
+        n = min(size, self.left)
+        self.left -= n
+        return "\0" * n
+
+
+def test_an_endless_line_is_read_in_bounded_chunks_and_answered_once():
+    from tictacgo.protocol.gtp import MAX_LINE, read_lines
+
+    stream = EndlessLine(50 * MAX_LINE + 17)
+    assert list(read_lines(stream)) == [None]
+    assert stream.left == 0 and stream.largest == MAX_LINE + 1
+
+
+def _rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise AssertionError("no VmRSS")
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the memory use from /proc")
+def test_256_mib_without_a_newline_keep_the_engines_memory_small():
+    proc = subprocess.Popen([sys.executable, "-m", "tictacgo.cli", "gtp", "--agent", "random"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        chunk = b"\0" * (1 << 20)
+        for _ in range(256):  # a write blocks until the engine has read most of the one before
+            proc.stdin.write(chunk)
+        proc.stdin.flush()
+        rss = _rss_kib(proc.pid)
+        out, err = proc.communicate(b"\nname\n", timeout=60)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert rss < 128 * 1024, f"{rss} KiB held after reading 256 MiB without a newline"
+    assert proc.returncode == 0, err
+    assert out.decode().split("\n\n")[:2] == [
+        "? syntax error: a command line is longer than 4096 characters", "= tictacgo"]
+    assert b"Traceback" not in err
+
+
+def test_bytes_that_are_not_utf8_are_a_syntax_error_not_a_crash():
+    proc = subprocess.run([sys.executable, "-m", "tictacgo.cli", "gtp", "--agent", "random"],
+                          input=b"play b \xff\xfe\nname\n", capture_output=True, timeout=60)
+    assert proc.returncode == 0 and b"Traceback" not in proc.stderr
+    assert proc.stdout.decode().split("\n\n")[:2] == [
+        "? syntax error: '\ufffd\ufffd' is not a vertex; expected a column letter and a row number "
+        "such as C3, or pass", "= tictacgo"]
+
+
+def test_the_starting_board_size_and_komi_are_options():
+    responses, proc = session(["showboard", "final_score"], "--agent", "random", "--board-size", "7",
+                              "--komi", "0.5")
+    assert proc.returncode == 0, proc.stderr
+    assert "action 0/48" in responses[0] and responses[1] == "= W+0.5"
+
+
+@pytest.mark.parametrize("args,expected", [
+    (("--board-size", "1"), "board size must be an int in [2, 19], got 1"),
+    (("--board-size", "20"), "board size must be an int in [2, 19], got 20"),
+    (("--komi", "nan"), "komi must be a finite number"),
+    (("--komi", "inf"), "komi must be a finite number"),
+])
+def test_a_starting_size_or_komi_out_of_range_exits_2_in_one_line(args, expected):
+    _, proc = session(["name"], "--agent", "random", *args)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.startswith("tictacgo gtp: ") and expected in proc.stderr
+    assert proc.stderr.count("\n") == 1
+
+
+def test_a_starting_size_the_agent_cannot_play_exits_2_in_one_line():
+    _, proc = session(["name"], "--agent", "ppo", "--board-size", "7")  # the shipped 5x5 model
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.startswith("tictacgo gtp: ") and proc.stderr.count("\n") == 1
+
+
+def test_boardsize_beyond_the_solvers_boards_is_an_unacceptable_size_and_the_game_goes_on():
+    pytest.importorskip("numba", reason="the solver needs numba (the fast extra)")
+    from tictacgo.baselines import make_agent
+
+    log = io.StringIO()
+    e = GtpEngine(lambda game: make_agent("solver:fallback=random", game), log=log)
+    e.handle("play b C3")
+    response = e.handle("boardsize 9")
+    assert response.startswith("? unacceptable size: 9; the agent cannot play it: ")
+    assert response.endswith("the solver handles boards up to 7x7, got 9x9\n\n")
+    assert e.size == 5 and e.moves == [12] and e.agent.game == go.LittleGo(5)
+    assert e.handle("genmove w").startswith("= ")
+    assert e.handle("boardsize 7") == "=\n\n" and e.agent.game == go.LittleGo(7)
+    assert "Traceback" not in log.getvalue()

@@ -334,3 +334,77 @@ def test_every_replay_error_carries_the_command_prefix(tmp_path):
         assert proc.returncode in (1, 2)
         lines = proc.stderr.strip().splitlines()
         assert lines and all(line.startswith("tictacgo replay: ") for line in lines), proc.stderr
+
+
+@pytest.mark.parametrize("text, message", [
+    ("(;GM[1]SZ[5]KM[inf];B[cc])", r"KM\[inf\] is not a komi: expected a finite number such as 2.5"),
+    ("(;GM[1]SZ[5]KM[-inf])", r"KM\[-inf\] is not a komi: expected a finite number"),
+    ("(;GM[1]SZ[5]KM[nan])", r"KM\[nan\] is not a komi: expected a finite number"),
+    ("(;GM[1]SZ[5]KM[1e400])", r"KM\[1e400\] is not a komi: expected a finite number"),
+    ("(;GM[1]SZ[5]KM[" + "9" * 5000 + "])", r"KM\[9{40}\.\.\. \(5000 bytes\)\] is not a komi"),
+    ("(;GM[1]SZ[5]KM[٢.٥])", r"KM\[٢.٥\] is not a komi"),
+    ("(;GM[1]SZ[x])", r"SZ\[x\] is not a board size: expected a whole number"),
+    ("(;GM[1]SZ[5:7])", r"SZ\[5:7\] is not a board size"),
+    ("(;GM[1]SZ[٥])", r"SZ\[٥\] is not a board size"),
+    ("(;GM[1]SZ[" + "9" * 5000 + "])", r"SZ\[9{40}\.\.\. \(5000 bytes\)\] is not a board size"),
+    ("(;GM[1]SZ[1])", r"SZ\[1\] is not a board size Little-Go is played on here: expected 2..19"),
+    ("(;GM[1]SZ[0])", r"SZ\[0\] is not a board size Little-Go is played on here"),
+    ("(;GM[1]SZ[26])", r"SZ\[26\] is not a board size Little-Go is played on here"),
+    ("(;GM[x]SZ[5])", r"GM\[x\] is not a game type: expected a whole number, 1 for Go"),
+    ("(;GM[" + "1" * 5000 + "]SZ[5])", r"GM\[1{40}\.\.\. \(5000 bytes\)\] is not a game type"),
+    ("(;GM[1]SZ[5]ACTIONLIMIT[" + "9" * 5000 + "])", r"ACTIONLIMIT\[9{40}\.\.\. \(5000 bytes\)\] is not"),
+    ("(;GM[1]SZ[5]ACTIONLIMIT[1000000000000])", r"ACTIONLIMIT\[1000000000000\] is not an action limit: "
+                                                r"expected a whole number in 1..20000"),
+    ("(;GM[1]SZ[5]ACTIONLIMIT[²])", r"ACTIONLIMIT\[²\] is not an action limit"),
+    ("(;GM[1]SZ[5\n6])", r"SZ\[5\?6\] is not a board size"),  # one line, whatever the value holds
+])
+def test_a_root_number_that_is_not_one_names_the_property_value_and_what_is_expected(text, message):
+    with pytest.raises(ValueError, match=message) as info:
+        sgf.sgf_to_record(text)
+    assert "\n" not in str(info.value) and len(str(info.value)) < 200
+
+
+def test_root_numbers_are_read_with_spaces_and_signs_and_sz_defaults_to_19():
+    record = sgf.sgf_to_record("(;GM[1]SZ[ 7 ]KM[ -0.5 ]ACTIONLIMIT[+30])")
+    assert record.initial.game == go.LittleGo(7, -0.5, 30)
+    assert sgf.sgf_to_record("(;GM[1]KM[.5])").initial.game == go.LittleGo(19, 0.5)
+
+
+@pytest.mark.parametrize("shape, message", [
+    (b"(" * 300_000 + b";" + b")" * 300_000, "300000 nested variations; at most 1000 are read"),
+    (b"(;GM[1]SZ[5]" + b";" * 500_000 + b")", "500001 nodes; at most 20000 are read"),
+    (b"(;GM[1]SZ[5]" + b"(;)" * 300_000 + b")", "300001 nodes; at most 20000 are read"),
+    (b"(;GM[1]SZ[5]" + b"C[]" * 300_000 + b")", "300002 property values; at most 100000 are read"),
+])
+def test_a_record_of_too_many_nodes_values_or_nested_variations_is_refused_before_parsing(shape, message,
+                                                                                          monkeypatch):
+    def never(data):  # sgfmill alone: 4 to 8 s and 300 MB a MiB of nodes
+        raise AssertionError("sgfmill was asked to parse it")
+
+    monkeypatch.setattr(sgf.sgf_grammar, "parse_sgf_game", never)
+    with pytest.raises(ValueError, match=message):
+        sgf.sgf_to_record(shape)
+
+
+def test_brackets_and_semicolons_inside_values_are_not_counted_as_structure():
+    comment = "C[" + "(;" * 30_000 + r"\]" + "]"  # 60,000 characters of text, escaped ] included
+    record = sgf.sgf_to_record("(;GM[1]SZ[5]" + comment + ";B[cc])")
+    assert record.actions == (12,)
+
+
+def test_text_longer_than_the_cap_is_refused_without_a_file_too():
+    with pytest.raises(ValueError, match="larger than 1048576 bytes"):
+        sgf.sgf_to_record(b"(;GM[1]SZ[5]C[" + b"x" * (1 << 20) + b"])")
+
+
+def test_replay_of_a_record_with_an_infinite_komi_exits_2_in_one_line(tmp_path):
+    path = tmp_path / "inf.sgf"
+    path.write_text("(;GM[1]SZ[5]KM[inf];B[cc])")
+    proc = replay_cli(path)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert "KM[inf] is not a komi: expected a finite number such as 2.5" in proc.stderr
+
+
+def test_player_names_that_are_not_text_of_the_records_encoding_are_read_as_far_as_they_can_be():
+    record = sgf.sgf_to_record(b"(;GM[1]SZ[5]CA[UTF-8]PB[a\x98b]PW[x][y]RE[B+2];B[cc])")
+    assert (record.black, record.white, record.result, record.actions) == ("a\ufffdb", "x", "B+2", (12,))

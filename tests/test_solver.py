@@ -130,8 +130,9 @@ def test_the_ko_recapture_is_refused_and_the_value_counts_it(t):
     assert kernel_position(s).ko == 6
     assert 6 not in move_values(s)
     check_against_reference(s, Solver(16))
-    # The same stones without the ko: Black retakes and does better.
-    free = s._replace(ko_armed=False)
+    # The same stones without the ko (no capture before them): Black retakes and does better.
+    free = go.from_ascii(KO_BOARD, go.BLACK, t=t)
+    assert (free.black, free.white, free.ko_armed) == (s.black, s.white, False)
     assert reference_margin(free) > reference_margin(s)
     assert solve(free, margin=True).margin == reference_margin(free)
 

@@ -29,6 +29,15 @@ class ArgumentTypeError(TypeError, ValueError):
     every bad argument)."""
 
 
+class MissingExtraError(ImportError, ValueError):
+    """An optional dependency (an extra of the distribution) is missing; the message names the
+    extra that brings it (``the solver needs numba: pip install 'tictacgo[fast]'``).
+
+    Also a ``ValueError``, so that a boundary refusing bad arguments before any work (the CLI's
+    exit status 2) refuses an agent that cannot be built here in the same one line.
+    """
+
+
 def _bounds(kind: str, min: float | None, max: float | None) -> str:
     if min is not None and max is not None:
         return f"{kind} in [{min}, {max}]"

@@ -32,9 +32,12 @@ Behaviour worth knowing:
   clears the board (as GTP says); ``komi`` rescores the game in progress.
   Either makes a new game (``LittleGo(size, komi)``) and a new agent for it,
   so that the agent searches the rules being played. A size the agent cannot
-  play (a trained model is tied to its board size) is an ``unacceptable
-  size`` failure, and a komi it cannot play a failure too; either leaves the
-  game as it was.
+  play (an agent that refuses the variant when built: a trained model is
+  tied to its board size, the solver to boards up to 7x7) is an
+  ``unacceptable size`` failure, and a komi it cannot play a failure too;
+  either leaves the game and the agent as they were. ``tictacgo gtp
+  --board-size N --komi K`` starts with another variant (exit status 2, one
+  line, if it is out of range or the agent cannot play it).
 * ``final_score`` is this variant's stone score of the current position
   (``B+x``, ``W+x``, ``0``), not territory. ``final_status_list alive``
   lists every stone on the board, one group a line, and ``dead`` and
@@ -48,6 +51,14 @@ Behaviour worth knowing:
   colour's remaining actions, never more than its own ``time=`` if one was
   given (a solver agent's share is split between its search and its
   fallback). Other agents play as they are.
+* Input is bounded and strict: a command line of more than ``MAX_LINE``
+  (4096) characters is answered ``? syntax error: a command line is longer
+  than 4096 characters`` and skipped in chunks, never held whole (an endless
+  line, ``< /dev/zero``, keeps the memory flat). Numbers are ASCII: whole
+  numbers are digits only, real numbers (``komi``, ``time_left``) such as
+  ``6.5``, ``-1`` or ``2e1`` and finite, each at most ``MAX_NUMBER_CHARS``
+  (24) characters; anything else (``boardsize ²``, ``komi inf``, 5000
+  digits) is ``? syntax error``. Bytes that are not UTF-8 read as ``\ufffd``.
 * ``genmove`` never resigns; an agent that fails or returns an illegal
   action gives a failure response with the reason (logged on stderr), and
   the engine goes on. No command crashes the engine: anything unexpected is
@@ -59,6 +70,7 @@ The engine object (``GtpEngine``) is usable without a process:
 
 from __future__ import annotations
 
+import math
 import re
 import sys
 import time
@@ -67,17 +79,26 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import IO
 
-import numpy as np
-
 from tictacgo import __version__
 from tictacgo.games import littlego as go
-from tictacgo.protocol.coords import GO_LETTERS, action_to_vertex, vertex_to_action
+from tictacgo.protocol.coords import GO_LETTERS, action_to_vertex, check_size, vertex_to_action
 from tictacgo.protocol.gtp_clock import GtpClock
+from tictacgo.validate import check_number
 
 PROTOCOL_VERSION = 2
 ENGINE_NAME = "tictacgo"
 
+#: The longest command line read, in characters (its newline not counted). A longer line is
+#: answered ``? syntax error`` and skipped in chunks of this size, never held whole in memory.
+MAX_LINE = 4096
+#: The most characters a number in a command may have (``boardsize``, ``komi``, ``time_settings``, ...).
+MAX_NUMBER_CHARS = 24
+
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+# GTP numbers are ASCII: Python's int() and float() would also take other scripts' digits, and
+# str.isdigit() superscripts that int() then refuses.
+_INT_RE = re.compile(r"[0-9]+", re.ASCII)
+_FLOAT_RE = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
 
 
 class GtpError(Exception):
@@ -91,7 +112,60 @@ def parse_colour(text: str) -> int:
         return go.BLACK
     if t in ("w", "white"):
         return go.WHITE
-    raise GtpError(f"invalid color {text!r}; expected b, black, w or white")
+    raise GtpError(f"invalid color {_shown(text)}; expected b, black, w or white")
+
+
+def parse_int(text: str, what: str) -> int:
+    """A GTP whole number: ASCII digits only, at most ``MAX_NUMBER_CHARS`` of them.
+
+    Raises:
+        GtpError: ``syntax error`` naming ``what`` and the text, otherwise.
+    """
+    if len(text) > MAX_NUMBER_CHARS or not _INT_RE.fullmatch(text):
+        raise GtpError(f"syntax error: {what} {_shown(text)} is not a whole number "
+                       f"(ASCII digits, at most {MAX_NUMBER_CHARS})")
+    return int(text)
+
+
+def parse_float(text: str, what: str) -> float:
+    """A GTP real number (``6.5``, ``-1``, ``2e1``): ASCII, finite, at most ``MAX_NUMBER_CHARS`` characters.
+
+    Raises:
+        GtpError: ``syntax error`` naming ``what`` and the text, otherwise (``nan`` and ``inf`` too).
+    """
+    infinite = GtpError(f"syntax error: {what} must be finite, got {_shown(text)}")
+    if text.lower().lstrip("+-") in ("nan", "inf", "infinity"):
+        raise infinite
+    if len(text) > MAX_NUMBER_CHARS or not _FLOAT_RE.fullmatch(text):
+        raise GtpError(f"syntax error: {what} {_shown(text)} is not a number "
+                       f"(ASCII, such as 6.5, at most {MAX_NUMBER_CHARS} characters)")
+    value = float(text)
+    if not math.isfinite(value):  # 1e999
+        raise infinite
+    return value
+
+
+def _shown(text: str, limit: int = 40) -> str:
+    """``text`` quoted for a response, cut to ``limit`` characters."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"... ({len(text)} characters)"
+
+
+def read_lines(stream: IO[str], limit: int = MAX_LINE) -> Iterator[str | None]:
+    """The lines of ``stream``, each read in at most ``limit + 1`` characters; None for a longer line.
+
+    A longer line is read on in chunks of that size and dropped up to its newline (or the end of
+    the input), so an endless line (``< /dev/zero``) never fills the memory.
+    """
+    while True:
+        line = stream.readline(limit + 1)
+        if not line:
+            return
+        if len(line) <= limit or line.endswith("\n"):
+            yield line
+            continue
+        while line and not line.endswith("\n"):
+            line = stream.readline(limit + 1)
+        yield None
 
 
 class GtpEngine:
@@ -105,20 +179,28 @@ class GtpEngine:
         name: what ``name`` answers.
         agent_spec: shown by ``version``.
         log: where warnings and tracebacks go (stderr by default).
+        size: the board size to start with (2..19).
+        komi: the komi to start with (None: the rules' default, ``size / 2``).
+
+    Raises:
+        ValueError: a size or komi out of range, or one the agent cannot play (the factory's
+            ValueError: a trained model is tied to its variant).
     """
 
     def __init__(self, agent_factory: Callable[[go.LittleGo], object], name: str = ENGINE_NAME,
-                 agent_spec: str = "", log: IO[str] | None = None):
+                 agent_spec: str = "", log: IO[str] | None = None, size: int = 5,
+                 komi: float | None = None):
         self._agent_factory = agent_factory
         self._name = name
         self._spec = agent_spec
         self._log = log if log is not None else sys.stderr
-        self.size = 5
-        self.komi: float | None = None  # None: the rules' default, size / 2
+        self.size = check_size(size)
+        # None: the rules' default, size / 2
+        self.komi: float | None = check_number("komi", komi, allow_none=True)
         self.moves: list[int] = []
         self.skips: set[int] = set()  # indices in ``moves`` of turns skipped before a setup stone
         self.clock = GtpClock()
-        self.state = go.LittleGo(self.size).initial_state()
+        self.state = go.LittleGo(self.size, self.komi).initial_state()
         self.agent = agent_factory(self.state.game)
         self.quit = False
         self.commands: dict[str, Callable[[list[str]], str]] = {
@@ -150,7 +232,7 @@ class GtpEngine:
             return None
         words = line.split()
         ident = ""
-        if words[0].isdigit():
+        if _INT_RE.fullmatch(words[0]):
             ident = words.pop(0)
         if not words:
             return f"?{ident} missing command\n\n"
@@ -169,8 +251,9 @@ class GtpEngine:
 
     def serve(self, stdin: IO[str], stdout: IO[str]) -> None:
         """Answer commands from ``stdin`` until ``quit`` or end of input."""
-        for line in stdin:
-            response = self.handle(line)
+        for line in read_lines(stdin):
+            response = self.handle(line) if line is not None else (
+                f"? syntax error: a command line is longer than {MAX_LINE} characters\n\n")
             if response is None:
                 continue
             stdout.write(response)
@@ -243,9 +326,9 @@ class GtpEngine:
         return "true" if args[0] in self.commands else "false"
 
     def _boardsize(self, args: list[str]) -> str:
-        if len(args) != 1 or not args[0].isdigit():
+        if len(args) != 1:
             raise GtpError("syntax error: boardsize takes one whole number")
-        n = int(args[0])
+        n = parse_int(args[0], "boardsize")
         if not 2 <= n <= len(GO_LETTERS):
             raise GtpError(f"unacceptable size: {n}; this engine plays 2..{len(GO_LETTERS)} (Little-Go is 5)")
         agent = self._agent_for(go.LittleGo(n, self.komi), f"unacceptable size: {n}")
@@ -263,12 +346,7 @@ class GtpEngine:
     def _komi(self, args: list[str]) -> str:
         if len(args) != 1:
             raise GtpError("syntax error: komi takes one number")
-        try:
-            komi = float(args[0])
-        except ValueError:
-            raise GtpError(f"syntax error: komi {args[0]!r} is not a number") from None
-        if not np.isfinite(komi):
-            raise GtpError(f"syntax error: komi must be finite, got {args[0]!r}")
+        komi = parse_float(args[0], "komi")
         agent = self._agent_for(go.LittleGo(self.size, komi), f"komi {komi:g} is refused")
         old = self.komi
         self.komi = komi
@@ -286,6 +364,9 @@ class GtpEngine:
         colour = parse_colour(args[0])
         if args[1].lower() == "resign":
             raise GtpError("illegal move: resign is not a move in Little-Go")
+        if len(args[1]) > MAX_NUMBER_CHARS or not args[1].isascii():
+            raise GtpError(f"syntax error: {_shown(args[1])} is not a vertex; expected a column letter "
+                           f"and a row number such as C3, or pass")
         try:
             action = vertex_to_action(args[1], self.size)
         except ValueError as e:
@@ -339,22 +420,22 @@ class GtpEngine:
         return "\n" + render_board(self.state)
 
     def _time_settings(self, args: list[str]) -> str:
-        if len(args) != 3 or not all(a.isdigit() for a in args):
+        if len(args) != 3:
             raise GtpError("syntax error: time_settings takes three whole numbers "
                            "(main time, byo-yomi time, byo-yomi stones)")
-        self.clock.settings(int(args[0]), int(args[1]), int(args[2]))
+        main, byo_yomi, stones = (parse_int(a, w) for a, w in zip(
+            args, ("main time", "byo-yomi time", "byo-yomi stones"), strict=True))
+        self.clock.settings(main, byo_yomi, stones)
         return ""
 
     def _time_left(self, args: list[str]) -> str:
-        if len(args) != 3 or not args[2].isdigit():
+        if len(args) != 3:
             raise GtpError("syntax error: time_left takes a color, seconds and stones")
         colour = parse_colour(args[0])
+        seconds = parse_float(args[1], "time")
+        stones = parse_int(args[2], "stones")
         try:
-            seconds = float(args[1])
-        except ValueError:
-            raise GtpError(f"syntax error: time {args[1]!r} is not a number") from None
-        try:
-            self.clock.time_left(colour, seconds, int(args[2]))
+            self.clock.time_left(colour, seconds, stones)
         except ValueError as e:
             raise GtpError(f"syntax error: {e}") from None
         return ""

@@ -25,6 +25,13 @@ A record written here looks like:
   value (``B[]``), as FF[4] prefers to ``tt``. Setup stones (``AB``/``AW``/``AE``)
   are refused on reading: a Little-Go game starts from the empty board.
 
+Reading is bounded before sgfmill allocates anything: at most ``MAX_SGF_BYTES``
+(1 MiB), ``MAX_SGF_NODES`` nodes, ``MAX_SGF_VALUES`` property values and
+``MAX_SGF_DEPTH`` nested variations (``check_shape``). The root's numbers
+(``SZ``, ``KM``, ``GM``, ``ACTIONLIMIT``) are read as short ASCII numbers, so
+``KM[inf]`` or ``SZ[²]`` is refused in a message that names the property, the
+value and what is expected. Every refusal is one ``ValueError`` line.
+
 Point mapping: sgfmill gives ``(row, col)`` with row 0 at the BOTTOM; the
 rules core's action is ``i * n + j`` with row ``i`` from the TOP, so
 ``i = n - 1 - row``. SGF ``aa`` is the top-left corner, action 0.
@@ -46,14 +53,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sgfmill import sgf
+import numpy as np
+from sgfmill import sgf, sgf_grammar
 
 from tictacgo import __version__
 from tictacgo.atomic import atomic_write_bytes
 from tictacgo.games import littlego as go
 from tictacgo.games import make_game
 from tictacgo.games.spec import Game
-from tictacgo.protocol.coords import action_to_vertex
+from tictacgo.protocol.coords import GO_LETTERS, action_to_vertex
 from tictacgo.protocol.files import read_regular_file
 from tictacgo.validate import check_int
 
@@ -61,7 +69,17 @@ ACTION_LIMIT_PROP = "ACTIONLIMIT"
 # sgfmill holds about 100 bytes of memory per byte it parses (a MiB of moves: 1.3 s and about
 # 100 MiB here); a 24-action record is well under 1 kB, and a MiB holds over 100,000 moves.
 MAX_SGF_BYTES = 1 << 20
+# Within that, sgfmill's tree costs about 300 bytes a node (a MiB of empty nodes: 8 s and 340 MB), so
+# the raw text's shape is counted first. A Little-Go record has a node a move (at most 361 on 19x19).
+MAX_SGF_NODES = 20_000
+MAX_SGF_VALUES = 100_000
+MAX_SGF_DEPTH = 1_000  # variations nested in variations
+MAX_NUMBER_CHARS = 24
 _RESULT_RE = re.compile(r"^\s*([BW])\+(.*)$", re.IGNORECASE)
+_VALUE_RE = re.compile(rb"\[(?:[^\\\]]|\\.)*\]", re.DOTALL)  # a property value: [...] with \-escapes
+_WHOLE_RE = re.compile(rb"\s*[+-]?[0-9]+\s*", re.ASCII)
+_REAL_RE = re.compile(rb"\s*[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*", re.ASCII)  # SGF's Real: no exponent
+_UNPRINTABLE_RE = re.compile(r"[\x00-\x1f\x7f]")
 
 
 def rules_text(geo: go.LittleGo) -> str:
@@ -324,30 +342,91 @@ class SgfRecord:
         return f"{'BW'[(k - 1) % 2]} {action_to_vertex(self.actions[k - 1], self.initial.game.size)}"
 
 
+def _value_text(raw: bytes, limit: int = 40) -> str:
+    """A property value as a message shows it: on one line, cut to ``limit`` characters."""
+    text = _UNPRINTABLE_RE.sub("?", raw[:limit].decode("utf-8", "replace"))
+    return text + (f"... ({len(raw)} bytes)" if len(raw) > limit else "")
+
+
+def check_shape(raw: bytes) -> None:
+    """Refuse SGF text too large for sgfmill to parse cheaply, before it allocates anything.
+
+    Raises:
+        ValueError: over ``MAX_SGF_BYTES`` bytes, ``MAX_SGF_NODES`` nodes, ``MAX_SGF_VALUES``
+            property values or ``MAX_SGF_DEPTH`` nested variations.
+    """
+    if len(raw) > MAX_SGF_BYTES:
+        raise ValueError(f"the SGF record is larger than {MAX_SGF_BYTES} bytes ({len(raw)})")
+    structure, values = _VALUE_RE.subn(b"", raw)  # brackets and semicolons inside values are text
+    nodes = structure.count(b";")
+    chars = np.frombuffer(structure, dtype=np.uint8)
+    depth = int(np.cumsum((chars == ord("(")).astype(np.int32) - (chars == ord(")")), dtype=np.int64)
+                .max(initial=0))
+    for what, count, cap in (("nodes", nodes, MAX_SGF_NODES), ("property values", values, MAX_SGF_VALUES),
+                             ("nested variations", depth, MAX_SGF_DEPTH)):
+        if count > cap:
+            raise ValueError(f"the SGF record has {count} {what}; at most {cap} are read")
+
+
+def _root_number(props: dict[str, list[bytes]], prop: str, real: bool, expected: str) -> float | int | None:
+    """The root's ``prop`` as a number (None if absent): ASCII, short, finite.
+
+    Raises:
+        ValueError: ``PROP[value] is not ...`` and ``expected``, for anything else (``KM[inf]``, ``SZ[²]``).
+    """
+    if prop not in props:
+        return None
+    raw = props[prop][0]
+    if len(raw) > MAX_NUMBER_CHARS or not (_REAL_RE if real else _WHOLE_RE).fullmatch(raw):
+        raise ValueError(f"{prop}[{_value_text(raw)}] is not {expected}")
+    return float(raw) if real else int(raw)
+
+
+def _root_text(root: Any, prop: str) -> str | None:
+    """The root's text property ``prop`` (None if absent), as far as it can be read."""
+    if not root.has_property(prop):
+        return None
+    try:
+        return root.get(prop)
+    except ValueError:  # several values, or bytes not of the record's encoding: the first, readable part
+        return root.get_raw(prop).decode("utf-8", "replace")
+
+
 def sgf_to_record(data: bytes | str) -> SgfRecord:
     """Parse SGF text into an ``SgfRecord``.
 
     Raises:
-        ValueError: not SGF (sgfmill's message), not Go (``GM`` other than 1),
-            a size the rules core does not support, setup stones, or moves that
+        ValueError: too large to read (``check_shape``), not SGF (sgfmill's message), not Go
+            (``GM`` other than 1), a root number that is not one (``SZ``, ``KM``, ``GM``,
+            ``ACTIONLIMIT``), a size the rules core does not support, setup stones, or moves that
             do not alternate Black, White, ... from Black.
     """
     raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+    check_shape(raw)
     try:
-        game = sgf.Sgf_game.from_bytes(raw)
+        coarse = sgf_grammar.parse_sgf_game(raw)
     except ValueError as e:
         raise ValueError(f"not a readable SGF record: {e}") from e
+    props = coarse.sequence[0]
+    gm = _root_number(props, "GM", False, "a game type: expected a whole number, 1 for Go")
+    if gm is not None and gm != 1:
+        raise ValueError(f"GM[{gm}] is not Go (GM[1])")
+    n = _root_number(props, "SZ", False, "a board size: expected a whole number such as 5")
+    n = 19 if n is None else n  # FF[4]'s default for Go
+    if not 2 <= n <= len(GO_LETTERS):
+        raise ValueError(f"SZ[{n}] is not a board size Little-Go is played on here: "
+                         f"expected 2..{len(GO_LETTERS)}")
+    komi = _root_number(props, "KM", True, "a komi: expected a finite number such as 2.5")
+    limit = _root_number(props, ACTION_LIMIT_PROP, False,
+                         f"an action limit: expected a whole number in 1..{MAX_SGF_NODES}")
+    if limit is not None and not 1 <= limit <= MAX_SGF_NODES:
+        raise ValueError(f"{ACTION_LIMIT_PROP}[{limit}] is not an action limit: expected a whole number "
+                         f"in 1..{MAX_SGF_NODES}")
+    try:
+        game = sgf.Sgf_game.from_coarse_game_tree(coarse)
+    except (ValueError, LookupError) as e:  # an unknown CA encoding
+        raise ValueError(f"not a readable SGF record: {e}") from e
     root = game.get_root()
-    if root.has_property("GM") and root.get("GM") != 1:
-        raise ValueError(f"GM[{root.get('GM')}] is not Go (GM[1])")
-    n = game.get_size()
-    komi = game.get_komi() if root.has_property("KM") else None
-    limit = None
-    if root.has_property(ACTION_LIMIT_PROP):
-        text = root.get_raw(ACTION_LIMIT_PROP).decode("ascii", "replace").strip()
-        if not text.isdigit() or int(text) < 1:
-            raise ValueError(f"{ACTION_LIMIT_PROP}[{text}] must be a positive whole number of actions")
-        limit = int(text)
     initial = go.LittleGo(n, komi, limit).initial_state()
     actions: list[int] = []
     for node in game.get_main_sequence():
@@ -359,7 +438,7 @@ def sgf_to_record(data: bytes | str) -> SgfRecord:
             colour, move = node.get_move()
         except ValueError:  # sgfmill gives no message: a point off the board or not two letters
             prop = "B" if node.has_property("B") else "W"
-            raw = node.get_raw(prop).decode("utf-8", "replace")
+            raw = _value_text(node.get_raw(prop))
             last = chr(ord("a") + n - 1)
             raise ValueError(f"move {k} {prop}[{raw}] is not a point of the {n}x{n} board "
                              f"(expected two letters a..{last}, or {prop}[] to pass)") from None
@@ -370,9 +449,9 @@ def sgf_to_record(data: bytes | str) -> SgfRecord:
             raise ValueError(f"move {k} is {colour.upper()}'s but in Little-Go every action counts, "
                              f"so move {k} is {expected.upper()}'s (colours alternate from Black)")
         actions.append(sgf_move_to_action(move, n))
-    black = root.get("PB") if root.has_property("PB") else ""
-    white = root.get("PW") if root.has_property("PW") else ""
-    result = root.get("RE") if root.has_property("RE") else None
+    black = _root_text(root, "PB") or ""
+    white = _root_text(root, "PW") or ""
+    result = _root_text(root, "RE")
     return SgfRecord(initial, tuple(actions), black, white, result)
 
 

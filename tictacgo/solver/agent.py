@@ -29,7 +29,7 @@ import numpy as np
 from tictacgo.agent import Agent
 from tictacgo.baselines.registry import make_agent
 from tictacgo.games.spec import Game
-from tictacgo.solver.search import Solver, SolveResult, actions_left
+from tictacgo.solver.search import MAX_SIZE, Solver, SolveResult, actions_left
 from tictacgo.validate import check_number
 
 
@@ -37,7 +37,7 @@ class SolverAgent(Agent):
     """Exact play near the end of a Little-Go game, a fallback agent's move elsewhere.
 
     Args:
-        game: the Little-Go rules module.
+        game: the Little-Go game (boards up to 7x7: the solver's bitboards).
         fallback: the agent that moves where the solver cannot prove the result.
         max_left: solve only positions with at most this many actions to go.
         time_limit: seconds of search per move (None: no limit).
@@ -52,6 +52,9 @@ class SolverAgent(Agent):
     def __init__(self, game: Game, fallback: Agent, max_left: int = 12, time_limit: float | None = 1.0,
                  margin: bool = False, table_bits: int = 21, rng: np.random.Generator | None = None):
         super().__init__(game, rng)
+        if game.size > MAX_SIZE:
+            raise ValueError(f"the solver handles boards up to {MAX_SIZE}x{MAX_SIZE}, got "
+                             f"{game.size}x{game.size}")
         if isinstance(max_left, bool) or not isinstance(max_left, (int, np.integer)) or max_left < 0:
             raise ValueError(f"max_left must be a non-negative int, got {max_left!r}")
         if not isinstance(margin, bool):

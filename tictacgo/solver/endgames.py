@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import json
 import os
+import stat
+import zipfile
 from dataclasses import dataclass
 
 import numpy as np
@@ -28,6 +30,9 @@ from tictacgo.games import littlego
 from tictacgo.solver.search import Solver, actions_left, variant
 
 FORMAT = "tictacgo-littlego-endgames-1"
+#: The largest benchmark file read, and the most its arrays may unpack to (the shipped one: ~30 kB).
+MAX_FILE_BYTES = 64 << 20
+MAX_UNPACKED_BYTES = 256 << 20
 # The GoState fields stored per position (with the variant, they rebuild the state).
 _STATE_FIELDS = ("black", "white", "to_move", "t", "prev_black", "prev_white", "ko_armed", "last_pass",
                  "captured", "last_action")
@@ -113,26 +118,56 @@ def save_endgames(path: str | os.PathLike, endgames: list[Endgame], recipe: dict
 def load_endgames(path: str | os.PathLike) -> tuple[list[Endgame], dict]:
     """The positions of a benchmark file and its metadata (variant, agents, recipe).
 
+    The file is checked before its arrays are read: a regular file of at most ``MAX_FILE_BYTES``
+    whose members unpack to at most ``MAX_UNPACKED_BYTES`` together; every position must be one
+    that legal play reaches.
+
     Raises:
-        ValueError: not a benchmark file of this format.
+        ValueError: not a benchmark file of this format, too large, or damaged (one line naming
+            the file and what is wrong).
+        OSError: the file is missing or cannot be read.
     """
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        raise ValueError(f"{os.fspath(path)} is not a regular file")
+    if os.path.getsize(path) > MAX_FILE_BYTES:
+        raise ValueError(f"{os.fspath(path)} is larger than {MAX_FILE_BYTES} bytes; not an endgame benchmark")
+    try:
+        return _read_endgames(path)
+    except (KeyError, IndexError, TypeError, ValueError, zipfile.BadZipFile, EOFError) as e:
+        raise ValueError(f"{os.fspath(path)} is not an endgame benchmark file of this package "
+                         f"({type(e).__name__}: {str(e)[:200]})") from None
+
+
+def _read_endgames(path: str | os.PathLike) -> tuple[list[Endgame], dict]:
     with np.load(path, allow_pickle=False) as data:
+        unpacked = sum(info.file_size for info in data.zip.infolist())
+        if unpacked > MAX_UNPACKED_BYTES:
+            raise ValueError(f"its arrays unpack to {unpacked} bytes, over {MAX_UNPACKED_BYTES}")
         if "meta" not in data.files:
-            raise ValueError(f"{path} is not an endgame benchmark file (no 'meta' entry)")
+            raise ValueError("no 'meta' entry")
         meta = json.loads(str(data["meta"]))
-        if meta.get("format") != FORMAT:
-            raise ValueError(f"{path}: format {meta.get('format')!r}, expected {FORMAT!r}")
+        if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+            raise ValueError(f"format {meta.get('format') if isinstance(meta, dict) else meta!r}, "
+                             f"expected {FORMAT!r}")
         cols = {k: data[k] for k in data.files if k != "meta"}
     variant = (int(meta["size"]), float(meta["komi"]), int(meta["max_actions"]))
     agents = meta["agents"]
+    lengths = {k: len(v) for k, v in cols.items()}
+    if len(set(lengths.values())) != 1:
+        raise ValueError(f"its columns differ in length: {lengths}")
     out = []
     for i in range(len(cols["value"])):
         fields = {f: int(cols[f][i]) for f in _STATE_FIELDS}
         fields["ko_armed"] = bool(fields["ko_armed"])
         fields["last_pass"] = bool(fields["last_pass"])
+        state = _state(variant, fields)
+        try:
+            littlego.check_state(state)
+        except ValueError as e:
+            raise ValueError(f"position {i} is not one that legal play reaches: {e}") from None
         bits = int(cols["optimal"][i])
         optimal = frozenset(a for a in range(bits.bit_length()) if bits >> a & 1)
-        out.append(Endgame(_state(variant, fields), int(cols["value"][i]), optimal,
+        out.append(Endgame(state, int(cols["value"][i]), optimal,
                            agents[int(cols["black_agent"][i])], agents[int(cols["white_agent"][i])],
                            int(cols["game"][i])))
     return out, meta

@@ -39,11 +39,17 @@ stopped: the caller looks at the clock between such slices.
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.extending import intrinsic
 
-from tictacgo.games.batched_kernels import KO, LEGAL, flood, go_place, nbrs
+from tictacgo.validate import MissingExtraError
+
+try:
+    from llvmlite import ir
+    from numba import njit, types
+    from numba.extending import intrinsic
+
+    from tictacgo.games.batched_kernels import KO, LEGAL, flood, go_place, nbrs
+except ImportError as e:  # numba missing or broken (its llvmlite missing): one line, not numba's traceback
+    raise MissingExtraError(f"the solver needs numba: pip install 'tictacgo[fast]' ({e})") from e
 
 # Layout of the ``geo`` array: board constants.
 G_N, G_POINTS, G_FULL, G_LEFT, G_RIGHT, G_MAX_ACTIONS = 0, 1, 2, 3, 4, 5

@@ -28,6 +28,7 @@ import numpy as np
 
 from tictacgo.games import littlego
 from tictacgo.solver import kernels as K
+from tictacgo.validate import check_bool
 
 MAX_SIZE = 7  # boards up to 7x7 fit one int64 bitboard
 _UNLIMITED = np.iinfo(np.int64).max
@@ -107,11 +108,12 @@ def kernel_position(state: littlego.GoState) -> KernelPosition:
     can be refused).
 
     Raises:
-        TypeError: not a Little-Go state.
-        ValueError: the game is over, or the board is larger than 7x7.
+        TypeError: not a Little-Go state, or a field of the wrong type.
+        ValueError: fields no position has (``to_move`` not 1 or 2, stones off the board or on
+            both colours, ``t`` outside the action limit), a finished game, or a board larger
+            than 7x7.
     """
-    if not isinstance(state, littlego.GoState):
-        raise TypeError(f"the solver takes a Little-Go state (GoState), got {type(state).__name__}")
+    _check_kernel_fields(state)
     if state.end is not None:
         raise ValueError(f"the game is over ({state.end}); there is nothing to solve")
     n, komi, max_actions = variant(state)
@@ -129,6 +131,46 @@ def kernel_position(state: littlego.GoState) -> KernelPosition:
                 ko = p
     return KernelPosition(n, float(komi), max_actions, own, opp, int(black), state.t, bool(state.last_pass),
                           ko)
+
+
+def _check_kernel_fields(state: littlego.GoState) -> None:
+    """Refuse the fields the kernels cannot take (``kernel_position`` and ``position_key``; a
+    value is asked for with ``check_position``, which checks the whole state)."""
+    if not isinstance(state, littlego.GoState):
+        raise TypeError(f"the solver takes a Little-Go state (GoState), got {type(state).__name__}")
+    game = state.game
+    for field in ("black", "white", "to_move", "t"):
+        value = getattr(state, field)
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+            raise TypeError(f"state.{field} must be an int, got {value!r} ({type(value).__name__})")
+    reason = None
+    if state.to_move not in (littlego.BLACK, littlego.WHITE):
+        reason = f"state.to_move must be 1 (Black) or 2 (White), got {state.to_move}"
+    elif not 0 <= state.t <= game.max_actions:
+        reason = f"state.t must be in [0, {game.max_actions}] (actions played), got {state.t}"
+    for colour, bits in (("Black", int(state.black)), ("White", int(state.white))):
+        if bits < 0 or bits & ~game.full:
+            reason = f"the {colour} stones {bits} are not bits of the {game.size}x{game.size} board"
+    if reason is None and state.black & state.white:
+        reason = (f"the board has Black and White stones on the same points "
+                  f"{game.bits_to_list(int(state.black & state.white))}")
+    if reason is not None:
+        raise ValueError(f"the solver takes a position that legal play reaches: {reason}")
+
+
+def check_position(state: littlego.GoState) -> None:
+    """Refuse a state that legal play does not reach (``littlego.check_state``), before a value
+    of it is searched: the value of an impossible position would mean nothing.
+
+    Raises:
+        TypeError: not a Little-Go state, or a field of the wrong type.
+        ValueError: the first inconsistency, named.
+    """
+    _check_kernel_fields(state)
+    try:
+        littlego.check_state(state)
+    except ValueError as e:
+        raise ValueError(f"the solver takes a position that legal play reaches: {e}") from None
 
 
 def symmetries(n: int) -> np.ndarray:
@@ -273,11 +315,13 @@ class Solver:
         Returns:
             A ``SolveResult``; ``value`` None when a budget ran out first.
         Raises:
-            ValueError: a finished game, a board over 7x7, a bad budget.
+            ValueError: an impossible state (see ``kernel_position``), a finished game, a board
+                over 7x7, a bad budget.
         """
+        check_position(state)
         pos = kernel_position(state)
         budget, deadline = _budget(budget_nodes, time_limit)
-        return self._run(pos, budget, deadline, margin, time.perf_counter())
+        return self._run(pos, budget, deadline, check_bool("margin", margin), time.perf_counter())
 
     def move_values(self, state: littlego.GoState, budget_nodes: int | None = None,
                     time_limit: float | None = None, margin: bool = False) -> dict[int, SolveResult]:
@@ -288,8 +332,10 @@ class Solver:
         None when the action ends the game). The budgets hold for all actions
         together; actions not reached in time get an unknown result.
         """
+        check_position(state)
         pos = kernel_position(state)
         budget, deadline = _budget(budget_nodes, time_limit)
+        margin = check_bool("margin", margin)
         out: dict[int, SolveResult] = {}
         spent = 0
         for a in littlego.legal_actions(state):
