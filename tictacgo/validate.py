@@ -158,3 +158,17 @@ def check_choice(name: str, value: Any, choices: Collection[Any]) -> Any:
     if not ok:
         raise ValueError(f"{name} must be one of {tuple(choices)}, got {value!r}")
     return value
+
+
+def check_path(name: str, value: Any, expected: str = "a file name") -> str:
+    """``value`` as a non-empty path string (``path=`` with nothing after it is a mistake, not ``.``).
+
+    Raises:
+        ArgumentTypeError: not a string (a number, a bool).
+        ValueError: an empty or blank string.
+    """
+    if not isinstance(value, str):
+        raise ArgumentTypeError(f"{name} must be {expected}, got {value!r} ({type(value).__name__})")
+    if not value.strip():
+        raise ValueError(f"{name} is empty; it must be {expected}")
+    return value
