@@ -27,6 +27,7 @@ from pathlib import Path
 
 from tictacgo.baselines.model_files import check_model_game
 from tictacgo.baselines.registry import register_agent
+from tictacgo.validate import check_path
 
 MODELS_DIR = Path(__file__).resolve().parent / "models"
 _ALGO_FILE = {"maskable-ppo": "ppo", "a2c": "a2c"}
@@ -44,11 +45,12 @@ def _build(game, rng, algo: str, path: str | None, sample: bool, trust: bool = F
     name = game.spec.name
     if path is None and shipped_model(name, algo, ".npz").exists():
         path = str(shipped_model(name, algo, ".npz"))  # the same policy, without torch
-    if path is not None and not isinstance(path, str):
-        raise ValueError(f"path must be a file name, got {path!r}")
+    if path is not None:
+        path = check_path("path", path, "a model file name (.zip, or its .npz export)")
     if path is not None and path.endswith(".npz"):
         from tictacgo.baselines.numpy_policy import NumpyPolicyAgent, load_npz
 
+        check_model_game(path, game)
         try:
             agent = NumpyPolicyAgent(game, load_npz(path), sample=sample, rng=rng)
         except FileNotFoundError as e:
