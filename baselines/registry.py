@@ -226,7 +226,7 @@ def make_agent(spec, game: str | Game, rng: np.random.Generator | None = None) -
     try:
         return factory(module, rng=rng if rng is not None else np.random.default_rng(), **params)
     except (TypeError, ValueError) as e:
-        raise ValueError(f"bad parameters for agent {name!r}: {e}") from e
+        raise ValueError(f"cannot build agent {name!r}: {e}") from e
 
 
 def _factory(entry: AgentEntry) -> Callable:

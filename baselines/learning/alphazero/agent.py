@@ -190,5 +190,5 @@ def _make_az(game, rng, path: str | None = None, sims: int = DEFAULT_SIMS, searc
 
 
 register_agent("az", _make_az, description="an AlphaZero network with batched Gumbel or PUCT search "
-               "(path=DIR, default the shipped model; sims=256, 0 for the raw network; search=gumbel|puct; "
-               "time=SECONDS; considered=16)")
+               "(path=DIR, default the shipped model; sims=256, 0 for the raw network, at most 100000; "
+               "search=gumbel|puct; time=SECONDS; considered=16)")
