@@ -227,6 +227,9 @@ def make_agent(spec, game: str | Game, rng: np.random.Generator | None = None) -
         return factory(module, rng=rng if rng is not None else np.random.default_rng(), **params)
     except (TypeError, ValueError) as e:
         raise ValueError(f"cannot build agent {name!r}: {e}") from e
+    except OSError as e:  # a model path the system refuses (a name too long, a device)
+        where = f"{str(e.filename)[:200]!r}: " if e.filename is not None else ""
+        raise ValueError(f"cannot build agent {name!r}: {where}{e.strerror or e}") from e
 
 
 def _factory(entry: AgentEntry) -> Callable:

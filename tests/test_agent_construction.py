@@ -135,6 +135,12 @@ def test_an_empty_path_is_called_empty(name):
         _agent(f"{name}:path=")
 
 
+@pytest.mark.parametrize("spec", ["az:path={}", "ppo:path={}.npz", "ppo:path={}.zip"])
+def test_a_model_path_the_system_refuses_is_a_value_error(spec):
+    with pytest.raises(ValueError, match="cannot build agent .*File name too long"):
+        _agent(spec.format("a" * 5000), make_game("tictactoe"))
+
+
 # -- the command line: one line, exit 2, before the first game ------------------------------------
 
 @pytest.mark.parametrize("argv,says", [
