@@ -15,7 +15,11 @@ unpickling anything from it (``tictacgo.baselines.learning.model_zip``);
 ``trust=true`` loads it with SB3's own loader instead, which runs any code the
 file holds: only for a file you trust, whose network this project does not build.
 
-Each agent loads its model when it is built; the arena builds an agent once
+A model is checked when its agent is built (``tictacgo.baselines.model_reading``:
+sizes capped, an export's arrays judged by their declared shapes before they
+are read, NaN weights refused; the JSON beside a model, when there is one,
+must name this game and variant), so a bad file is one ValueError before any
+game. Each agent loads its model when it is built; the arena builds an agent once
 per worker and re-seeds it for every game, so a model is loaded once per
 worker, not once per game.
 """

@@ -6,6 +6,12 @@ architecture, the SHA-256 of each weights file and what the trainer adds),
 with batch norms folded, for ``numpy_net``). Weights are written before the
 JSON that names them, each atomically, so a JSON never names weights that are
 not there in full; ``checked_bytes`` refuses a file whose hash differs.
+
+Reading is bounded: ``read_description`` checks ``model.json`` (its size,
+its nesting, the variant, and an architecture within ``MAX_CHANNELS``,
+``MAX_BLOCKS``, ``MAX_VALUE_HIDDEN`` and ``MAX_PARAMETERS`` whose inputs and
+outputs fit the variant), and ``weights_cap`` bounds the weights files by
+what that architecture needs, before anything else is read or built.
 """
 
 from __future__ import annotations
