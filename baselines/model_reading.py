@@ -142,6 +142,8 @@ def _header(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> tuple[Declared, bool,
         start = f.tell()
     if dtype.hasobject:
         raise ValueError(f"its array {info.filename!r} holds Python objects, which are never loaded")
+    if any(n < 0 for n in shape):
+        raise ValueError(f"its array {info.filename!r} declares a negative shape {shape}")
     return (tuple(int(n) for n in shape), dtype), bool(fortran), start
 
 

@@ -289,6 +289,17 @@ def test_a_ppo_npz_whose_layers_do_not_chain_is_refused(tmp_path, change, says):
     refuses(f"ppo:path={path}", says, TTT)
 
 
+def test_a_ppo_npz_declaring_a_negative_shape_is_refused_unread(tmp_path):
+    arrays = shipped_arrays(shipped_policy("tictactoe", "maskable-ppo", ".npz"))
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        for key, value in arrays.items():
+            zf.writestr(f"{key}.npy", npy_header((-5, -7)) if key == "W1" else npz_member(value))
+    path = tmp_path / "negative.npz"
+    path.write_bytes(buf.getvalue())
+    refuses(f"ppo:path={path}", r"'W1.npy' declares a negative shape", TTT)
+
+
 @pytest.mark.parametrize("suffix", [".npz", ".zip"])
 def test_a_deeply_nested_sidecar_json_is_refused(tmp_path, suffix):
     if suffix == ".zip" and importlib.util.find_spec("sb3_contrib") is None:
