@@ -237,6 +237,8 @@ class Tree:
     ``logits`` (masked prior logits), ``legal``, ``child_visits``,
     ``child_value`` (the child's ``value``), ``child_discount`` (+-1);
     ``states[name]``: ``(B, N)`` copies of the engine's per-game arrays.
+    ``N`` is ``capacity``, the nodes allocated so far: ``ensure`` grows it (by
+    doubling, up to ``num_nodes``) before a simulation adds a node beyond it.
     """
 
     def __init__(self, engine: BatchedGame, num_nodes: int):
