@@ -257,6 +257,53 @@ def test_nan_weights_in_model_pt_are_refused(tmp_path):
     refuses(f"az:path={folder}", "NaN or infinite values in 'trunk.0.c1.weight'")
 
 
+def deflated_torch_file(state: dict) -> bytes:
+    """``torch.save(state)`` with its records deflated: zeros shrink to almost nothing."""
+    import torch
+
+    buf = io.BytesIO()
+    torch.save(state, buf)
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(buf.getvalue())) as zin, \
+            zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zout:
+        for name in zin.namelist():
+            zout.writestr(name, zin.read(name))
+    return out.getvalue()
+
+
+@pytest.mark.skipif(not HAS_TORCH, reason="torch weights need torch")
+def test_a_model_pt_whose_records_inflate_past_the_architecture_is_refused_before_torch_reads_it(tmp_path):
+    import torch
+
+    folder = az_copy(tmp_path, "tictactoe")
+    torch_only(folder)
+    state = torch.load(folder / "model.pt", weights_only=True)
+    state["stem.0.weight"] = torch.zeros(16 << 20)  # 64 MiB of zeros, a few kB deflated
+    data = deflated_torch_file(state)
+    assert len(data) < 1 << 20
+    put(folder, "model.pt", data)
+    refuses(f"az:path={folder}", "model.pt is not plain weights .*inflates to", TTT)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("sb3_contrib") is None, reason="SB3 zips need the train extra")
+def test_a_ppo_zip_whose_weights_inflate_past_the_cap_is_refused_before_torch_reads_them(tmp_path,
+                                                                                          monkeypatch):
+    import torch
+
+    from tictacgo.baselines.learning import model_zip
+
+    monkeypatch.setattr(model_zip, "MAX_WEIGHTS_BYTES", 4 << 20)
+    src = shipped_policy("tictactoe", "maskable-ppo")
+    with zipfile.ZipFile(src) as z:
+        state = torch.load(io.BytesIO(z.read("policy.pth")), weights_only=True)
+    state["action_net.weight"] = torch.zeros(16 << 20)
+    dst = tmp_path / "bomb.zip"
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w") as zout:
+        for name in zin.namelist():
+            zout.writestr(name, deflated_torch_file(state) if name == "policy.pth" else zin.read(name))
+    refuses(f"ppo:path={dst}", "policy.pth is not plain weights: it inflates to", TTT)
+
+
 # -- ppo / a2c: the numpy export and the SB3 zip's sidecar -----------------------------------------
 
 def test_a_ppo_npz_with_nan_weights_is_refused_instead_of_playing_the_first_move(tmp_path):

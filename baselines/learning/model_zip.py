@@ -20,7 +20,9 @@ file is unpickled:
   (a custom activation, say) means the network cannot be rebuilt from plain
   values, and the file is refused. Every other serialized entry is ignored.
 
-Members are read with a size cap, so a zip bomb is refused too.
+Members are read with a size cap, and the weights' own records (torch's format
+is a zip too) are checked against it before torch inflates them, so a zip
+bomb is refused too.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from tictacgo.baselines.learning.networks import (
     TwoBranchExtractor,
     TwoBranchPolicy,
 )
+from tictacgo.baselines.model_reading import check_zip_size
 from tictacgo.games.spec import Game
 
 MAX_DATA_BYTES = 16 << 20       # the shipped models' data JSON: 6 to 21 kB
@@ -82,6 +85,10 @@ def read_model_zip(path: str | os.PathLike, members: tuple[str, ...] = ("policy.
             loaded = {}
             for name in members:
                 raw = _read_member(zf, name, path)
+                try:
+                    check_zip_size(raw, _cap(name))  # torch inflates a deflated record: bound it first
+                except (ValueError, zipfile.BadZipFile) as e:
+                    raise ValueError(f"its {name} is not plain weights: {e}") from None
                 try:
                     loaded[name] = th.load(io.BytesIO(raw), map_location="cpu", weights_only=True)
                 except Exception as e:  # torch raises many kinds for damaged or non-weight content
