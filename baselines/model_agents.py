@@ -15,7 +15,11 @@ unpickling anything from it (``tictacgo.baselines.learning.model_zip``);
 ``trust=true`` loads it with SB3's own loader instead, which runs any code the
 file holds: only for a file you trust, whose network this project does not build.
 
-Each agent loads its model when it is built; the arena builds an agent once
+A model is checked when its agent is built (``tictacgo.baselines.model_reading``:
+sizes capped, an export's arrays judged by their declared shapes before they
+are read, NaN weights refused; the JSON beside a model, when there is one,
+must name this game and variant), so a bad file is one ValueError before any
+game. Each agent loads its model when it is built; the arena builds an agent once
 per worker and re-seeds it for every game, so a model is loaded once per
 worker, not once per game.
 """
@@ -27,6 +31,7 @@ from pathlib import Path
 
 from tictacgo.baselines.model_files import check_model_game
 from tictacgo.baselines.registry import register_agent
+from tictacgo.validate import check_path
 
 MODELS_DIR = Path(__file__).resolve().parent / "models"
 _ALGO_FILE = {"maskable-ppo": "ppo", "a2c": "a2c"}
@@ -44,11 +49,12 @@ def _build(game, rng, algo: str, path: str | None, sample: bool, trust: bool = F
     name = game.spec.name
     if path is None and shipped_model(name, algo, ".npz").exists():
         path = str(shipped_model(name, algo, ".npz"))  # the same policy, without torch
-    if path is not None and not isinstance(path, str):
-        raise ValueError(f"path must be a file name, got {path!r}")
+    if path is not None:
+        path = check_path("path", path, "a model file name (.zip, or its .npz export)")
     if path is not None and path.endswith(".npz"):
         from tictacgo.baselines.numpy_policy import NumpyPolicyAgent, load_npz
 
+        check_model_game(path, game)
         try:
             agent = NumpyPolicyAgent(game, load_npz(path), sample=sample, rng=rng)
         except FileNotFoundError as e:

@@ -8,10 +8,11 @@ or board before playing, with a message that names both.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Any
+
+from tictacgo.baselines.model_reading import read_json
 
 
 def model_game_file(path: str | os.PathLike) -> Path:
@@ -29,9 +30,9 @@ def check_model_game(path: str | os.PathLike, game: Any) -> None:
     if not info.is_file():
         return
     try:
-        data = json.loads(info.read_text())
+        data = read_json(info)  # size-capped; a nesting too deep is a ValueError
         name, variant = str(data["game"]), dict(data.get("variant", {}))
-    except (OSError, ValueError, KeyError, TypeError) as e:
+    except (ValueError, KeyError, TypeError) as e:
         raise ValueError(f"{info} does not say which game the model plays ({e})") from None
     if name != game.spec.name or variant != dict(game.params):
         raise ValueError(f"the model {os.fspath(path)!r} was trained for {_describe(name, variant)}; "

@@ -18,11 +18,11 @@ residual ones) are refused by ``export_mlp`` and stay SB3-only.
 from __future__ import annotations
 
 import os
-import zipfile
 
 import numpy as np
 
 from tictacgo.agent import Agent
+from tictacgo.baselines.model_reading import read_file, read_npz
 from tictacgo.envs import observations
 from tictacgo.games.spec import Game
 from tictacgo.validate import check_bool
@@ -61,23 +61,58 @@ def save_npz(arrays: dict[str, np.ndarray], path: str | os.PathLike) -> None:
     os.replace(tmp, path)
 
 
+#: The most bytes an exported policy may hold (the shipped ones: 78 kB and 446 kB).
+MAX_NPZ_BYTES = 256 << 20
+MAX_LAYERS = 64
+
+
 def load_npz(path: str | os.PathLike) -> dict[str, np.ndarray]:
-    """The arrays ``save_npz`` wrote.
+    """The arrays ``save_npz`` wrote, checked before they are read.
+
+    The file's size is capped (``MAX_NPZ_BYTES``), and the arrays' declared names, shapes and
+    dtypes must be those of an MLP (``W0, b0, ...`` chained, float32, and ``obs_shape``) before
+    any is read; the weights must be finite.
 
     Raises:
         FileNotFoundError: no such file.
-        ValueError: not an exported policy.
+        ValueError: not an exported policy, or a damaged one (naming the file and the fault).
     """
     path = os.fspath(path)
-    if not os.path.isfile(path):
+    if not os.path.exists(path):
         raise FileNotFoundError(f"no exported policy at {path!r}")
-    if not zipfile.is_zipfile(path):
-        raise ValueError(f"{path!r} is not an exported policy (.npz); is the file corrupt?")
-    with np.load(path, allow_pickle=False) as data:
-        arrays = {k: data[k] for k in data.files}
-    if "obs_shape" not in arrays or "W0" not in arrays:
-        raise ValueError(f"{path!r} is not an exported policy: it has {sorted(arrays)}")
+    data = read_file(path, MAX_NPZ_BYTES, "exported policy (.npz)")
+    arrays = read_npz(data, repr(path), _check_mlp)
+    dims = [int(d) for d in arrays["obs_shape"]]
+    if min(dims) < 1 or int(np.prod(dims)) != arrays["W0"].shape[1]:
+        raise ValueError(f"{path!r} is not a usable model export: its obs_shape {dims} does not give "
+                         f"the {arrays['W0'].shape[1]} inputs of its first layer")
     return arrays
+
+
+def _check_mlp(declared: dict) -> None:
+    """Refuse arrays that are not ``export_mlp``'s: a chain of float32 layers and ``obs_shape``."""
+    if "obs_shape" not in declared or "W0" not in declared:
+        raise ValueError(f"it is not an exported policy: it has {sorted(declared)[:8]}")
+    count = sum(1 for k in declared if k.startswith("W"))
+    if count > MAX_LAYERS:
+        raise ValueError(f"it has {count} layers, over the {MAX_LAYERS} allowed")
+    expected = {"obs_shape"} | {f"{w}{k}" for k in range(count) for w in "Wb"}
+    if set(declared) != expected:
+        raise ValueError(f"its arrays {sorted(set(declared) ^ expected)[:6]} are not those of {count} layers")
+    shape, dtype = declared["obs_shape"]
+    if len(shape) != 1 or not 1 <= shape[0] <= 3 or dtype != np.int64:
+        raise ValueError(f"its obs_shape is {dtype} of shape {shape}, not 1 to 3 int64 sizes")
+    total, inputs = 0, None
+    for k in range(count):
+        (w, wtype), (b, btype) = declared[f"W{k}"], declared[f"b{k}"]
+        if len(w) != 2 or wtype != np.float32 or btype != np.float32 or b != w[:1] \
+                or (inputs is not None and w[1] != inputs):
+            raise ValueError(f"its layer {k} (W{k} {wtype} {w}, b{k} {btype} {b}) does not follow "
+                             f"from the one before as float32 weights")
+        total += (w[0] * w[1] + w[0]) * 4
+        inputs = w[0]
+    if total > MAX_NPZ_BYTES:
+        raise ValueError(f"its layers hold {total:,} bytes, over the {MAX_NPZ_BYTES:,} allowed")
 
 
 class LogitsAgent(Agent):

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -38,6 +38,9 @@ class AgentEntry:
     description: str
     #: The factory's parameters that take an agent (their default is an ``AgentSpec``).
     agent_params: tuple[str, ...] = ()
+    #: ``"module:function"`` called with the game's initial state before the agent is built; it
+    #: raises ValueError for a variant the agent cannot play (the solver's largest board, say).
+    plays_check: str | None = None
 
 
 _REGISTRY: dict[str, AgentEntry] = {}
@@ -209,6 +212,11 @@ def make_agent(spec, game: str | Game, rng: np.random.Generator | None = None) -
         raise ValueError(f"agent {name!r} does not play {game_name}; it plays {', '.join(entry.games)}. "
                          f"Available for {game_name}: {', '.join(available_agents(game_name))}")
     factory = _factory(entry)
+    if entry.plays_check is not None:
+        try:
+            _named(entry, entry.plays_check)(module.initial_state())
+        except ValueError as e:
+            raise ValueError(f"agent {name!r} cannot play this {game_name} variant: {e}") from None
     sig = inspect.signature(factory)
     accepts_any = any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values())
     allowed = [p for p in sig.parameters if p not in ("game", "rng")]
@@ -219,26 +227,34 @@ def make_agent(spec, game: str | Game, rng: np.random.Generator | None = None) -
     try:
         return factory(module, rng=rng if rng is not None else np.random.default_rng(), **params)
     except (TypeError, ValueError) as e:
-        raise ValueError(f"bad parameters for agent {name!r}: {e}") from e
+        raise ValueError(f"cannot build agent {name!r}: {e}") from e
+    except OSError as e:  # a model path the system refuses (a name too long, a device)
+        where = f"{str(e.filename)[:200]!r}: " if e.filename is not None else ""
+        raise ValueError(f"cannot build agent {name!r}: {where}{e.strerror or e}") from e
 
 
 def _factory(entry: AgentEntry) -> Callable:
     """The entry's factory, imported on first use when it is named by a string."""
     if not isinstance(entry.factory, str):
         return entry.factory
+    factory = _named(entry, entry.factory)
+    _REGISTRY[entry.name] = replace(entry, factory=factory)
+    return factory
+
+
+def _named(entry: AgentEntry, name: str) -> Callable:
+    """The function named ``"module:attr"``, imported now (for ``entry``'s messages)."""
     import importlib
 
-    module, _, attr = entry.factory.partition(":")
+    module, _, attr = name.partition(":")
     try:
-        factory = getattr(importlib.import_module(module), attr)
+        return getattr(importlib.import_module(module), attr)
     except MissingExtraError as e:  # its message already says what to install
         raise MissingExtraError(f"agent {entry.name!r} cannot be built: {e}") from e
     except ImportError as e:
         raise ImportError(f"agent {entry.name!r} cannot be built: importing {module} failed ({e})") from e
     except AttributeError:
         raise ValueError(f"agent {entry.name!r}: {module} has no {attr!r}") from None
-    _REGISTRY[entry.name] = AgentEntry(entry.name, factory, entry.games, entry.description)
-    return factory
 
 
 # Modules that register built-in agents when first needed (each calls
@@ -258,7 +274,8 @@ _BUILTIN_MODULES = (
 _NAMED_BUILTINS = (
     AgentEntry("solver", "tictacgo.solver.agent:make_solver_agent", ("littlego",),
                "exact endgame search; another agent's move where no proof comes in time "
-               "(fallback=, max_left=, time=, margin=; needs numba)"),
+               "(fallback=, max_left=, time=, margin=; needs numba)",
+               plays_check="tictacgo.solver.search:kernel_position"),
 )
 _loaded = False  # set once the built-in modules are imported
 

@@ -607,7 +607,7 @@ def test_a_tiny_self_play_run_trains_saves_and_resumes(tmp_path, game, size):
     second = train(cfg, log=lambda *_: None)
     assert second["positions"] == 16 * 20 and second["gradient_steps"] > first["gradient_steps"]
     assert len(second["checkpoints"]) == 2
-    agent = make_agent(f"az:path={tmp_path / 'run'},sims=4", game)
+    agent = make_agent(f"az:path={tmp_path / 'run'},sims=4", variant.module)
     s = variant.initial_state()
     assert variant.module.legal_bits(s) >> agent.act(s) & 1
 

@@ -79,3 +79,14 @@ def test_check_choice_lists_the_choices():
         check_choice("backend", "jax", ("local", "ray"))
     with pytest.raises(ValueError, match="got"):
         check_choice("backend", ["local"], {"local", "ray"})
+
+
+def test_check_path_calls_an_empty_path_empty_and_refuses_non_strings():
+    from tictacgo.validate import check_path
+
+    assert check_path("path", "runs/m") == "runs/m"
+    for empty in ("", "   "):
+        with pytest.raises(ValueError, match="path is empty; it must be a file name"):
+            check_path("path", empty)
+    with pytest.raises(ArgumentTypeError, match=r"path must be a model folder, got 3 \(int\)"):
+        check_path("path", 3, "a model folder")

@@ -259,3 +259,17 @@ def check_settings(settings: Any, *, name: Any = setting_flag) -> None:
     hints = typing.get_type_hints(type(settings))
     for f in dataclasses.fields(settings):
         check_setting(f, hints[f.name], getattr(settings, f.name), name(f))
+
+
+def check_path(name: str, value: Any, expected: str = "a file name") -> str:
+    """``value`` as a non-empty path string (``path=`` with nothing after it is a mistake, not ``.``).
+
+    Raises:
+        ArgumentTypeError: not a string (a number, a bool).
+        ValueError: an empty or blank string.
+    """
+    if not isinstance(value, str):
+        raise ArgumentTypeError(f"{name} must be {expected}, got {value!r} ({type(value).__name__})")
+    if not value.strip():
+        raise ValueError(f"{name} is empty; it must be {expected}")
+    return value

@@ -14,12 +14,15 @@ file is unpickled:
   the weights, and built afresh; the weights are then loaded into it
   strictly (every name and shape must match);
 * the observation and action spaces are rebuilt from the game;
+* weights holding NaN or infinite numbers are refused;
 * of the ``data`` JSON only plain values are read (``num_timesteps``) and the
   key names of ``policy_kwargs``: a keyword the project's networks never set
   (a custom activation, say) means the network cannot be rebuilt from plain
   values, and the file is refused. Every other serialized entry is ignored.
 
-Members are read with a size cap, so a zip bomb is refused too.
+Members are read with a size cap, and the weights' own records (torch's format
+is a zip too) are checked against it before torch inflates them, so a zip
+bomb is refused too.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from tictacgo.baselines.learning.networks import (
     TwoBranchExtractor,
     TwoBranchPolicy,
 )
+from tictacgo.baselines.model_reading import check_zip_size
 from tictacgo.games.spec import Game
 
 MAX_DATA_BYTES = 16 << 20       # the shipped models' data JSON: 6 to 21 kB
@@ -82,9 +86,16 @@ def read_model_zip(path: str | os.PathLike, members: tuple[str, ...] = ("policy.
             for name in members:
                 raw = _read_member(zf, name, path)
                 try:
+                    check_zip_size(raw, _cap(name))  # torch inflates a deflated record: bound it first
+                except (ValueError, zipfile.BadZipFile) as e:
+                    raise ValueError(f"its {name} is not plain weights: {e}") from None
+                try:
                     loaded[name] = th.load(io.BytesIO(raw), map_location="cpu", weights_only=True)
                 except Exception as e:  # torch raises many kinds for damaged or non-weight content
                     raise ValueError(f"its {name} is not plain weights ({type(e).__name__}: {e})") from None
+    except RecursionError:
+        raise ValueError(f"{path!r} is not a readable stable-baselines3 model zip: its data JSON is "
+                         f"nested too deeply") from None
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, UnicodeDecodeError,
             json.JSONDecodeError, NotImplementedError, RuntimeError) as e:
         raise ValueError(f"{path!r} is not a readable stable-baselines3 model zip "
@@ -185,6 +196,17 @@ def _parameter_count(name: str, sizes: dict[str, int], net_arch: Any, game: Game
     return total
 
 
+def check_finite(state_dict: dict[str, Any]) -> None:
+    """Refuse weights holding NaN or infinite numbers (the policy would fail or play nonsense).
+
+    Raises:
+        ValueError: naming the first such tensor.
+    """
+    for key, value in state_dict.items():
+        if value.is_floating_point() and not bool(th.isfinite(value).all()):
+            raise ValueError(f"its weights hold NaN or infinite values in {key!r}: they are damaged")
+
+
 def _check_policy_kwargs(data: dict[str, Any]) -> None:
     kwargs = data.get("policy_kwargs", {})
     if kwargs is None:
@@ -233,6 +255,7 @@ def rebuild_policy(game: Game, algo: str, data: dict[str, Any], state_dict: dict
     if count * 4 > MAX_WEIGHTS_BYTES:  # the sizes come from the file: build nothing unbounded
         raise ValueError(f"its network would have {count:,} parameters, over the "
                          f"{MAX_WEIGHTS_BYTES // 4:,} allowed")
+    check_finite(state_dict)  # only now: a tensor's shape may claim more than its storage holds
     maskable = algo == "maskable-ppo"
     kwargs: dict[str, Any] = {"net_arch": net_arch}
     cls = MaskableActorCriticPolicy if maskable else ActorCriticPolicy

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import torch as th
 
-from tictacgo.baselines.learning.model_zip import read_model_zip, rebuild_policy
+from tictacgo.baselines.learning.model_zip import check_finite, read_model_zip, rebuild_policy
 from tictacgo.baselines.numpy_policy import LogitsAgent
 from tictacgo.envs import observations
 from tictacgo.games.spec import Game
@@ -86,6 +86,10 @@ def load_model(path: str | os.PathLike, algo: str, game: Game, trust: bool = Fal
         model = cls.load(path, device="cpu")
     except Exception as e:  # SB3 raises many kinds for a damaged or foreign zip
         raise ValueError(f"could not load {path!r} as a {algo} model: {type(e).__name__}: {e}") from e
+    try:
+        check_finite(model.policy.state_dict())
+    except ValueError as e:
+        raise ValueError(f"could not load {path!r} as a {algo} model: {e}") from None
     return LoadedModel(model.policy.to("cpu").eval(), algo, int(model.num_timesteps))
 
 

@@ -2,10 +2,14 @@
 
 Registry spec: ``az`` (the model shipped for the game), ``az:path=DIR`` (a
 folder written by the AlphaZero training), with ``sims=N`` simulations per
-move (``sims=0``: the raw network's best legal move), ``search=gumbel|puct``,
-``time=SECONDS`` (stop searching after that long; the loading of the model is
-not counted) and ``considered=K`` (Gumbel's root sample). The search plays to
-win: no Gumbel or Dirichlet noise, the best action by its own rule.
+move (``sims=0``: the raw network's best legal move; at most ``MAX_SIMS``),
+``search=gumbel|puct``, ``time=SECONDS`` (stop searching after that long; the
+loading of the model is not counted, and the search's arrays grow with the
+simulations run, so a huge ``sims`` with ``time`` still stops on time) and
+``considered=K`` (Gumbel's root sample, 1 to ``MAX_CONSIDERED``). The search
+plays to win: no Gumbel or Dirichlet noise, the best action by its own rule.
+A model trained for another game variant (board size, komi, action limit) is
+refused when the agent is built, before any game.
 
 A model with a numpy export (``model.npz``, written by every save) plays
 without torch (``numpy_net``); this module never imports torch unless a model
@@ -18,6 +22,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -27,10 +32,14 @@ from tictacgo.baselines.learning.alphazero.search import NEG
 from tictacgo.baselines.learning.alphazero.selfplay import SEARCHES, SearchConfig
 from tictacgo.baselines.learning.alphazero.variant import Variant
 from tictacgo.baselines.registry import register_agent
-from tictacgo.validate import check_number
+from tictacgo.validate import check_choice, check_int, check_number, check_path
 
 MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
 DEFAULT_SIMS = 256
+#: The most simulations a move may ask for (about 110 MB of search tree on 5x5 Little-Go).
+MAX_SIMS = 100_000
+#: The largest Gumbel root sample (more than the game's actions acts as all of them).
+MAX_CONSIDERED = 1024
 
 
 def shipped_model(game_name: str) -> Path:
@@ -58,20 +67,26 @@ class AZAgent(Agent):
                  time_limit: float | None = None, max_considered: int = 16,
                  rng: np.random.Generator | None = None):
         super().__init__(game, rng)
-        if variant.game != game.spec.name:
-            raise ValueError(f"the network plays {variant.game}, not {game.spec.name}")
-        if isinstance(sims, bool) or not isinstance(sims, int) or sims < 0:
-            raise ValueError(f"sims must be an int >= 0, got {sims!r}")
-        if search not in SEARCHES:
-            raise ValueError(f"search must be one of {SEARCHES}, got {search!r}")
+        check_plays(variant, game, "the network")
+        sims = check_int("sims", sims, min=0, max=MAX_SIMS)
+        max_considered = check_int("considered", max_considered, min=1, max=MAX_CONSIDERED)
+        check_choice("search", search, SEARCHES)
         self.evaluator = evaluator
         self.variant = variant
-        self.time_limit = check_number("time_limit", time_limit, positive=True, allow_none=True,
+        self.time_limit = check_number("time", time_limit, positive=True, allow_none=True,
                                        expected="a finite positive number of seconds")
         self.config = SearchConfig(search, sims, max_considered=max_considered, gumbel_scale=0.0,
                                    dirichlet_fraction=0.0)
         self.engine = variant.new_engine(1)
         self.last = None  # the last move's SearchOutput
+        self._warm_up()
+
+    def _warm_up(self) -> None:
+        """One simulation from the empty board, so the engine's compiled kernels are loaded now, not
+        in the first move's time (the noiseless search draws nothing from the generator)."""
+        self.engine.set_state(0, self.variant.initial_state())
+        replace(self.config, simulations=min(1, self.config.simulations)).run(
+            self.engine, self.evaluator, self.rng, temperature=0.0)
 
     def search(self, state):
         """The search's output for ``state`` (``SearchOutput`` of one game)."""
@@ -102,6 +117,18 @@ class AZAgent(Agent):
         p = np.exp(z - z.max())
         p /= p.sum()
         return {int(a): float(p[a]) for a in np.nonzero(legal)[0]}
+
+
+def check_plays(variant: Variant, game, what: str) -> None:
+    """Refuse a network trained for another game or variant than ``game``'s.
+
+    Raises:
+        ValueError: naming both variants (``what`` names the network or its folder).
+    """
+    here = Variant.of_game(game)
+    if variant != here:
+        raise ValueError(f"{what} plays {variant.describe()}, not {here.describe()}: it was trained "
+                         f"for that variant only")
 
 
 _LOADED: dict[tuple, tuple] = {}
@@ -154,13 +181,14 @@ def _make_az(game, rng, path: str | None = None, sims: int = DEFAULT_SIMS, searc
         if not (path / "model.json").is_file():
             raise ValueError(f"no AlphaZero model is shipped for {name}; train one with "
                              f"scripts/train_alphazero.py and pass az:path=DIR")
-    elif not isinstance(path, str):
-        raise ValueError(f"path must be a folder name, got {path!r}")
+    else:
+        path = check_path("path", path, "a model folder")
     evaluator, variant = load_cached(path)
+    check_plays(variant, game, f"the model {str(path)!r}")
     return AZAgent(game, evaluator, variant, sims=sims, search=search, time_limit=time,
                    max_considered=considered, rng=rng)
 
 
 register_agent("az", _make_az, description="an AlphaZero network with batched Gumbel or PUCT search "
-               "(path=DIR, default the shipped model; sims=256, 0 for the raw network; search=gumbel|puct; "
-               "time=SECONDS; considered=16)")
+               "(path=DIR, default the shipped model; sims=256, 0 for the raw network, at most 100000; "
+               "search=gumbel|puct; time=SECONDS; considered=16)")

@@ -6,13 +6,25 @@ architecture, the SHA-256 of each weights file and what the trainer adds),
 with batch norms folded, for ``numpy_net``). Weights are written before the
 JSON that names them, each atomically, so a JSON never names weights that are
 not there in full; ``checked_bytes`` refuses a file whose hash differs.
+
+Reading is bounded: ``read_description`` checks ``model.json`` (its size,
+its nesting, the variant, and an architecture within ``MAX_CHANNELS``,
+``MAX_BLOCKS``, ``MAX_VALUE_HIDDEN`` and ``MAX_PARAMETERS`` whose inputs and
+outputs fit the variant), and ``weights_cap`` bounds the weights files by
+what that architecture needs, before anything else is read or built.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+from tictacgo.baselines.learning.alphazero.features import encoder_for
+from tictacgo.baselines.learning.alphazero.variant import Variant
+from tictacgo.baselines.model_reading import read_file, read_json
+from tictacgo.validate import check_bool, check_int
 
 WEIGHTS_FILE = "model.pt"
 NUMPY_FILE = "model.npz"
@@ -30,10 +42,7 @@ def read_meta(folder: str | Path) -> dict:
     if not path.is_file():
         raise ValueError(f"{folder} holds no AlphaZero model (no {META_FILE}); pass the folder "
                          f"that the AlphaZero training wrote")
-    try:
-        meta = json.loads(path.read_text())
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise ValueError(f"{path} is not valid JSON: {e}") from None
+    meta = read_json(path)  # size-capped, and a nesting too deep is a ValueError
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         raise ValueError(f"{path} is not an AlphaZero model description (format {FORMAT!r})")
     return meta
@@ -43,16 +52,24 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def checked_bytes(folder: str | Path, name: str, expected: str | None) -> bytes:
+def checked_bytes(folder: str | Path, name: str, expected: str | None, cap: int | None = None) -> bytes:
     """The bytes of ``folder/name``, refused unless their SHA-256 is ``expected``.
 
+    Args:
+        cap: the most bytes the file may hold (checked before it is read); None: no limit.
     Raises:
-        ValueError: a missing file or another hash (a half-written or foreign file).
+        ValueError: a missing file, one over ``cap`` bytes, or another hash (a half-written or
+            foreign file).
     """
     path = Path(folder) / name
-    if not path.is_file():
+    if cap is not None:
+        data = read_file(path, cap, "weights file")
+    elif not path.is_file():
         raise ValueError(f"{path} is missing")
-    data = path.read_bytes()
+    else:
+        data = path.read_bytes()
+    if not isinstance(expected, str):
+        raise ValueError(f"{Path(folder) / META_FILE} names no SHA-256 for {name}")
     if sha256(data) != expected:
         raise ValueError(f"{path} is not the weights {META_FILE} describes (a half-written save?)")
     return data
@@ -105,3 +122,103 @@ def _place(tmp: Path, target: Path) -> None:
     import os
 
     os.replace(tmp, target)
+
+
+# -- reading a model's description: every field checked and bounded before anything is built -----
+
+#: The largest networks a model file may describe (and ``Architecture`` may build): far above the
+#: shipped ones (32 channels, 2 to 4 blocks), low enough that a crafted file cannot ask for gigabytes.
+MAX_CHANNELS = 1024
+MAX_BLOCKS = 100
+MAX_VALUE_HIDDEN = 4096
+MAX_PARAMETERS = 32_000_000  # 128 MB of float32 weights
+#: Each size field's largest value (in_planes, board and num_actions must also fit the variant).
+SIZE_LIMITS = {"in_planes": 64, "board": 19, "num_actions": 19 * 19 + 1, "channels": MAX_CHANNELS,
+               "value_hidden": MAX_VALUE_HIDDEN}
+_ARCH_FIELDS = ("in_planes", "board", "num_actions", "channels", "blocks", "value_hidden")
+
+
+def check_sizes(arch: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    """An architecture's fields as plain values, each a whole number within its limit.
+
+    Args:
+        arch: ``in_planes``, ``board``, ``num_actions``, ``channels``, ``blocks``,
+            ``value_hidden`` and ``ownership`` (optional, default False).
+        prefix: put before each field's name in messages (``"Architecture."``).
+    Raises:
+        ValueError: a field missing, of another type, out of its range, or a network over
+            ``MAX_PARAMETERS`` weights.
+    """
+    missing = [f for f in _ARCH_FIELDS if f not in arch]
+    if missing:
+        raise ValueError(f"the architecture lacks {', '.join(missing)}")
+    out: dict[str, Any] = {f: check_int(prefix + f, arch[f], min=1, max=SIZE_LIMITS[f])
+                           for f in _ARCH_FIELDS if f != "blocks"}
+    out["blocks"] = check_int(prefix + "blocks", arch["blocks"], min=0, max=MAX_BLOCKS)
+    out["ownership"] = check_bool(prefix + "ownership", arch.get("ownership", False))
+    count = parameter_count(out)
+    if count > MAX_PARAMETERS:
+        raise ValueError(f"the architecture has {count:,} weights, over the {MAX_PARAMETERS:,} allowed "
+                         f"(channels {out['channels']}, blocks {out['blocks']})")
+    return {f: out[f] for f in (*_ARCH_FIELDS, "ownership")}
+
+
+def parameter_count(arch: dict[str, Any]) -> int:
+    """The weights and batch-norm statistics of the network ``arch`` describes (checked sizes)."""
+    ch, n, a, h = arch["channels"], arch["board"], arch["num_actions"], arch["value_hidden"]
+    norm = 4  # a batch norm's weight, bias, running mean and variance per channel
+    count = ch * arch["in_planes"] * 9 + norm * ch
+    count += arch["blocks"] * 2 * (ch * ch * 9 + norm * ch)
+    count += 2 * ch + norm * 2 + a * 2 * n * n + a                  # the policy head
+    count += ch + norm + h * n * n + h + h + 1                       # the value head
+    return count + (ch + 1 if arch["ownership"] else 0)
+
+
+def weights_cap(arch: dict[str, Any]) -> int:
+    """The most bytes a weights file of ``arch`` may hold: its float32 numbers twice over, and room
+    for the file's own bookkeeping (names, headers)."""
+    return 8 * parameter_count(arch) + (1 << 20)
+
+
+@dataclass(frozen=True)
+class Description:
+    """A model's ``model.json``, checked: the whole dict, the variant and the architecture."""
+
+    meta: dict
+    variant: Variant
+    architecture: dict
+
+
+def read_description(folder: str | Path) -> Description:
+    """``model.json`` of a model folder with its variant and architecture checked.
+
+    The architecture must be one ``Architecture`` builds within its limits, and its inputs and
+    outputs must fit the variant (the encoder's planes, the board, the game's actions).
+
+    Raises:
+        ValueError: naming the file and what is wrong in it.
+    """
+    meta = read_meta(folder)
+    path = Path(folder) / META_FILE
+    try:
+        variant = Variant.from_json(meta.get("variant"))
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"{path} has no usable variant: {e}") from None
+    arch = meta.get("architecture")
+    if not isinstance(arch, dict):
+        raise ValueError(f"{path} has no architecture (a JSON object), got {arch!r:.80}")
+    unknown = sorted(set(arch) - {*_ARCH_FIELDS, "ownership"})
+    if unknown:
+        raise ValueError(f"{path}: the architecture has unknown fields {unknown[:6]}")
+    try:
+        arch = check_sizes(arch)
+    except ValueError as e:
+        raise ValueError(f"{path}: {e}") from None
+    encoder = encoder_for(variant)
+    fits = {"in_planes": len(encoder.planes), "board": encoder.board_shape[0],
+            "num_actions": variant.module.num_actions}
+    for field, want in fits.items():
+        if arch[field] != want:
+            raise ValueError(f"{path}: the architecture's {field} is {arch[field]}, but "
+                             f"{variant.describe()} needs {want}")
+    return Description(meta, variant, arch)

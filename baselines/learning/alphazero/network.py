@@ -42,12 +42,15 @@ from tictacgo.baselines.learning.alphazero.modelfile import (
     META_FILE,
     NUMPY_FILE,
     WEIGHTS_FILE,
+    check_sizes,
     checked_bytes,
-    read_meta,
+    read_description,
     sha256,
+    weights_cap,
 )
 from tictacgo.baselines.learning.alphazero.numpy_net import export
 from tictacgo.baselines.learning.alphazero.variant import Variant
+from tictacgo.baselines.model_reading import check_zip_size, first_line
 from tictacgo.games.batched_common import BatchedGame
 
 
@@ -74,14 +77,7 @@ class Architecture:
     ownership: bool = False
 
     def __post_init__(self):
-        for f in ("in_planes", "board", "num_actions", "channels", "value_hidden"):
-            v = getattr(self, f)
-            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-                raise ValueError(f"Architecture.{f} must be a positive int, got {v!r}")
-        if isinstance(self.blocks, bool) or not isinstance(self.blocks, int) or self.blocks < 0:
-            raise ValueError(f"Architecture.blocks must be an int >= 0, got {self.blocks!r}")
-        if not isinstance(self.ownership, bool):
-            raise ValueError(f"Architecture.ownership must be a bool, got {self.ownership!r}")
+        check_sizes(asdict(self), prefix="Architecture.")  # whole numbers within modelfile's limits
 
     @classmethod
     def for_variant(cls, variant: Variant, **kw) -> Architecture:
@@ -291,18 +287,42 @@ def save_model(folder: str | Path, net: PolicyValueNet, variant: Variant, info: 
 def load_model(folder: str | Path) -> tuple[PolicyValueNet, Variant, dict]:
     """``(net, variant, meta)`` from a model folder (weights read with ``weights_only=True``).
 
+    The description is checked first (``read_description``), the weights file's size is
+    bounded by its architecture before it is read, and the weights must fit the network exactly
+    and be finite.
+
     Raises:
-        ValueError: a missing or inconsistent model (weights that do not match the JSON).
+        ValueError: a missing, inconsistent or damaged model, naming the file.
     """
-    meta = read_meta(folder)
-    variant = Variant.from_json(meta["variant"])
-    arch = Architecture.from_json(meta["architecture"])
-    data = checked_bytes(folder, WEIGHTS_FILE, meta.get("weights_sha256"))
-    state = torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
+    desc = read_description(folder)
+    arch = Architecture.from_json(desc.architecture)
+    cap = weights_cap(desc.architecture)
+    data = checked_bytes(folder, WEIGHTS_FILE, desc.meta.get("weights_sha256"), cap=cap)
+    path = Path(folder) / WEIGHTS_FILE
+    try:
+        check_zip_size(data, cap)  # torch's format is a zip: refuse one that would inflate past the cap
+        state = torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
+    except Exception as e:  # torch raises many kinds for damaged bytes or a pickle that is not weights
+        raise ValueError(f"{path} is not plain weights ({type(e).__name__}: {first_line(e)})") from None
+    if not isinstance(state, dict) or not all(isinstance(v, torch.Tensor) for v in state.values()):
+        raise ValueError(f"{path} is not a state_dict of tensors")
     net = PolicyValueNet(arch)
-    net.load_state_dict(state)
+    # Names and shapes first: a crafted tensor may claim a shape far larger than its storage.
+    wanted = {k: tuple(v.shape) for k, v in net.state_dict().items()}
+    got = {k: tuple(v.shape) for k, v in state.items()}
+    if wanted != got:
+        diff = sorted(set(wanted) ^ set(got)) or [k for k in wanted if wanted[k] != got[k]]
+        raise ValueError(f"{path} does not fit the architecture in {META_FILE} (first difference: "
+                         f"{diff[0]!r}, {got.get(diff[0])} where {wanted.get(diff[0])} is needed)")
+    bad = [k for k, v in state.items() if v.is_floating_point() and not bool(torch.isfinite(v).all())]
+    if bad:
+        raise ValueError(f"{path} holds NaN or infinite values in {bad[0]!r}: the weights are damaged")
+    try:
+        net.load_state_dict(state)
+    except RuntimeError as e:
+        raise ValueError(f"{path} does not fit the architecture in {META_FILE} ({first_line(e)})") from None
     net.eval()
-    return net, variant, meta
+    return net, desc.variant, desc.meta
 
 
 def add_numpy_export(folder: str | Path) -> Path:

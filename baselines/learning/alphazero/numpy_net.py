@@ -15,14 +15,19 @@ is the search's evaluator over a ``NumpyNet``. Only ``export`` needs torch.
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 import numpy as np
 
 from tictacgo.baselines.learning.alphazero.features import encoder_for
-from tictacgo.baselines.learning.alphazero.modelfile import NUMPY_FILE, checked_bytes, read_meta
+from tictacgo.baselines.learning.alphazero.modelfile import (
+    NUMPY_FILE,
+    checked_bytes,
+    read_description,
+    weights_cap,
+)
 from tictacgo.baselines.learning.alphazero.variant import Variant
+from tictacgo.baselines.model_reading import expect_arrays, read_npz
 from tictacgo.games.batched_common import BatchedGame
 
 
@@ -145,15 +150,40 @@ class NumpyEvaluator:
         return self.evaluate_planes(self.encoder.from_engine(engine, rows, legal))
 
 
+def export_shapes(arch: dict) -> dict[str, tuple[int, ...]]:
+    """The name and shape of every array ``export`` writes for a network of ``arch`` (checked sizes)."""
+    ch, n, a, h = arch["channels"], arch["board"], arch["num_actions"], arch["value_hidden"]
+    shapes: dict[str, tuple[int, ...]] = {}
+
+    def put(name, w, out):
+        shapes[f"{name}.w"], shapes[f"{name}.b"] = w, (out,)
+
+    put("stem", (ch, arch["in_planes"], 3, 3), ch)
+    for i in range(arch["blocks"]):
+        put(f"block{i}.c1", (ch, ch, 3, 3), ch)
+        put(f"block{i}.c2", (ch, ch, 3, 3), ch)
+    put("policy.conv", (2, ch, 1, 1), 2)
+    put("policy.fc", (a, 2 * n * n), a)
+    put("value.conv", (1, ch, 1, 1), 1)
+    put("value.fc1", (h, n * n), h)
+    put("value.fc2", (1, h), 1)
+    return shapes
+
+
 def load_numpy(folder: str | Path) -> tuple[NumpyEvaluator, Variant, dict]:
     """``(evaluator, variant, meta)`` from a model folder's ``model.npz`` (no pickles, no torch).
 
+    The description is checked first (``read_description``); the archive's size, then each
+    array's declared name, shape and dtype are checked against its architecture before
+    anything is read, and the weights must be finite.
+
     Raises:
-        ValueError: a missing or inconsistent export.
+        ValueError: a missing, inconsistent or damaged export, naming the file.
     """
-    meta = read_meta(folder)
-    variant = Variant.from_json(meta["variant"])
-    data = checked_bytes(folder, NUMPY_FILE, meta.get("numpy_sha256"))
-    with np.load(io.BytesIO(data), allow_pickle=False) as z:
-        net = NumpyNet({k: z[k] for k in z.files}, int(meta["architecture"]["blocks"]))
-    return NumpyEvaluator(net, variant), variant, meta
+    desc = read_description(folder)
+    arch = desc.architecture
+    data = checked_bytes(folder, NUMPY_FILE, desc.meta.get("numpy_sha256"), cap=weights_cap(arch))
+    shapes = export_shapes(arch)
+    arrays = read_npz(data, str(Path(folder) / NUMPY_FILE), lambda declared: expect_arrays(declared, shapes))
+    net = NumpyNet(arrays, arch["blocks"])
+    return NumpyEvaluator(net, desc.variant), desc.variant, desc.meta

@@ -53,6 +53,10 @@ from tictacgo.games.batched_common import BatchedGame
 NEG = -1e30  # the logit of an illegal action: exp() of it is exactly 0, and it stays finite
 TINY = np.finfo(np.float64).tiny
 EPS = 1e-8
+#: Nodes (and schedule columns) a search allocates at first; bigger budgets grow as simulations run.
+INITIAL_NODES = 4096
+_NODE_ARRAYS = ("visits", "value", "raw_value", "terminal", "parent", "action_from_parent", "children",
+                "logits", "legal", "child_visits", "child_value", "child_discount")
 
 Evaluator = Callable[[BatchedGame, np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
 Rule = Callable[["Tree", np.ndarray, np.ndarray], np.ndarray]
@@ -154,24 +158,58 @@ def gumbel_interior_scores(logits: np.ndarray, cq: np.ndarray, visits: np.ndarra
     return np.where(legal, lag, -np.inf)
 
 
-def considered_visits(max_considered: int, num_simulations: int) -> list[int]:
+def considered_visits(max_considered: int, num_simulations: int, length: int | None = None) -> list[int]:
     """Sequential halving's schedule: the visit count of the actions considered at each simulation.
 
     ``max_considered`` actions get visits in turn; after a phase, the better
     half stays (never fewer than 2). Each phase gets about
     ``num_simulations / log2(max_considered)`` simulations.
+
+    Args:
+        max_considered: the actions considered at first.
+        num_simulations: the simulations the schedule is planned for.
+        length: only the schedule's first ``length`` entries (a search stopped by
+            its clock never needs the rest of a huge budget's schedule).
     """
+    stop = num_simulations if length is None else min(length, num_simulations)
     if max_considered <= 1:
-        return list(range(num_simulations))
+        return list(range(stop))
     phases = math.ceil(math.log2(max_considered))
     out: list[int] = []
     visits, count = 0, max_considered
-    while len(out) < num_simulations:
+    while len(out) < stop:
         for _ in range(max(1, int(num_simulations / (phases * count)))):
             out += [visits] * count
             visits += 1
+            if len(out) >= stop:
+                break
         count = max(2, count // 2)
-    return out[:num_simulations]
+    return out[:stop]
+
+
+class ConsideredTable:
+    """``considered_visits(m, num_simulations) + [0]`` for every ``m`` up to ``max_considered``, as rows
+    of one array indexed ``table[m, simulation]``, its columns computed as the search reaches them.
+
+    A search that its clock stops early (a huge budget with ``time=``) computes only the
+    columns it used, so the schedule costs no more than the simulations run.
+    """
+
+    def __init__(self, max_considered: int, num_simulations: int, num_actions: int):
+        self.rows = min(max_considered, num_actions) + 1  # never more considered than actions
+        self.num_simulations = num_simulations
+        self.array = self._columns(min(num_simulations + 1, INITIAL_NODES))
+
+    def _columns(self, width: int) -> np.ndarray:
+        rows = [considered_visits(m, self.num_simulations, width) for m in range(self.rows)]
+        return np.array([r + [0] * (width - len(r)) for r in rows], dtype=np.int64)
+
+    def __getitem__(self, index: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+        rows, columns = index
+        need = int(np.max(columns, initial=0)) + 1
+        if need > self.array.shape[1]:
+            self.array = self._columns(min(self.num_simulations + 1, max(need, 2 * self.array.shape[1])))
+        return self.array[rows, columns]
 
 
 def gumbel_noise(rng: np.random.Generator, shape: tuple[int, int], scale: float) -> np.ndarray:
@@ -199,26 +237,51 @@ class Tree:
     ``logits`` (masked prior logits), ``legal``, ``child_visits``,
     ``child_value`` (the child's ``value``), ``child_discount`` (+-1);
     ``states[name]``: ``(B, N)`` copies of the engine's per-game arrays.
+    ``N`` is ``capacity``, the nodes allocated so far: ``ensure`` grows it (by
+    doubling, up to ``num_nodes``) before a simulation adds a node beyond it.
     """
 
     def __init__(self, engine: BatchedGame, num_nodes: int):
         B, N, A = engine.batch_size, num_nodes, engine.num_actions
         self.batch_size, self.num_nodes, self.num_actions = B, N, A
-        self.visits = np.zeros((B, N), np.int64)
-        self.value = np.zeros((B, N))
-        self.raw_value = np.zeros((B, N))
-        self.terminal = np.zeros((B, N), bool)
-        self.parent = np.full((B, N), -1, np.int64)
-        self.action_from_parent = np.full((B, N), -1, np.int64)
-        self.children = np.full((B, N, A), -1, np.int64)
-        self.logits = np.zeros((B, N, A))
-        self.legal = np.zeros((B, N, A), bool)
-        self.child_visits = np.zeros((B, N, A), np.int64)
-        self.child_value = np.zeros((B, N, A))
-        self.child_discount = np.zeros((B, N, A))
+        # Arrays for the first nodes only: ``ensure`` grows them as simulations add nodes, so a
+        # search that its clock stops early allocates no more than it used.
+        n = min(N, INITIAL_NODES)
+        self.capacity = n
+        self.visits = np.zeros((B, n), np.int64)
+        self.value = np.zeros((B, n))
+        self.raw_value = np.zeros((B, n))
+        self.terminal = np.zeros((B, n), bool)
+        self.parent = np.full((B, n), -1, np.int64)
+        self.action_from_parent = np.full((B, n), -1, np.int64)
+        self.children = np.full((B, n, A), -1, np.int64)
+        self.logits = np.zeros((B, n, A))
+        self.legal = np.zeros((B, n, A), bool)
+        self.child_visits = np.zeros((B, n, A), np.int64)
+        self.child_value = np.zeros((B, n, A))
+        self.child_discount = np.zeros((B, n, A))
         self.fields = engine.state_fields()
-        self.states = {f: np.zeros((B, N), getattr(engine, f).dtype) for f in self.fields}
+        self.states = {f: np.zeros((B, n), getattr(engine, f).dtype) for f in self.fields}
         self.simulations = 0
+
+    def ensure(self, nodes: int) -> None:
+        """Room for ``nodes`` nodes per tree (at most ``num_nodes``): the arrays grow by doubling."""
+        if nodes <= self.capacity:
+            return
+        if nodes > self.num_nodes:
+            raise ValueError(f"the trees hold {self.num_nodes} nodes, {nodes} asked")
+        n = min(self.num_nodes, max(nodes, 2 * self.capacity))
+
+        def grown(old: np.ndarray) -> np.ndarray:
+            fill = -1 if old is self.parent or old is self.action_from_parent or old is self.children else 0
+            new = np.full((old.shape[0], n) + old.shape[2:], fill, old.dtype)
+            new[:, :self.capacity] = old
+            return new
+
+        for name in _NODE_ARRAYS:
+            setattr(self, name, grown(getattr(self, name)))
+        self.states = {f: grown(a) for f, a in self.states.items()}
+        self.capacity = n
 
     def store(self, games: np.ndarray, nodes, engine: BatchedGame) -> None:
         """Copy the engine's games ``games`` into ``nodes`` of those trees."""
@@ -249,7 +312,7 @@ class GumbelRoot:
 
     gumbel: np.ndarray            # (B, A)
     num_considered: np.ndarray    # (B,) min(max_considered, legal actions)
-    table: np.ndarray             # (max_considered + 1, S) considered_visits per count
+    table: ConsideredTable        # table[count, simulation]: considered_visits per count
     value_scale: float = 0.1
     maxvisit_init: float = 50.0
 
@@ -431,6 +494,7 @@ def run_search(roots: BatchedGame, evaluate: Evaluator, num_simulations: int, ro
         parent, action, leaf = _simulate(tree, root_rule, interior_rule)
         grow = np.nonzero(leaf < 0)[0]
         if grow.size:
+            tree.ensure(sim + 2)
             _expand(tree, scratch, evaluate, grow, parent[grow], action[grow], sim + 1)
             leaf[grow] = sim + 1
         revisit = np.nonzero(leaf != sim + 1)[0]
@@ -509,8 +573,7 @@ def gumbel_search(roots: BatchedGame, evaluate: Evaluator, num_simulations: int,
     B, A = roots.batch_size, roots.num_actions
     legal = roots.legal_mask()
     gumbel = gumbel_noise(rng, (B, A), gumbel_scale)
-    table = np.array([considered_visits(m, num_simulations) + [0] for m in range(max_considered + 1)],
-                     dtype=np.int64)
+    table = ConsideredTable(max_considered, num_simulations, A)
     root = GumbelRoot(gumbel, np.minimum(max_considered, legal.sum(-1)), table, value_scale, maxvisit_init)
     interior = GumbelInterior(value_scale, maxvisit_init)
     tree = run_search(roots, evaluate, num_simulations, root, interior, deadline)
