@@ -528,3 +528,19 @@ def test_boardsize_beyond_the_solvers_boards_is_an_unacceptable_size_and_the_gam
     assert e.handle("genmove w").startswith("= ")
     assert e.handle("boardsize 7") == "=\n\n" and e.agent.game == go.LittleGo(7)
     assert "Traceback" not in log.getvalue()
+
+
+def test_a_trained_model_refuses_another_board_size_or_komi_and_the_game_goes_on():
+    from tictacgo.baselines import make_agent
+
+    log = io.StringIO()
+    e = GtpEngine(lambda game: make_agent("az:sims=0", game), log=log)
+    e.handle("play b C3")
+    for command in ("boardsize 7", "komi 7.5"):
+        response = e.handle(command)
+        assert response.startswith("? "), command
+        assert "plays littlego 5x5, komi 2.5" in response
+    assert response.startswith("? komi 7.5 is refused")
+    assert e.size == 5 and e.moves == [12] and e.agent.game == go.LittleGo(5)
+    assert e.handle("genmove w").startswith("= ")
+    assert "Traceback" not in log.getvalue()
