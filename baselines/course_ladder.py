@@ -201,7 +201,7 @@ class CourseAlphaBetaAgent(Agent):
     def __init__(self, game: littlego.LittleGo | None = None, depth: int = 2, branching: int = 10,
                  rng: np.random.Generator | None = None):
         super().__init__(game if game is not None else littlego.LittleGo(), rng)
-        self.depth = check_int("depth", depth, min=1)
+        self.depth = check_int("depth", depth, min=1, max=1000)
         self.branching = check_int("branching", branching, min=1)
         self.nodes = 0
 

@@ -70,6 +70,9 @@ from tictacgo.games.spec import Game
 from tictacgo.validate import check_bool, check_int, check_number
 
 _log, _sqrt = math.log, math.sqrt
+#: The most simulations a move may ask for (hours a move at this search's speed; a larger
+#: number is a typo, not a budget).
+MAX_SIMS = 10_000_000
 
 
 class Node:
@@ -237,7 +240,7 @@ class MCTSAgent(Agent):
         super().__init__(game, rng)
         if sims is None and time_limit is None:
             sims = 1000
-        sims = check_int("sims", sims, min=1, allow_none=True)
+        sims = check_int("sims", sims, min=1, max=MAX_SIMS, allow_none=True)
         time_limit = check_number("time_limit", time_limit, positive=True, allow_none=True,
                                   expected="a finite positive number of seconds")
         check_bool("reuse", reuse)

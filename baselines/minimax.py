@@ -55,7 +55,8 @@ class MinimaxAgent(Agent):
                  evaluate: Callable | None = None, time_limit: float | None = None,
                  rng: np.random.Generator | None = None):
         super().__init__(game, rng)
-        depth = check_int("depth", depth, min=1, allow_none=True)
+        # Deeper than any game here is no limit at all: such a number is a typo.
+        depth = check_int("depth", depth, min=1, max=1000, allow_none=True)
         if depth is not None and evaluate is None:
             raise ValueError("a depth-limited search needs an evaluate function")
         time_limit = check_number("time_limit", time_limit, positive=True, allow_none=True,

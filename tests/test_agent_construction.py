@@ -161,3 +161,12 @@ def test_the_arena_refuses_the_solver_on_9x9_in_one_line(tmp_path, monkeypatch, 
     err = _one_line_exit_2(["arena", "littlego", "solver", "random", "--board-size", "9", "--games", "1",
                             "--no-progress"], capsys)
     assert "up to 7x7" in err
+
+
+@pytest.mark.parametrize("spec, name", [("mcts:sims=10000000000000000000000", "sims"),
+                                        ("minimax:depth=10000000000000000000000", "depth"),
+                                        ("alphabeta:depth=10000000000000000000000", "depth")])
+def test_a_search_budget_past_any_sane_cap_is_refused_when_built(spec, name):
+    """Such a number never finishes a move: it is refused by name, not searched."""
+    with pytest.raises(ValueError, match=rf"{name} must be an int in \[1, "):
+        make_agent(spec, "littlego")
