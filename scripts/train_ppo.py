@@ -18,7 +18,7 @@ import sys
 from dataclasses import asdict
 
 from tictacgo.baselines.learning.training import train
-from tictacgo.baselines.learning.training_config import TrainConfig
+from tictacgo.baselines.learning.training_config import TrainConfig, TrainingFailed
 from tictacgo.cli.options import parse_options
 
 # The recipe of baselines/models/tictactoe_ppo.zip (see baselines/models/README.md).
@@ -30,12 +30,27 @@ RECIPE = TrainConfig(
 
 
 def main(argv: list[str] | None = None) -> int:
-    cfg = parse_options(RECIPE, argv, description=__doc__.split("\n\n")[0])
+    try:
+        cfg = parse_options(RECIPE, argv, description=__doc__.split("\n\n")[0])
+        cfg.validate()
+    except ValueError as e:  # a setting out of range: one line, as tictacgo train says it
+        print(f"train_ppo.py: error: {e}", file=sys.stderr)
+        return 2
     if cfg.algo != "maskable-ppo":
         print(f"train_ppo.py trains maskable-ppo, not {cfg.algo!r}; use train_a2c.py", file=sys.stderr)
         return 2
     print("training:", asdict(cfg), flush=True)
-    train(cfg)
+    try:
+        train(cfg)
+    except ValueError as e:
+        print(f"train_ppo.py: error: {e}", file=sys.stderr)
+        return 2
+    except TrainingFailed as e:
+        print(f"train_ppo.py: error: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"train_ppo.py: interrupted; the last checkpoint is in {cfg.output_folder()}", file=sys.stderr)
+        return 130
     print(f"wrote {cfg.output_folder()}/best_model.zip")
     return 0
 
