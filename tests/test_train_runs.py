@@ -403,8 +403,9 @@ def test_check_settings_checks_each_field_against_its_declared_bounds_and_names_
                                                  ("train_a2c.py", "--steps", "-5")])
 def test_the_training_scripts_refuse_a_bad_setting_in_one_line(tmp_path, script, flag, value):
     out = tmp_path / "run"
-    done = subprocess.run([sys.executable, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts", script),
-                           flag, value, "--out", str(out)], capture_output=True, text=True, timeout=120)
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts", script)
+    done = subprocess.run([sys.executable, path, flag, value, "--out", str(out)],
+                          capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and flag in done.stderr and "Traceback" not in done.stderr
     assert not out.exists()
