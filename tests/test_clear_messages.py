@@ -41,8 +41,8 @@ def test_numpy_integer_seeds_reach_gymnasium_as_ints():
 
 @pytest.mark.skipif(importlib.util.find_spec("sb3_contrib") is None, reason="needs the train extra")
 @pytest.mark.parametrize("extra,words", [
-    (["--steps", "100", "--n-envs", "100000"], ["n_envs", "100000", "steps=100"]),
-    (["--batch-size", "1"], ["batch_size", "got 1"]),
+    (["--steps", "100", "--n-envs", "100000"], ["--n-envs", "100000", "--steps 100"]),
+    (["--batch-size", "1"], ["--batch-size", "got 1"]),
 ], ids=["more-envs-than-steps", "batch-of-one"])
 def test_train_refuses_settings_that_would_fail_or_balloon(extra, words, tmp_path, capsys):
     assert main(["train", "tictactoe", "--out", str(tmp_path / "run"), "--no-progress", *extra]) == 2
