@@ -256,6 +256,10 @@ _NAMED_BUILTINS = (
     AgentEntry("solver", "tictacgo.solver.agent:make_solver_agent", ("littlego",),
                "exact endgame search; another agent's move where no proof comes in time "
                "(fallback=, max_left=, time=, margin=; needs numba)"),
+    AgentEntry("championship", "tictacgo.solver.championship:make_championship_agent", ("littlego",),
+               "strong classical player: iterative-deepening alpha-beta on stones, liberties and eyes, "
+               "the exact solver near the end, no network (time= seconds a move, nodes=, depth=, "
+               "max_left=, solve_share=; needs numba)"),
 )
 _loaded = False  # set once the built-in modules are imported
 
