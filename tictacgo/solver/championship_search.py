@@ -118,7 +118,7 @@ def _key(h, ko, t, last_pass, zk, zt, zpass):
     return h ^ zk[ko + 1] ^ zt[t] ^ (zpass if last_pass else np.uint64(0))
 
 
-@njit(cache=True)
+@njit  # recursive: numba's disk cache of a recursive function crashes on load
 def qsearch(own, opp, black, t, last_pass, ko, alpha, beta, qdepth, komi100, geo, nb, w, stats):
     """Quiescence: the evaluation, or better through captures and escapes from atari."""
     stats[S_NODES] += 1
@@ -208,7 +208,7 @@ def _gen_moves(own, opp, black, ko, ply, tt_move, passing_ends, geo, nb, killers
     return cnt
 
 
-@njit(cache=True)
+@njit  # recursive: numba's disk cache of a recursive function crashes on load
 def negamax(own, opp, black, t, last_pass, ko, h, depth, alpha, beta, ply, komi100, qdepth, geo, nb, w, zs,
             zk, zt, zpass, tt, killers, hist, moves, stats):
     """The position's value for the mover, searched ``depth`` plies (see the module docstring)."""
@@ -291,7 +291,7 @@ def negamax(own, opp, black, t, last_pass, ko, h, depth, alpha, beta, ply, komi1
     return best
 
 
-@njit(cache=True)
+@njit  # recursive: numba's disk cache of a recursive function crashes on load
 def search_root(own, opp, black, t, last_pass, ko, actions, depth, komi100, qdepth, geo, nb, w, zs, zk, zt,
                 zpass, tt, killers, hist, moves, stats, values):
     """Search each of ``actions`` (in that order) ``depth`` plies; their values go to ``values``.
