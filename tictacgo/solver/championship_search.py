@@ -13,7 +13,8 @@ ones the conformance suite checks. On top of them:
   the value is the stone difference (komi counted) in hundredths of a
   stone, plus what is at risk: groups in atari (the mover's may be taken
   next; the opponent's may be taken now), groups with two liberties,
-  liberties, and eyes (points only their owner can fill).
+  liberties, eyes (points only their owner can fill), and room: the
+  placements each side still has safe points for before the action limit.
 * A finished game scores ``WIN`` plus the final margin, so any proved win
   beats any evaluation.
 
@@ -34,8 +35,8 @@ SCALE = 100           # evaluation units a stone
 WIN = 1_000_000       # a won game's value before its margin; evaluations stay far below it
 MAX_PLY = 96          # deepest ply (main search and quiescence together)
 # Evaluation weights (hundredths of a stone), the layout of the ``weights`` array.
-W_ATARI_OWN, W_ATARI_OPP, W_TWO_LIBS, W_LIBS, W_EYE, W_TEMPO = range(6)
-DEFAULT_WEIGHTS = (80, 30, 15, 10, 30, 50)
+W_ATARI_OWN, W_ATARI_OPP, W_TWO_LIBS, W_LIBS, W_EYE, W_TEMPO, W_ROOM = range(7)
+DEFAULT_WEIGHTS = (80, 30, 15, 10, 30, 50, 0)
 # Layout of the ``stats`` array.
 S_NODES, S_STOP, S_ABORT = range(3)
 # Table entry kinds.
@@ -66,13 +67,44 @@ def _group_risk(stones, empty, n, full, left, right, w_one, w_two):
 
 
 @njit(cache=True)
+def _room(own, opp, empty, left_actions, n, full, left, right):
+    """The mover's placements still to come minus the opponent's, as far as each has room for them.
+
+    The board fills up before the action limit: a player without a safe
+    point to play must pass (or fill its own eyes), and each pass is a stone
+    fewer. Safe points: an empty region bordered by one colour only is that
+    colour's (less two points kept as eyes); regions bordered by both are
+    shared, the mover first.
+    """
+    near_own, near_opp = nbrs(own, n, full, left, right), nbrs(opp, n, full, left, right)
+    mine = theirs = shared = 0
+    e = empty
+    while e:
+        r = flood(e & -e, empty, n, full, left, right)
+        e &= ~r
+        k = popcount(r)
+        if r & near_own and not r & near_opp:
+            mine += k
+        elif r & near_opp and not r & near_own:
+            theirs += k
+        else:
+            shared += k
+    room_mine = max(mine - 2, 0) + (shared + 1) // 2
+    room_theirs = max(theirs - 2, 0) + shared // 2
+    return min((left_actions + 1) // 2, room_mine) - min(left_actions // 2, room_theirs)
+
+
+@njit(cache=True)
 def evaluate(own, opp, black, t, komi100, geo, w):
     """The position's value for the mover, in hundredths of a stone (see the module docstring)."""
     n, full, left, right = geo[G_N], geo[G_FULL], geo[G_LEFT], geo[G_RIGHT]
     empty = full & ~(own | opp)
     v = (popcount(own) - popcount(opp)) * SCALE + (-komi100 if black else komi100)
-    if (geo[G_MAX_ACTIONS] - t) & 1:
+    left_actions = geo[G_MAX_ACTIONS] - t
+    if left_actions & 1:
         v += w[W_TEMPO]  # the mover has one placement more than the opponent before the end
+    if w[W_ROOM]:
+        v += w[W_ROOM] * _room(own, opp, empty, left_actions, n, full, left, right)
     v -= _group_risk(own, empty, n, full, left, right, w[W_ATARI_OWN], w[W_TWO_LIBS])
     v += _group_risk(opp, empty, n, full, left, right, w[W_ATARI_OPP], w[W_TWO_LIBS])
     v += w[W_LIBS] * (popcount(nbrs(own, n, full, left, right) & empty)
