@@ -34,7 +34,9 @@ from tictacgo.solver.search import MAX_SIZE, Solver, actions_left, board_tables,
 from tictacgo.validate import check_int, check_number
 
 _FIRST_RATE = 200_000.0  # positions a second assumed before the first measurement
-_NEXT_DEPTH_SHARE = 0.4  # start another iteration only while under this share of the time
+_NEXT_DEPTH_SHARE = 0.5  # start another iteration only while under this share of the time
+_RATE_MARGIN = 3.0       # the node budget lets a faster stretch run on; the clock stops it
+_DEADLINE_SHARE = 0.97  # what is left of the time covers the way in and out of the search
 
 
 class SearchTables:
@@ -49,7 +51,8 @@ class SearchTables:
         def keys(*shape):
             return rng.integers(0, 2**64 - 1, size=shape, dtype=np.uint64, endpoint=True)
 
-        self.zs, self.zk, self.zt, self.zpass = keys(2, N), keys(N + 1), keys(game.max_actions + 2), keys(1)[0]
+        self.zs, self.zk, self.zpass = keys(2, N), keys(N + 1), keys(1)[0]
+        self.zt = keys(game.max_actions + 2)
         size = 1 << table_bits
         self.tt = (np.zeros(size, np.uint64), np.zeros(size, np.int64), np.zeros(size, np.int8),
                    np.zeros(size, np.int8), np.zeros(size, np.int64))
@@ -57,7 +60,14 @@ class SearchTables:
         self.hist = np.zeros((2, N + 1), np.int64)
         mv = np.zeros((S.MAX_PLY, N + 1), np.int64)
         self.moves = (mv, np.zeros_like(mv), np.zeros_like(mv), np.zeros_like(mv), np.zeros_like(mv))
-        self.stats = np.zeros(3, np.int64)
+        self.stats = np.zeros(S.STATS_SIZE, np.int64)
+
+    def clear(self) -> None:
+        """Forget every stored position and move-ordering score."""
+        for array in self.tt:
+            array[:] = 0
+        self.killers[:] = -1
+        self.hist[:] = 0
 
     def new_move(self) -> None:
         """Killers and history from the last move mislead more than they help two plies later."""
@@ -83,9 +93,10 @@ class ChampionshipAgent(Agent):
     name = "championship"
     games = ("littlego",)
 
-    def __init__(self, game: Game, time_limit: float = 1.0, nodes: int | None = None, max_depth: int | None = None,
-                 max_left: int = 14, solve_share: float = 0.5, weights=S.DEFAULT_WEIGHTS, table_bits: int = 20,
-                 qdepth: int = 6, rng: np.random.Generator | None = None):
+    def __init__(self, game: Game, time_limit: float = 1.0, nodes: int | None = None,
+                 max_depth: int | None = None, max_left: int = 14, solve_share: float = 0.5,
+                 weights=S.DEFAULT_WEIGHTS, table_bits: int = 20, qdepth: int = 6,
+                 rng: np.random.Generator | None = None):
         super().__init__(game, rng)
         if game.size > MAX_SIZE:
             raise ValueError(f"the championship player handles boards up to {MAX_SIZE}x{MAX_SIZE}, "
@@ -119,12 +130,18 @@ class ChampionshipAgent(Agent):
         if self.max_left > 0 and self.solve_share > 0:
             Solver(8).solve(littlego.play(state, 0), budget_nodes=100)
 
+    def reset(self) -> None:
+        """A new game: a reused player plays as a fresh one would (the tables are a cache, not knowledge)."""
+        self.tables.clear()
+        self.solver.clear()
+        self.rate = _FIRST_RATE
+
     def act(self, state) -> int:
         if not isinstance(state, littlego.GoState):
             raise TypeError(f"the championship player takes Little-Go states (GoState), got {state!r}")
         if self.game.is_terminal(state):
             raise ValueError("act() called on a finished game")
-        start = _time.perf_counter()
+        start = _time.monotonic()
         self.last_depth, self.last_exact = 0, False
         legal = littlego.legal_actions(state)
         if len(legal) == 1:
@@ -137,7 +154,7 @@ class ChampionshipAgent(Agent):
             if result.value is not None and result.value >= 0:
                 self.last_exact, self.last_value = True, S.WIN
                 return result.best_move
-        deadline = None if self.nodes is not None else start + self.time_limit
+        deadline = None if self.nodes is not None else start + self.time_limit * _DEADLINE_SHARE
         return self._search_state(state, self.max_depth, deadline)
 
     def _search_state(self, state, max_depth: int | None, deadline: float | None) -> int:
@@ -150,21 +167,23 @@ class ChampionshipAgent(Agent):
         left = actions_left(state)
         top = left if max_depth is None else min(max_depth, left)
         best, spent = int(actions[0]), 0
-        start = _time.perf_counter()
+        ctx = S.make_context(tb.geo, tb.nb, self.weights, tb.zs, tb.zk, tb.zt, tb.zpass, tb.tt, tb.killers,
+                             tb.hist, tb.moves, tb.stats, self.komi100, self.qdepth)
+        start = _time.monotonic()
         for depth in range(1, top + 1):
             if deadline is None:
                 budget = (self.nodes if self.nodes is not None else np.iinfo(np.int64).max // 2) - spent
+                clock_stop = S.NO_CLOCK
             else:
-                budget = int((deadline - _time.perf_counter()) * self.rate)
+                budget = int((deadline - _time.monotonic()) * self.rate * _RATE_MARGIN)
+                clock_stop = int(deadline * 1e6)
             if budget <= 0:
                 break
-            tb.stats[:] = (0, budget, 0)
+            tb.stats[:S.S_TIMESPEC] = (0, budget, 0, clock_stop)
             i, value, done = S.search_root(pos.own, pos.opp, pos.black, pos.t, pos.last_pass, pos.ko, actions,
-                                           depth, self.komi100, self.qdepth, tb.geo, tb.nb, self.weights, tb.zs,
-                                           tb.zk, tb.zt, tb.zpass, tb.tt, tb.killers, tb.hist, tb.moves, tb.stats,
-                                           values)
+                                           depth, ctx, values)
             spent += int(tb.stats[S.S_NODES])
-            elapsed = _time.perf_counter() - start
+            elapsed = _time.monotonic() - start
             if elapsed > 0.02:
                 self.rate = max(spent / elapsed, 1000.0)
             if tb.stats[S.S_ABORT]:

@@ -18,27 +18,56 @@ ones the conformance suite checks. On top of them:
 * A finished game scores ``WIN`` plus the final margin, so any proved win
   beats any evaluation.
 
-The search counts positions and stops (``stats[S_ABORT]``) once it has seen
-``stats[S_STOP]``; the caller turns its clock into that budget.
+The search stops (``stats[S_ABORT]``) once it has seen ``stats[S_STOP]``
+positions, or once the monotonic clock (``now_us``, the clock of Python's
+``time.monotonic`` in microseconds) passes ``stats[S_CLOCK_STOP]``.
 """
 
 from __future__ import annotations
+
+import ctypes
 
 import numpy as np
 from numba import njit
 
 from tictacgo.games.batched_kernels import flood, nbrs
-from tictacgo.solver.kernels import (G_FULL, G_LEFT, G_MAX_ACTIONS, G_N, G_POINTS, G_RIGHT, after_move, pass_ends, place,
-                                     popcount, trailing_zeros)
+from tictacgo.solver.kernels import (
+    G_FULL,
+    G_LEFT,
+    G_MAX_ACTIONS,
+    G_N,
+    G_POINTS,
+    G_RIGHT,
+    after_move,
+    pass_ends,
+    place,
+    popcount,
+    trailing_zeros,
+)
 
 SCALE = 100           # evaluation units a stone
 WIN = 1_000_000       # a won game's value before its margin; evaluations stay far below it
 MAX_PLY = 96          # deepest ply (main search and quiescence together)
 # Evaluation weights (hundredths of a stone), the layout of the ``weights`` array.
 W_ATARI_OWN, W_ATARI_OPP, W_TWO_LIBS, W_LIBS, W_EYE, W_TEMPO, W_ROOM = range(7)
-DEFAULT_WEIGHTS = (80, 30, 15, 10, 30, 50, 0)
-# Layout of the ``stats`` array.
-S_NODES, S_STOP, S_ABORT = range(3)
+DEFAULT_WEIGHTS = (80, 80, 15, 10, 0, 0, 100)
+# Layout of the ``stats`` array (``S_TIMESPEC``: two slots the clock writes into).
+S_NODES, S_STOP, S_ABORT, S_CLOCK_STOP, S_TIMESPEC = range(5)
+STATS_SIZE = 6
+NO_CLOCK = np.iinfo(np.int64).max  # ``S_CLOCK_STOP`` of a search without a deadline
+_CLOCK_EVERY = 63  # look at the clock once in this many positions (plus one)
+
+_clock_gettime = ctypes.CDLL(None).clock_gettime  # POSIX; called from compiled code too
+_clock_gettime.restype = ctypes.c_int
+_clock_gettime.argtypes = [ctypes.c_int, ctypes.c_void_p]
+_CLOCK_MONOTONIC = 1
+
+
+@njit
+def now_us(stats):
+    """The monotonic clock in microseconds (written through ``stats[S_TIMESPEC:]``)."""
+    _clock_gettime(_CLOCK_MONOTONIC, stats.ctypes.data + S_TIMESPEC * 8)
+    return stats[S_TIMESPEC] * 1_000_000 + stats[S_TIMESPEC + 1] // 1000
 # Table entry kinds.
 EXACT, LOWER, UPPER = 0, 1, 2
 
@@ -240,13 +269,32 @@ def _gen_moves(own, opp, black, ko, ply, tt_move, passing_ends, geo, nb, killers
     return cnt
 
 
+def make_context(geo, nb, weights, zs, zk, zt, zpass, table, killers, hist, moves, stats, komi100, qdepth):
+    """What every node of one search shares, as the one tuple the kernels take.
+
+    Args:
+        geo, nb: the board constants and neighbour bits (``search.board_tables``).
+        weights: the evaluation's weights (``DEFAULT_WEIGHTS``' layout), int64.
+        zs, zk, zt, zpass: Zobrist keys: stones ``[colour, point]``, the ko point
+            plus one, actions taken, a pending pass.
+        table: the transposition table (key, value, depth, kind, move), one slot a key.
+        killers: two killer moves a ply; hist: history scores ``[black, action]``.
+        moves: the move buffers of each ply (action, stones after, dead, ordering score).
+        stats: counters and limits (``S_*``).
+        komi100: komi in evaluation units; qdepth: the quiescence search's depth.
+    """
+    return (geo, nb, weights, zs, zk, zt, zpass, table, killers, hist, moves, stats, np.int64(komi100),
+            np.int64(qdepth))
+
+
 @njit  # recursive: numba's disk cache of a recursive function crashes on load
-def negamax(own, opp, black, t, last_pass, ko, h, depth, alpha, beta, ply, komi100, qdepth, geo, nb, w, zs,
-            zk, zt, zpass, tt, killers, hist, moves, stats):
-    """The position's value for the mover, searched ``depth`` plies (see the module docstring)."""
+def negamax(own, opp, black, t, last_pass, ko, h, depth, alpha, beta, ply, ctx):
+    """The position's value for the mover, searched ``depth`` plies (see ``make_context``)."""
+    geo, nb, w, zs, zk, zt, zpass, tt, killers, hist, moves, stats, komi100, qdepth = ctx
     if depth <= 0 or ply >= MAX_PLY - qdepth - 1:
         return qsearch(own, opp, black, t, last_pass, ko, alpha, beta, qdepth, komi100, geo, nb, w, stats)
-    if stats[S_NODES] >= stats[S_STOP]:
+    if stats[S_NODES] >= stats[S_STOP] or (
+            stats[S_NODES] & _CLOCK_EVERY == 0 and now_us(stats) >= stats[S_CLOCK_STOP]):
         stats[S_ABORT] = 1
         return np.int64(0)
     stats[S_NODES] += 1
@@ -294,16 +342,14 @@ def negamax(own, opp, black, t, last_pass, ko, h, depth, alpha, beta, ply, komi1
         else:
             ch = _child_hash(h, p, dead, black, N, zs)
             if k == 0 or best_move < 0:
-                v = -negamax(c_own, c_opp, 1 - black, c_t, c_pass, c_ko, ch, depth - 1, -beta, -alpha, ply + 1,
-                             komi100, qdepth, geo, nb, w, zs, zk, zt, zpass, tt, killers, hist, moves, stats)
+                v = -negamax(c_own, c_opp, 1 - black, c_t, c_pass, c_ko, ch, depth - 1, -beta, -alpha,
+                             ply + 1, ctx)
             else:
                 v = -negamax(c_own, c_opp, 1 - black, c_t, c_pass, c_ko, ch, depth - 1, -alpha - 1, -alpha,
-                             ply + 1, komi100, qdepth, geo, nb, w, zs, zk, zt, zpass, tt, killers, hist, moves,
-                             stats)
+                             ply + 1, ctx)
                 if alpha < v < beta and not stats[S_ABORT]:
                     v = -negamax(c_own, c_opp, 1 - black, c_t, c_pass, c_ko, ch, depth - 1, -beta, -alpha,
-                                 ply + 1, komi100, qdepth, geo, nb, w, zs, zk, zt, zpass, tt, killers, hist,
-                                 moves, stats)
+                                 ply + 1, ctx)
             if stats[S_ABORT]:
                 return np.int64(0)
         if v > best:
@@ -324,8 +370,7 @@ def negamax(own, opp, black, t, last_pass, ko, h, depth, alpha, beta, ply, komi1
 
 
 @njit  # recursive: numba's disk cache of a recursive function crashes on load
-def search_root(own, opp, black, t, last_pass, ko, actions, depth, komi100, qdepth, geo, nb, w, zs, zk, zt,
-                zpass, tt, killers, hist, moves, stats, values):
+def search_root(own, opp, black, t, last_pass, ko, actions, depth, ctx, values):
     """Search each of ``actions`` (in that order) ``depth`` plies; their values go to ``values``.
 
     A move after the first is searched with a null window first, so its
@@ -333,6 +378,7 @@ def search_root(own, opp, black, t, last_pass, ko, actions, depth, komi100, qdep
     bound). Returns ``(index of the best action, its value, actions fully
     searched)``; on abort the count tells how far the search got.
     """
+    geo, nb, zs, stats, komi100 = ctx[0], ctx[1], ctx[3], ctx[11], ctx[12]
     N = geo[G_POINTS]
     h = stone_hash(own, opp, black, zs)
     alpha = np.int64(-2 * WIN)
@@ -353,15 +399,14 @@ def search_root(own, opp, black, t, last_pass, ko, actions, depth, komi100, qdep
         else:
             ch = _child_hash(h, p, dead, black, N, zs)
             if best_i < 0:
-                v = -negamax(c_own, c_opp, 1 - black, c_t, c_pass, c_ko, ch, depth - 1, -beta, -alpha, 1,
-                             komi100, qdepth, geo, nb, w, zs, zk, zt, zpass, tt, killers, hist, moves, stats)
+                v = -negamax(c_own, c_opp, 1 - black, c_t, c_pass, c_ko, ch, depth - 1, -beta, -alpha,
+                             1, ctx)
             else:
-                v = -negamax(c_own, c_opp, 1 - black, c_t, c_pass, c_ko, ch, depth - 1, -alpha - 1, -alpha, 1,
-                             komi100, qdepth, geo, nb, w, zs, zk, zt, zpass, tt, killers, hist, moves, stats)
+                v = -negamax(c_own, c_opp, 1 - black, c_t, c_pass, c_ko, ch, depth - 1, -alpha - 1, -alpha,
+                             1, ctx)
                 if v > alpha and not stats[S_ABORT]:
-                    v = -negamax(c_own, c_opp, 1 - black, c_t, c_pass, c_ko, ch, depth - 1, -beta, -alpha, 1,
-                                 komi100, qdepth, geo, nb, w, zs, zk, zt, zpass, tt, killers, hist, moves,
-                                 stats)
+                    v = -negamax(c_own, c_opp, 1 - black, c_t, c_pass, c_ko, ch, depth - 1, -beta, -alpha,
+                                 1, ctx)
             if stats[S_ABORT]:
                 return best_i, alpha, i
         values[i] = v
