@@ -273,15 +273,22 @@ def make_context(geo, nb, weights, zs, zk, zt, zpass, table, killers, hist, move
     """What every node of one search shares, as the one tuple the kernels take.
 
     Args:
-        geo, nb: the board constants and neighbour bits (``search.board_tables``).
+        geo: the board constants (``search.board_tables``).
+        nb: each point's neighbours as bits.
         weights: the evaluation's weights (``DEFAULT_WEIGHTS``' layout), int64.
-        zs, zk, zt, zpass: Zobrist keys: stones ``[colour, point]``, the ko point
-            plus one, actions taken, a pending pass.
+        zs: Zobrist keys of the stones, ``[colour, point]`` (colour 0 Black).
+        zk: Zobrist keys of the ko point plus one (entry 0: no ko).
+        zt: Zobrist keys of the actions taken.
+        zpass: the Zobrist key of a pending pass.
         table: the transposition table (key, value, depth, kind, move), one slot a key.
-        killers: two killer moves a ply; hist: history scores ``[black, action]``.
+        killers: two killer moves a ply.
+        hist: history scores ``[black, action]``.
         moves: the move buffers of each ply (action, stones after, dead, ordering score).
         stats: counters and limits (``S_*``).
-        komi100: komi in evaluation units; qdepth: the quiescence search's depth.
+        komi100: komi in evaluation units.
+        qdepth: the quiescence search's depth.
+    Returns:
+        The tuple ``negamax`` and ``search_root`` take as ``ctx``.
     """
     return (geo, nb, weights, zs, zk, zt, zpass, table, killers, hist, moves, stats, np.int64(komi100),
             np.int64(qdepth))
