@@ -259,7 +259,7 @@ _NAMED_BUILTINS = (
     AgentEntry("championship", "tictacgo.solver.championship:make_championship_agent", ("littlego",),
                "strong classical player: iterative-deepening alpha-beta on stones, liberties and eyes, "
                "the exact solver near the end, no network (time= seconds a move, nodes=, depth=, "
-               "max_left=, solve_share=; needs numba)"),
+               "max_left=, solve_share=, opening=; needs numba)"),
 )
 _loaded = False  # set once the built-in modules are imported
 

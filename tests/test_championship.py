@@ -118,6 +118,14 @@ def test_the_solver_switch_plays_the_solvers_move_in_a_late_endgame(endgames):
         assert champ.last_exact
 
 
+def test_on_the_empty_board_it_opens_at_the_centre_unless_told_to_search():
+    empty = GAME.initial_state()
+    assert agent(nodes=2000).act(empty) == 12
+    searcher = agent(nodes=2000, opening="none")
+    searcher.act(empty)
+    assert searcher.last_depth >= 1
+
+
 def test_far_from_the_end_it_searches_instead_of_solving():
     champ = agent(nodes=5000, max_left=12)
     state = go.play(GAME.initial_state(), 12)
@@ -164,7 +172,7 @@ def test_the_registry_builds_it_for_little_go_only():
 @pytest.mark.parametrize("kw, message", [
     ({"time_limit": 0}, "time"), ({"time_limit": 11}, "time"), ({"time_limit": float("nan")}, "time"),
     ({"nodes": 0}, "nodes"), ({"max_left": -1}, "max_left"), ({"solve_share": 1.5}, "solve_share"),
-    ({"weights": (1, 2)}, "weights"),
+    ({"weights": (1, 2)}, "weights"), ({"opening": "corner"}, "opening"),
 ])
 def test_bad_parameters_are_refused_with_the_value_named(kw, message):
     with pytest.raises(ValueError, match=message):

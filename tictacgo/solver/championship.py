@@ -15,6 +15,12 @@ Each move, within ``time`` seconds:
    liberty and eye evaluation, until the time is spent or the search has
    reached the end of the game.
 
+On the empty board it plays the centre point (``opening="centre"``): on 4x4
+the solver proves the centre points the only first moves that keep the
+game's value, AlphaZero's network opens there on 5x5, and the evaluation
+alone prefers (1,1), which deeper searches then lose with against the
+course's aggressive opponent (docs/strength.md).
+
 With ``nodes`` set the clock plays no part: each move gets that many
 positions of alpha-beta (and of the solver), so its moves are the same on
 any machine. The evaluation's weights are ``championship_search.DEFAULT_WEIGHTS``.
@@ -33,6 +39,7 @@ from tictacgo.solver import championship_search as S
 from tictacgo.solver.search import MAX_SIZE, Solver, actions_left, board_tables, kernel_position
 from tictacgo.validate import check_int, check_number
 
+OPENINGS = ("centre", "none")
 _FIRST_RATE = 200_000.0  # positions a second assumed before the first measurement
 _NEXT_DEPTH_SHARE = 0.5  # start another iteration only while under this share of the time
 _RATE_MARGIN = 3.0       # the node budget lets a faster stretch run on; the clock stops it
@@ -87,6 +94,8 @@ class ChampionshipAgent(Agent):
         solve_share: the share of the move's budget the solver may use.
         weights: the evaluation's weights, ``championship_search.DEFAULT_WEIGHTS``' layout.
         table_bits: log2 of the entries of the alpha-beta's table (the solver's too).
+        qdepth: the quiescence search's depth.
+        opening: ``"centre"``: the centre point on the empty board; ``"none"``: search there too.
         rng: the agent's generator (the search draws nothing: equal positions get equal moves).
     """
 
@@ -95,9 +104,12 @@ class ChampionshipAgent(Agent):
 
     def __init__(self, game: Game, time_limit: float = 1.0, nodes: int | None = None,
                  max_depth: int | None = None, max_left: int = 14, solve_share: float = 0.5,
-                 weights=S.DEFAULT_WEIGHTS, table_bits: int = 20, qdepth: int = 6,
+                 weights=S.DEFAULT_WEIGHTS, table_bits: int = 20, qdepth: int = 6, opening: str = "centre",
                  rng: np.random.Generator | None = None):
         super().__init__(game, rng)
+        if opening not in OPENINGS:
+            raise ValueError(f"opening must be one of {', '.join(map(repr, OPENINGS))}, got {opening!r}")
+        self.opening = opening
         if game.size > MAX_SIZE:
             raise ValueError(f"the championship player handles boards up to {MAX_SIZE}x{MAX_SIZE}, "
                              f"got {game.size}x{game.size}")
@@ -146,6 +158,9 @@ class ChampionshipAgent(Agent):
         legal = littlego.legal_actions(state)
         if len(legal) == 1:
             return legal[0]
+        if self.opening == "centre" and state.t == 0:
+            c = (self.game.size - 1) // 2
+            return c * self.game.size + c
         if actions_left(state) <= self.max_left and self.solve_share > 0:
             if self.nodes is None:
                 result = self.solver.solve(state, time_limit=self.time_limit * self.solve_share)
@@ -207,7 +222,8 @@ class ChampionshipAgent(Agent):
 
 
 def make_championship_agent(game, rng, time: float = 1.0, nodes: int | None = None, depth: int | None = None,
-                            max_left: int = 14, solve_share: float = 0.5) -> ChampionshipAgent:
+                            max_left: int = 14, solve_share: float = 0.5,
+                            opening: str = "centre") -> ChampionshipAgent:
     """The registry's ``championship`` factory (see ``ChampionshipAgent``)."""
     return ChampionshipAgent(game, time_limit=time, nodes=nodes, max_depth=depth, max_left=max_left,
-                             solve_share=solve_share, rng=rng)
+                             solve_share=solve_share, opening=opening, rng=rng)
