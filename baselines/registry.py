@@ -257,7 +257,7 @@ _NAMED_BUILTINS = (
                "exact endgame search; another agent's move where no proof comes in time "
                "(fallback=, max_left=, time=, margin=; needs numba)"),
     AgentEntry("championship", "tictacgo.solver.championship:make_championship_agent", ("littlego",),
-               "strong classical player: iterative-deepening alpha-beta on stones, liberties and eyes, "
+               "strong classical player: iterative-deepening alpha-beta on stones, liberties, eyes and room, "
                "the exact solver near the end, no network (time= seconds a move, nodes=, depth=, "
                "max_left=, solve_share=, opening=; needs numba)"),
 )
