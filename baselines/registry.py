@@ -276,6 +276,11 @@ _NAMED_BUILTINS = (
                "exact endgame search; another agent's move where no proof comes in time "
                "(fallback=, max_left=, time=, margin=; needs numba)",
                plays_check="tictacgo.solver.search:kernel_position"),
+    AgentEntry("championship", "tictacgo.solver.championship:make_championship_agent", ("littlego",),
+               "strong classical player: iterative-deepening alpha-beta on stones, liberties, eyes and room, "
+               "the exact solver near the end, no network (time= seconds a move, nodes=, depth=, "
+               "max_left=, solve_share=, opening=; needs numba)",
+               plays_check="tictacgo.solver.search:kernel_position"),
 )
 _loaded = False  # set once the built-in modules are imported
 

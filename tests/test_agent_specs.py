@@ -79,7 +79,8 @@ def test_make_agent_takes_the_spec_as_text_or_as_data():
 # -- reused agents play the games of fresh ones ---------------------------------------------------
 
 CHEAP = {"mcts": "mcts:sims=20", "alphabeta": "alphabeta:depth=1", "minimax": "minimax:depth=1",
-         "policy_mcts": "policy_mcts:policy=random,sims=20", "mix_mcts": "mix_mcts:policy=random,sims=20"}
+         "policy_mcts": "policy_mcts:policy=random,sims=20", "mix_mcts": "mix_mcts:policy=random,sims=20",
+         "championship": "championship:nodes=3000"}
 NOT_SHIPPED = {("littlego", "a2c")}  # needs path= on Little-Go
 CASES = [(g, CHEAP.get(name, name) if (g, name) != ("tictactoe", "minimax") else "minimax")
          for g in ("tictactoe", "littlego") for name in registry.available_agents(g)

@@ -1,0 +1,229 @@
+"""The ``championship`` agent: a strong classical Little-Go player, search and no network.
+
+    agent = make_agent("championship:time=1", "littlego")
+
+Each move, within ``time`` seconds:
+
+1. With at most ``max_left`` actions to go, the exact solver
+   (``tictacgo.solver``) gets up to ``solve_share`` of the time; a proved
+   win or draw is played at once (its table is kept across moves, so a
+   proof that failed one move often comes the next).
+2. Elsewhere, or without such a proof, iterative-deepening alpha-beta
+   (``tictacgo.solver.championship_search``: principal-variation search,
+   quiescence on captures and escapes, a transposition table, killer and
+   history move ordering, the previous iteration's moves first) on a stone,
+   liberty and eye evaluation, until the time is spent or the search has
+   reached the end of the game.
+
+On the empty board it plays the centre point (``opening="centre"``): on 4x4
+the solver proves the centre points the only first moves that keep the
+game's value, AlphaZero's network opens there on 5x5, and the evaluation
+alone prefers (1,1), which deeper searches then lose with against the
+course's aggressive opponent (docs/strength.md).
+
+With ``nodes`` set the clock plays no part: each move gets that many
+positions of alpha-beta (and of the solver), so its moves are the same on
+any machine. The evaluation's weights are ``championship_search.DEFAULT_WEIGHTS``.
+"""
+
+from __future__ import annotations
+
+import time as _time
+
+import numpy as np
+
+from tictacgo.agent import Agent
+from tictacgo.games import littlego
+from tictacgo.games.spec import Game
+from tictacgo.solver import championship_search as S
+from tictacgo.solver.search import MAX_SIZE, Solver, actions_left, board_tables, kernel_position
+from tictacgo.validate import check_int, check_number
+
+OPENINGS = ("centre", "none")
+_FIRST_RATE = 200_000.0  # positions a second assumed before the first measurement
+_NEXT_DEPTH_SHARE = 0.5  # start another iteration only while under this share of the time
+_RATE_MARGIN = 3.0       # the node budget lets a faster stretch run on; the clock stops it
+_DEADLINE_SHARE = 0.97  # what is left of the time covers the way in and out of the search
+
+
+class SearchTables:
+    """The alpha-beta's arrays for one variant: Zobrist keys, the transposition table, move buffers."""
+
+    def __init__(self, game, table_bits: int):
+        n, N = game.size, game.size * game.size
+        tb = board_tables(n, game.max_actions)
+        self.geo, self.nb = tb.geo, tb.nb
+        rng = np.random.default_rng(0xC4A3)  # fixed keys: the same search in every process
+
+        def keys(*shape):
+            return rng.integers(0, 2**64 - 1, size=shape, dtype=np.uint64, endpoint=True)
+
+        self.zs, self.zk, self.zpass = keys(2, N), keys(N + 1), keys(1)[0]
+        self.zt = keys(game.max_actions + 2)
+        size = 1 << table_bits
+        self.tt = (np.zeros(size, np.uint64), np.zeros(size, np.int64), np.zeros(size, np.int8),
+                   np.zeros(size, np.int8), np.zeros(size, np.int64))
+        self.killers = np.full((S.MAX_PLY, 2), -1, np.int64)
+        self.hist = np.zeros((2, N + 1), np.int64)
+        mv = np.zeros((S.MAX_PLY, N + 1), np.int64)
+        self.moves = (mv, np.zeros_like(mv), np.zeros_like(mv), np.zeros_like(mv), np.zeros_like(mv))
+        self.stats = np.zeros(S.STATS_SIZE, np.int64)
+
+    def clear(self) -> None:
+        """Forget every stored position and move-ordering score."""
+        for array in self.tt:
+            array[:] = 0
+        self.killers[:] = -1
+        self.hist[:] = 0
+
+    def new_move(self) -> None:
+        """Killers and history from the last move mislead more than they help two plies later."""
+        self.killers[:] = -1
+        self.hist //= 8
+
+
+class ChampionshipAgent(Agent):
+    """Alpha-beta on an evaluation, the exact solver near the end (see the module docstring).
+
+    Args:
+        game: a Little-Go game object (boards up to 7x7).
+        time_limit: seconds a move (ignored when ``nodes`` is set).
+        nodes: a fixed budget of positions a move instead of the clock (None: the clock).
+        max_depth: the deepest iteration (None: to the end of the game).
+        max_left: hand positions with at most this many actions to go to the solver first.
+        solve_share: the share of the move's budget the solver may use.
+        weights: the evaluation's weights, ``championship_search.DEFAULT_WEIGHTS``' layout.
+        table_bits: log2 of the entries of the alpha-beta's table (the solver's too).
+        qdepth: the quiescence search's depth.
+        opening: ``"centre"``: the centre point on the empty board; ``"none"``: search there too.
+        rng: the agent's generator (the search draws nothing: equal positions get equal moves).
+    """
+
+    name = "championship"
+    games = ("littlego",)
+
+    def __init__(self, game: Game, time_limit: float = 1.0, nodes: int | None = None,
+                 max_depth: int | None = None, max_left: int = 14, solve_share: float = 0.5,
+                 weights=S.DEFAULT_WEIGHTS, table_bits: int = 20, qdepth: int = 6, opening: str = "centre",
+                 rng: np.random.Generator | None = None):
+        super().__init__(game, rng)
+        if opening not in OPENINGS:
+            raise ValueError(f"opening must be one of {', '.join(map(repr, OPENINGS))}, got {opening!r}")
+        self.opening = opening
+        if game.size > MAX_SIZE:
+            raise ValueError(f"the championship player handles boards up to {MAX_SIZE}x{MAX_SIZE}, "
+                             f"got {game.size}x{game.size}")
+        self.time_limit = check_number("time", time_limit, positive=True, max=10.0,
+                                       expected="a number of seconds in (0, 10] (the course's limit)")
+        self.nodes = check_int("nodes", nodes, min=1, allow_none=True)
+        self.max_depth = check_int("max_depth", max_depth, min=1, allow_none=True)
+        self.max_left = check_int("max_left", max_left, min=0)
+        self.solve_share = check_number("solve_share", solve_share, min=0.0, max=1.0)
+        self.qdepth = check_int("qdepth", qdepth, min=0, max=S.MAX_PLY // 4)
+        table_bits = check_int("table_bits", table_bits, min=8, max=26)
+        self.weights = np.array(weights, dtype=np.int64)
+        if self.weights.shape != (len(S.DEFAULT_WEIGHTS),):
+            raise ValueError(f"weights must be {len(S.DEFAULT_WEIGHTS)} numbers "
+                             f"(see championship_search.DEFAULT_WEIGHTS), got {weights!r}")
+        self.komi100 = int(round(game.komi * S.SCALE))
+        self.tables = SearchTables(game, table_bits)
+        self.solver = Solver(table_bits)
+        self.rate = _FIRST_RATE
+        self.last_depth = 0        # the last move's deepest finished iteration (0: solver or forced)
+        self.last_value = 0        # its value for the mover (``WIN`` and more: a proved win)
+        self.last_exact = False    # whether the last move came from the exact solver
+        self._warm_up()
+
+    def _warm_up(self) -> None:
+        """Compile (or load) the kernels now, not in a game's first move."""
+        state = self.game.initial_state()
+        self._search_state(state, 2, None)
+        self.rate = _FIRST_RATE
+        if self.max_left > 0 and self.solve_share > 0:
+            Solver(8).solve(littlego.play(state, 0), budget_nodes=100)
+
+    def reset(self) -> None:
+        """A new game: a reused player plays as a fresh one would (the tables are a cache, not knowledge)."""
+        self.tables.clear()
+        self.solver.clear()
+        self.rate = _FIRST_RATE
+
+    def act(self, state) -> int:
+        if not isinstance(state, littlego.GoState):
+            raise TypeError(f"the championship player takes Little-Go states (GoState), got {state!r}")
+        if self.game.is_terminal(state):
+            raise ValueError("act() called on a finished game")
+        start = _time.monotonic()
+        self.last_depth, self.last_exact = 0, False
+        legal = littlego.legal_actions(state)
+        if len(legal) == 1:
+            return legal[0]
+        if self.opening == "centre" and state.t == 0:
+            c = (self.game.size - 1) // 2
+            return c * self.game.size + c
+        if actions_left(state) <= self.max_left and self.solve_share > 0:
+            if self.nodes is None:
+                result = self.solver.solve(state, time_limit=self.time_limit * self.solve_share)
+            else:
+                result = self.solver.solve(state, budget_nodes=max(1, int(self.nodes * self.solve_share)))
+            if result.value is not None and result.value >= 0:
+                self.last_exact, self.last_value = True, S.WIN
+                return result.best_move
+        deadline = None if self.nodes is not None else start + self.time_limit * _DEADLINE_SHARE
+        return self._search_state(state, self.max_depth, deadline)
+
+    def _search_state(self, state, max_depth: int | None, deadline: float | None) -> int:
+        """Iterative deepening from ``state`` until ``deadline`` (or the node budget); the best action."""
+        pos = kernel_position(state)
+        tb = self.tables
+        tb.new_move()
+        actions = np.array(littlego.legal_actions(state), dtype=np.int64)
+        values = np.zeros(len(actions), np.int64)
+        left = actions_left(state)
+        top = left if max_depth is None else min(max_depth, left)
+        best, spent = int(actions[0]), 0
+        ctx = S.make_context(tb.geo, tb.nb, self.weights, tb.zs, tb.zk, tb.zt, tb.zpass, tb.tt, tb.killers,
+                             tb.hist, tb.moves, tb.stats, self.komi100, self.qdepth)
+        start = _time.monotonic()
+        for depth in range(1, top + 1):
+            if deadline is None:
+                budget = (self.nodes if self.nodes is not None else np.iinfo(np.int64).max // 2) - spent
+                clock_stop = S.NO_CLOCK
+            else:
+                budget = int((deadline - _time.monotonic()) * self.rate * _RATE_MARGIN)
+                clock_stop = int(deadline * 1e6)
+            if budget <= 0:
+                break
+            tb.stats[:S.S_TIMESPEC] = (0, budget, 0, clock_stop)
+            i, value, done = S.search_root(pos.own, pos.opp, pos.black, pos.t, pos.last_pass, pos.ko, actions,
+                                           depth, ctx, values)
+            spent += int(tb.stats[S.S_NODES])
+            elapsed = _time.monotonic() - start
+            if elapsed > 0.02:
+                self.rate = max(spent / elapsed, 1000.0)
+            if tb.stats[S.S_ABORT]:
+                if done > 0 and i >= 0:
+                    best = int(actions[i])  # it beat the last iteration's best move, searched first
+                break
+            best, self.last_depth, self.last_value = int(actions[i]), depth, int(value)
+            # The next iteration tries the moves best first; a stable sort keeps ties in order.
+            order = np.argsort(-values, kind="stable")
+            order = np.concatenate(([i], order[order != i]))
+            actions, values = actions[order], values[order]
+            if abs(value) >= S.WIN // 2:
+                break  # proved: every line it rests on reaches the end of the game
+            if deadline is not None and elapsed > _NEXT_DEPTH_SHARE * (deadline - start):
+                break
+        return best
+
+    def __repr__(self) -> str:
+        budget = f"nodes={self.nodes}" if self.nodes is not None else f"time_limit={self.time_limit}"
+        return f"ChampionshipAgent({budget}, max_left={self.max_left}, solve_share={self.solve_share})"
+
+
+def make_championship_agent(game, rng, time: float = 1.0, nodes: int | None = None, depth: int | None = None,
+                            max_left: int = 14, solve_share: float = 0.5,
+                            opening: str = "centre") -> ChampionshipAgent:
+    """The registry's ``championship`` factory (see ``ChampionshipAgent``)."""
+    return ChampionshipAgent(game, time_limit=time, nodes=nodes, max_depth=depth, max_left=max_left,
+                             solve_share=solve_share, opening=opening, rng=rng)
