@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test bench lint clean
+.PHONY: demo test test-fast bench lint clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,6 +19,10 @@ demo: $(VENV)/.installed
 
 test: $(VENV)/.installed
 	$(BIN)/python -m pytest
+
+# For contributors: the suite without the tests measured slow (tests/slow_tests.txt); CI runs `make test`.
+test-fast: $(VENV)/.installed
+	$(BIN)/python -m pytest -m "not slow"
 
 # The peers (OpenSpiel, pgx + mctx + jax) come with the bench extra; about 10 minutes (scripts/bench.py).
 bench: $(VENV)/.installed

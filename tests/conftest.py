@@ -1,4 +1,4 @@
-"""Shared pytest fixtures."""
+"""Shared pytest fixtures, and the ``slow`` marker for the tests listed in slow_tests.txt."""
 
 from __future__ import annotations
 
@@ -13,6 +13,21 @@ from tictacgo.arena import play_game
 from tictacgo.games import tictactoe as ttt
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
+SLOW_TESTS = Path(__file__).resolve().parent / "slow_tests.txt"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "slow: took a second or more in a measured run "
+                                       "(tests/slow_tests.txt); `make test-fast` leaves these out")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the tests slow_tests.txt names (measured, not guessed) as ``slow``."""
+    slow = {line.strip() for line in SLOW_TESTS.read_text().splitlines()
+            if line.strip() and not line.startswith("#")}
+    for item in items:
+        if item.nodeid in slow or item.nodeid.split("::")[0] in slow:
+            item.add_marker(pytest.mark.slow)
 
 
 def load_host_data(name: str) -> list[dict]:

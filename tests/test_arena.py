@@ -250,7 +250,14 @@ def test_course_points_reproduce_the_assignment_example():
     assert sum(pts) == pytest.approx(53.75)
     assert grading.course_points("random", 0.65) == 0
     assert grading.course_points("aggressive", 0.5) == pytest.approx(5)
-    assert sum(v[0] for v in grading.COURSE_RUBRIC.values()) == 90
+    for stage, points in ((1, 90), (2, 10)):
+        assert sum(grading.COURSE_RUBRIC[o][0] for o in grading.STAGES[stage]) == points
+    # The second stage's rubric: 5 points from 90%, 5 x winRate from 70%, below that
+    # 0 against Q-learning and 2 x winRate against the championship player.
+    assert grading.course_points("qlearning", 0.9) == 5
+    assert grading.course_points("qlearning", 0.8) == pytest.approx(4)
+    assert grading.course_points("qlearning", 0.65) == 0
+    assert grading.course_points("championship", 0.5) == pytest.approx(1)
 
 
 # --------------------------------------------------------------------------- files
@@ -796,3 +803,38 @@ def test_a_stdout_on_a_full_disk_does_not_stop_the_results_file(tmp_path, monkey
                "--out", str(out)])
     assert rc == 1
     assert json.loads(out.read_text())["games_played"] == 3
+
+
+def test_the_second_stage_report_scores_its_two_opponents_out_of_ten_and_checks_the_time():
+    from tictacgo.arena import run_match
+
+    # Matches of cheap agents stand in for the two opponents: the report's arithmetic is what is tested.
+    m = run_match("littlego", "greedy", "random", 4, 0, workers=1, progress=False)
+    report = grading.CourseReport("greedy", 0, 4, {"qlearning": m, "championship": m}, [], stages=(2,))
+    rate = report.rows()[0]["win_rate"]
+    assert report.max_points == 10
+    assert report.total == pytest.approx(grading.course_points("qlearning", rate)
+                                         + grading.course_points("championship", rate))
+    table = report.table()
+    assert "2nd grading stage" in table and "Grading Rubrics for the 2nd Stage" in table
+    assert "1st Stage" not in table
+    t = report.time_check(2)
+    assert t["games"] == 8 and t["budget_s"] == pytest.approx(8 * 90)
+    assert t["within"] and "within the limits" in table
+    assert report.to_json()["stages"] == [2] and report.to_json()["max_points"] == 10
+
+
+def test_a_move_over_ten_seconds_breaks_the_courses_time_limit():
+    from tictacgo.arena import run_match
+
+    m = run_match("littlego", "greedy", "random", 2, 0, workers=1, progress=False)
+    m.games[0].record.times[0][0] = 10.5  # agent A's first move
+    report = grading.CourseReport("greedy", 0, 2, {"random": m}, [], stages=(1,))
+    assert not report.time_check(1)["within"] and "OVER the limits" in report.table()
+
+
+def test_stage_names_and_the_stage_flag():
+    assert grading.stages_of("all") == (1, 2) and grading.stages_of(2) == (2,)
+    with pytest.raises(ValueError, match="stage must be 1, 2 or 'all'"):
+        grading.stages_of(3)
+    assert main(["arena", "littlego", "random", "greedy", "--stage", "2"]) == 2

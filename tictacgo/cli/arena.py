@@ -6,7 +6,7 @@ robin and the course report:
     tictacgo arena GAME AGENT_A AGENT_B --games N --seed S [--workers W] [--out results.json]
     tictacgo arena GAME AGENT_A AGENT_B --games N --seed S --backend ray [--address auto]
     tictacgo arena GAME --round-robin AGENT AGENT ... --games N [--plot ratings.png]
-    tictacgo arena littlego --course-report AGENT --seed S
+    tictacgo arena littlego --course-report AGENT --seed S [--stage 1|2|all]
 
 * A match prints A's wins, draws and losses split by the colour A played
   (colours alternate, A first in the even games), A's score ``(W + D/2)/N``
@@ -18,7 +18,10 @@ robin and the course report:
   (needs matplotlib: ``pip install 'tictacgo[plot]'``).
 * A course report plays 20 games (10 as Black, 10 as White) against each of
   the course's first-stage opponents that is registered (random, greedy,
-  aggressive, alphabeta) and prints the points the assignment's rubric gives.
+  aggressive, alphabeta; ``--stage 2``: the second stage's qlearning and
+  championship; ``--stage all``: all six) and prints the points the
+  assignment's rubric gives, and whether the agent kept to the course's time
+  limits (10 s a move, 90 s a game on average).
 
 Agents are registry specs (``tictacgo agents GAME`` lists them), e.g.
 ``random``, ``minimax``, ``alphabeta:depth=2``. ``--out`` writes every game
@@ -83,7 +86,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--round-robin", nargs="*", metavar="AGENT", default=None,
                         help="play every pair of these agents (and any given before) and rate them")
     parser.add_argument("--course-report", metavar="AGENT", default=None,
-                        help="littlego: play AGENT against the course ladder and print the grading table")
+                        help="littlego: play AGENT against the course's opponents and print the "
+                             "grading table")
+    parser.add_argument("--stage", choices=("1", "2", "all"), default="1",
+                        help="with --course-report: the course's 1st stage (random, greedy, aggressive, "
+                             "alphabeta; 90 points), its 2nd (qlearning, championship; 10 points) or "
+                             "both (100 points); default 1")
     parser.add_argument("--games", type=int, default=None,
                         help=f"games per match or per pair (default {DEFAULT_GAMES['match']} for a match, "
                              f"{DEFAULT_GAMES['round_robin']} per pair, {DEFAULT_GAMES['course']} per "
@@ -156,6 +164,8 @@ def run(args: argparse.Namespace) -> int:
     if problem:
         return _error(problem)
 
+    if args.stage != "1" and not args.course_report:
+        return _error(f"--stage {args.stage} goes with --course-report")
     if args.course_report:
         if args.agents:
             return _error(f"--course-report takes one agent; unexpected {' '.join(args.agents)!r}")
@@ -219,7 +229,7 @@ def run(args: argparse.Namespace) -> int:
                 result = grading.run_course_report(specs[0], args.seed,
                                                    games=args.games or DEFAULT_GAMES["course"],
                                                    workers=args.workers, progress=progress, agents=agents,
-                                                   **records)
+                                                   stage=args.stage, **records)
             elif rr:
                 result = arena.run_round_robin(game, specs, args.games or DEFAULT_GAMES["round_robin"],
                                                args.seed, workers=args.workers, progress=progress,
@@ -282,15 +292,16 @@ def _sgf_matches(args: argparse.Namespace, specs: list[str], game) -> dict[int, 
     """Where ``--sgf`` writes each match's games, by the run's match key: ``{key: (folder, A, B)}``.
 
     A match goes straight into ``--sgf``; a round robin's pair ``(i, j)`` (key ``p``, the pairs
-    in order) into ``DIR/ii-jj_A-vs-B``; the course report's opponent ``COURSE_LADDER[k]`` into
+    in order) into ``DIR/ii-jj_A-vs-B``; the course report's opponent ``COURSE_OPPONENTS[k]`` into
     ``DIR/vs-OPPONENT``.
     """
     from tictacgo.arena.round_robin import unique_labels
-    from tictacgo.protocol.grading import COURSE_LADDER
+    from tictacgo.protocol.grading import COURSE_OPPONENTS
 
     root = Path(args.sgf)
     if args.course_report:
-        return {k: (root / f"vs-{_folder_name(opp)}", specs[0], opp) for k, opp in enumerate(COURSE_LADDER)}
+        return {k: (root / f"vs-{_folder_name(opp)}", specs[0], opp)
+                for k, opp in enumerate(COURSE_OPPONENTS)}
     if args.round_robin is not None:
         labels = unique_labels(specs)
         pairs = [(i, j) for i in range(len(specs)) for j in range(i + 1, len(specs))]
