@@ -51,9 +51,12 @@ from tictacgo.games import littlego
 from tictacgo.games.littlego import BLACK, WHITE
 
 DEFAULTS = {"alpha": 0.02, "gamma": 0.9, "epsilon": 0.1, "board_plies": 12}
+PATTERN_PRIOR = 0.0     # lost games a pattern key's value counts on top of its visits
 BOARD_PRIOR = 8.0       # the pattern value's weight, in visits, against a board key's own
 MAX_BOARD_KEYS = 1_500_000  # past this many board keys, training drops those seen once
 TIE_TOL = 1e-9
+MARGIN_SCALE = 10.0     # a final score margin this large counts fully in the reward
+_CLOCK_EVERY = 16          # games between readings of the CPU clock
 
 Keys = list[tuple[int, int, int]]  # action_keys(): (action, pattern key, board key or -1)
 
@@ -96,6 +99,9 @@ def move_values(table: QTable, keys: Keys) -> list[tuple[float, int, int, int]]:
         qp = q.get(pk)
         if qp is None:
             continue
+        if PATTERN_PRIOR:
+            n = visits[pk]
+            qp = (n * qp - PATTERN_PRIOR) / (n + PATTERN_PRIOR)
         if bk in q:
             n = visits[bk]
             qp = (n * q[bk] + BOARD_PRIOR * qp) / (n + BOARD_PRIOR)
@@ -185,27 +191,39 @@ def check_variant(variant: dict | None, game: littlego.LittleGo) -> None:
 
 # --- learning ------------------------------------------------------------------
 
-def update(table: QTable, record: list[tuple[int, int, Keys]], reward: float,
+def update(table: QTable, record: list[tuple[int, int, Keys, float]], reward: float,
            alpha: float, gamma: float) -> None:
     """The end-of-game Q-learning update of one player's moves, last move first.
+
+    With the potential ``phi`` of each position (``potential``), the target of
+    move t is ``gamma * (phi_{t+1} + max_a Q(s_{t+1}, a)) - phi_t``, and
+    ``reward - phi_T`` for the last move (potential-based shaping with a
+    potential of 0 at the end; with all ``phi = 0`` it is plain Q-learning).
 
     Args:
         table: updated in place.
         record: the player's moves in order, each ``(pattern key, board key
-            or -1, the keys of every legal action then)``.
-        reward: the player's result, +1 win, -1 loss, 0 draw.
+            or -1, the keys of every legal action then, the position's potential)``.
+        reward: the player's end reward (``end_reward``).
         alpha: the step size once a key has ``1 / alpha`` visits (earlier: ``1 / visits``).
-        gamma: the discount of the next turn's best value.
+        gamma: the discount of the next turn's value.
     """
     q, visits = table.q, table.visits
     target = reward
-    for pk, bk, keys in reversed(record):
+    for pk, bk, keys, phi in reversed(record):
         for k in (pk, bk) if bk >= 0 else (pk,):
             n = visits.get(k, 0) + 1
             visits[k] = n
             old = q.get(k, 0.0)
-            q[k] = old + max(alpha, 1.0 / n) * (target - old)
-        target = gamma * state_value(table, keys)
+            q[k] = old + max(alpha, 1.0 / n) * (target - phi - old)
+        target = gamma * (phi + state_value(table, keys))
+
+
+def potential(state: littlego.GoState, colour: int) -> float:
+    """The shaping potential of ``state`` for ``colour``: ``end_reward``'s margin part, were the game over."""
+    black, white = littlego.scores(state)
+    margin = (black - white) if colour == BLACK else (white - black)
+    return 0.5 * max(-1.0, min(1.0, margin / MARGIN_SCALE))
 
 
 def play_training_game(table: QTable, game: littlego.LittleGo, opponent: Agent | None, colour: int,
@@ -225,21 +243,37 @@ def play_training_game(table: QTable, game: littlego.LittleGo, opponent: Agent |
         if c in records:
             keys = action_keys(state, board_plies)
             a, pk, bk, _ = choose(table, state, keys, rng, epsilon)
-            records[c].append((pk, bk, keys))
+            records[c].append((pk, bk, keys, potential(state, c)))
         else:
             a = opponent.act(state)
         state = play(state, a)
-    w = littlego.winner(state) or 0
     for c, record in records.items():
-        update(table, record, 0.0 if not w else 1.0 if w == c else -1.0, alpha, gamma)
-    return w
+        update(table, record, end_reward(state, c), alpha, gamma)
+    return littlego.winner(state) or 0
+
+
+def end_reward(state: littlego.GoState, colour: int) -> float:
+    """``colour``'s reward for a finished game: half the result (+1, 0, -1), half the score margin.
+
+    The margin (stones, komi to White) counts ``margin / MARGIN_SCALE``,
+    clipped to [-1, 1]: a lost game still tells a move that lost by little
+    from one that lost by much. Black loses most games early in training
+    (it must capture to beat the komi), and a result alone gives all its
+    moves nearly the same value.
+    """
+    w = littlego.winner(state) or 0
+    black, white = littlego.scores(state)
+    margin = (black - white) if colour == BLACK else (white - black)
+    result = 0.0 if not w else 1.0 if w == colour else -1.0
+    return 0.5 * result + 0.5 * max(-1.0, min(1.0, margin / MARGIN_SCALE))
 
 
 def train(table: QTable, game: littlego.LittleGo, opponents: dict[str, tuple[Agent | None, float]],
           rng: np.random.Generator, *, episodes: int | None = None, max_seconds: float | None = None,
           alpha: float = DEFAULTS["alpha"], gamma: float = DEFAULTS["gamma"],
           epsilon: float = DEFAULTS["epsilon"], board_plies: int = DEFAULTS["board_plies"],
-          every: int = 1000, callback: Callable[[QTable], bool | None] | None = None,
+          black_share: float = 0.5, every: int = 1000,
+          callback: Callable[[QTable], bool | None] | None = None,
           log: Callable[[str], None] = print) -> QTable:
     """Train ``table`` in place by games against a weighted mix of opponents.
 
@@ -255,6 +289,7 @@ def train(table: QTable, game: littlego.LittleGo, opponents: dict[str, tuple[Age
         alpha, gamma, epsilon: the step size floor, the discount, the exploration rate.
         board_plies: the actions from the start that get board keys (a resumed
             table must keep its value).
+        black_share: the share of games against an opponent in which the learner plays Black.
         every: games between progress lines and ``callback`` calls.
         callback: ``f(table)`` every ``every`` games and at the end; a true return stops.
         log: where progress lines go.
@@ -263,6 +298,8 @@ def train(table: QTable, game: littlego.LittleGo, opponents: dict[str, tuple[Age
     """
     if episodes is None and max_seconds is None:
         raise ValueError("give episodes or max_seconds (or both)")
+    if not 0 <= black_share <= 1:
+        raise ValueError(f"black_share must be in [0, 1], got {black_share!r}")
     if not opponents or any(not w > 0 or not math.isfinite(w) for _, w in opponents.values()):
         raise ValueError(f"opponents must be a non-empty mix with positive weights, got {opponents!r}")
     if table.q and table.board_plies != board_plies:
@@ -276,22 +313,25 @@ def train(table: QTable, game: littlego.LittleGo, opponents: dict[str, tuple[Age
     meta.setdefault("games", 0)
     meta.setdefault("train_seconds", 0.0)
     meta["variant"] = variant_of(game)
-    meta["params"] = {"alpha": alpha, "gamma": gamma, "epsilon": epsilon, "board_plies": board_plies}
+    meta["params"] = {"alpha": alpha, "gamma": gamma, "epsilon": epsilon, "board_plies": board_plies,
+                      "black_share": black_share}
     meta["opponents"] = {n: float(w) for n, (_, w) in opponents.items()}
     done = wins = 0
     trained, mark = 0.0, time.process_time()
     while (episodes is None or done < episodes) and (max_seconds is None or trained < max_seconds):
         name = names[int(rng.choice(len(names), p=weights))]
-        colour = BLACK if rng.random() < 0.5 else WHITE
+        colour = BLACK if rng.random() < black_share else WHITE
         w = play_training_game(table, game, opponents[name][0], colour, rng, alpha, gamma, epsilon,
                                board_plies)
         wins += w == colour
         done += 1
         meta["games"] += 1
-        now = time.process_time()
-        trained += now - mark
-        meta["train_seconds"] = round(meta["train_seconds"] + now - mark, 3)
-        mark = now
+        if done % _CLOCK_EVERY == 0 or done % every == 0 or done == episodes:
+            # The CPU clock is a slow system call on some machines: read it every few games.
+            now = time.process_time()
+            trained += now - mark
+            meta["train_seconds"] = round(meta["train_seconds"] + now - mark, 3)
+            mark = now
         if done % every == 0:
             if table.board_keys() > MAX_BOARD_KEYS:
                 log(f"dropped {table.prune_boards(2):,} board keys seen once")

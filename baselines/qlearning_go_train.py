@@ -26,7 +26,7 @@ from tictacgo.baselines.registry import make_agent
 from tictacgo.games import make_game
 
 OPPONENTS = ("random", "greedy", "aggressive", "alphabeta")
-DEFAULT_MIX = "random=1,greedy=2,aggressive=4,alphabeta=2,self=1"
+DEFAULT_MIX = "random=1,greedy=2,aggressive=4,alphabeta=1,self=1"
 
 
 def parse_mix(text: str) -> dict[str, float]:
@@ -67,6 +67,7 @@ class RunConfig:
     gamma: float = DEFAULTS["gamma"]
     epsilon: float = DEFAULTS["epsilon"]
     board_plies: int = DEFAULTS["board_plies"]
+    black_share: float = 0.5
     eval_every: int = 5000
     eval_games: int = 20
     min_board_visits: int = 2
@@ -107,6 +108,7 @@ def run(config: RunConfig, log: Callable[[str], None] = print) -> QTable:
         train(table, game, {n: (None if n == "self" else opponents[n], w) for n, w in mix.items()},
               train_rng, episodes=config.episodes, max_seconds=config.max_seconds, alpha=config.alpha,
               gamma=config.gamma, epsilon=config.epsilon, board_plies=config.board_plies,
+              black_share=config.black_share,
               every=config.eval_every, callback=checkpoint, log=log)
     except KeyboardInterrupt:
         save_table(table, config.out, config.min_board_visits)

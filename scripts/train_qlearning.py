@@ -151,6 +151,7 @@ class GoArgs:
     gamma: float = DEFAULTS["gamma"]   #: discount of the next turn's best value
     epsilon: float = DEFAULTS["epsilon"]  #: exploration rate during training
     board_plies: int = DEFAULTS["board_plies"]  #: actions from the start that get whole-board keys
+    black_share: float = 0.5           #: share of games against an opponent with the learner as Black
     eval_every: int = 5000             #: games between checkpoints (evaluation, learning curve, save)
     eval_games: int = 20               #: games a colour against each opponent at a checkpoint
     min_board_visits: int = 2          #: board keys updated fewer times are left out of the file
@@ -171,6 +172,8 @@ def main_littlego(argv: list[str]) -> int:
     args = GoArgs(**vars(p.parse_args(argv)))
     if args.episodes is None and args.max_seconds is None:
         p.error("give --episodes or --max-seconds")
+    if not 0 <= args.black_share <= 1:
+        p.error(f"--black-share must be in [0, 1], got {args.black_share}")
     if args.eval_every < 1 or args.eval_games < 1 or args.board_plies < 0 or args.min_board_visits < 1:
         p.error("--eval-every, --eval-games and --min-board-visits must be positive, --board-plies >= 0")
     try:

@@ -15,7 +15,9 @@ from tictacgo.baselines.qlearning_go import (
     QLearningGoAgent,
     QTable,
     choose,
+    end_reward,
     move_values,
+    potential,
     train,
     update,
 )
@@ -134,8 +136,8 @@ def test_a_capture_shows_in_the_key():
 
 def test_the_update_sets_new_keys_to_the_chained_targets_last_move_first():
     table = QTable({4: -0.2}, {4: 10})
-    record = [(1, -1, [(0, 1, -1), (1, 2, -1)]),
-              (3, -1, [(0, 3, -1), (1, 4, -1)])]
+    record = [(1, -1, [(0, 1, -1), (1, 2, -1)], 0.0),
+              (3, -1, [(0, 3, -1), (1, 4, -1)], 0.0)]
     update(table, record, reward=1.0, alpha=0.5, gamma=0.9)
     # Last move: a new key takes the reward (step 1/1). First move: gamma * max(Q(3), Q(4)) = 0.9.
     assert table.q[3] == pytest.approx(1.0)
@@ -145,10 +147,33 @@ def test_the_update_sets_new_keys_to_the_chained_targets_last_move_first():
 
 def test_the_step_is_one_over_visits_until_it_reaches_alpha():
     table = QTable({5: 0.5, 6: 0.5}, {5: 10, 6: 1})
-    update(table, [(5, -1, [(0, 5, -1)])], reward=-1.0, alpha=0.25, gamma=0.9)
-    update(table, [(6, -1, [(0, 6, -1)])], reward=-1.0, alpha=0.25, gamma=0.9)
+    update(table, [(5, -1, [(0, 5, -1)], 0.0)], reward=-1.0, alpha=0.25, gamma=0.9)
+    update(table, [(6, -1, [(0, 6, -1)], 0.0)], reward=-1.0, alpha=0.25, gamma=0.9)
     assert table.q[5] == pytest.approx(0.5 + 0.25 * (-1.5))   # 11 visits: alpha
     assert table.q[6] == pytest.approx(0.5 + 0.5 * (-1.5))    # 2 visits: 1/2
+
+
+def test_the_score_potential_shapes_each_target_and_cancels_at_the_end():
+    table = QTable()
+    record = [(1, -1, [(0, 1, -1)], 0.1), (3, -1, [(0, 3, -1)], 0.2)]
+    update(table, record, reward=1.0, alpha=0.5, gamma=0.9)
+    assert table.q[3] == pytest.approx(1.0 - 0.2)               # reward - phi_T
+    assert table.q[1] == pytest.approx(0.9 * (0.2 + 0.8) - 0.1)  # gamma * (phi + max Q) - phi
+
+
+def test_the_end_reward_is_half_the_result_and_half_the_clipped_margin():
+    state = littlego.from_ascii("""
+        XXXXX
+        XXXXX
+        XXXX.
+        OOOO.
+        OOOO.
+    """, to_move=littlego.WHITE, t=23)
+    state = littlego.play(state, GO.pass_action)  # the 24th action ends the game: 14 to 8 + 2.5
+    assert state.end is not None
+    assert end_reward(state, littlego.BLACK) == pytest.approx(0.5 + 0.5 * 0.35)
+    assert end_reward(state, littlego.WHITE) == pytest.approx(-0.5 - 0.5 * 0.35)
+    assert potential(state, littlego.BLACK) == pytest.approx(0.5 * 0.35)
 
 
 def test_a_board_value_is_shrunk_toward_the_pattern_value_by_its_visits():
