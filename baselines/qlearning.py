@@ -50,7 +50,8 @@ action and ``null`` elsewhere. Never a pickle.
 
 Registry: ``"qlearning:path=ttt_q.json"`` loads a table (a missing or bad
 file is a clear error); plain ``"qlearning"`` is an untrained agent, which
-plays random legal moves.
+plays random legal moves. On Little-Go the same entry plays the table of
+``tictacgo.baselines.qlearning_go`` (the shipped one without ``path``).
 """
 
 from __future__ import annotations

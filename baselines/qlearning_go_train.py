@@ -115,3 +115,34 @@ def run(config: RunConfig, log: Callable[[str], None] = print) -> QTable:
         log(f"interrupted after {table.meta.get('games', 0):,} games; table saved to {config.out}")
         raise
     return table
+
+
+def board_recurrence(first: str, second: str, games: int, rng: np.random.Generator) -> list[dict]:
+    """How often a position recurs, by actions played: why most of the table is patterns, not boards.
+
+    Plays ``games`` games of ``first`` (Black) against ``second`` (White) and
+    counts, after each number of actions, the positions (canonical under the
+    8 symmetries) already met in an earlier game.
+
+    Returns:
+        One entry a ply: ``{"t", "positions", "distinct", "seen_before"}``
+        (``seen_before``: the share of positions met in an earlier game).
+    """
+    from tictacgo.baselines.qlearning_go_keys import canonical_board
+    from tictacgo.game_loop import play_game
+
+    game = make_game("littlego")
+    a, b = make_agent(first, game, rng=rng), make_agent(second, game, rng=rng)
+    seen: list[set[int]] = [set() for _ in range(game.max_actions)]
+    counts = [[0, 0] for _ in range(game.max_actions)]
+    for _ in range(games):
+        record = play_game(game, a, b)
+        state = game.initial_state()
+        for action in record.moves:
+            key = canonical_board(state)[0]
+            counts[state.t][0] += 1
+            counts[state.t][1] += key in seen[state.t]
+            seen[state.t].add(key)
+            state = game.play(state, action)
+    return [{"t": t, "positions": n, "distinct": len(seen[t]), "seen_before": round(r / n, 4) if n else 0.0}
+            for t, (n, r) in enumerate(counts)]

@@ -37,11 +37,12 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from tictacgo.arena import play_wdl
+from tictacgo.atomic import atomic_write_json
 from tictacgo.baselines.minimax import MinimaxAgent
 from tictacgo.baselines.qlearning import DEFAULTS as TTT_DEFAULTS
 from tictacgo.baselines.qlearning import QLearningAgent, train, worst_result
 from tictacgo.baselines.qlearning_go import DEFAULTS
-from tictacgo.baselines.qlearning_go_train import DEFAULT_MIX, RunConfig, parse_mix, run
+from tictacgo.baselines.qlearning_go_train import DEFAULT_MIX, RunConfig, board_recurrence, parse_mix, run
 from tictacgo.games import tictactoe as ttt
 
 TTT = ttt.TicTacToe()
@@ -157,6 +158,8 @@ class GoArgs:
     min_board_visits: int = 2          #: board keys updated fewer times are left out of the file
     resume: bool = False               #: continue the table at --out if there is one
     curve: str | None = None           #: also write the learning curve to this JSON file
+    recurrence: int = 0                #: only measure: games per pairing of how often positions recur
+    recurrence_out: str | None = None  #: where --recurrence writes its table (JSON)
 
 
 def main_littlego(argv: list[str]) -> int:
@@ -170,6 +173,8 @@ def main_littlego(argv: list[str]) -> int:
         kind = {"int": int, "float": float, "int | None": int, "float | None": float}.get(f.type, str)
         p.add_argument(flag, type=kind, default=f.default, help=f"default {f.default}")
     args = GoArgs(**vars(p.parse_args(argv)))
+    if args.recurrence:
+        return recurrence(args)
     if args.episodes is None and args.max_seconds is None:
         p.error("give --episodes or --max-seconds")
     if not 0 <= args.black_share <= 1:
@@ -181,12 +186,29 @@ def main_littlego(argv: list[str]) -> int:
     except ValueError as e:
         p.error(str(e))
     try:
-        table = run(RunConfig(**vars(args)), log=lambda s: print(s, flush=True))
+        config = {k: v for k, v in vars(args).items() if not k.startswith("recurrence")}
+        table = run(RunConfig(**config), log=lambda s: print(s, flush=True))
     except KeyboardInterrupt:
         return 130
     print(f"{table.meta['games']:,} games, {len(table):,} keys ({table.board_keys():,} board keys), "
           f"{table.meta['train_seconds']:.0f}s training, {table.meta['wall_seconds']:.0f}s wall; "
           f"saved {args.out}")
+    return 0
+
+
+def recurrence(args: GoArgs) -> int:
+    """Print (and save) how often positions recur by ply, for two pairings of the course's opponents."""
+    rng = np.random.default_rng(args.seed)
+    out = {}
+    for first, second in (("greedy", "random"), ("aggressive", "greedy")):
+        rows = board_recurrence(first, second, args.recurrence, rng)
+        out[f"{first} vs {second}"] = rows
+        print(f"{first} (Black) vs {second}, {args.recurrence:,} games: "
+              "share of positions met in an earlier game")
+        print("  " + "  ".join(f"t={r['t']}: {r['seen_before']:.0%}" for r in rows[:14]))
+    if args.recurrence_out:
+        atomic_write_json(args.recurrence_out, {"games": args.recurrence, "seed": args.seed, "pairings": out},
+                          indent=1)
     return 0
 
 
