@@ -286,7 +286,9 @@ def train(table: QTable, game: littlego.LittleGo, opponents: dict[str, tuple[Age
         episodes: games to play (None: until ``max_seconds``).
         max_seconds: CPU seconds of training in this call (callbacks excluded) after
             which to stop; CPU time, since a shared machine stretches wall time.
-        alpha, gamma, epsilon: the step size floor, the discount, the exploration rate.
+        alpha: the step size once a key has ``1 / alpha`` visits.
+        gamma: the discount of the next turn's value.
+        epsilon: the exploration rate (a uniformly random move).
         board_plies: the actions from the start that get board keys (a resumed
             table must keep its value).
         black_share: the share of games against an opponent in which the learner plays Black.
