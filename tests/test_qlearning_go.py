@@ -28,7 +28,7 @@ from tictacgo.baselines.qlearning_go_keys import (
     layout,
     transform_bits,
 )
-from tictacgo.baselines.qlearning_go_train import parse_mix
+from tictacgo.baselines.qlearning_go_train import board_recurrence, parse_mix
 from tictacgo.baselines.registry import make_agent
 from tictacgo.game_loop import play_game
 from tictacgo.games import littlego
@@ -59,7 +59,8 @@ def random_positions(count: int, seed: int = 0) -> list[littlego.GoState]:
         while state.end is None:
             out.append(state)
             moves = littlego.legal_actions(state)
-            state = littlego.play(state, moves[int(r.integers(len(moves) - 1))] if len(moves) > 1 else moves[0])
+            placements = moves[:-1] or moves  # PASS is last: pass only when nothing else is legal
+            state = littlego.play(state, placements[int(r.integers(len(placements)))])
     return out[:count]
 
 
@@ -234,10 +235,10 @@ BAD_FILES = {
     "wrong dtype": lambda p: _npz(p, **{**_good_arrays(), "q": np.array([0.5, -0.5])}),
     "two-D keys": lambda p: _npz(p, **{**_good_arrays(), "keys": np.array([[1, 2]], dtype=np.uint64)}),
     "unsorted": lambda p: _npz(p, **{**_good_arrays(), "keys": np.array([2, 1], dtype=np.uint64)}),
-    "value out of range": lambda p: _npz(p, **{**_good_arrays(), "q": np.array([0.5, 7.0], dtype=np.float32)}),
+    "out of range": lambda p: _npz(p, **{**_good_arrays(), "q": np.array([0.5, 7.0], dtype=np.float32)}),
     "nan": lambda p: _npz(p, **{**_good_arrays(), "q": np.array([np.nan, 0], dtype=np.float32)}),
     "lengths differ": lambda p: _npz(p, **{**_good_arrays(), "visits": np.array([3], dtype=np.uint32)}),
-    "not a pattern key": lambda p: _npz(p, **{**_good_arrays(), "keys": np.array([1, 3 << 26], dtype=np.uint64)}),
+    "not a key": lambda p: _npz(p, **{**_good_arrays(), "keys": np.array([1, 3 << 26], dtype=np.uint64)}),
     "meta not json": lambda p: _npz(p, **{**_good_arrays(), "meta": np.frombuffer(b"{nope", dtype=np.uint8)}),
     "other format": lambda p: _npz(p, **_good_arrays({"format": "x", "version": 1})),
     "no variant": lambda p: _npz(p, **_good_arrays({"format": qfile.FORMAT, "version": 1})),
@@ -317,3 +318,9 @@ def test_a_bad_opponent_mix_is_refused_with_its_text(text):
 
 def test_the_opponent_mix_reads_names_and_weights():
     assert parse_mix("random=1,greedy=2.5,self") == {"random": 1.0, "greedy": 2.5, "self": 1.0}
+
+
+def test_board_recurrence_counts_the_empty_board_as_met_again_in_every_later_game():
+    rows = board_recurrence("random", "random", 3, rng())
+    assert rows[0] == {"t": 0, "positions": 3, "distinct": 1, "seen_before": round(2 / 3, 4)}
+    assert rows[1]["distinct"] <= 3 and rows[1]["positions"] == 3
