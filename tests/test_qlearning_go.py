@@ -324,3 +324,17 @@ def test_board_recurrence_counts_the_empty_board_as_met_again_in_every_later_gam
     rows = board_recurrence("random", "random", 3, rng())
     assert rows[0] == {"t": 0, "positions": 3, "distinct": 1, "seen_before": round(2 / 3, 4)}
     assert rows[1]["distinct"] <= 3 and rows[1]["positions"] == 3
+
+
+def test_a_run_saves_a_curve_point_per_checkpoint_and_resumes_where_it_stopped(tmp_path):
+    from tictacgo.baselines.qlearning_go_train import RunConfig, run
+
+    out, curve = tmp_path / "q.npz", tmp_path / "curve.json"
+    config = RunConfig(out=str(out), episodes=4, eval_every=2, eval_games=1, curve=str(curve),
+                       mix="random=1,self=1", board_plies=4, min_board_visits=1)
+    run(config, log=lambda s: None)
+    run(RunConfig(**{**vars(config), "episodes": 2, "resume": True}), log=lambda s: None)
+    table = qfile.load_table(out)
+    assert table.meta["games"] == 6
+    assert [p["games"] for p in table.meta["curve"]] == [2, 4, 6]
+    assert [p["games"] for p in json.loads(curve.read_text())["curve"]] == [2, 4, 6]
