@@ -50,7 +50,8 @@ action and ``null`` elsewhere. Never a pickle.
 
 Registry: ``"qlearning:path=ttt_q.json"`` loads a table (a missing or bad
 file is a clear error); plain ``"qlearning"`` is an untrained agent, which
-plays random legal moves.
+plays random legal moves. On Little-Go the same entry plays the table of
+``tictacgo.baselines.qlearning_go`` (the shipped one without ``path``).
 """
 
 from __future__ import annotations
@@ -432,12 +433,19 @@ def worst_result(agent: QLearningAgent, side: int, opponent: str = "any",
 
 
 def _make(game, rng, path: str | None = None):
+    if not isinstance(game, ttt.TicTacToe):
+        # Little-Go's table has its own keys and file (tictacgo.baselines.qlearning_go).
+        from tictacgo.baselines.qlearning_go_file import make_go_agent
+
+        return make_go_agent(game, rng, path)
     if path is not None and not Path(path).is_file():
         raise ValueError(f"no Q-table file at {path!r}; train one with "
                          f"scripts/train_qlearning.py --out {path}")
     return QLearningAgent(game, rng=rng, path=path)
 
 
-register_agent("qlearning", _make, games=("tictactoe",),
-               description="tabular Q-learning by self-play; path=FILE loads a table saved by "
-                           "scripts/train_qlearning.py (untrained without path)")
+register_agent("qlearning", _make, games=("tictactoe", "littlego"),
+               description="tabular Q-learning; path=FILE loads a table saved by scripts/train_qlearning.py. "
+                           "Tic-Tac-Toe: self-play table (untrained without path). Little-Go: the shipped "
+                           "table of move patterns and opening boards; a position where the table knows "
+                           "none of the legal moves is played by the greedy rule")

@@ -135,8 +135,8 @@ def test_registry_loads_a_table_and_reports_a_missing_file(trained, tmp_path):
     assert agent.table == trained.table
     with pytest.raises(ValueError, match="no Q-table file"):
         make_agent(f"qlearning:path={tmp_path / 'missing.json'}", "tictactoe")
-    with pytest.raises(ValueError):
-        make_agent("qlearning", "littlego")
+    with pytest.raises(ValueError, match="no Q-table file"):
+        make_agent(f"qlearning:path={tmp_path / 'missing.npz'}", "littlego")
 
 
 def test_save_is_atomic_when_the_write_fails(trained, tmp_path, monkeypatch):

@@ -1,0 +1,164 @@
+"""The Little-Go Q-table's file: an ``.npz`` of plain arrays, written atomically, read with bounds.
+
+Arrays (``numpy.savez_compressed``; read with ``allow_pickle=False``):
+
+* ``keys``: uint64, sorted and unique (``tictacgo.baselines.qlearning_go_keys``);
+* ``q``: float32 values in [-1, 1], one a key;
+* ``visits``: uint32, how many updates each key had;
+* ``meta``: uint8, UTF-8 JSON: ``format`` (``"tictacgo-qtable-littlego"``),
+  ``version``, the ``variant`` (size, komi, action limit), the training
+  parameters and record (games, seconds, opponents, the learning curve).
+
+``save_table(..., min_board_visits=m)`` leaves out the board keys updated
+fewer than ``m`` times (their values rest on a few games and the pattern
+value stands in for them at play). The loader checks the file's size, the
+archive's members and their uncompressed sizes before reading any array,
+then the arrays' types, lengths, order, ranges and key shapes; a file that
+fails any check raises one ``ValueError`` that names it and the reason.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import zipfile
+from pathlib import Path
+
+import numpy as np
+
+from tictacgo.atomic import atomic_write
+from tictacgo.baselines.qlearning_go import QLearningGoAgent, QTable
+from tictacgo.baselines.qlearning_go_keys import BOARD_FLAG, valid_keys
+
+FORMAT = "tictacgo-qtable-littlego"
+VERSION = 1
+SHIPPED_TABLE = Path(__file__).resolve().parent / "models" / "littlego_qlearning.npz"
+MAX_FILE_BYTES = 64 << 20      # the loader refuses bigger files before reading them
+MAX_ENTRIES = 4_000_000        # and bigger tables before allocating them
+_ARRAYS = {"keys": np.uint64, "q": np.float32, "visits": np.uint32, "meta": np.uint8}
+_MAX_META_BYTES = 1 << 20
+_NPY_HEADER = 1024             # room for a .npy member's header
+
+
+def save_table(table: QTable, path: str | os.PathLike, min_board_visits: int = 1) -> Path:
+    """Write ``table`` as a compressed ``.npz`` atomically.
+
+    Args:
+        table: the table.
+        path: the file to write (its folder is created).
+        min_board_visits: leave out board keys updated fewer times than this.
+    Returns:
+        The path written.
+    """
+    keys = sorted(k for k in table.q if not k & BOARD_FLAG or table.visits[k] >= min_board_visits)
+    meta = dict(table.meta, format=FORMAT, version=VERSION, min_board_visits=min_board_visits)
+    meta_bytes = json.dumps(meta, sort_keys=True).encode()
+    if len(meta_bytes) > _MAX_META_BYTES:
+        raise ValueError(f"the table's record takes {len(meta_bytes):,} bytes, more than {_MAX_META_BYTES:,}")
+    buf = io.BytesIO()
+    np.savez_compressed(
+        buf, keys=np.array(keys, dtype=np.uint64),
+        q=np.array([table.q[k] for k in keys], dtype=np.float32),
+        visits=np.array([min(table.visits[k], 2**32 - 1) for k in keys], dtype=np.uint32),
+        meta=np.frombuffer(meta_bytes, dtype=np.uint8))
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return atomic_write(path, lambda f: f.write(buf.getvalue()), binary=True)
+
+
+def _read_arrays(path: Path, bad) -> dict[str, np.ndarray]:
+    """The archive's arrays, after checking its size and members."""
+    size = path.stat().st_size
+    if size > MAX_FILE_BYTES:
+        raise bad(f"{size:,} bytes, more than the {MAX_FILE_BYTES:,} a table may have")
+    try:
+        with zipfile.ZipFile(path) as z:
+            members = {i.filename: i.file_size for i in z.infolist()}
+    except (zipfile.BadZipFile, OSError, ValueError) as e:
+        raise bad(f"not an npz archive ({e})") from None
+    if set(members) != {f"{name}.npy" for name in _ARRAYS}:
+        raise bad(f"expected the arrays {sorted(_ARRAYS)}, found {sorted(members)}")
+    for name, nbytes in members.items():
+        limit = _MAX_META_BYTES if name == "meta.npy" else MAX_ENTRIES * 8
+        if nbytes > limit + _NPY_HEADER:
+            raise bad(f"the array {name[:-4]!r} would take {nbytes:,} bytes (at most {limit:,})")
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            return {name: data[name] for name in _ARRAYS}
+    except (ValueError, OSError, EOFError, zipfile.BadZipFile, KeyError) as e:
+        raise bad(f"an array cannot be read ({e})") from None
+
+
+def _check_meta(raw: np.ndarray, bad) -> dict:
+    try:
+        meta = json.loads(raw.tobytes().decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as e:
+        raise bad(f"the meta record is not JSON ({e})") from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        found = meta.get("format") if isinstance(meta, dict) else type(meta).__name__
+        raise bad(f"expected the format {FORMAT!r}, found {found!r}")
+    if meta.get("version") != VERSION:
+        raise bad(f"unsupported version {meta.get('version')!r} (this code reads version {VERSION})")
+    variant = meta.get("variant")
+    if not (isinstance(variant, dict) and set(variant) == {"size", "komi", "max_actions"}):
+        raise bad(f"the meta record must give the variant (size, komi, max_actions), got {variant!r}")
+    params = meta.get("params", {})
+    plies = params.get("board_plies", 0) if isinstance(params, dict) else None
+    if not isinstance(plies, int) or isinstance(plies, bool) or not 0 <= plies <= 1000:
+        raise bad(f"the params must be an object with board_plies an integer in [0, 1000], got {params!r}")
+    return meta
+
+
+def load_table(path: str | os.PathLike) -> QTable:
+    """Read a table written by ``save_table``; sizes are checked before anything is allocated.
+
+    Raises:
+        FileNotFoundError: no such file.
+        ValueError: the file is not a valid Little-Go Q-table (the message names it and why).
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"no Q-table file at {str(path)!r}; train one with "
+                                f"scripts/train_qlearning.py littlego --out {path}")
+
+    def bad(why: str) -> ValueError:
+        return ValueError(f"{str(path)!r} is not a valid {FORMAT} file: {why}")
+
+    arrays = _read_arrays(path, bad)
+    for name, dtype in _ARRAYS.items():
+        a = arrays[name]
+        if a.ndim != 1 or a.dtype != dtype:
+            raise bad(f"the array {name!r} must be 1-D {np.dtype(dtype).name}, got {a.ndim}-D {a.dtype}")
+    keys, q, visits = arrays["keys"], arrays["q"], arrays["visits"]
+    if not len(keys) == len(q) == len(visits):
+        raise bad(f"keys, q and visits differ in length ({len(keys)}, {len(q)}, {len(visits)})")
+    if len(keys) > 1 and not (keys[1:] > keys[:-1]).all():
+        raise bad("the keys must be sorted and unique")
+    if not (np.isfinite(q).all() and (np.abs(q) <= 1).all()):
+        raise bad("every value in q must be a finite number in [-1, 1]")
+    ok = valid_keys(keys)
+    if not ok.all():
+        raise bad(f"the key {int(keys[~ok][0])} is not a Little-Go Q-table key")
+    if (visits == 0).any():
+        raise bad("every key must have at least one visit")
+    meta = _check_meta(arrays["meta"], bad)
+    key_list = keys.tolist()
+    return QTable(dict(zip(key_list, q.tolist(), strict=True)),
+                  dict(zip(key_list, visits.tolist(), strict=True)), meta)
+
+
+def make_go_agent(game, rng: np.random.Generator | None, path: str | None = None) -> QLearningGoAgent:
+    """The ``qlearning`` agent for Little-Go: the table at ``path``, or the shipped one.
+
+    Raises:
+        ValueError: a missing or invalid file, or a table trained for another variant.
+    """
+    if path is not None and not isinstance(path, str):
+        raise ValueError(f"path must be a file name, got {path!r}")
+    file = Path(path) if path is not None else SHIPPED_TABLE
+    try:
+        table = load_table(file)
+    except FileNotFoundError as e:
+        raise ValueError(str(e)) from None
+    return QLearningGoAgent(game, rng=rng, table=table)
