@@ -15,11 +15,10 @@ It prints an evaluation line every ``--eval-every`` steps and leaves
 from __future__ import annotations
 
 import sys
-from dataclasses import asdict
 
-from tictacgo.baselines.learning.training import train
-from tictacgo.baselines.learning.training_config import TrainConfig, TrainingFailed
+from tictacgo.baselines.learning.training_config import TrainConfig
 from tictacgo.cli.options import parse_options
+from tictacgo.cli.train import train_and_report
 
 # The recipe of baselines/models/tictactoe_ppo.zip (see baselines/models/README.md).
 RECIPE = TrainConfig(
@@ -32,27 +31,13 @@ RECIPE = TrainConfig(
 def main(argv: list[str] | None = None) -> int:
     try:
         cfg = parse_options(RECIPE, argv, description=__doc__.split("\n\n")[0])
-        cfg.validate()
     except ValueError as e:  # a setting out of range: one line, as tictacgo train says it
         print(f"train_ppo.py: error: {e}", file=sys.stderr)
         return 2
     if cfg.algo != "maskable-ppo":
         print(f"train_ppo.py trains maskable-ppo, not {cfg.algo!r}; use train_a2c.py", file=sys.stderr)
         return 2
-    print("training:", asdict(cfg), flush=True)
-    try:
-        train(cfg)
-    except ValueError as e:
-        print(f"train_ppo.py: error: {e}", file=sys.stderr)
-        return 2
-    except TrainingFailed as e:
-        print(f"train_ppo.py: error: {e}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print(f"train_ppo.py: interrupted; the last checkpoint is in {cfg.output_folder()}", file=sys.stderr)
-        return 130
-    print(f"wrote {cfg.output_folder()}/best_model.zip")
-    return 0
+    return train_and_report(cfg, "train_ppo.py")
 
 
 if __name__ == "__main__":

@@ -59,25 +59,42 @@ def run(args: argparse.Namespace) -> int:
     if missing:
         print(missing, file=sys.stderr)
         return 2
-    from tictacgo.baselines.learning.training import TrainConfig, train
-    from tictacgo.baselines.learning.training_config import TrainingFailed, describe_config
+    from tictacgo.baselines.learning.training import TrainConfig
 
     settings = {f.name: getattr(args, f.name) for f in dataclasses.fields(TrainConfig)}
-    out = None
     try:
         cfg = TrainConfig(**settings)
+    except ValueError as e:
+        print(f"tictacgo train: error: {e}", file=sys.stderr)
+        return 2
+    return train_and_report(cfg, "tictacgo train")
+
+
+def train_and_report(cfg, prog: str) -> int:
+    """Check ``cfg``, train it and say how it went in one line: the exit status.
+
+    Shared by ``tictacgo train`` and the training scripts (``prog`` names the
+    caller in messages): 0 trained, 2 a setting refused before anything was
+    written, 1 a run that failed (a full disk, weights that became non-finite),
+    130 interrupted (the last checkpoint kept).
+    """
+    from tictacgo.baselines.learning.training import train
+    from tictacgo.baselines.learning.training_config import TrainingFailed, describe_config
+
+    out = None
+    try:
         cfg.validate()
         cfg.out = out = cfg.output_folder()
         print(describe_config(cfg), flush=True)
         train(cfg)
     except ValueError as e:
-        print(f"tictacgo train: error: {e}", file=sys.stderr)
+        print(f"{prog}: error: {e}", file=sys.stderr)
         return 2
     except TrainingFailed as e:
-        print(f"tictacgo train: error: {e}", file=sys.stderr)
+        print(f"{prog}: error: {e}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print(f"tictacgo train: interrupted; the last checkpoint is in {out}", file=sys.stderr)
+        print(f"{prog}: interrupted; the last checkpoint is in {out}", file=sys.stderr)
         return 130
     plot = ", learning_curve.png" if have_module("matplotlib") else ""
     print(f"wrote {out}/best_model.zip, final_model.zip{plot}")
