@@ -281,6 +281,10 @@ _NAMED_BUILTINS = (
                "the exact solver near the end, no network (time= seconds a move, nodes=, depth=, "
                "max_left=, solve_share=, opening=; needs numba)",
                plays_check="tictacgo.solver.search:kernel_position"),
+    AgentEntry("program", "tictacgo.protocol.program_agent:make_program_agent", ("littlego",),
+               "any course-protocol program (my_player3.py, a C++ or Java build), run once per move as the "
+               "course's host runs it, in its own working folder (cmd= its command line, no commas; "
+               "time= seconds a move, default 10)"),
 )
 _loaded = False  # set once the built-in modules are imported
 

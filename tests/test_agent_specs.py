@@ -81,7 +81,8 @@ def test_make_agent_takes_the_spec_as_text_or_as_data():
 CHEAP = {"mcts": "mcts:sims=20", "alphabeta": "alphabeta:depth=1", "minimax": "minimax:depth=1",
          "policy_mcts": "policy_mcts:policy=random,sims=20", "mix_mcts": "mix_mcts:policy=random,sims=20",
          "championship": "championship:nodes=3000"}
-NOT_SHIPPED = {("littlego", "a2c")}  # needs path= on Little-Go
+NOT_SHIPPED = {("littlego", "a2c"),  # needs path= on Little-Go
+               ("littlego", "program")}  # an outside program (tests/test_program_agent.py)
 CASES = [(g, CHEAP.get(name, name) if (g, name) != ("tictactoe", "minimax") else "minimax")
          for g in ("tictactoe", "littlego") for name in registry.available_agents(g)
          if (g, name) not in NOT_SHIPPED]

@@ -236,7 +236,7 @@ class ProgramPlayer(Agent):
 
     name = "program"
 
-    def __init__(self, command: str, workdir: Path, colour: int, time_limit: float, env: dict,
+    def __init__(self, command: str, workdir: Path, colour: int | None, time_limit: float, env: dict,
                  moves: list[str], game: littlego.LittleGo | None = None):
         super().__init__(game if game is not None else littlego.LittleGo())
         self.command = command
@@ -247,8 +247,10 @@ class ProgramPlayer(Agent):
         self.moves = moves
 
     def act(self, state) -> int:
-        name = self.game.spec.player_name(self.colour)
-        result = run_player(self.command, self.workdir, self.colour, littlego.previous_board(state),
+        # colour None: the program plays whichever colour is to move (an agent of the registry).
+        colour = self.colour if self.colour is not None else self.game.current_player(state)
+        name = self.game.spec.player_name(colour)
+        result = run_player(self.command, self.workdir, colour, littlego.previous_board(state),
                             littlego.to_board(state), self.time_limit, self.env)
         if result.failure is not None:
             detail = result.detail
