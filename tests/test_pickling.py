@@ -17,7 +17,8 @@ from tictacgo.games import make_game
 # Search agents on small budgets; policy searches over the random player (no trained model needed).
 CHEAP = {"mcts": "mcts:sims=30", "alphabeta": "alphabeta:depth=1",
          "policy_mcts": "policy_mcts:policy=random,sims=30", "mix_mcts": "mix_mcts:policy=random,sims=30",
-         "solver": "solver:fallback=mcts:sims=30"}
+         "solver": "solver:fallback=mcts:sims=30",
+         "championship": "championship:nodes=3000"}  # a node budget: the same search on any machine
 # No A2C model is shipped for Little-Go (baselines/models/README.md): a2c needs path= there.
 # `program` runs an outside program in its own folder (tests/test_program_agent.py): a copy
 # is another handle on that folder, so it is not copied here.
