@@ -49,9 +49,12 @@ follows from the counts); values are 9 entries, a number for each canonical
 action and ``null`` elsewhere. Never a pickle.
 
 Registry: ``"qlearning:path=ttt_q.json"`` loads a table (a missing or bad
-file is a clear error); plain ``"qlearning"`` is an untrained agent, which
-plays random legal moves. On Little-Go the same entry plays the table of
-``tictacgo.baselines.qlearning_go`` (the shipped one without ``path``).
+file is a clear error); plain ``"qlearning"`` plays the shipped table
+(``baselines/models/tictactoe_qlearning.json``: 50,000 self-play games, seed 0,
+never loses, checked over every line of play); ``"qlearning:path=none"`` is an
+untrained agent, which plays random legal moves. On Little-Go the same entry
+plays the table of ``tictacgo.baselines.qlearning_go`` (the shipped one
+without ``path``).
 """
 
 from __future__ import annotations
@@ -432,12 +435,16 @@ def worst_result(agent: QLearningAgent, side: int, opponent: str = "any",
     return rec(ttt.TicTacToe().initial_state())
 
 
-def _make(game, rng, path: str | None = None):
+#: The shipped Tic-Tac-Toe table (scripts/train_qlearning.py --games 50000 --seed 0).
+SHIPPED_TABLE = Path(__file__).resolve().parent / "models" / "tictactoe_qlearning.json"
+
+
+def _make(game, rng, path: str | None = str(SHIPPED_TABLE)):
     if not isinstance(game, ttt.TicTacToe):
         # Little-Go's table has its own keys and file (tictacgo.baselines.qlearning_go).
         from tictacgo.baselines.qlearning_go_file import make_go_agent
 
-        return make_go_agent(game, rng, path)
+        return make_go_agent(game, rng, None if path == str(SHIPPED_TABLE) else path)
     if path is not None and not Path(path).is_file():
         raise ValueError(f"no Q-table file at {path!r}; train one with "
                          f"scripts/train_qlearning.py --out {path}")
@@ -446,6 +453,6 @@ def _make(game, rng, path: str | None = None):
 
 register_agent("qlearning", _make, games=("tictactoe", "littlego"),
                description="tabular Q-learning; path=FILE loads a table saved by scripts/train_qlearning.py. "
-                           "Tic-Tac-Toe: self-play table (untrained without path). Little-Go: the shipped "
+                           "Tic-Tac-Toe: the shipped self-play table (path=none: untrained). Little-Go: the shipped "
                            "table of move patterns and opening boards; a position where the table knows "
                            "none of the legal moves is played by the greedy rule")

@@ -202,3 +202,13 @@ def test_a_valid_hand_written_file_loads(tmp_path, trained):
 def test_missing_file_is_a_clear_error(tmp_path):
     with pytest.raises(FileNotFoundError, match="no Q-table file"):
         QLearningAgent.load(tmp_path / "nope.json")
+
+
+def test_the_registrys_qlearning_plays_the_shipped_table_which_never_loses():
+    from tictacgo.baselines import make_agent
+    from tictacgo.baselines.qlearning import SHIPPED_TABLE, worst_result
+
+    shipped = make_agent("qlearning", "tictactoe", rng=np.random.default_rng(0))
+    assert SHIPPED_TABLE.stat().st_size < 100_000 and len(shipped.table) > 500
+    assert worst_result(shipped, ttt.X) >= 0 and worst_result(shipped, ttt.O) >= 0  # every line of play
+    assert make_agent("qlearning:path=none", "tictactoe").table == {}
