@@ -453,6 +453,6 @@ def _make(game, rng, path: str | None = str(SHIPPED_TABLE)):
 
 register_agent("qlearning", _make, games=("tictactoe", "littlego"),
                description="tabular Q-learning; path=FILE loads a table saved by scripts/train_qlearning.py. "
-                           "Tic-Tac-Toe: the shipped self-play table (path=none: untrained). Little-Go: the shipped "
-                           "table of move patterns and opening boards; a position where the table knows "
-                           "none of the legal moves is played by the greedy rule")
+                           "Tic-Tac-Toe: the shipped self-play table (path=none: untrained). Little-Go: the "
+                           "shipped table of move patterns and opening boards; a position where the table "
+                           "knows none of the legal moves is played by the greedy rule")
