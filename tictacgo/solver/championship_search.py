@@ -39,6 +39,7 @@ from tictacgo.solver.kernels import (
     G_POINTS,
     G_RIGHT,
     after_move,
+    atari_escapes,
     pass_ends,
     place,
     popcount,
@@ -230,16 +231,9 @@ def qsearch(own, opp, black, t, last_pass, ko, alpha, beta, qdepth, komi100, geo
 def _gen_moves(own, opp, black, ko, ply, tt_move, passing_ends, geo, nb, killers, hist, mv, mown, mopp, mdead,
                msc):
     """Fill row ``ply`` of the move buffers with the legal actions and their ordering scores; their count."""
-    n, full, left, right, N = geo[G_N], geo[G_FULL], geo[G_LEFT], geo[G_RIGHT], geo[G_POINTS]
+    full, N = geo[G_FULL], geo[G_POINTS]
     empty = full & ~(own | opp)
-    escapes = np.int64(0)
-    rest = own
-    while rest:
-        g = flood(rest & -rest, own, n, full, left, right)
-        rest &= ~g
-        libs = nbrs(g, n, full, left, right) & empty
-        if libs & (libs - 1) == 0:
-            escapes |= libs
+    escapes = atari_escapes(own, empty, geo)
     cnt = 0
     e = empty
     while e:

@@ -221,6 +221,21 @@ C_PLY, C_PHASE, C_VALUE, C_DONE = 0, 1, 2, 3
 
 
 @njit(cache=True)
+def atari_escapes(own, empty, geo):
+    """The last liberties of ``own``'s groups in atari: the points that may save them."""
+    n, full, left, right = geo[G_N], geo[G_FULL], geo[G_LEFT], geo[G_RIGHT]
+    escapes = np.int64(0)
+    rest = own
+    while rest:
+        g = flood(rest & -rest, own, n, full, left, right)
+        rest &= ~g
+        libs = nbrs(g, n, full, left, right) & empty
+        if libs & (libs - 1) == 0:
+            escapes |= libs
+    return escapes
+
+
+@njit(cache=True)
 def _finish(ply, frames, keys, table, sym, stats, max_actions):
     """Store the node's result in the table; its value."""
     f = frames[ply]
@@ -287,16 +302,9 @@ def _enter(ply, frames, keys, hs, moves, table, hist, geo, nb, zk, zt, zmisc, in
     if best >= beta:
         return True, _finish(ply, frames, keys, table, sym, stats, max_actions)
     mv, mown, mopp, mdead, msc = moves
-    full, n, left, right = geo[G_FULL], geo[G_N], geo[G_LEFT], geo[G_RIGHT]
+    full = geo[G_FULL]
     empty = full & ~(own | opp)
-    escapes = np.int64(0)  # the last liberties of the mover's groups in atari
-    rest = own
-    while rest:
-        g = flood(rest & -rest, own, n, full, left, right)
-        rest &= ~g
-        libs = nbrs(g, n, full, left, right) & empty
-        if libs & (libs - 1) == 0:
-            escapes |= libs
+    escapes = atari_escapes(own, empty, geo)
     cnt = 0
     e = empty
     while e:
