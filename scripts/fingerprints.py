@@ -39,12 +39,22 @@ GAME_CASES = [
     ("littlego", None, "ppo:sample=true", "aggressive", 17),
     ("littlego", 4, "mcts:sims=50", "greedy", 18),
     ("littlego", 3, "minimax:depth=3", "random", 19),
+    ("tictactoe", None, "az:sims=32", "random", 31),
+    ("tictactoe", None, "az:sims=16,search=puct", "mcts:sims=30", 32),
+    ("tictactoe", None, "qlearning", "think3", 33),
+    ("littlego", None, "az:sims=32", "greedy", 34),
+    ("littlego", None, "az:sims=16,search=puct", "mcts:sims=30", 35),
+    ("littlego", None, "qlearning", "alphabeta", 36),
+    ("littlego", None, "solver:max_left=10,time=60,fallback=az:sims=8", "aggressive", 37),
+    ("littlego", None, "championship:nodes=2000,opening=none", "random", 38),
+    ("littlego", None, "az:sims=0", "ppo", 39),
 ]
 
 # (game, agent A, agent B, games, seed): ``tictacgo arena`` matches.
 ARENA_CASES = [
     ("tictactoe", "mcts:sims=30", "think2", 4, 21),
     ("littlego", "mcts:sims=20", "aggressive", 4, 22),
+    ("littlego", "az:sims=16", "qlearning", 2, 23),
 ]
 
 

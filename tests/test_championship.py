@@ -183,3 +183,11 @@ def test_a_finished_game_is_refused():
     state = go.play(GAME.initial_state(), GAME.pass_action)  # Black's first-action pass ends the game
     with pytest.raises(ValueError, match="finished"):
         agent(nodes=100).act(state)
+
+
+def test_the_spec_opening_none_searches_the_empty_board_too():
+    """``championship:opening=none`` (the spec parser reads "none" as None) builds an agent without the centre opening."""
+    from tictacgo.baselines import make_agent
+
+    agent = make_agent("championship:opening=none,nodes=50", "littlego")
+    assert agent.opening == "none"

@@ -107,6 +107,8 @@ class ChampionshipAgent(Agent):
                  weights=S.DEFAULT_WEIGHTS, table_bits: int = 20, qdepth: int = 6, opening: str = "centre",
                  rng: np.random.Generator | None = None):
         super().__init__(game, rng)
+        if opening is None:  # the agent spec reads ``opening=none`` as None
+            opening = "none"
         if opening not in OPENINGS:
             raise ValueError(f"opening must be one of {', '.join(map(repr, OPENINGS))}, got {opening!r}")
         self.opening = opening
