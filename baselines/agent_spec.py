@@ -10,7 +10,10 @@ parameter that takes an agent (policy MCTS's ``policy``) holds an
 
 ``AgentSpec`` is frozen and hashable (a key for the agents a worker has
 built) and pickles as plain data; ``str(spec)`` is its canonical text, the
-parameters sorted by name, which reads back as the same spec.
+parameters sorted by name, which reads back as the same spec. A spec read
+from text keeps that text in ``text`` (not part of its value: two specs that
+differ only in it are equal), so that results name an agent as it was typed
+(``spec.label``).
 ``tictacgo.baselines.registry.parse_agent_spec`` reads text with the
 registry's knowledge of which parameters take agents; ``split_spec_text``
 here is the syntax alone.
@@ -19,7 +22,7 @@ here is the syntax alone.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 #: Separates a nested spec's own parameters in text (``policy=ppo:path=m.zip;sample=true``).
@@ -35,6 +38,8 @@ class AgentSpec:
         params: the parameters, a mapping or ``(key, value)`` pairs; values are
             numbers, bools, None, strings or ``AgentSpec`` s. Kept sorted by key,
             so two specs that differ only in the order of their parameters are equal.
+        text: the text the spec was read from (None when it was built in code); not
+            compared, hashed or shown by ``repr``.
 
     Raises:
         ValueError: an empty name, a key that is not a non-empty string, or a key given twice.
@@ -43,10 +48,13 @@ class AgentSpec:
 
     name: str
     params: tuple[tuple[str, Any], ...] = ()
+    text: str | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip():
             raise ValueError(f"an agent name is a non-empty string, got {self.name!r}")
+        if self.text is not None and not isinstance(self.text, str):
+            raise TypeError(f"an agent spec's text is a string or None, got {self.text!r}")
         items = list(self.params.items() if isinstance(self.params, Mapping) else self.params)
         seen = set()
         for item in items:
@@ -64,12 +72,17 @@ class AgentSpec:
         object.__setattr__(self, "name", self.name.strip().lower())
         object.__setattr__(self, "params", tuple(sorted(items)))
 
+    @property
+    def label(self) -> str:
+        """How results name this agent: the text it was read from, else its canonical text."""
+        return self.text if self.text is not None else str(self)
+
     def kwargs(self) -> dict[str, Any]:
         """The parameters as a dict (the factory's keyword arguments)."""
         return dict(self.params)
 
     def replace(self, **params: Any) -> AgentSpec:
-        """This spec with some parameters set (or added)."""
+        """This spec with some parameters set (or added); the copy has no ``text``."""
         return AgentSpec(self.name, {**self.kwargs(), **params})
 
     def __str__(self) -> str:

@@ -160,20 +160,23 @@ def parse_agent_spec(spec: str | AgentSpec) -> AgentSpec:
     own parameters separated by ``;``: ``"policy_mcts:policy=ppo:path=m.zip;sample=true"``
     -> ``AgentSpec("policy_mcts", {"policy": AgentSpec("ppo", {"path": "m.zip", "sample": True})})``.
     The name is not looked up here: ``make_agent`` says which agents exist.
+    The spec keeps the text it was read from (``spec.text``, ``spec.label``).
+    Read text once, at the edge (a command's arguments), and pass the ``AgentSpec``
+    on: an ``AgentSpec`` given here is only checked, never read again.
 
     Raises:
         ValueError: text that is not a spec (empty, a part that is not ``key=value``,
             a key given twice), or a parameter that takes an agent and is not a spec.
     """
     if isinstance(spec, AgentSpec):
-        name, params = spec.name, list(spec.params)
+        name, params, text = spec.name, list(spec.params), spec.text
     else:
-        name, params = split_spec_text(spec)
+        (name, params), text = split_spec_text(spec), spec
     _load_builtins()
     entry = _REGISTRY.get(name)
     takes_agents = entry.agent_params if entry is not None else ()
     return AgentSpec(name, [(key, _nested_spec(key, value) if key in takes_agents else value)
-                            for key, value in params])
+                            for key, value in params], text=text)
 
 
 def _nested_spec(key: str, value) -> AgentSpec:

@@ -40,13 +40,16 @@ def game_rngs(seed: int, index: int) -> tuple[np.random.Generator, np.random.Gen
 
 
 def as_agent_spec(spec: str | AgentSpec) -> AgentSpec:
-    """A spec given to the arena, read once (``parse_agent_spec``).
+    """A spec given to the arena as an ``AgentSpec``: text is read (``parse_agent_spec``), an
+    ``AgentSpec`` is returned as it is (it was read once already, at the edge).
 
     Raises:
         TypeError: neither text nor an ``AgentSpec``.
         ValueError: text that is not a spec.
     """
-    if not isinstance(spec, (str, AgentSpec)):
+    if isinstance(spec, AgentSpec):
+        return spec
+    if not isinstance(spec, str):
         raise TypeError(f"the arena takes agents as registry specs (strings or AgentSpec), got {spec!r}")
     return parse_agent_spec(spec)
 

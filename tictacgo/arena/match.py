@@ -52,13 +52,17 @@ def check_match_args(game: Any, specs: Sequence[str | AgentSpec], games: int, se
                      agents: AgentCache) -> tuple[Game, list[AgentSpec]]:
     """Validate up front (in this process) so mistakes surface as a clear ValueError.
 
+    Text specs are read here, once; ``AgentSpec`` s (read at the edge, by the
+    command) pass as they are.
+
     Returns:
-        The game object and the specs read once (``AgentSpec``), the agents built in ``agents``.
+        The game object and the specs as ``AgentSpec`` s, the agents built in ``agents``.
     """
+    specs = [as_agent_spec(s) for s in specs]
     game = validate_specs(game, specs, agents)
     check_int("games", games, min=1)
     check_int("seed", seed, min=0)
-    return game, [as_agent_spec(s) for s in specs]
+    return game, specs
 
 
 def run_match(game: Any, spec_a: str | AgentSpec, spec_b: str | AgentSpec, games: int, seed: int,
@@ -72,7 +76,8 @@ def run_match(game: Any, spec_a: str | AgentSpec, spec_b: str | AgentSpec, games
         game: a game object (``make_game("littlego", size=4)``), or a game name
             (its default variant).
         spec_a: the registry spec of agent A (A moves first in the even games), text
-            or an ``AgentSpec``; the result names A by this text.
+            or an ``AgentSpec``; the result names A by this text (an ``AgentSpec`` by its
+            ``label``, the text it was read from).
         spec_b: the registry spec of agent B.
         games: how many games.
         seed: a non-negative int; game ``i`` uses ``SeedSequence(seed, spawn_key=(i,))``.
@@ -103,7 +108,7 @@ def run_match(game: Any, spec_a: str | AgentSpec, spec_b: str | AgentSpec, games
     agents = agents if agents is not None else AgentCache()
     game, (a, b) = check_match_args(game, (spec_a, spec_b), games, seed, agents)
     check_backend(backend)
-    label_a, label_b = str(spec_a), str(spec_b)
+    label_a, label_b = a.label, b.label
     jobs = (Job(0, game, a, b, int(seed), i) for i in range(games))  # lazy: one per game as played
     records = RunRecords(keep_games, on_game)
     _, interrupted = execute_jobs(jobs, games, workers, progress, f"{label_a} vs {label_b}",

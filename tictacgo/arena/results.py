@@ -17,6 +17,7 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from typing import Any, NamedTuple
 
 from tictacgo.arena.stats import Z95, score_interval
@@ -108,9 +109,10 @@ class MatchResult:
         """Games played."""
         return self.tally.games if self.tally is not None else len(self.games)
 
-    @property
+    @cached_property
     def game_spec(self) -> GameSpec:
-        """The ``GameSpec`` of the variant played (its ``player_name(colour)`` names the colours)."""
+        """The ``GameSpec`` of the variant played (its ``player_name(colour)`` names the colours),
+        looked up once."""
         return make_game(self.game, **self.variant).spec
 
     def _a_result(self, g: MatchGame) -> float:

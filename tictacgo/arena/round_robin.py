@@ -157,7 +157,7 @@ def run_round_robin(game: Any, specs: Sequence[str | AgentSpec], games_per_pair:
         raise ValueError(f"a round robin needs at least two agents, got {specs!r}")
     agents = agents if agents is not None else AgentCache()
     game, parsed = check_match_args(game, specs, games_per_pair, seed, agents)
-    specs = [str(s) for s in specs]
+    specs = [s.label for s in parsed]
     name = game.spec.name
     check_backend(backend)
     pairs = [(i, j) for i in range(len(specs)) for j in range(i + 1, len(specs))]

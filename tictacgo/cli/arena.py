@@ -69,9 +69,19 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from tictacgo import arena
+from tictacgo.arena import ratings
+from tictacgo.arena.records import write_results_json
+from tictacgo.arena.round_robin import unique_labels
+from tictacgo.arena.runner import cap_workers
 from tictacgo.atomic import check_writable, same_file
+from tictacgo.baselines.agent_spec import AgentSpec
+from tictacgo.baselines.registry import parse_agent_spec
 from tictacgo.cli.games import add_board_size, game_from_options
+from tictacgo.games.spec import Game
 from tictacgo.interrupt import TERMINATION_SIGNALS
+from tictacgo.protocol import grading
+from tictacgo.protocol.grading import COURSE_OPPONENTS
 
 DEFAULT_GAMES = {"match": 100, "round_robin": 20, "course": 20}
 
@@ -127,139 +137,196 @@ def _folder_name(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._=+-]+", "_", text).strip("._") or "agent"
 
 
+class _Refused(Exception):
+    """A mistake seen before the first game: its message is printed and the exit status is 2."""
+
+
 def run(args: argparse.Namespace) -> int:
-    from tictacgo import arena
-    from tictacgo.protocol import grading
-
-    rr = args.round_robin is not None
-    if rr and args.course_report:
-        return _error("choose one of --round-robin and --course-report")
-    if args.plot and not rr:
-        return _error("--plot draws round-robin ratings; use it with --round-robin")
-    if args.games is not None and args.games < 1:
-        return _error(f"--games must be at least 1, got {args.games}")
-    if args.seed < 0:
-        return _error(f"--seed must be non-negative, got {args.seed}")
-    if args.workers is not None and args.workers < 1:
-        return _error(f"--workers must be at least 1, got {args.workers}")
-    if args.workers is not None and args.backend == "local":
-        from tictacgo.arena.runner import cap_workers
-
-        capped = cap_workers(args.workers)
-        if capped < args.workers:
-            print(f"tictacgo arena: --workers {args.workers} is more than the {capped} CPU cores "
-                  f"available; using {capped}", file=sys.stderr)
-            args.workers = capped
-    if not (math.isfinite(args.prior) and args.prior >= 0):
-        return _error(f"--prior must be a finite number >= 0, got {args.prior!r}")
-    if args.address is not None and args.backend != "ray":
-        return _error(f"--address {args.address!r} is for --backend ray")
-    if args.backend == "ray":
-        if args.course_report:
-            return _error("--course-report plays on the local backend only; drop --backend ray")
-        if importlib.util.find_spec("ray") is None:
-            return _error("--backend ray needs ray, which is not installed: "
-                          "pip install 'tictacgo[ray]' (or 'tictacgo[rllib]', which includes ray)")
-    problem = _check_output_paths(args)
-    if problem:
-        return _error(problem)
-
-    if args.stage != "1" and not args.course_report:
-        return _error(f"--stage {args.stage} goes with --course-report")
-    if args.course_report:
-        if args.agents:
-            return _error(f"--course-report takes one agent; unexpected {' '.join(args.agents)!r}")
-        specs = [args.course_report]
-    elif rr:
-        specs = list(args.agents) + list(args.round_robin)
-        if len(specs) < 2:
-            return _error("a round robin needs at least two agents")
-    else:
-        specs = list(args.agents)
-        if len(specs) != 2:
-            return _error(f"a match needs two agents, AGENT_A and AGENT_B; got {len(specs)} "
-                          "(use --round-robin for more)")
-    if args.board_size is not None and args.course_report:
-        return _error("--course-report plays the course's own 5x5 board; drop --board-size")
     try:
-        game = game_from_options(args.game, args.board_size)
-    except ValueError as e:
+        _check_counts(args)
+        _cap_local_workers(args)
+        _check_backend_and_outputs(args)
+        texts = _agent_texts(args)
+        game, specs, agents = _game_and_agents(args, texts)
+        sgf = _prepare_sgf(args, specs, game)
+        spool = _make_spool(args)
+    except _Refused as e:
         return _error(str(e))
-    agents = arena.AgentCache()  # built once here to check the specs; games played here reuse them
-    try:
-        game = arena.validate_specs(game, specs, agents)
-    except (TypeError, ValueError) as e:  # unknown game, size or agent, bad parameter
-        return _error(str(e))
-    if args.course_report and not grading.plays_course_ladder(game):
-        return _error(f"--course-report needs the course ladder ({', '.join(grading.COURSE_LADDER)}), "
-                      f"which does not play {game.spec.name}; the course plays littlego")
-
-    sgf = None
-    if args.sgf:
-        try:
-            from tictacgo.protocol import sgf
-        except ImportError as e:
-            return _error(f"--sgf needs sgfmill, which is not installed: pip install 'tictacgo[sgf]' ({e})")
-        try:
-            sgf.check_game(game)
-        except ValueError as e:
-            return _error(f"--sgf: {e}")
-        problem = _sgf_collision(args, _sgf_matches(args, specs, game))
-        if problem:
-            return _error(problem)
-        try:
-            os.makedirs(args.sgf, exist_ok=True)
-            check_writable(Path(args.sgf) / "game-0000.sgf")
-        except OSError as e:
-            return _error(f"--sgf {args.sgf!r}: {e.strerror or e}")
-        except ValueError as e:
-            return _error(f"--sgf: {e}")
-
-    progress = not args.no_progress
-    ray_args = {"backend": args.backend, "address": args.address or "local"}
-    try:
-        spool = arena.GameSpool(Path(os.path.abspath(args.out)).parent) if args.out else None
-    except OSError as e:
-        return _error(f"--out {args.out!r}: cannot keep the games beside it: {_reason(e)}")
-    writer = SgfWriter(sgf, args.sgf, game, _sgf_matches(args, specs, game)) if sgf is not None else None
+    writer = SgfWriter(sgf, args.sgf, game, _sgf_matches(args, specs)) if sgf is not None else None
     records = {"keep_games": spool if spool is not None else False, "on_game": writer}
     try:
         try:
-            if args.course_report:
-                result = grading.run_course_report(specs[0], args.seed,
-                                                   games=args.games or DEFAULT_GAMES["course"],
-                                                   workers=args.workers, progress=progress, agents=agents,
-                                                   stage=args.stage, **records)
-            elif rr:
-                result = arena.run_round_robin(game, specs, args.games or DEFAULT_GAMES["round_robin"],
-                                               args.seed, workers=args.workers, progress=progress,
-                                               prior=args.prior, agents=agents, **ray_args, **records)
-            else:
-                result = arena.run_match(game, specs[0], specs[1], args.games or DEFAULT_GAMES["match"],
-                                         args.seed, workers=args.workers, progress=progress, agents=agents,
-                                         **ray_args, **records)
+            result = _play(args, game, specs, agents, records)
         except ConnectionError as e:  # --backend ray and no Ray cluster at --address
             print(f"tictacgo arena: error: --backend ray could not reach Ray at "
                   f"{args.address or 'local'!r}: {e}", file=sys.stderr)
             return 1
-
-        with _signals_wait() as signalled:
-            stdout = Stdout()
-            stdout.say(result.table())
-            status = 130 if result.interrupted else 0
-            if result.interrupted:
-                _tell("interrupted: the table covers the games finished before Ctrl-C")
-            saved = _save_outputs(args, result, game.spec.name, writer, stdout, spool)
-        if signalled:
-            _tell("tictacgo arena: interrupted while saving; the results were saved first")
-            return 130
-        if not saved and status == 0:
-            status = 1
-        return 1 if stdout.closed and status == 0 else status
+        return _report(args, result, game, writer, spool)
     finally:
         if spool is not None:
             spool.close()
         _settle_stderr()
+
+
+def _check_counts(args: argparse.Namespace) -> None:
+    """The mode's flags go together, and ``--games``, ``--seed`` and ``--workers`` are in range."""
+    if args.round_robin is not None and args.course_report:
+        raise _Refused("choose one of --round-robin and --course-report")
+    if args.plot and args.round_robin is None:
+        raise _Refused("--plot draws round-robin ratings; use it with --round-robin")
+    if args.games is not None and args.games < 1:
+        raise _Refused(f"--games must be at least 1, got {args.games}")
+    if args.seed < 0:
+        raise _Refused(f"--seed must be non-negative, got {args.seed}")
+    if args.workers is not None and args.workers < 1:
+        raise _Refused(f"--workers must be at least 1, got {args.workers}")
+
+
+def _cap_local_workers(args: argparse.Namespace) -> None:
+    """More local ``--workers`` than CPU cores: say so and use the cores."""
+    if args.workers is None or args.backend != "local":
+        return
+    capped = cap_workers(args.workers)
+    if capped < args.workers:
+        print(f"tictacgo arena: --workers {args.workers} is more than the {capped} CPU cores "
+              f"available; using {capped}", file=sys.stderr)
+        args.workers = capped
+
+
+def _check_backend_and_outputs(args: argparse.Namespace) -> None:
+    """``--prior``, the backend and its address, the output paths and ``--stage``."""
+    if not (math.isfinite(args.prior) and args.prior >= 0):
+        raise _Refused(f"--prior must be a finite number >= 0, got {args.prior!r}")
+    if args.address is not None and args.backend != "ray":
+        raise _Refused(f"--address {args.address!r} is for --backend ray")
+    if args.backend == "ray":
+        if args.course_report:
+            raise _Refused("--course-report plays on the local backend only; drop --backend ray")
+        if importlib.util.find_spec("ray") is None:
+            raise _Refused("--backend ray needs ray, which is not installed: "
+                           "pip install 'tictacgo[ray]' (or 'tictacgo[rllib]', which includes ray)")
+    problem = _check_output_paths(args)
+    if problem:
+        raise _Refused(problem)
+    if args.stage != "1" and not args.course_report:
+        raise _Refused(f"--stage {args.stage} goes with --course-report")
+
+
+def _agent_texts(args: argparse.Namespace) -> list[str]:
+    """The agent specs as typed, as many as the mode takes."""
+    if args.course_report:
+        if args.agents:
+            raise _Refused(f"--course-report takes one agent; unexpected {' '.join(args.agents)!r}")
+        texts = [args.course_report]
+    elif args.round_robin is not None:
+        texts = list(args.agents) + list(args.round_robin)
+        if len(texts) < 2:
+            raise _Refused("a round robin needs at least two agents")
+    else:
+        texts = list(args.agents)
+        if len(texts) != 2:
+            raise _Refused(f"a match needs two agents, AGENT_A and AGENT_B; got {len(texts)} "
+                           "(use --round-robin for more)")
+    if args.board_size is not None and args.course_report:
+        raise _Refused("--course-report plays the course's own 5x5 board; drop --board-size")
+    return texts
+
+
+def _game_and_agents(args: argparse.Namespace, texts: list[str]
+                     ) -> tuple[Game, list[AgentSpec], arena.AgentCache]:
+    """The game, built once; the specs, read once; each agent built once here to check its spec
+    (the games played in this process reuse them)."""
+    try:
+        game = game_from_options(args.game, args.board_size)
+    except ValueError as e:
+        raise _Refused(str(e)) from None
+    agents = arena.AgentCache()
+    try:
+        specs = [parse_agent_spec(text) for text in texts]
+        game = arena.validate_specs(game, specs, agents)
+    except (TypeError, ValueError) as e:  # unknown game, size or agent, bad parameter
+        raise _Refused(str(e)) from None
+    if args.course_report and not grading.plays_course_ladder(game):
+        raise _Refused(f"--course-report needs the course ladder ({', '.join(grading.COURSE_LADDER)}), "
+                       f"which does not play {game.spec.name}; the course plays littlego")
+    return game, specs, agents
+
+
+def _import_sgf():
+    """``tictacgo.protocol.sgf``, imported only for ``--sgf``: it needs sgfmill, an optional extra."""
+    try:
+        from tictacgo.protocol import sgf
+    except ImportError as e:
+        raise _Refused(f"--sgf needs sgfmill, which is not installed: pip install 'tictacgo[sgf]' ({e})") \
+            from None
+    return sgf
+
+
+def _prepare_sgf(args: argparse.Namespace, specs: list[AgentSpec], game: Game):
+    """For ``--sgf``: the SGF module, once the game, the paths and the folder are checked; else None."""
+    if not args.sgf:
+        return None
+    sgf = _import_sgf()
+    try:
+        sgf.check_game(game)
+    except ValueError as e:
+        raise _Refused(f"--sgf: {e}") from None
+    problem = _sgf_collision(args, _sgf_matches(args, specs))
+    if problem:
+        raise _Refused(problem)
+    try:
+        os.makedirs(args.sgf, exist_ok=True)
+        check_writable(Path(args.sgf) / "game-0000.sgf")
+    except OSError as e:
+        raise _Refused(f"--sgf {args.sgf!r}: {e.strerror or e}") from None
+    except ValueError as e:
+        raise _Refused(f"--sgf: {e}") from None
+    return sgf
+
+
+def _make_spool(args: argparse.Namespace) -> arena.GameSpool | None:
+    """With ``--out``: the temporary file beside it that holds the records while the games run."""
+    if not args.out:
+        return None
+    try:
+        return arena.GameSpool(Path(os.path.abspath(args.out)).parent)
+    except OSError as e:
+        raise _Refused(f"--out {args.out!r}: cannot keep the games beside it: {_reason(e)}") from None
+
+
+def _play(args: argparse.Namespace, game: Game, specs: list[AgentSpec], agents: arena.AgentCache,
+          records: dict):
+    """Play the mode's games: the course report, the round robin or the match."""
+    progress = not args.no_progress
+    if args.course_report:
+        return grading.run_course_report(specs[0], args.seed, games=args.games or DEFAULT_GAMES["course"],
+                                         workers=args.workers, progress=progress, agents=agents,
+                                         stage=args.stage, game=game, **records)
+    ray_args = {"backend": args.backend, "address": args.address or "local"}
+    if args.round_robin is not None:
+        return arena.run_round_robin(game, specs, args.games or DEFAULT_GAMES["round_robin"], args.seed,
+                                     workers=args.workers, progress=progress, prior=args.prior,
+                                     agents=agents, **ray_args, **records)
+    return arena.run_match(game, specs[0], specs[1], args.games or DEFAULT_GAMES["match"], args.seed,
+                           workers=args.workers, progress=progress, agents=agents, **ray_args, **records)
+
+
+def _report(args: argparse.Namespace, result, game: Game, writer: SgfWriter | None,
+            spool: arena.GameSpool | None) -> int:
+    """Print the table and save the outputs; the exit status."""
+    with _signals_wait() as signalled:
+        stdout = Stdout()
+        stdout.say(result.table())
+        status = 130 if result.interrupted else 0
+        if result.interrupted:
+            _tell("interrupted: the table covers the games finished before Ctrl-C")
+        saved = _save_outputs(args, result, game.spec.name, writer, stdout, spool)
+    if signalled:
+        _tell("tictacgo arena: interrupted while saving; the results were saved first")
+        return 130
+    if not saved and status == 0:
+        status = 1
+    return 1 if stdout.closed and status == 0 else status
 
 
 @contextmanager
@@ -288,16 +355,14 @@ def _signals_wait() -> Iterator[list[int]]:
             signal.signal(sig, handler if handler is not None else signal.SIG_DFL)
 
 
-def _sgf_matches(args: argparse.Namespace, specs: list[str], game) -> dict[int, tuple[Path, str, str]]:
+def _sgf_matches(args: argparse.Namespace, specs: list[AgentSpec]) -> dict[int, tuple[Path, str, str]]:
     """Where ``--sgf`` writes each match's games, by the run's match key: ``{key: (folder, A, B)}``.
 
     A match goes straight into ``--sgf``; a round robin's pair ``(i, j)`` (key ``p``, the pairs
     in order) into ``DIR/ii-jj_A-vs-B``; the course report's opponent ``COURSE_OPPONENTS[k]`` into
-    ``DIR/vs-OPPONENT``.
+    ``DIR/vs-OPPONENT``. Agents are named as they were typed.
     """
-    from tictacgo.arena.round_robin import unique_labels
-    from tictacgo.protocol.grading import COURSE_OPPONENTS
-
+    specs = [spec.label for spec in specs]
     root = Path(args.sgf)
     if args.course_report:
         return {k: (root / f"vs-{_folder_name(opp)}", specs[0], opp)
@@ -435,8 +500,6 @@ def _save_outputs(args: argparse.Namespace, result, game: str, sgf: SgfWriter | 
     not be written and the results are not safe in ``--out``, they go to a
     new temporary file whose name is printed, so that a long run is never lost.
     """
-    from tictacgo import arena
-
     failures = []
     saved = False
     if spool is not None and spool.failure is not None:
@@ -455,10 +518,8 @@ def _save_outputs(args: argparse.Namespace, result, game: str, sgf: SgfWriter | 
         else:
             stdout.say(f"wrote {sgf.count} SGF file{'s' if sgf.count != 1 else ''} in {args.sgf}")
     if args.plot:
-        from tictacgo.arena.ratings import plot_ratings
-
         try:
-            plot_ratings(result.ratings, args.plot, title=f"{game} round robin, seed {args.seed}")
+            ratings.plot_ratings(result.ratings, args.plot, title=f"{game} round robin, seed {args.seed}")
         except (OSError, ValueError) as e:
             failures.append(f"could not write --plot {args.plot!r}: {_reason(e)}")
         else:
@@ -491,12 +552,10 @@ def _keep_in_temporary_file(result) -> str:
     Raises:
         OSError: that failed too (nothing is left behind then).
     """
-    from tictacgo.arena.records import write_results_json
-
     fd, kept = tempfile.mkstemp(prefix="tictacgo-arena-", suffix=".json")
     os.close(fd)
     try:
-        write_results_json(kept, result)
+        write_results_json(kept, result)  # the records module's own, whatever the arena's name holds
     except BaseException:
         try:
             os.unlink(kept)

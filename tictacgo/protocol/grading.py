@@ -25,6 +25,8 @@ from tictacgo.arena.results import MatchGame, MatchResult
 from tictacgo.arena.round_robin import pair_seed
 from tictacgo.arena.runner import execute_jobs
 from tictacgo.baselines.agent_spec import AgentSpec
+from tictacgo.baselines.registry import available_agents
+from tictacgo.games.spec import Game
 from tictacgo.validate import check_probability
 
 # The opponents of each grading stage, in the assignment's order.
@@ -84,10 +86,8 @@ def stages_of(stage: int | str) -> tuple[int, ...]:
     raise ValueError(f"stage must be 1, 2 or 'all', got {stage!r}")
 
 
-def plays_course_ladder(game: str) -> bool:
-    """Whether every first-stage opponent of the course is registered for ``game``."""
-    from tictacgo.baselines.registry import available_agents
-
+def plays_course_ladder(game: str | Game) -> bool:
+    """Whether every first-stage opponent of the course is registered for ``game`` (a name or object)."""
     return set(COURSE_LADDER) <= set(available_agents(game))
 
 
@@ -210,7 +210,7 @@ def run_course_report(spec: str | AgentSpec, seed: int, games: int = 20, workers
                       progress: bool = True, agents: AgentCache | None = None,
                       keep_games: bool | GameSpool = True,
                       on_game: Callable[[int, MatchGame], None] | None = None,
-                      stage: int | str = 1) -> CourseReport:
+                      stage: int | str = 1, game: Game | None = None) -> CourseReport:
     """Play ``spec`` against each registered opponent of a grading stage, as the course does.
 
     Against ``COURSE_OPPONENTS[k]`` the match is ``run_match("littlego", spec,
@@ -229,21 +229,27 @@ def run_course_report(spec: str | AgentSpec, seed: int, games: int = 20, workers
             against ``COURSE_OPPONENTS[k]`` is ``k``.
         on_game: called with ``(k, MatchGame)`` as each game finishes, as in ``run_match``.
         stage: 1 (random, greedy, aggressive, alphabeta), 2 (qlearning, championship) or "all".
+        game: the game object, when the caller has built it already (it must be one the
+            course ladder plays); None: Little-Go's course variant, built here.
 
     Returns:
         The ``CourseReport``; opponents not registered are listed in ``missing``.
-    """
-    from tictacgo.baselines.registry import available_agents
 
+    Raises:
+        ValueError: a game the course ladder does not play, an unknown agent or a bad parameter.
+    """
+    game = "littlego" if game is None else game
+    if not plays_course_ladder(game):
+        raise ValueError(f"the course report needs the course ladder ({', '.join(COURSE_LADDER)}), "
+                         f"which does not play {game.spec.name}; the course plays littlego")
     stages = stages_of(stage)
     wanted = [o for k in stages for o in STAGES[k]]
     registered = set(available_agents("littlego"))
     ladder = [(k, o) for k, o in enumerate(COURSE_OPPONENTS) if o in wanted and o in registered]
     missing = [o for o in wanted if o not in registered]
     agents = agents if agents is not None else AgentCache()
-    game, (agent, *opponents) = check_match_args("littlego", [spec] + [o for _, o in ladder], games, seed,
-                                                 agents)
-    spec = str(spec)
+    game, (agent, *opponents) = check_match_args(game, [spec] + [o for _, o in ladder], games, seed, agents)
+    spec = agent.label
     jobs = (Job(k, game, agent, opponent, pair_seed(seed, 0, k + 1), g)  # lazy: one per game as played
             for (k, _), opponent in zip(ladder, opponents, strict=True) for g in range(games))
     records = RunRecords(keep_games, on_game)
