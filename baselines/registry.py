@@ -17,6 +17,7 @@ An unknown name or a bad parameter raises ValueError listing what exists.
 
 from __future__ import annotations
 
+import importlib
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -247,8 +248,6 @@ def _factory(entry: AgentEntry) -> Callable:
 
 def _named(entry: AgentEntry, name: str) -> Callable:
     """The function named ``"module:attr"``, imported now (for ``entry``'s messages)."""
-    import importlib
-
     module, _, attr = name.partition(":")
     try:
         return getattr(importlib.import_module(module), attr)
@@ -296,8 +295,6 @@ def _load_builtins() -> None:
     global _loaded
     if _loaded:
         return
-    import importlib
-
     for mod in _BUILTIN_MODULES:
         importlib.import_module(mod)  # a broken built-in module must fail loudly, every time
     for entry in _NAMED_BUILTINS:

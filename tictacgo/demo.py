@@ -18,19 +18,23 @@ from __future__ import annotations
 
 import sys
 
+import gymnasium
 import numpy as np
+
+import tictacgo  # noqa: F401 -- registers the Gymnasium ids
+from tictacgo.arena import AgentCache, play_game
+from tictacgo.baselines import make_agent, parse_agent_spec
+from tictacgo.envs import littlego_v0
+from tictacgo.games import make_game
 
 
 def _aec_game(seed: int) -> None:
-    from tictacgo.baselines import make_agent
-    from tictacgo.envs import littlego_v0
-    from tictacgo.games import littlego
-
     env = littlego_v0.env(board_size=5, render_mode="ansi")
     env.reset(seed=seed)
+    game = env.unwrapped.game  # the env's game: the agents search the rules it plays
     rngs = np.random.default_rng(seed).spawn(2)
-    agents = {"black_0": make_agent("mcts:sims=300", littlego.LittleGo(), rngs[0]),
-              "white_0": make_agent("greedy", littlego.LittleGo(), rngs[1])}
+    agents = {"black_0": make_agent("mcts:sims=300", game, rngs[0]),
+              "white_0": make_agent("greedy", game, rngs[1])}
     for name in env.agent_iter():
         _obs, _reward, term, trunc, info = env.last()
         if term or trunc:
@@ -45,8 +49,6 @@ def _aec_game(seed: int) -> None:
 
 def _learned_agent(game_name: str):
     """The shipped ``ppo`` agent for ``game_name``, or None (with a note) if it cannot load."""
-    from tictacgo.baselines import make_agent
-
     try:
         return make_agent("ppo", game_name)
     except ValueError as e:
@@ -55,10 +57,6 @@ def _learned_agent(game_name: str):
 
 
 def _gym_episode(seed: int) -> None:
-    import gymnasium
-
-    import tictacgo  # noqa: F401 -- registers the ids
-
     env = gymnasium.make("TicTacToe-v0", opponent="minimax", learner="second", render_mode="ansi")
     learned = _learned_agent("tictactoe")
     obs, info = env.reset(seed=seed)
@@ -79,10 +77,11 @@ def _gym_episode(seed: int) -> None:
 
 
 def _table(n_games: int, seed: int) -> None:
-    from tictacgo.arena import play_game
-    from tictacgo.baselines import make_agent
-    from tictacgo.games import make_game
+    """Play each pairing ``n_games`` times and print a row of A's wins, draws and B's wins.
 
+    Each game is built once and each agent once for the table (an ``AgentCache``), re-seeded
+    with its pairing's generator and reset before every game, as the arena's workers do.
+    """
     pairings = [("tictactoe", "minimax", "random"), ("tictactoe", "minimax", "minimax"),
                 ("tictactoe", "minimax", "think3"), ("tictactoe", "ppo", "minimax"),
                 ("tictactoe", "ppo", "random"), ("littlego", "greedy", "random"),
@@ -91,11 +90,15 @@ def _table(n_games: int, seed: int) -> None:
                 ("tictactoe", "az", "random"), ("littlego", "az", "aggressive")]
     print(f"{'game':10s} {'agent A':16s} {'agent B':10s} {'A wins':>7s} {'draws':>6s} {'B wins':>7s}")
     root = np.random.SeedSequence(seed)
+    games = {name: make_game(name) for name in dict.fromkeys(p[0] for p in pairings)}
+    specs = {text: parse_agent_spec(text) for p in pairings for text in p[1:]}
+    agents = AgentCache()
     for (game_name, a_spec, b_spec), ss in zip(pairings, root.spawn(len(pairings)), strict=True):
-        game = make_game(game_name)
+        game = games[game_name]
         ra, rb = (np.random.default_rng(s) for s in ss.spawn(2))
         try:
-            a, b = make_agent(a_spec, game, ra), make_agent(b_spec, game, rb)
+            a = agents.agent(specs[a_spec], game, ra)
+            b = agents.agent(specs[b_spec], game, rb, playing=(a,))
         except ValueError as e:  # a learned agent without the train extra or a shipped model
             print(f"{game_name:10s} {a_spec:16s} {b_spec:10s} (skipped: {e})")
             continue

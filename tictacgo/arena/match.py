@@ -114,4 +114,4 @@ def run_match(game: Any, spec_a: str | AgentSpec, spec_b: str | AgentSpec, games
     _, interrupted = execute_jobs(jobs, games, workers, progress, f"{label_a} vs {label_b}",
                                   backend=backend, address=address, agents=agents, collect=records)
     return MatchResult(game.spec.name, label_a, label_b, int(seed), games, interrupted=interrupted,
-                       variant=dict(game.params), **records.match_fields(0))
+                       variant=dict(game.params), played=game, **records.match_fields(0))

@@ -103,6 +103,9 @@ class MatchResult:
     #: match's key in it.
     spool: Any = None
     spool_key: int = 0
+    #: The game object played, when the result comes from a run here (None when read from a
+    #: file): its ``spec`` names the colours, with no second look-up of the game.
+    played: Any = field(default=None, repr=False, compare=False)
 
     @property
     def n(self) -> int:
@@ -112,8 +115,8 @@ class MatchResult:
     @cached_property
     def game_spec(self) -> GameSpec:
         """The ``GameSpec`` of the variant played (its ``player_name(colour)`` names the colours),
-        looked up once."""
-        return make_game(self.game, **self.variant).spec
+        looked up once when the result was read from a file."""
+        return (self.played if self.played is not None else make_game(self.game, **self.variant)).spec
 
     def _a_result(self, g: MatchGame) -> float:
         a_colour = 1 if g.a_first else 2

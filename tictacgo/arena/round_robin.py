@@ -16,6 +16,7 @@ import numpy as np
 
 from tictacgo.arena.jobs import AgentCache, Job
 from tictacgo.arena.match import check_match_args
+from tictacgo.arena.ratings import fit_bradley_terry
 from tictacgo.arena.records import GameSpool, RunRecords
 from tictacgo.arena.results import MatchGame, MatchResult
 from tictacgo.arena.runner import check_backend, execute_jobs
@@ -150,8 +151,6 @@ def run_round_robin(game: Any, specs: Sequence[str | AgentSpec], games_per_pair:
     Returns:
         The ``RoundRobinResult`` (partial, ``interrupted=True``, after Ctrl-C).
     """
-    from tictacgo.arena.ratings import fit_bradley_terry
-
     specs = list(specs)
     if len(specs) < 2:
         raise ValueError(f"a round robin needs at least two agents, got {specs!r}")
@@ -171,7 +170,7 @@ def run_round_robin(game: Any, specs: Sequence[str | AgentSpec], games_per_pair:
     matches = {}
     for p, (i, j) in enumerate(pairs):
         m = MatchResult(name, specs[i], specs[j], pair_seed(seed, i, j), games_per_pair,
-                        variant=dict(game.params), **records.match_fields(p))
+                        variant=dict(game.params), played=game, **records.match_fields(p))
         m.interrupted = interrupted and m.n < games_per_pair
         matches[(i, j)] = m
     rr = RoundRobinResult(name, specs, games_per_pair, int(seed), matches, None, interrupted)

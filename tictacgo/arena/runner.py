@@ -29,6 +29,7 @@ import threading
 import warnings
 from collections.abc import Callable, Iterable
 
+from tictacgo.arena import ray_backend
 from tictacgo.arena.jobs import AgentCache, Job, play_job
 from tictacgo.arena.progress import Progress
 from tictacgo.arena.results import MatchGame
@@ -159,8 +160,6 @@ def execute_jobs(jobs: Iterable[Job], total: int, workers: int | None, progress:
     """
     check_backend(backend)
     if backend == "ray":
-        from tictacgo.arena import ray_backend
-
         results, interrupted = ray_backend.execute_jobs(jobs, total, workers, progress, desc, address=address)
         if collect is None:
             return results, interrupted

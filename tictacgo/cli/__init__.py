@@ -16,6 +16,7 @@ import argparse
 import importlib
 import os
 import sys
+from importlib.metadata import PackageNotFoundError, version
 
 from tictacgo.interrupt import termination_as_interrupt
 
@@ -50,8 +51,6 @@ def _plain(text: str | None) -> str | None:
 
 
 def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
     try:
         return version("tictacgo")
     except PackageNotFoundError:  # run from a source tree that was never installed

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import sys
+
+from tictacgo.baselines.registry import describe_agents
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -10,10 +13,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import sys
-
-    from tictacgo.baselines.registry import describe_agents
-
     try:
         text = describe_agents(args.game)
     except ValueError as e:  # an unknown game: the registry's message, no traceback

@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from tictacgo.demo import tour
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=20, help="games per pairing in the table (default 20)")
@@ -20,7 +22,5 @@ def run(args: argparse.Namespace) -> int:
         if value < least:
             print(f"tictacgo demo: error: {flag} must be at least {least}, got {value}", file=sys.stderr)
             return 2
-    from tictacgo.demo import tour
-
     tour(args.games, args.seed)
     return 0

@@ -12,7 +12,8 @@ import sys
 
 import numpy as np
 
-from tictacgo.protocol.gtp import ENGINE_NAME
+from tictacgo.baselines.registry import make_agent, parse_agent_spec
+from tictacgo.protocol.gtp import ENGINE_NAME, GtpEngine
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -27,9 +28,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tictacgo.baselines import make_agent, parse_agent_spec
-    from tictacgo.protocol.gtp import GtpEngine
-
     if args.seed is not None and args.seed < 0:
         print(f"tictacgo gtp: --seed must be a non-negative int, got {args.seed}", file=sys.stderr)
         return 2

@@ -12,6 +12,8 @@ import math
 import shlex
 import sys
 
+from tictacgo.games import littlego
+from tictacgo.protocol.host import play_programs
 from tictacgo.protocol.player import SEED_ENV
 
 
@@ -36,9 +38,6 @@ def _short(command: str, limit: int = 60) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tictacgo.games import littlego
-    from tictacgo.protocol.host import play_programs
-
     if args.games < 1:
         print(f"host: error: --games must be at least 1, got {args.games}", file=sys.stderr)
         return 2
@@ -50,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     try:
-        littlego.LittleGo(args.board_size)
+        game = littlego.LittleGo(args.board_size)  # built once, for every game
     except (TypeError, ValueError) as e:
         print(f"host: error: --board-size: {e}", file=sys.stderr)
         return 2
@@ -71,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
         black_key, white_key = ("A", "B") if g % 2 == 0 else ("B", "A")
         print(f"game {g + 1}/{args.games}: Black = {black_key}, White = {white_key}", flush=True)
         result = play_programs(labels[black_key], labels[white_key], size=args.board_size,
-                           time_limit=args.time_limit, seed=args.seed, game_index=g, log=log)
+                           time_limit=args.time_limit, seed=args.seed, game_index=g, log=log, game=game)
         if result.winner == 0:
             draws += 1
         else:

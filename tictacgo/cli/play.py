@@ -12,7 +12,9 @@ import sys
 
 import numpy as np
 
+from tictacgo.baselines.registry import make_agent, parse_agent_spec
 from tictacgo.cli.games import add_board_size, game_from_options
+from tictacgo.play import play_session
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -27,15 +29,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tictacgo.baselines import make_agent
-    from tictacgo.play import play_session
-
     if args.seed is not None and args.seed < 0:
         print(f"tictacgo play: --seed must be a non-negative int, got {args.seed}", file=sys.stderr)
         return 2
     try:
-        game = game_from_options(args.game, args.board_size)
-        agent = make_agent(args.agent, game, rng=np.random.default_rng(args.seed))
+        game = game_from_options(args.game, args.board_size)  # built once, for the session
+        agent = make_agent(parse_agent_spec(args.agent), game, rng=np.random.default_rng(args.seed))
     except (TypeError, ValueError) as e:
         print(f"tictacgo play: {e}", file=sys.stderr)
         return 2

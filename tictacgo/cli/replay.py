@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import argparse
 
+from tictacgo.protocol.replay import replay
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="an SGF record of a Little-Go game")
@@ -14,6 +16,4 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tictacgo.protocol.replay import replay
-
     return replay(args.file, args.quiet)

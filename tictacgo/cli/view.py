@@ -15,6 +15,9 @@ import argparse
 import sys
 from pathlib import Path
 
+from tictacgo.atomic import atomic_write_text, check_writable, same_file
+from tictacgo.protocol import viewer
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="an SGF record (Little-Go) or a results .json of tictacgo arena")
@@ -37,9 +40,6 @@ def _readable(name: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tictacgo.atomic import atomic_write_text, check_writable, same_file
-    from tictacgo.protocol import viewer
-
     if not args.html.strip():
         return _error(f"--html needs a file name, got {args.html!r}")
     if same_file(args.html, args.file):

@@ -258,7 +258,7 @@ def run_course_report(spec: str | AgentSpec, seed: int, games: int = 20, workers
     matches = {}
     for k, opp in ladder:
         m = MatchResult(game.spec.name, spec, opp, pair_seed(seed, 0, k + 1), games,
-                        variant=dict(game.params), **records.match_fields(k))
+                        variant=dict(game.params), played=game, **records.match_fields(k))
         m.interrupted = interrupted and m.n < games
         matches[opp] = m
     return CourseReport(spec, int(seed), games, matches, missing, interrupted, stages)

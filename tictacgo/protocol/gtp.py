@@ -200,8 +200,9 @@ class GtpEngine:
         self.moves: list[int] = []
         self.skips: set[int] = set()  # indices in ``moves`` of turns skipped before a setup stone
         self.clock = GtpClock()
-        self.state = go.LittleGo(self.size, self.komi).initial_state()
-        self.agent = agent_factory(self.state.game)
+        self.game = go.LittleGo(self.size, self.komi)  # built again only when boardsize or komi changes it
+        self.state = self.game.initial_state()
+        self.agent = agent_factory(self.game)
         self.quit = False
         self.commands: dict[str, Callable[[list[str]], str]] = {
             "protocol_version": lambda a: str(PROTOCOL_VERSION),
@@ -265,7 +266,7 @@ class GtpEngine:
 
     def _rebuild(self, moves: list[int], skips: set[int] | None = None) -> None:
         skips = set(self.skips if skips is None else skips)
-        state = go.LittleGo(self.size, self.komi).initial_state()
+        state = self.game.initial_state()
         for i, a in enumerate(moves):
             state = _skip_turn(state) if i in skips else go.play(state, a)
         self.state, self.moves, self.skips = state, list(moves), {i for i in skips if i < len(moves)}
@@ -331,8 +332,9 @@ class GtpEngine:
         n = parse_int(args[0], "boardsize")
         if not 2 <= n <= len(GO_LETTERS):
             raise GtpError(f"unacceptable size: {n}; this engine plays 2..{len(GO_LETTERS)} (Little-Go is 5)")
-        agent = self._agent_for(go.LittleGo(n, self.komi), f"unacceptable size: {n}")
-        self.size = n
+        game = go.LittleGo(n, self.komi)
+        agent = self._agent_for(game, f"unacceptable size: {n}")
+        self.size, self.game = n, game
         self._rebuild([])
         self.agent = agent
         self._reset_agent()
@@ -347,13 +349,14 @@ class GtpEngine:
         if len(args) != 1:
             raise GtpError("syntax error: komi takes one number")
         komi = parse_float(args[0], "komi")
-        agent = self._agent_for(go.LittleGo(self.size, komi), f"komi {komi:g} is refused")
-        old = self.komi
-        self.komi = komi
+        game = go.LittleGo(self.size, komi)
+        agent = self._agent_for(game, f"komi {komi:g} is refused")
+        old = self.komi, self.game
+        self.komi, self.game = komi, game
         try:
             self._rebuild(self.moves)
         except (go.IllegalActionError, go.GameOverError) as e:  # cannot happen with the same rules
-            self.komi = old
+            self.komi, self.game = old
             raise GtpError(f"cannot change komi now: {e}") from e
         self.agent = agent
         return ""

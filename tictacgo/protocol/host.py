@@ -179,7 +179,8 @@ def _player_seed(seed: int, game_index: int, colour: int) -> int:
 
 def play_programs(black: str, white: str, size: int = 5, time_limit: float = 10.0,
               seed: int | None = None, game_index: int = 0,
-              log: Callable[[str], None] | None = None) -> GameResult:
+              log: Callable[[str], None] | None = None,
+              game: littlego.LittleGo | None = None) -> GameResult:
     """Play one game between two player commands.
 
     Args:
@@ -190,11 +191,18 @@ def play_programs(black: str, white: str, size: int = 5, time_limit: float = 10.
         seed: if given, each player run gets a derived seed in ``$TICTACGO_SEED``.
         game_index: mixed into the derived seeds.
         log: called with a line per move (for ``--verbose``); None is quiet.
+        game: the game object, when the caller has built it for a run of games (its
+            board size must be ``size``); None: ``LittleGo(size)``.
     Returns:
         The ``GameResult``.
+    Raises:
+        ValueError: a ``game`` whose board size is not ``size``.
     """
     commands = {littlego.BLACK: black, littlego.WHITE: white}
-    game = littlego.LittleGo(size)
+    if game is None:
+        game = littlego.LittleGo(size)
+    elif game.size != size:
+        raise ValueError(f"size {size} differs from the game's board size {game.size}")
     name = game.spec.player_name
     moves: list[str] = []  # what the players wrote, the illegal last one included
     with tempfile.TemporaryDirectory(prefix="tictacgo-host-") as tmp:
@@ -205,7 +213,7 @@ def play_programs(black: str, white: str, size: int = 5, time_limit: float = 10.
             env = dict(os.environ)
             if seed is not None:
                 env[SEED_ENV] = str(_player_seed(seed, game_index, c))
-            players.append(ProgramPlayer(commands[c], workdir, c, time_limit, env, moves))
+            players.append(ProgramPlayer(commands[c], workdir, c, time_limit, env, moves, game=game))
 
         def show(state, action, colour, seconds):
             if log is not None:

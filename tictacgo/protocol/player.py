@@ -51,6 +51,7 @@ from pathlib import Path
 
 import numpy as np
 
+from tictacgo.games import littlego
 from tictacgo.protocol import course
 
 SEED_ENV = "TICTACGO_SEED"
@@ -66,31 +67,34 @@ class _OutOfTime(BaseException):
 
 def _time_param(name: str) -> str | None:
     """The name of agent ``name``'s time parameter, if its factory has one by name."""
+    # Imported here, not at the top: the registry is part of loading the agent, which the move's
+    # CPU budget counts from the start of ``answer_move`` (``start_cpu``).
     from tictacgo.baselines import registry
 
     params = registry.agent_parameters(name)
     return next((p for p in TIME_PARAMS if p in params), None)
 
 
-def build_agent(spec, rng: np.random.Generator, seconds: float):
+def build_agent(spec, rng: np.random.Generator, seconds: float, game: littlego.LittleGo | None = None):
     """The agent for ``spec``, given ``seconds`` per move if it takes a time parameter.
 
     Args:
         spec: registry spec such as ``"mcts:time=5"`` (text or an ``AgentSpec``).
         rng: the agent's generator.
         seconds: the time to pass when the spec sets none.
+        game: the game the position is of (None: the course's Little-Go).
     Returns:
         An agent for Little-Go.
     Raises:
         ValueError: unknown agent or bad parameters.
     """
-    from tictacgo.baselines.registry import make_agent, parse_agent_spec
+    from tictacgo.baselines.registry import make_agent, parse_agent_spec  # counted as loading: see above
 
     spec = parse_agent_spec(spec)
     key = _time_param(spec.name)
     if key is not None and not any(p in spec.kwargs() for p in TIME_PARAMS):
         spec = spec.replace(**{key: round(max(seconds, 0.05), 3)})
-    return make_agent(spec, "littlego", rng)
+    return make_agent(spec, game if game is not None else "littlego", rng)
 
 
 def remove_output(path: Path) -> str | None:
@@ -184,8 +188,6 @@ def answer_move(directory: str, agent: str, time_budget: float = 9.0, seed: int 
     Returns:
         The exit status: 0 with ``output.txt`` written; 1 or 2 (bad arguments) with none.
     """
-    from tictacgo.games import littlego
-
     start_cpu = time.process_time() if start_cpu is None else start_cpu
     workdir = Path(directory)
     if not workdir.is_dir():
@@ -219,7 +221,7 @@ def answer_move(directory: str, agent: str, time_budget: float = 9.0, seed: int 
 
     budget_left = time_budget - (time.process_time() - start_cpu)
     try:
-        player = build_agent(agent, rng, budget_left - SAFETY_MARGIN)
+        player = build_agent(agent, rng, budget_left - SAFETY_MARGIN, game=state.game)
     except ValueError as e:
         return _fail(str(e), output, 2)
     budget_left = time_budget - (time.process_time() - start_cpu)
