@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -123,29 +124,36 @@ def parse_args(argv: list[str] | None) -> Args:
     return Args(top=ns.top, imports=ns.imports, json=ns.json, root=ns.root.resolve())
 
 
+def report_lines(counts: dict[str, int], files: int, functions: list[Function], imports: list[LocalImport],
+                 args: Args) -> list[str]:
+    """The figures as text, or as one JSON document (``--json``)."""
+    over_80 = [f for f in functions if f.length > 80]
+    if args.json:
+        return [json.dumps({"lines": counts, "files": files, "functions_over_80": len(over_80),
+                            "longest": [f.__dict__ for f in functions[:args.top]],
+                            "function_local_imports": len(imports)}, indent=1)]
+    lines = ["library lines: " + ", ".join(f"{k} {v:,}" for k, v in counts.items()) + f" ({files} files)",
+             f"functions over 80 lines: {len(over_80)}",
+             f"the {args.top} longest functions:"]
+    lines += [f"  {f.length:4d}  {f.path}:{f.line}  {f.name}" for f in functions[:args.top]]
+    lines.append(f"function-local imports: {len(imports)}")
+    if args.imports:
+        lines += [f"  {i.path}:{i.line}  {i.function}: {i.text}" for i in imports]
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     files = library_files(args.root)
     if not files:
         print(f"code_stats: no library files under {args.root}", file=sys.stderr)
         return 2
-    counts = line_counts(args.root, files)
     functions, imports = walk(args.root, files)
-    over_80 = [f for f in functions if f.length > 80]
-    if args.json:
-        print(json.dumps({"lines": counts, "files": len(files), "functions_over_80": len(over_80),
-                          "longest": [f.__dict__ for f in functions[:args.top]],
-                          "function_local_imports": len(imports)}, indent=1))
-        return 0
-    print("library lines: " + ", ".join(f"{k} {v:,}" for k, v in counts.items()) + f" ({len(files)} files)")
-    print(f"functions over 80 lines: {len(over_80)}")
-    print(f"the {args.top} longest functions:")
-    for f in functions[:args.top]:
-        print(f"  {f.length:4d}  {f.path}:{f.line}  {f.name}")
-    print(f"function-local imports: {len(imports)}")
-    if args.imports:
-        for i in imports:
-            print(f"  {i.path}:{i.line}  {i.function}: {i.text}")
+    text = "\n".join(report_lines(line_counts(args.root, files), len(files), functions, imports, args))
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:  # `| head`: the reader has what it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
 
 
