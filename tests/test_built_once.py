@@ -77,9 +77,13 @@ def test_a_round_robin_and_a_course_report_read_each_spec_once(spec_reads, capsy
     assert spec_reads == {"greedy": 2, "random": 1, "aggressive": 1, "alphabeta": 1}
 
 
-def test_a_play_session_reads_its_spec_once(spec_reads, monkeypatch, capsys):
-    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
-    assert main(["play", "littlego", "--agent", "mcts:sims=4,c=2", "--as", "second", "--seed", "1"]) == 0
+@pytest.mark.parametrize("argv, stdin", [
+    (["play", "littlego", "--agent", "mcts:sims=4,c=2", "--as", "second", "--seed", "1"], "quit\n"),
+    (["gtp", "--agent", "mcts:sims=4,c=2", "--seed", "1"], "genmove b\nkomi 3.5\ngenmove w\nquit\n"),
+], ids=["play", "gtp"])
+def test_a_play_or_gtp_session_reads_its_spec_once(spec_reads, monkeypatch, capsys, argv, stdin):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    assert main(argv) == 0
     assert spec_reads == {"mcts:sims=4,c=2": 1}
 
 
