@@ -15,7 +15,9 @@ Rows (the cases of ``scripts/bench.py``, built by its ``build``):
 * ``go5_alphazero_selfplay``: self-play positions per second (256 games,
   32 simulations, an untrained 32x4 network, float32, one thread);
 * ``az_agent``: the ``az`` agent's simulations per second on one game
-  (B = 1, 256 simulations, the shipped Little-Go network, one thread).
+  (B = 1, 256 simulations, the shipped Little-Go network, one thread);
+* ``az_bookkeeping``: the same search with an evaluator that costs nothing
+  (zero logits and values): the array tree's own cost per simulation at B = 1.
 
     nice python scripts/compare_search_speed.py --base /tmp/base_search [--rounds 5] [--json out.json]
 """
@@ -46,7 +48,7 @@ class Args:
     mcts_budget: float = 1.5
     az_budget: float = 6.0
     agent_budget: float = 3.0
-    rows: str = "go5_mcts_empty,go5_mcts_midgame,ttt_mcts,go5_alphazero_selfplay,az_agent"
+    rows: str = "go5_mcts_empty,go5_mcts_midgame,ttt_mcts,go5_alphazero_selfplay,az_agent,az_bookkeeping"
     json: str | None = None
     worker: bool = False
 
@@ -62,6 +64,7 @@ ROWS = {
                                 "az": {"games": 256, "sims": 32, "channels": 32, "blocks": 4, "threads": 1,
                                        "precision": "float32"}}, "positions/s", "az_budget"),
     "az_agent": ({"case": "az_agent", "sims": 256}, "sims/s", "agent_budget"),
+    "az_bookkeeping": ({"case": "az_bookkeeping", "sims": 256}, "sims/s", "agent_budget"),
 }
 
 
@@ -113,6 +116,28 @@ def import_from_pythonpath() -> None:
         del sys.modules[name]
 
 
+def bookkeeping_runner(sims: int):
+    """Gumbel search of one Little-Go game over a free evaluator: (simulations, 0) per search."""
+    import numpy as np
+
+    from tictacgo.baselines.learning.alphazero.search import gumbel_search
+    from tictacgo.baselines.learning.alphazero.variant import Variant
+    from tictacgo.games import make_game
+
+    game = make_game("littlego")
+    engine = Variant.make("littlego").new_engine(1)
+    engine.set_state(0, game.play(game.play(game.initial_state(), 12), 7))
+
+    def free(engine, rows, legal):
+        return np.zeros((len(rows), engine.num_actions)), np.zeros(len(rows))
+
+    def search():
+        out = gumbel_search(engine, free, sims, np.random.default_rng(0), gumbel_scale=0.0)
+        return int(out.visits.sum()), 0
+
+    return search
+
+
 def worker_main() -> None:
     """Serve JSON requests on stdin (``setup`` a row, ``measure`` it), one reply a line."""
     import_from_pythonpath()
@@ -128,8 +153,9 @@ def worker_main() -> None:
         try:
             if req["op"] == "setup":
                 spec = req["spec"]
-                if spec["case"] == "az_agent":
-                    chunk = az_agent_runner(spec["sims"])
+                if spec["case"] in ("az_agent", "az_bookkeeping"):
+                    make = az_agent_runner if spec["case"] == "az_agent" else bookkeeping_runner
+                    chunk = make(spec["sims"])
                     runners[req["key"]] = lambda budget, chunk=chunk: bench.timed(chunk, budget)
                 else:
                     runners[req["key"]] = bench.build(spec)
