@@ -49,7 +49,6 @@ defaults to ``ppo`` (the model shipped for the game).
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable
 
@@ -59,6 +58,7 @@ from tictacgo.baselines.agent_spec import AgentSpec
 from tictacgo.baselines.mcts import MCTSAgent, Node, SelectionRule
 from tictacgo.baselines.mcts_evaluators import AgentPolicy, PolicyRollout
 from tictacgo.baselines.registry import make_agent, register_agent
+from tictacgo.baselines.search.formulas import policy_bonus, ucb1
 from tictacgo.games.spec import Game
 from tictacgo.validate import check_number
 
@@ -67,25 +67,9 @@ DEFAULT_C = 1.4         # UCT's exploration constant in the MIX score
 DEFAULT_W = 10.0        # the weight on the policy in the MIX score
 
 
-def uct_score(total: float, visits: int, parent_visits: int, c: float) -> float:
-    """UCB1, ``total / visits + c * sqrt(ln parent_visits / visits)``; infinity when unvisited."""
-    if visits == 0:
-        return math.inf
-    return total / visits + c * math.sqrt(math.log(parent_visits) / visits)
-
-
-def mix_score(total: float, visits: int, parent_visits: int, prior: float, c: float, w: float) -> float:
-    """The MIX score: ``uct_score(...) + w * prior``.
-
-    Args:
-        total: the move's summed results from the mover's view (wins minus losses).
-        visits: the move's visits (0: infinity).
-        parent_visits: the position's visits.
-        prior: the policy's probability of the move.
-        c: the exploration constant.
-        w: the weight on the policy.
-    """
-    return uct_score(total, visits, parent_visits, c) + w * prior
+#: UCB1 (``formulas.ucb1``) and the MIX score (``formulas.policy_bonus``: ``ucb1 + w * prior``).
+uct_score = ucb1
+mix_score = policy_bonus
 
 
 def best_move(root: Node, legal: list[int], pass_action: int | None = None) -> int:

@@ -21,6 +21,7 @@ from tictacgo.baselines import make_agent
 from tictacgo.baselines.learning.alphazero import search as S
 from tictacgo.baselines.learning.alphazero.agent import MAX_CONSIDERED, MAX_SIMS, shipped_model
 from tictacgo.baselines.learning.alphazero.numpy_net import load_numpy
+from tictacgo.baselines.search import tree as search_tree
 from tictacgo.cli import main
 from tictacgo.games import make_game
 
@@ -70,7 +71,7 @@ def test_growing_the_tree_arrays_changes_no_search_result(monkeypatch):
 
     for search in ("gumbel", "puct"):
         whole = run(search)
-        monkeypatch.setattr(S, "INITIAL_NODES", 3)  # grow from 3 nodes (and schedule columns)
+        monkeypatch.setattr(search_tree, "INITIAL_NODES", 3)  # grow from 3 nodes (and schedule columns)
         grown = run(search)
         monkeypatch.undo()
         for field in ("action", "visits", "policy", "root_value", "q"):

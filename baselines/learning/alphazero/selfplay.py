@@ -23,10 +23,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from tictacgo.baselines.learning.alphazero.features import encoder_for
-from tictacgo.baselines.learning.alphazero.search import Evaluator, SearchOutput, gumbel_search, puct_search
 from tictacgo.baselines.learning.alphazero.variant import Variant
+from tictacgo.baselines.search import SEARCHES as _SEARCH_FUNCTIONS
+from tictacgo.baselines.search import Evaluator, SearchOutput, gumbel_search, puct_search
 
-SEARCHES = ("gumbel", "puct")
+SEARCHES = tuple(_SEARCH_FUNCTIONS)
 
 
 @dataclass
@@ -142,10 +143,8 @@ class SelfPlay:
         eng = self.engine
         games = np.arange(self.B)
         out = self.search.run(eng, self.evaluate, self.rng, temperature=1.0)
-        if self.search.search == "puct":
-            # Sampled moves early in each game, the most visited later.
-            greedy = np.where(out.legal, out.visits + out.prior * 1e-3, -np.inf).argmax(-1)
-            out.action = np.where(self.moves < self.temperature_moves, out.action, greedy)
+        # Explored moves early in each game (PUCT samples its visits), the search's greedy move later.
+        out.action = np.where(self.moves < self.temperature_moves, out.action, out.greedy)
         planes = self.encoder.from_engine(eng, games, out.legal)
         random_phase = self.moves < self.opening
         actions = np.where(random_phase, self._random_actions(out.legal), out.action)

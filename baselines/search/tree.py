@@ -1,0 +1,288 @@
+"""The search tree as arrays, and the one search loop over it (mctx's design on numpy).
+
+The trees of B games share arrays of shape ``(B, nodes, actions)``; node 0 is
+the root and the node a simulation adds is numbered after it (simulation
+``s`` adds node ``s + 1``). Each node keeps the engine state of its position
+(every per-game array of the batched engine, e.g. Little-Go's bitboards,
+``to_move``, ``t``, ko and pass flags), so expanding a leaf copies the
+parent's row into a scratch engine and plays one action there, for every
+game at once. A single game is the batch of one.
+
+``run_search(roots, evaluate, num_simulations, root_rule, interior_rule)``
+is parameterised by functions, as mctx's ``search()`` is:
+
+* a **selection rule** ``rule(tree, games, nodes) -> actions`` for the roots
+  and one for the nodes below them (``tictacgo.baselines.search.rules``:
+  PUCT, Gumbel's root and interior rules; a new kind of search is a new
+  rule, never a second tree);
+* an **evaluator** for the new leaves of all the games, in one call:
+
+      evaluate(engine, rows, legal) -> (logits (k, A), values (k,))
+
+  where ``rows`` are the engine's games to evaluate, ``legal`` their legal
+  masks, and each value is from the view of that game's player to move (a
+  network, or anything else with the same signature).
+
+A finished game is not evaluated: its exact result is the leaf's value, and
+a simulation that reaches it again backs that value up again. Values are
+stored from the view of the player to move at each node; an edge carries a
+discount of -1 where the mover changes (always, in these games) so a parent
+sees ``Q(s, a) = -V(child)``.
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from tictacgo.baselines.search.formulas import completed_q, masked_logits, softmax
+from tictacgo.games.batched_common import BatchedGame
+
+#: Nodes (and schedule columns) a search allocates at first; bigger budgets grow as simulations run.
+INITIAL_NODES = 4096
+_NODE_ARRAYS = ("visits", "value", "raw_value", "terminal", "parent", "action_from_parent", "children",
+                "logits", "legal", "child_visits", "child_value", "child_discount")
+
+Evaluator = Callable[[BatchedGame, np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
+Rule = Callable[["Tree", np.ndarray, np.ndarray], np.ndarray]
+
+
+def clone_engine(engine: BatchedGame) -> BatchedGame:
+    """A copy of the engine whose per-game state arrays are its own (the rest, read-only tables, is shared).
+
+    ``copy.deepcopy`` would also copy the rules' lookup tables, which costs far more than a search step.
+    """
+    twin = copy.copy(engine)
+    for name, value in engine.snapshot().items():
+        setattr(twin, name, value)
+    return twin
+
+
+# -- the trees ------------------------------------------------------------------------------
+
+class Tree:
+    """B search trees of up to ``num_nodes`` nodes over the engine's actions, as arrays.
+
+    Node arrays ``(B, N)``: ``visits`` (the node's own evaluation counts one),
+    ``value`` (mean backed-up value, the node's mover's view), ``raw_value``
+    (the evaluator's), ``terminal``, ``parent``, ``action_from_parent``;
+    per-action arrays ``(B, N, A)``: ``children`` (-1: not expanded),
+    ``logits`` (masked prior logits), ``legal``, ``child_visits``,
+    ``child_value`` (the child's ``value``), ``child_discount`` (+-1);
+    ``states[name]``: ``(B, N)`` copies of the engine's per-game arrays.
+    ``N`` is ``capacity``, the nodes allocated so far: ``ensure`` grows it (by
+    doubling, up to ``num_nodes``) before a simulation adds a node beyond it.
+    """
+
+    def __init__(self, engine: BatchedGame, num_nodes: int):
+        B, N, A = engine.batch_size, num_nodes, engine.num_actions
+        self.batch_size, self.num_nodes, self.num_actions = B, N, A
+        # Arrays for the first nodes only: ``ensure`` grows them as simulations add nodes, so a
+        # search that its clock stops early allocates no more than it used.
+        n = min(N, INITIAL_NODES)
+        self.capacity = n
+        self.visits = np.zeros((B, n), np.int64)
+        self.value = np.zeros((B, n))
+        self.raw_value = np.zeros((B, n))
+        self.terminal = np.zeros((B, n), bool)
+        self.parent = np.full((B, n), -1, np.int64)
+        self.action_from_parent = np.full((B, n), -1, np.int64)
+        self.children = np.full((B, n, A), -1, np.int64)
+        self.logits = np.zeros((B, n, A))
+        self.legal = np.zeros((B, n, A), bool)
+        self.child_visits = np.zeros((B, n, A), np.int64)
+        self.child_value = np.zeros((B, n, A))
+        self.child_discount = np.zeros((B, n, A))
+        self.fields = engine.state_fields()
+        self.states = {f: np.zeros((B, n), getattr(engine, f).dtype) for f in self.fields}
+        self.simulations = 0
+
+    def ensure(self, nodes: int) -> None:
+        """Room for ``nodes`` nodes per tree (at most ``num_nodes``): the arrays grow by doubling."""
+        if nodes <= self.capacity:
+            return
+        if nodes > self.num_nodes:
+            raise ValueError(f"the trees hold {self.num_nodes} nodes, {nodes} asked")
+        n = min(self.num_nodes, max(nodes, 2 * self.capacity))
+
+        def grown(old: np.ndarray) -> np.ndarray:
+            fill = -1 if old is self.parent or old is self.action_from_parent or old is self.children else 0
+            new = np.full((old.shape[0], n) + old.shape[2:], fill, old.dtype)
+            new[:, :self.capacity] = old
+            return new
+
+        for name in _NODE_ARRAYS:
+            setattr(self, name, grown(getattr(self, name)))
+        self.states = {f: grown(a) for f, a in self.states.items()}
+        self.capacity = n
+
+    def store(self, games: np.ndarray, nodes, engine: BatchedGame) -> None:
+        """Copy the engine's games ``games`` into ``nodes`` of those trees."""
+        for f in self.fields:
+            self.states[f][games, nodes] = getattr(engine, f)[games]
+
+    def load(self, games: np.ndarray, nodes, engine: BatchedGame) -> None:
+        """Put the positions of ``nodes`` into the engine's games ``games``."""
+        for f in self.fields:
+            getattr(engine, f)[games] = self.states[f][games, nodes]
+
+    def q(self, games: np.ndarray, nodes) -> np.ndarray:
+        """``(k, A)`` Q of the nodes' actions from their mover's view (0 where unvisited)."""
+        return self.child_discount[games, nodes] * self.child_value[games, nodes]
+
+    def completed_q(self, games: np.ndarray, nodes, value_scale: float, maxvisit_init: float) -> np.ndarray:
+        logits = self.logits[games, nodes]
+        return completed_q(self.raw_value[games, nodes], self.q(games, nodes),
+                           self.child_visits[games, nodes], softmax(logits), self.legal[games, nodes],
+                           value_scale, maxvisit_init)
+
+
+# -- the search -------------------------------------------------------------------------------
+
+def _set_nodes(tree: Tree, games, nodes, logits, values, legal, terminal) -> None:
+    tree.logits[games, nodes] = masked_logits(logits, legal)
+    tree.legal[games, nodes] = legal
+    tree.raw_value[games, nodes] = values
+    tree.value[games, nodes] = values
+    tree.visits[games, nodes] = 1
+    tree.terminal[games, nodes] = terminal
+
+
+def evaluate_games(engine: BatchedGame, evaluate: Evaluator, games: np.ndarray, legal: np.ndarray):
+    """Logits and values of the engine's ``games``: the evaluator's where live, the result where over."""
+    k = len(games)
+    logits = np.zeros((k, engine.num_actions))
+    values = np.zeros(k)
+    done = engine.done[games]
+    live = ~done
+    if live.any():
+        lg, v = evaluate(engine, games[live], legal[live])
+        logits[live], values[live] = lg, v
+    if done.any():
+        g = games[done]
+        values[done] = engine.returns()[g, engine.to_move[g] - 1]
+    return logits, values, done
+
+
+def _simulate(tree: Tree, root_rule: Rule, interior_rule: Rule):
+    """Walk every tree from its root to a leaf: ``(parent, action, leaf)`` per game.
+
+    A game whose walk ends at an unexpanded action gets its ``parent`` node and
+    ``action`` (leaf -1); one that ends on a finished game gets that node as ``leaf``.
+    """
+    B = tree.batch_size
+    node = np.zeros(B, np.int64)
+    parent = np.full(B, -1, np.int64)
+    action = np.full(B, -1, np.int64)
+    leaf = np.full(B, -1, np.int64)
+    active = np.arange(B)
+    depth = 0
+    while active.size:
+        n = node[active]
+        term = tree.terminal[active, n]
+        if term.any():
+            leaf[active[term]] = n[term]
+            active, n = active[~term], n[~term]
+            if not active.size:
+                break
+        a = (root_rule if depth == 0 else interior_rule)(tree, active, n)
+        child = tree.children[active, n, a]
+        new = child < 0
+        parent[active[new]] = n[new]
+        action[active[new]] = a[new]
+        node[active[~new]] = child[~new]
+        active = active[~new]
+        depth += 1
+    return parent, action, leaf
+
+
+def _expand(tree: Tree, scratch: BatchedGame, evaluate: Evaluator, games: np.ndarray, parents: np.ndarray,
+            actions: np.ndarray, new: int) -> None:
+    B = tree.batch_size
+    tree.load(games, parents, scratch)
+    where = np.zeros(B, bool)
+    where[games] = True
+    acts = np.zeros(B, np.int64)
+    acts[games] = actions
+    scratch.play(acts, where=where)
+    tree.store(games, new, scratch)
+    legal = scratch.legal_mask()[games]
+    logits, values, done = evaluate_games(scratch, evaluate, games, legal)
+    _set_nodes(tree, games, new, logits, values, legal, done)
+    tree.parent[games, new] = parents
+    tree.action_from_parent[games, new] = actions
+    tree.children[games, parents, actions] = new
+    same = scratch.to_move[games] == tree.states["to_move"][games, parents]
+    tree.child_discount[games, parents, actions] = np.where(same, 1.0, -1.0)
+
+
+def _backward(tree: Tree, leaf: np.ndarray) -> None:
+    """Back each game's leaf value up to its root (running means from each node's mover's view)."""
+    games = np.arange(tree.batch_size)
+    idx = leaf.copy()
+    v = tree.value[games, idx]
+    while True:
+        m = idx != 0
+        if not m.any():
+            return
+        g, i = games[m], idx[m]
+        p, a = tree.parent[g, i], tree.action_from_parent[g, i]
+        val = tree.child_discount[g, p, a] * v[m]
+        cnt = tree.visits[g, p]
+        tree.value[g, p] = (tree.value[g, p] * cnt + val) / (cnt + 1)
+        tree.visits[g, p] = cnt + 1
+        tree.child_value[g, p, a] = tree.value[g, i]
+        tree.child_visits[g, p, a] += 1
+        idx[m], v[m] = p, val
+
+
+def run_search(roots: BatchedGame, evaluate: Evaluator, num_simulations: int, root_rule: Rule,
+               interior_rule: Rule, deadline: float | None = None,
+               root_eval: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> Tree:
+    """Search from every game of ``roots`` (left unchanged) and return the trees.
+
+    Args:
+        roots: a batched engine whose games (all live) are the roots.
+        evaluate: the leaf evaluator (see the module docstring).
+        num_simulations: simulations per game (0: only the roots are evaluated).
+        root_rule: picks the action at the roots, ``rule(tree, games, nodes) -> actions``.
+        interior_rule: the same below the roots.
+        deadline: a ``time.perf_counter()`` time after which no simulation starts.
+        root_eval: the roots' ``(logits, values, legal)`` if already known.
+    Raises:
+        ValueError: a finished root, or a negative simulation count.
+    """
+    if isinstance(num_simulations, bool) or not isinstance(num_simulations, (int, np.integer)) \
+            or num_simulations < 0:
+        raise ValueError(f"num_simulations must be an int >= 0, got {num_simulations!r}")
+    if roots.done.any():
+        over = np.nonzero(roots.done)[0].tolist()
+        raise ValueError(f"every root must be a live game; games {over} are over")
+    B = roots.batch_size
+    tree = Tree(roots, num_simulations + 1)
+    scratch = clone_engine(roots)
+    games = np.arange(B)
+    tree.store(games, 0, scratch)
+    if root_eval is None:
+        legal = scratch.legal_mask()
+        logits, values, _ = evaluate_games(scratch, evaluate, games, legal)
+    else:
+        logits, values, legal = root_eval
+    _set_nodes(tree, games, 0, logits, values, legal, False)
+    for sim in range(num_simulations):
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+        parent, action, leaf = _simulate(tree, root_rule, interior_rule)
+        grow = np.nonzero(leaf < 0)[0]
+        if grow.size:
+            tree.ensure(sim + 2)
+            _expand(tree, scratch, evaluate, grow, parent[grow], action[grow], sim + 1)
+            leaf[grow] = sim + 1
+        revisit = np.nonzero(leaf != sim + 1)[0]
+        tree.visits[revisit, leaf[revisit]] += 1  # a finished game reached again
+        _backward(tree, leaf)
+        tree.simulations = sim + 1
+    return tree
