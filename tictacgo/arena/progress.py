@@ -1,4 +1,5 @@
-"""A progress bar for long runs of games: tqdm if installed, else a line on stderr every few seconds.
+"""A progress bar for long runs of games: tqdm if installed, else a line on stderr every few seconds
+(games done of the total, elapsed time and an estimate of the time left).
 
 The bar never stops a run: if stderr cannot be written (a pipe whose reader
 is gone, a log file on a full disk), the bar goes quiet and the games go on.
@@ -45,8 +46,11 @@ class Progress:
         if now - self.last >= self.every or self.done == self.total:
             self.last = now
             pct = 100 * self.done / max(1, self.total)
+            elapsed = now - self.start
+            left = elapsed / self.done * (self.total - self.done)   # the games so far set the pace
             self._quiet_on_failure(lambda: print(f"{self.desc}: {self.done}/{self.total} games ({pct:.0f}%), "
-                                                 f"{now - self.start:.0f} s", file=sys.stderr, flush=True))
+                                                 f"{elapsed:.0f} s, about {left:.0f} s left",
+                                                 file=sys.stderr, flush=True))
 
     def close(self) -> None:
         if self.bar is not None:

@@ -1,0 +1,100 @@
+"""The evaluation library behind the evaluation scripts: the Tic-Tac-Toe judgement by an agent's kind,
+and the progress the long evaluations show on a terminal (and only there)."""
+
+from __future__ import annotations
+
+import io
+import sys
+
+import numpy as np
+import pytest
+
+from tictacgo.arena.progress import Progress
+from tictacgo.evaluation import tictactoe_judge as judge_mod
+from tictacgo.evaluation.progress import games_progress
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize(("spec", "kind", "audited", "opponents"), [
+    ("ppo", "policy", ("ppo", "think3"), ("minimax", "random", "think3")),
+    ("a2c:path=run/best_model.zip", "a2c", ("a2c:path=run/best_model.zip", "think3"),
+     ("minimax", "random", "think3")),
+    ("az:path=runs/ttt_az,sims=16", "az", ("az:path=runs/ttt_az,sims=0", "az:path=runs/ttt_az,sims=16"),
+     ("minimax", "random")),
+    ("az", "az", ("az:sims=0", "az"), ("minimax", "random")),
+])
+def test_the_plan_audits_a_learned_policy_beside_think3_and_alphazero_beside_its_raw_network(
+        spec, kind, audited, opponents):
+    plan = judge_mod.plan(spec, games=10, think3_games=3)
+    assert (plan.kind, plan.audited) == (kind, audited)
+    assert tuple(opp for opp, _ in plan.opponents) == opponents
+    assert dict(plan.opponents)["minimax"] == 10 and dict(plan.opponents).get("think3", 3) == 3
+
+
+def _results(minimax_losses: int = 0, random_losses: int = 0) -> dict:
+    return {"minimax": {"first": (0, 10, minimax_losses), "second": (0, 10, 0)},
+            "random": {"first": (9, 1, random_losses), "second": (8, 2, 0)}}
+
+
+def test_each_kind_is_held_to_its_own_targets():
+    good = {"a": {"all": 0.999, "unmasked argmax illegal": 0.001}, "b": {"all": 0.5}}
+    assert judge_mod.missed_targets("az", good, ("a", "b"), _results()) == []
+    assert judge_mod.missed_targets("az", {"a": {"all": 0.99}, "b": {}}, ("a", "b"), _results(1)) == [
+        "raw network optimal 99.00% < 99.5%", "1 games lost to minimax"]
+    # a2c: losses to random do not count, illegal favourites do
+    assert judge_mod.missed_targets("a2c", good, ("a", "b"), _results(0, 3)) == []
+    assert judge_mod.missed_targets("a2c", {"a": {"all": 0.9, "unmasked argmax illegal": 0.01}},
+                                    ("a", "b"), _results()) == ["unmasked illegal 1.00% >= 0.5%"]
+    # a learned policy: no loss at all, and 98% optimal moves
+    assert judge_mod.missed_targets("policy", {"a": {"all": 0.97}}, ("a",), _results(0, 2)) == [
+        "2 games lost", "optimal moves 97.00% < 98%"]
+
+
+def test_minimax_judged_as_a_policy_is_optimal_everywhere_and_never_loses():
+    out = judge_mod.judge("minimax", games=2, think3_games=1, seed=0, progress=False)
+    assert out["positions"] == 4520 and out["rates"]["minimax"]["all"] == 1.0
+    assert out["missed"] == []
+    assert all(r[side][2] == 0 for r in out["results"].values() for side in ("first", "second"))
+
+
+def test_a_seed_gives_the_same_matches_with_or_without_the_bar(monkeypatch):
+    opponents = (("random", 4),)
+    quiet = judge_mod.matches("think1", opponents, np.random.default_rng(3), progress=False)
+    monkeypatch.setattr(sys, "stderr", _Terminal())
+    shown = judge_mod.matches("think1", opponents, np.random.default_rng(3), progress=True)
+    assert quiet == shown
+
+
+def test_the_matches_count_their_games_on_a_terminal(monkeypatch):
+    err = _Terminal()
+    monkeypatch.setattr(sys, "stderr", err)
+    judge_mod.matches("think1", (("random", 2), ("think2", 1)), np.random.default_rng(0))
+    assert "6/6" in err.getvalue() and "think1 matches" in err.getvalue()
+
+
+def test_the_matches_write_nothing_into_a_pipe_or_file(monkeypatch):
+    err = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    judge_mod.matches("think1", (("random", 2),), np.random.default_rng(0))
+    assert err.getvalue() == ""
+    assert not games_progress(10, "games").enabled
+
+
+def test_without_tqdm_the_progress_line_gives_the_count_the_time_and_an_estimate(monkeypatch):
+    monkeypatch.setitem(sys.modules, "tqdm", None)   # import tqdm fails
+    err = _Terminal()
+    monkeypatch.setattr(sys, "stderr", err)
+    bar = Progress(4, True, "matches", every=0.0)
+    bar.update()
+    bar.update()
+    line = err.getvalue().splitlines()[-1]
+    assert line.startswith("matches: 2/4 games (50%), ") and line.endswith(" s left")
+
+
+def test_judge_refuses_a_count_of_games_below_one():
+    with pytest.raises(ValueError, match="must be positive, got 0 and 1"):
+        judge_mod.judge("minimax", games=0, think3_games=1, seed=0)
