@@ -98,3 +98,38 @@ def test_without_tqdm_the_progress_line_gives_the_count_the_time_and_an_estimate
 def test_judge_refuses_a_count_of_games_below_one():
     with pytest.raises(ValueError, match="must be positive, got 0 and 1"):
         judge_mod.judge("minimax", games=0, think3_games=1, seed=0)
+
+
+# -- Little-Go ladder ------------------------------------------------------------------------------
+
+def test_colour_rows_play_each_opponent_as_black_and_as_white_and_name_the_missed_targets():
+    from tictacgo.evaluation.littlego_ladder import colour_rows
+
+    rows, missed = colour_rows("random", [("greedy", 2)], seed=0, targets={"greedy": 1.0}, progress=False)
+    (row,) = rows
+    assert row["opponent"] == "greedy" and row["games"] == 2 and row["target"] == 1.0
+    assert sum(row["black"]) == 2 and sum(row["white"]) == 2
+    lost_colours = [c for c in ("black", "white") if row[c][0] < 2]
+    assert [m.split(":")[0] for m in missed] == [f"greedy as {c.title()}" for c in lost_colours]
+    again, _ = colour_rows("random", [("greedy", 2)], seed=0, targets={}, progress=False)
+    assert again[0]["black"] == row["black"] and again[0]["white"] == row["white"]   # one seed, one table
+
+
+def test_pairings_give_the_same_games_on_one_or_two_workers():
+    from tictacgo.evaluation.littlego_ladder import pairings
+
+    pairs = [("greedy", "random", "greedy", "random")]
+    one = pairings(pairs, 4, seed=3, workers=1, progress=False)
+    two = pairings(pairs, 4, seed=3, workers=2, progress=False)
+    assert sorted(one[("greedy", "random")]) == sorted(two[("greedy", "random")])
+    assert len(one[("greedy", "random")]) == 4
+
+
+def test_the_summary_row_and_the_cross_rate_read_results_from_the_row_agents_view():
+    from tictacgo.evaluation.littlego_ladder import cross_rate, rate_cell, summary_row
+
+    row = summary_row("greedy", [1, 1, 0, -1])
+    assert row.split()[:6] == ["greedy", "4", "2", "1", "1", "62.5%"]
+    cross = {("a", "b"): [1, 1, -1, 0]}
+    assert cross_rate(cross, "a", "b") == 0.625 and cross_rate(cross, "b", "a") == 0.375
+    assert rate_cell(10, 10) == "100% [72%, 100%]"
