@@ -4,7 +4,9 @@ and the progress the long evaluations show on a terminal (and only there)."""
 from __future__ import annotations
 
 import io
+import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -133,3 +135,39 @@ def test_the_summary_row_and_the_cross_rate_read_results_from_the_row_agents_vie
     cross = {("a", "b"): [1, 1, -1, 0]}
     assert cross_rate(cross, "a", "b") == 0.625 and cross_rate(cross, "b", "a") == 0.375
     assert rate_cell(10, 10) == "100% [72%, 100%]"
+
+
+# -- the endgame benchmark, and the scripts on a terminal and in a pipe -------------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+ENDGAMES = ROOT / "tests" / "data" / "littlego_endgames.npz"
+
+
+def test_kept_counts_add_up_over_the_groups_of_a_seeded_subset():
+    from tictacgo.evaluation.endgame_mistakes import count_kept, report_order, subset
+    from tictacgo.solver.endgames import load_endgames
+
+    endgames, _ = load_endgames(ENDGAMES)
+    some = subset(endgames, 40, seed=0)
+    assert len(some) == 40 and some == subset(endgames, 40, seed=0) and some != subset(endgames, 40, seed=1)
+    counts = count_kept("greedy", some, seed=0, progress=False)
+    assert counts["all"][1] == 40
+    assert counts["Black"][1] + counts["White"][1] == 40
+    assert sum(n for g, (_, n) in counts.items() if g.startswith("left")) == 40
+    assert counts.get("decisive", [0, 0])[0] <= counts["all"][0]
+    assert report_order(counts)[:1] == ["all"]
+
+
+def test_an_evaluation_script_writes_no_progress_into_a_pipe():
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "eval_mistakes.py"), "--agent", "random",
+                           "--limit", "20"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "all" in done.stdout
+    assert done.stderr == ""
+
+
+def test_an_evaluation_script_shows_its_progress_on_a_terminal():
+    pexpect = pytest.importorskip("pexpect")
+    child = pexpect.spawn(sys.executable, [str(ROOT / "scripts" / "eval_mistakes.py"), "--agent", "random",
+                                           "--limit", "20"], timeout=120, encoding="utf-8")
+    child.expect(pexpect.EOF)
+    assert "20/20" in child.before and "random on the endgames" in child.before

@@ -14,8 +14,8 @@ import time
 class Progress:
     """tqdm if importable, else a line on stderr every ``every`` seconds; nothing if disabled."""
 
-    def __init__(self, total: int, enabled: bool, desc: str, every: float = 5.0):
-        self.total, self.enabled, self.desc, self.every = total, enabled, desc, every
+    def __init__(self, total: int, enabled: bool, desc: str, every: float = 5.0, unit: str = "game"):
+        self.total, self.enabled, self.desc, self.every, self.unit = total, enabled, desc, every, unit
         self.done = 0
         self.bar = None
         self.start = self.last = time.monotonic()
@@ -26,7 +26,7 @@ class Progress:
                 pass
             else:
                 self._quiet_on_failure(lambda: setattr(self, "bar", tqdm(
-                    total=total, desc=desc, unit="game", file=sys.stderr, dynamic_ncols=True)))
+                    total=total, desc=desc, unit=unit, file=sys.stderr, dynamic_ncols=True)))
 
     def _quiet_on_failure(self, show) -> None:
         """Call ``show``; if stderr fails, stop showing anything (the run matters more than its bar)."""
@@ -48,9 +48,9 @@ class Progress:
             pct = 100 * self.done / max(1, self.total)
             elapsed = now - self.start
             left = elapsed / self.done * (self.total - self.done)   # the games so far set the pace
-            self._quiet_on_failure(lambda: print(f"{self.desc}: {self.done}/{self.total} games ({pct:.0f}%), "
-                                                 f"{elapsed:.0f} s, about {left:.0f} s left",
-                                                 file=sys.stderr, flush=True))
+            line = (f"{self.desc}: {self.done}/{self.total} {self.unit}s ({pct:.0f}%), {elapsed:.0f} s, "
+                    f"about {left:.0f} s left")
+            self._quiet_on_failure(lambda: print(line, file=sys.stderr, flush=True))
 
     def close(self) -> None:
         if self.bar is not None:

@@ -11,14 +11,15 @@ import sys
 from tictacgo.arena.progress import Progress
 
 
-def games_progress(total: int, desc: str) -> Progress:
-    """A bar over ``total`` games, shown only when stderr is a terminal.
+def games_progress(total: int, desc: str, unit: str = "game") -> Progress:
+    """A bar over ``total`` games (or other ``unit``), shown only when stderr is a terminal.
 
     Args:
         total: the games the evaluation will play.
         desc: what it plays, shown before the count.
+        unit: what it counts, in the singular.
 
     Returns:
         A ``Progress``: call ``update()`` after each game and ``close()`` at the end.
     """
-    return Progress(total, sys.stderr.isatty(), desc)
+    return Progress(total, sys.stderr.isatty(), desc, unit=unit)
