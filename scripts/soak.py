@@ -83,6 +83,16 @@ def pick(game, state, rnd: random.Random, p_illegal: float) -> int:
     return rnd.choice(legal)
 
 
+def step_malformed(env, rnd: random.Random):
+    """Step ``env`` with a random malformed action, which it must refuse with TypeError or ValueError."""
+    bad = rnd.choice(MALFORMED)
+    try:
+        env.step(bad)
+    except (TypeError, ValueError):
+        return bad
+    raise InvariantError(f"malformed action {bad!r} was accepted")
+
+
 def aec_game(env, rnd: random.Random, seed: int, p_illegal: float, p_malformed: float, log: list) -> None:
     """One game through an AEC env, checked at every step."""
     u = env.unwrapped
@@ -106,13 +116,7 @@ def aec_game(env, rnd: random.Random, seed: int, p_illegal: float, p_malformed: 
                 else np.zeros(game.num_actions, np.int8)
             check(np.array_equal(obs["action_mask"], mask), f"{a}'s mask is not the legal set")
         if rnd.random() < p_malformed:
-            bad = rnd.choice(MALFORMED)
-            try:
-                env.step(bad)
-            except (TypeError, ValueError):
-                pass
-            else:
-                raise InvariantError(f"malformed action {bad!r} was accepted")
+            bad = step_malformed(env, rnd)
             check(u.game_state == ref and env.agent_selection == agent, f"malformed {bad!r} changed the game")
         action = pick(game, ref, rnd, p_illegal)
         log.append(action)
@@ -144,13 +148,7 @@ def gym_game(env, rnd: random.Random, seed: int, p_illegal: float, p_malformed: 
         if game.is_terminal(ref):
             return
         if rnd.random() < p_malformed:
-            bad = rnd.choice(MALFORMED)
-            try:
-                env.step(bad)
-            except (TypeError, ValueError):
-                pass
-            else:
-                raise InvariantError(f"malformed action {bad!r} was accepted")
+            bad = step_malformed(env, rnd)
             check(u.game_state is ref or u.game_state == ref, f"malformed {bad!r} changed the game")
         action = pick(game, ref, rnd, p_illegal)
         log.append(action)

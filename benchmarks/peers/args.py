@@ -21,24 +21,21 @@ def csv_list(kind: str, allowed, cast=str):
     return parse
 
 
-def positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
+def positive(cast, what: str):
+    """An argparse type: ``text`` as ``cast``, refused unless it is above zero (``what`` names it)."""
+    def parse(text: str):
+        try:
+            value = cast(text)
+        except ValueError:
+            value = cast(0)
+        if not value > 0:
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}")
+        return value
+    return parse
 
 
-def positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = 0.0
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
-    return value
+positive_int = positive(int, "a positive integer")
+positive_float = positive(float, "a positive number of seconds")
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
