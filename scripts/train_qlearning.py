@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     game = argv[0] if argv[:1] in (["tictactoe"], ["littlego"]) else "tictactoe"
     rest = argv[1:] if argv[:1] == [game] else argv
-    if game == "littlego" and any(a.startswith("--recurrence") for a in rest):
+    if any(a.startswith("--recurrence") for a in rest):   # a Little-Go measurement, not a training
         return recurrence(rest)
     return tictacgo(["train", game, "--algo", "qlearning", *rest])
 

@@ -152,11 +152,14 @@ def run_littlego(opts: QLearningOptions) -> int:
     return 0
 
 
+TRAINERS = {"tictactoe": run_tictactoe, "littlego": run_littlego}
+
+
 def run(args: argparse.Namespace) -> int:
     """Train; exit status 0, 2 for bad settings, 130 when interrupted (the table saved so far kept)."""
     opts = options_of(args)
     try:
-        return run_tictactoe(opts) if opts.game == "tictactoe" else run_littlego(opts)
+        return TRAINERS[opts.game](opts)
     except ValueError as e:
         print(f"tictacgo train: error: {e}", file=sys.stderr)
         return 2
