@@ -171,3 +171,29 @@ def test_an_evaluation_script_shows_its_progress_on_a_terminal():
                                            "--limit", "20"], timeout=120, encoding="utf-8")
     child.expect(pexpect.EOF)
     assert "20/20" in child.before and "random on the endgames" in child.before
+
+
+# -- AlphaZero checkpoints against anchors ------------------------------------------------------------
+
+def test_every_kth_checkpoint_is_rated_and_the_last_always(tmp_path):
+    from tictacgo.evaluation.checkpoint_ratings import checkpoints
+
+    for k in range(5):
+        (tmp_path / "checkpoints" / f"{k:09d}").mkdir(parents=True)
+        (tmp_path / "checkpoints" / f"{k:09d}" / "model.json").write_text("{}")
+    assert [f.name for f in checkpoints(tmp_path, every=2)] == ["000000000", "000000002", "000000004"]
+    assert [f.name for f in checkpoints(tmp_path, every=3)] == ["000000000", "000000003", "000000004"]
+    with pytest.raises(ValueError, match="no checkpoints under"):
+        checkpoints(tmp_path / "empty")
+
+
+def test_a_checkpoint_is_rated_against_each_anchor_from_both_sides(tmp_path):
+    pytest.importorskip("torch")
+    from tictacgo.evaluation.checkpoint_ratings import rate
+
+    entry = rate(ROOT / "baselines" / "models" / "tictactoe_az", "tictactoe", ["random"], games=1, sims=0,
+                 seed=0, workers=1)
+    assert entry["sims"] == 0 and entry["seconds"] > 0
+    random_row = entry["anchors"]["random"]
+    assert sum(random_row["as_first"]) == 1 and sum(random_row["as_second"]) == 1
+    assert 0 <= random_row["score"] <= 1

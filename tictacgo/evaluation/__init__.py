@@ -1,5 +1,10 @@
 """Judging trained agents and networks: the library behind the evaluation scripts.
 
+* ``tictactoe_judge``: a learned Tic-Tac-Toe agent's audit over every live position and its matches,
+  against the targets of its kind (a learned policy, A2C, AlphaZero).
+* ``littlego_ladder``: Little-Go agents against the course's ladder, by colour or game by game.
+* ``endgame_mistakes``: how often an agent keeps the exact value of the Little-Go endgame benchmark.
+* ``checkpoint_ratings``: an AlphaZero run's checkpoints against fixed anchors.
 * ``value_check``: an AlphaZero network's value head against held-out games, the board's symmetries
   and exact values.
 * ``seed_curves``: several AlphaZero runs' rated checkpoints in one Bradley-Terry fit (learning
