@@ -31,13 +31,17 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
 import sys
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
 import tictacgo  # noqa: F401  (registers the Gymnasium ids)
+from tictacgo.baselines.learning.training_config import setting
+from tictacgo.cli.options import add_options
 from tictacgo.envs import littlego_v0, tictactoe_v0
 from tictacgo.envs.observations import relative_board
 from tictacgo.games import littlego
@@ -187,19 +191,24 @@ def make_cases() -> dict[str, tuple]:
     }
 
 
+@dataclass
+class Args:
+    games: int = setting(1_000_000, "Games in all.")
+    cases: list[str] | None = setting(None, "Cases to play (see --list).", default_text="all")
+    seed: int = setting(0, "Non-negative seed.")
+    illegal: float = setting(0.02, "Chance of an illegal action per step.")
+    malformed: float = setting(0.02, "Chance of a malformed action per step.")
+    every: float = setting(10.0, "Seconds between progress lines.")
+    list_cases: bool = setting(False, "List the cases and exit.", flags=("--list",))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=1_000_000, help="games in all (default 1,000,000)")
-    parser.add_argument("--cases", nargs="*", default=None, help="cases to play (default: all; see --list)")
-    parser.add_argument("--seed", type=int, default=0, help="non-negative seed (default 0)")
-    parser.add_argument("--illegal", type=float, default=0.02, help="chance of an illegal action per step")
-    parser.add_argument("--malformed", type=float, default=0.02, help="chance of a malformed action per step")
-    parser.add_argument("--every", type=float, default=10.0, help="seconds between progress lines")
-    parser.add_argument("--list", action="store_true", help="list the cases and exit")
-    args = parser.parse_args(argv)
+    add_options(parser, Args())
+    args = dataclasses.replace(Args(), **vars(parser.parse_args(argv)))
 
     cases = make_cases()
-    if args.list:
+    if args.list_cases:
         print("\n".join(cases))
         return 0
     names = args.cases or list(cases)
