@@ -105,17 +105,14 @@ def plan(cases: list[str], impls: list[str], batches: list[int], ppo_envs: int,
     return rows
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the benchmark with the command line ``argv``; print the table, write the JSON if asked."""
-    args = parse_args(argv)
-    ppo, az = ppo_settings(args), az_settings(args)
-    rows = plan(args.cases, args.impls, args.batches, ppo["n_envs"], az["games"])
-    workers: dict[str, Worker] = {}
-    skipped: list[dict] = []
-    live: list[Row] = []
-    load_before = os.getloadavg()
-    t_start = time.perf_counter()
-    for row in rows:   # set-up (imports, jit compiles) once per case
+def set_up(rows: list[Row], args, ppo: dict, az: dict, workers: dict[str, Worker],
+           skipped: list[dict]) -> list[Row]:
+    """Set every row up once in its family's worker (imports, jit compiles); the rows that can run.
+
+    A row whose library is missing or whose set-up fails goes to ``skipped`` with the reason.
+    """
+    live = []
+    for row in rows:
         name = WORKER_OF[row.impl]
         if name not in workers:
             workers[name] = Worker(name, worker_env(name, az["threads"]))
@@ -131,6 +128,11 @@ def main(argv: list[str] | None = None) -> int:
         row.setup_s = out["setup_s"]
         row.compile_s = out.get("compile_s")
         live.append(row)
+    return live
+
+
+def measure(live: list[Row], args, workers: dict[str, Worker], skipped: list[dict], t_start: float) -> None:
+    """A warm-up round, then ``args.repeats`` rounds, each measuring every live row once in turn."""
     for rep in range(-1, args.repeats):   # -1: the warm-up round, not recorded
         for row in list(live):
             budget = min(0.3, args.budget) if rep < 0 else args.budget
@@ -149,31 +151,39 @@ def main(argv: list[str] | None = None) -> int:
                 row.count += out["count"]
         print(f"round {rep + 1}/{args.repeats} done at {time.perf_counter() - t_start:.0f}s",
               file=sys.stderr, flush=True)
-    worker_versions: dict = {}
+
+
+def result(row: Row) -> dict:
+    """A measured row as the JSON has it: the median rate, the runs and what else the row counted."""
+    r = {"case": row.case, "impl": row.impl, "batch": row.batch}
+    if row.position:
+        r["position"] = row.position
+    r.update(per_s=statistics.median(row.runs), runs=row.runs, unit=unit(row.case),
+             setup_s=round(row.setup_s, 3))
+    if row.case in RANDOM_PLAY_CASES and row.batch == 1 and row.games:
+        # whole games only: a batch's games start together, so a short window of a large batch
+        # sees too few of them end for a fair mean length
+        r["plies_per_game"] = round(row.count / row.games, 2)
+    if row.eval_runs:
+        r["evals_per_s"] = statistics.median(row.eval_runs)
+        r["eval_runs"] = row.eval_runs
+        r["evals_per_position"] = round(row.evals / row.count, 2)
+    if row.compile_s is not None:
+        r["compile_s"] = row.compile_s
+    return r
+
+
+def close_workers(workers: dict[str, Worker]) -> dict:
+    """Ask every worker for its libraries' versions, then stop it; the versions."""
+    versions: dict = {}
     for w in workers.values():
-        out = w.ask({"op": "versions"})
-        worker_versions.update(out.get("versions", {}))
+        versions.update(w.ask({"op": "versions"}).get("versions", {}))
         w.close()
-    results = []
-    for row in live:
-        r = {"case": row.case, "impl": row.impl, "batch": row.batch}
-        if row.position:
-            r["position"] = row.position
-        r.update(per_s=statistics.median(row.runs), runs=row.runs, unit=unit(row.case),
-                 setup_s=round(row.setup_s, 3))
-        if row.case in RANDOM_PLAY_CASES and row.batch == 1 and row.games:
-            # whole games only: a batch's games start together, so a short window of a large batch
-            # sees too few of them end for a fair mean length
-            r["plies_per_game"] = round(row.count / row.games, 2)
-        if row.eval_runs:
-            r["evals_per_s"] = statistics.median(row.eval_runs)
-            r["eval_runs"] = row.eval_runs
-            r["evals_per_position"] = round(row.evals / row.count, 2)
-        if row.compile_s is not None:
-            r["compile_s"] = row.compile_s
-        results.append(r)
-    machine = machine_info(args, worker_versions, load_before, os.getloadavg())
-    machine["wall_s"] = round(time.perf_counter() - t_start, 1)
+    return versions
+
+
+def print_report(args, results: list[dict], skipped: list[dict], machine: dict) -> None:
+    """The table, the AlphaZero notes, the rows left out and the machine's line."""
     print(markdown(results) + "\n")
     if any(r["case"] in AZ_CASES for r in results):
         print(alphazero_notes(results) + "\n")
@@ -181,10 +191,27 @@ def main(argv: list[str] | None = None) -> int:
         pos = f" ({s['position']})" if s.get("position") else ""
         print(f"left out: {s['case']}{pos} {s['impl']} B={s['batch']}: {s['reason']}")
     print(f"medians of {args.repeats} interleaved runs of {args.budget}s each; python {machine['python']}, "
-          f"{machine['cpu_count']} CPUs ({machine['cpu']}), load {load_before[0]:.2f} before, "
+          f"{machine['cpu_count']} CPUs ({machine['cpu']}), load {machine['loadavg_before'][0]:.2f} before, "
           f"{machine['loadavg_after'][0]:.2f} after, {machine['wall_s']}s in all")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark with the command line ``argv``; print the table, write the JSON if asked."""
+    args = parse_args(argv)
+    ppo, az = ppo_settings(args), az_settings(args)
+    rows = plan(args.cases, args.impls, args.batches, ppo["n_envs"], az["games"])
+    workers: dict[str, Worker] = {}
+    skipped: list[dict] = []
+    load_before = os.getloadavg()
+    t_start = time.perf_counter()
+    live = set_up(rows, args, ppo, az, workers, skipped)
+    measure(live, args, workers, skipped, t_start)
+    versions = close_workers(workers)
+    results = [result(row) for row in live]
+    machine = machine_info(args, versions, load_before, os.getloadavg())
+    machine["wall_s"] = round(time.perf_counter() - t_start, 1)
+    print_report(args, results, skipped, machine)
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"rows": results, "skipped": skipped, "machine": machine}, f, indent=1)
     return 0
-
