@@ -27,12 +27,12 @@ time (nested calls are counted in their own part, not their caller's):
 
 from __future__ import annotations
 
-import argparse
 import os
 import statistics
 import sys
 import time
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 import numpy as np
 import torch
@@ -46,6 +46,8 @@ from tictacgo.baselines.learning.alphazero.network import (
 from tictacgo.baselines.learning.alphazero.search import gumbel_search
 from tictacgo.baselines.learning.alphazero.selfplay import SearchConfig, SelfPlay
 from tictacgo.baselines.learning.alphazero.variant import Variant
+from tictacgo.baselines.learning.training_config import setting
+from tictacgo.cli.options import parse_options
 
 PARTS = ("network", "input planes", "engine", "search bookkeeping", "self-play bookkeeping")
 ENGINE_METHODS = ("play", "legal_mask", "returns", "reset", "boards", "snapshot")
@@ -141,18 +143,21 @@ def selfplay_split(variant: Variant, net: PolicyValueNet, batch: int, sims: int,
     print(f"| (untimed: the loop and the timers) | {wall - sum(timer.seconds.values()):.2f} | |")
 
 
+@dataclass
+class Args:
+    batches: list[int] = setting([64, 256], "Batch sizes B (games searched at once).")
+    sims: int = setting(32, "Simulations a search.")
+    channels: int = setting(32, "Network channels.")
+    blocks: int = setting(4, "Network residual blocks.")
+    repeats: int = setting(3, "Searches a batch size (the median is reported).")
+    threads: int = setting(1, "torch threads (1: as training runs).")
+    selfplay: bool = setting(False, "Time SelfPlay.step and split its time instead.")
+    moves: int = setting(24, "--selfplay: moves timed (24: one course game).")
+    precision: str = setting("float32", "The network's arithmetic.", choices=PRECISIONS)
+
+
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="bench_alphazero.py", description=__doc__.split("\n\n")[0])
-    p.add_argument("--batches", default="64,256", help="comma-separated batch sizes")
-    p.add_argument("--sims", type=int, default=32)
-    p.add_argument("--channels", type=int, default=32)
-    p.add_argument("--blocks", type=int, default=4)
-    p.add_argument("--repeats", type=int, default=3)
-    p.add_argument("--threads", type=int, default=1)
-    p.add_argument("--selfplay", action="store_true", help="time SelfPlay.step and split its time")
-    p.add_argument("--moves", type=int, default=24, help="--selfplay: moves timed (24: one course game)")
-    p.add_argument("--precision", choices=PRECISIONS, default="float32", help="the network's arithmetic")
-    args = p.parse_args(argv)
+    args = parse_options(Args(), argv, description=__doc__.split("\n\n")[0])
     torch.set_num_threads(args.threads)
     torch.manual_seed(0)
     variant = Variant.make("littlego")
@@ -160,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"load average {os.getloadavg()[0]:.2f}; {args.channels} channels x {args.blocks} blocks, "
           f"{args.sims} simulations, torch threads {args.threads}, {args.precision}")
     if args.selfplay:
-        for batch in (int(b) for b in args.batches.split(",")):
+        for batch in args.batches:
             selfplay_split(variant, net, batch, args.sims, args.moves, args.precision)
         print(f"load average {os.getloadavg()[0]:.2f} after")
         return 0
@@ -168,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     rng = np.random.default_rng(0)
     print("| B | search evals/s (median) | network alone evals/s |")
     print("|---:|---:|---:|")
-    for batch in (int(b) for b in args.batches.split(",")):
+    for batch in args.batches:
         eng = roots(variant, batch, 6, rng)
         gumbel_search(eng, evaluator, 2, rng)  # warm-up
         rates = []

@@ -191,3 +191,17 @@ def test_bad_arguments_are_refused_with_a_message_naming_them(args, message):
     proc = subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2
     assert message in proc.stderr
+
+
+def test_the_alphazero_search_bench_gives_a_row_per_batch_and_splits_self_play(capsys):
+    pytest.importorskip("torch")
+    from benchmarks import alphazero_search
+
+    assert alphazero_search.main(["--batches", "2,3", "--sims", "2", "--channels", "4", "--blocks", "1",
+                                  "--repeats", "1"]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith(("| 2 |", "| 3 |"))]
+    assert len(rows) == 2
+    assert alphazero_search.main(["--selfplay", "--batches", "2", "--sims", "2", "--channels", "4",
+                                  "--blocks", "1", "--moves", "1"]) == 0
+    out = capsys.readouterr().out
+    assert all(f"| {part} |" in out for part in alphazero_search.PARTS)
