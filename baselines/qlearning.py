@@ -24,7 +24,7 @@ any loss below a draw). ``epsilon = 0.5`` is the tutorial's exploration
 probability during self-play; a high rate keeps every reply an opponent
 might play in the table. Rewards are +1 / 0 rather than the tutorial's 10 / 5 /
 0: with one table for both sides the values must be zero-sum (a draw is
-worth the same to both players). ``scripts/train_qlearning.py`` measures how
+worth the same to both players). ``tictacgo train tictactoe --algo qlearning`` measures how
 many games this needs to stop losing to the exact minimax.
 
 Symmetry (the course homework's hint): the table is keyed by a canonical form of the
@@ -252,7 +252,7 @@ def load_table(path: str | os.PathLike) -> tuple[dict[int, list], dict, int]:
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"no Q-table file at {str(path)!r}; train one with "
-                                f"scripts/train_qlearning.py --out {path}")
+                                f"tictacgo train tictactoe --algo qlearning --out {path}")
 
     def bad(why: str) -> ValueError:
         return ValueError(f"{str(path)!r} is not a valid {FORMAT} file: {why}")
@@ -435,7 +435,7 @@ def worst_result(agent: QLearningAgent, side: int, opponent: str = "any",
     return rec(ttt.TicTacToe().initial_state())
 
 
-#: The shipped Tic-Tac-Toe table (scripts/train_qlearning.py --games 50000 --seed 0).
+#: The shipped Tic-Tac-Toe table (tictacgo train tictactoe --algo qlearning --games 50000 --seed 0).
 SHIPPED_TABLE = Path(__file__).resolve().parent / "models" / "tictactoe_qlearning.json"
 
 
@@ -447,12 +447,13 @@ def _make(game, rng, path: str | None = str(SHIPPED_TABLE)):
         return make_go_agent(game, rng, None if path == str(SHIPPED_TABLE) else path)
     if path is not None and not Path(path).is_file():
         raise ValueError(f"no Q-table file at {path!r}; train one with "
-                         f"scripts/train_qlearning.py --out {path}")
+                         f"tictacgo train tictactoe --algo qlearning --out {path}")
     return QLearningAgent(game, rng=rng, path=path)
 
 
 register_agent("qlearning", _make, games=("tictactoe", "littlego"),
-               description="tabular Q-learning; path=FILE loads a table saved by scripts/train_qlearning.py. "
+               description="tabular Q-learning; path=FILE loads a table saved by tictacgo train GAME --algo "
+                           "qlearning. "
                            "Tic-Tac-Toe: the shipped self-play table (path=none: untrained). Little-Go: the "
                            "shipped table of move patterns and opening boards; a position where the table "
                            "knows none of the legal moves is played by the greedy rule")

@@ -120,7 +120,7 @@ def load_table(path: str | os.PathLike) -> QTable:
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"no Q-table file at {str(path)!r}; train one with "
-                                f"scripts/train_qlearning.py littlego --out {path}")
+                                f"tictacgo train littlego --algo qlearning --out {path}")
 
     def bad(why: str) -> ValueError:
         return ValueError(f"{str(path)!r} is not a valid {FORMAT} file: {why}")

@@ -16,121 +16,65 @@
    10,000 positions with at most 10 actions to go), over all of them and
    over the decisive ones (where some move throws the value away).
 
+The checks are ``tictacgo.evaluation.value_check``.
+
     python scripts/check_alphazero_value.py --model runs/go_az --games 256
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
 import torch
 
 from tictacgo.baselines.learning.alphazero.network import NetworkEvaluator, load_model
-from tictacgo.baselines.learning.alphazero.replay import NUM_SYMMETRIES, transform_boards, transform_policy
-from tictacgo.baselines.learning.alphazero.search import softmax
-from tictacgo.baselines.learning.alphazero.selfplay import SearchConfig, SelfPlay
+from tictacgo.baselines.learning.training_config import setting
+from tictacgo.cli.options import parse_options
+from tictacgo.evaluation.value_check import (
+    endgame_values,
+    exact_value_classes,
+    held_out,
+    held_out_errors,
+    symmetry_spread,
+)
 
 ENDGAMES = Path(__file__).resolve().parents[1] / "tests" / "data" / "littlego_endgames.npz"
 
 
-def held_out(evaluator: NetworkEvaluator, games: int, sims: int, seed: int):
-    """The planes and results (mover's view) of the positions of ``games`` self-play games."""
-    sp = SelfPlay(evaluator.variant, evaluator, min(games, 256), SearchConfig("gumbel", sims),
-                  np.random.default_rng(seed))
-    planes, values = [], []
-    while sp.games_finished < games:
-        pos = sp.step()
-        if pos is not None:
-            planes.append(pos.planes)
-            values.append(pos.value)
-    return np.concatenate(planes), np.concatenate(values)
-
-
-def symmetry_spread(evaluator: NetworkEvaluator, planes: np.ndarray) -> dict[str, float]:
-    n = planes.shape[-1]
-    values, policies = [], []
-    for s in range(NUM_SYMMETRIES):
-        logits, v = evaluator.evaluate_planes(np.ascontiguousarray(transform_boards(planes, s)))
-        # Back to the original orientation: the inverse of s (rotations invert, mirrors are their own).
-        inverse = (4 - s) % 4 if s < 4 else s
-        policies.append(transform_policy(softmax(logits), inverse, n))
-        values.append(v)
-    values, policies = np.stack(values), np.stack(policies)
-    spread = values.max(0) - values.min(0)
-    tv = 0.5 * np.abs(policies - policies.mean(0, keepdims=True)).sum(-1).mean()
-    return {"value_spread_mean": float(spread.mean()), "value_spread_max": float(spread.max()),
-            "policy_tv_to_mean": float(tv)}
-
-
-def endgame_values(evaluator: NetworkEvaluator, path: str | Path) -> dict[str, float]:
-    """How often the sign of the raw value is the exact value of an endgame benchmark's positions.
-
-    Returns the share over all positions and over the decisive ones, the
-    mean squared error against the exact value (+1 or -1, the mover's view)
-    and the number of positions.
-
-    Raises:
-        ValueError: the benchmark's variant (size, komi, action limit) is not the network's.
-    """
-    from tictacgo.baselines.learning.alphazero.features import encoder_for
-    from tictacgo.solver.endgames import load_endgames
-
-    endgames, meta = load_endgames(path)
-    v = evaluator.variant
-    theirs = (int(meta["size"]), float(meta["komi"]), int(meta["max_actions"]))
-    if theirs != (v.board_size, v.komi, v.max_actions):
-        raise ValueError(f"{path} holds (size, komi, limit) {theirs}, the network plays "
-                         f"{(v.board_size, v.komi, v.max_actions)}")
-    enc = encoder_for(v)
-    planes = np.stack([enc.from_state(v.module, e.state) for e in endgames])
-    _, values = evaluator.evaluate_planes(planes)
-    exact = np.array([e.value for e in endgames])
-    decisive = np.array([e.decisive for e in endgames])
-    right = np.sign(values) == exact
-    return {"sign_matches": float(right.mean()), "sign_matches_decisive": float(right[decisive].mean()),
-            "mse": float(np.mean((values - exact) ** 2)), "positions": len(endgames)}
+@dataclass
+class Args:
+    model: str = setting("", "The model folder (model.pt and model.json).", default_text="none: required")
+    games: int = setting(256, "Held-out self-play games.")
+    sims: int = setting(16, "Simulations a move of the held-out games.")
+    seed: int = setting(12345, "Seeds the held-out games (one the training did not use).")
+    endgames: str | None = setting(
+        None, "Little-Go endgame benchmark (.npz) of the network's variant; '' to skip.",
+        default_text="the 5x5 benchmark for a network of the course's game")
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--model", required=True, help="model folder")
-    p.add_argument("--games", type=int, default=256)
-    p.add_argument("--sims", type=int, default=16)
-    p.add_argument("--seed", type=int, default=12345)
-    p.add_argument("--endgames", default=None,
-                   help="Little-Go endgame benchmark (.npz) of the network's variant (default: the "
-                        "package's 5x5 benchmark for a network of the course's game; '' to skip)")
-    args = p.parse_args(argv)
+    args = parse_options(Args(), argv, description=__doc__.split("\n\n")[0])
+    if not args.model:
+        print("check_alphazero_value.py: error: --model DIR is required", file=sys.stderr)
+        return 2
     torch.set_num_threads(1)
     net, variant, _ = load_model(args.model)
     evaluator = NetworkEvaluator(net, variant)
-    planes, z = held_out(evaluator, args.games, args.sims, args.seed)
-    _, v = evaluator.evaluate_planes(planes)
-    print(f"held-out: {args.games} games, {len(z)} positions")
-    decided = z != 0
-    print(f"  value MSE {np.mean((v - z) ** 2):.4f} (best constant: {np.var(z):.4f})")
-    if decided.any():
-        print(f"  sign of the value = the result in {np.mean(np.sign(v[decided]) == z[decided]):.1%} "
-              f"of the positions of decided games ({decided.mean():.1%} of all)")
+    planes, results = held_out(evaluator, args.games, args.sims, args.seed)
+    errors = held_out_errors(evaluator, planes, results)
+    print(f"held-out: {args.games} games, {len(results)} positions")
+    print(f"  value MSE {errors['mse']:.4f} (best constant: {errors['constant_mse']:.4f})")
+    if "sign_matches_decided" in errors:
+        print(f"  sign of the value = the result in {errors['sign_matches_decided']:.1%} "
+              f"of the positions of decided games ({errors['decided_share']:.1%} of all)")
     for k, val in symmetry_spread(evaluator, planes).items():
         print(f"  {k} {val:.4f}")
     if variant.module.spec.solvable:
-        from tictacgo.baselines.audit import reachable_positions
-        from tictacgo.baselines.learning.alphazero.features import encoder_for
-        from tictacgo.baselines.minimax import MinimaxAgent
-
-        game = variant.module
-        positions = reachable_positions(game)
-        solver = MinimaxAgent(game)
-        exact = np.array([np.sign(round(max(solver.action_values(s).values()), 9)) for s in positions])
-        enc = encoder_for(variant)
-        _, v = evaluator.evaluate_planes(np.stack([enc.from_state(game, s) for s in positions]))
-        pred = np.where(v > 0.5, 1, np.where(v < -0.5, -1, 0))
-        print(f"exact values over {len(positions)} positions: the raw value's class (>0.5 win, <-0.5 loss, "
-              f"else draw) matches minimax in {np.mean(pred == exact):.2%}")
+        r = exact_value_classes(evaluator)
+        print(f"exact values over {r['positions']} positions: the raw value's class (>0.5 win, <-0.5 loss, "
+              f"else draw) matches minimax in {r['matches']:.2%}")
     elif args.endgames != "":
         try:
             r = endgame_values(evaluator, args.endgames or ENDGAMES)

@@ -19,17 +19,18 @@ total, with the score ``(W + D/2) / N`` and its 95% Wilson interval.
 
 from __future__ import annotations
 
-import argparse
 import random
-import sys
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
 from tictacgo.arena.stats import wilson_interval
+from tictacgo.baselines.learning.training_config import setting
 from tictacgo.baselines.mcts import MCTSAgent
 from tictacgo.baselines.mcts_evaluators import Evaluator, RandomRollout, random_rollout
+from tictacgo.cli.options import parse_options
+from tictacgo.evaluation.progress import games_progress
 from tictacgo.game_loop import play_game
 from tictacgo.games import make_game
 from tictacgo.games.playouts import playout_backend
@@ -39,16 +40,11 @@ _WIN_VALUES = {0: (0.0, 0.0), 1: (1.0, -1.0), 2: (-1.0, 1.0)}
 
 @dataclass
 class Args:
-    game: str = "littlego"
-    """the game (littlego or tictactoe)."""
-    sims: int = 200
-    """simulations per move for both searches."""
-    games: int = 200
-    """games with each colour (twice this many in all)."""
-    c: float = 1.0
-    """the UCT constant of both searches."""
-    seed: int = 0
-    """game i is seeded from (seed, i)."""
+    game: str = setting("littlego", "The game.", choices=("littlego", "tictactoe"))
+    sims: int = setting(200, "Simulations per move for both searches.")
+    games: int = setting(200, "Games with each colour (twice this many in all).")
+    c: float = setting(1.0, "The UCT constant of both searches.")
+    seed: int = setting(0, "Game i is seeded from (seed, i).")
 
 
 class PythonRollout(Evaluator):
@@ -64,15 +60,8 @@ class PythonRollout(Evaluator):
         return self.game.returns(random_rollout(self.game, state, rnd))
 
 
-def parse(argv: list[str] | None = None) -> Args:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    for name, default in vars(Args()).items():
-        p.add_argument(f"--{name}", type=type(default), default=default)
-    return Args(**vars(p.parse_args(argv)))
-
-
 def main(argv: list[str] | None = None) -> None:
-    args = parse(argv)
+    args = parse_options(Args(), argv, description=__doc__.split("\n\n")[0])
     game = make_game(args.game)
 
     def search(evaluator: Evaluator) -> MCTSAgent:
@@ -81,13 +70,14 @@ def main(argv: list[str] | None = None) -> None:
     new, old = search(RandomRollout(game)), search(PythonRollout(game))
     results = {1: [0, 0, 0], 2: [0, 0, 0]}  # the new search's colour -> [wins, draws, losses]
     t0 = time.perf_counter()
+    bar = games_progress(2 * args.games, "seeded playouts against Python rollouts")
     for i in range(2 * args.games):
         colour = 1 if i % 2 == 0 else 2
         first, second = (new, old) if colour == 1 else (old, new)
         record = play_game(game, first, second, rng=np.random.default_rng([args.seed, i]))
         results[colour][0 if record.winner == colour else 1 if record.winner == 0 else 2] += 1
-        if (i + 1) % 50 == 0:
-            print(f"{i + 1}/{2 * args.games} games, {time.perf_counter() - t0:.0f} s", file=sys.stderr)
+        bar.update()
+    bar.close()
 
     print(f"{args.game}: plain UCT, {args.sims} simulations a move, c={args.c}, a fresh tree per move; "
           f"seeded playouts on the {playout_backend()} backend against the Python rollouts; "

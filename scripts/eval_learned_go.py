@@ -9,72 +9,56 @@ colour must reach: ``policy`` (a learned policy without search, the default:
 network: 95%, 95%, 95%, 85% against the four) or ``search`` (AlphaZero with
 its search: 99% against the four, 60% against mcts). Each row gives
 wins / draws / losses from the agent's view and the win rate's 95% Wilson
-interval. Exits 1 if a target is missed.
+interval. Exits 1 if a target is missed. On a terminal a bar counts the
+games (stderr; nothing in a pipe). The matches are
+``tictacgo.evaluation.littlego_ladder.colour_rows``.
 
     python scripts/eval_learned_go.py --agent ppo --games 100 --seed 0
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
+from dataclasses import dataclass
 
-import numpy as np
+from tictacgo.baselines.learning.training_config import setting
+from tictacgo.cli.options import parse_options
+from tictacgo.evaluation.littlego_ladder import LADDER, TARGETS, colour_rows, rate_cell
 
-from tictacgo.arena import play_wdl
-from tictacgo.arena.stats import wilson_interval
-from tictacgo.baselines.registry import make_agent
-from tictacgo.games import littlego
 
-GO = littlego.LittleGo()
-
-TARGETS = {
-    "policy": {"random": 0.95, "greedy": 0.90, "aggressive": 0.75},
-    "raw": {"random": 0.95, "greedy": 0.95, "aggressive": 0.95, "alphabeta": 0.85},
-    "search": {"random": 0.99, "greedy": 0.99, "aggressive": 0.99, "alphabeta": 0.99, "mcts": 0.60},
-}
+@dataclass
+class Args:
+    agent: str = setting("ppo", "Registry spec of the agent (the shipped ppo by default).")
+    games: int = setting(100, "Games a colour against each ladder opponent.")
+    mcts_sims: int = setting(400, "Simulations a move of the mcts opponent.")
+    mcts_games: int = setting(20, "Games a colour against mcts (0: skip).")
+    seed: int = setting(0, "Seeds every agent, once.")
+    targets: str = setting("policy", "The win rates to check: policy (a learned policy), raw (AlphaZero's "
+                           "raw network), search (AlphaZero with search).", choices=tuple(sorted(TARGETS)))
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--agent", default="ppo", help="registry spec of the agent (default: the shipped ppo)")
-    p.add_argument("--games", type=int, default=100, help="games a colour against each ladder opponent")
-    p.add_argument("--mcts-sims", type=int, default=400)
-    p.add_argument("--mcts-games", type=int, default=20, help="games a colour against mcts (0: skip)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--targets", choices=sorted(TARGETS), default="policy",
-                   help="the win rates to check: policy (a learned policy, default), "
-                        "raw (AlphaZero's raw network), search (AlphaZero with search)")
-    args = p.parse_args(argv)
+    args = parse_options(Args(), argv, description=__doc__.split("\n\n")[0])
     if args.games < 1 or args.mcts_games < 0 or args.mcts_sims < 1:
-        p.error("--games and --mcts-sims must be positive and --mcts-games non-negative")
-    rng = np.random.default_rng(args.seed)
-    opponents = [(name, args.games) for name in ("random", "greedy", "aggressive", "alphabeta")]
+        print("eval_learned_go.py: error: --games and --mcts-sims must be positive and --mcts-games "
+              f"non-negative, got {args.games}, {args.mcts_sims} and {args.mcts_games}", file=sys.stderr)
+        return 2
+    opponents = [(name, args.games) for name in LADDER]
     if args.mcts_games:
         opponents.append((f"mcts:sims={args.mcts_sims}", args.mcts_games))
-    targets = TARGETS[args.targets]
     print(f"{args.agent} on 5x5 Little-Go, W / D / L a colour, seed {args.seed}, "
           f"targets: {args.targets}\n")
     print("| opponent | games a colour | as Black | win rate [95% Wilson] | as White | win rate [95% Wilson] "
           "| target |")
     print("|---|---:|---|---|---|---|---:|")
-    missed = []
     t0 = time.perf_counter()
-    for opp, n in opponents:
-        cells = []
-        for colour, label in ((littlego.BLACK, "Black"), (littlego.WHITE, "White")):
-            ra, rb = rng.spawn(2)
-            me, them = make_agent(args.agent, GO, rng=ra), make_agent(opp, GO, rng=rb)
-            w, d, lost = play_wdl(GO, me, them, n, colour=colour)
-            lo, hi = wilson_interval(w, n)
-            cells += [f"{w} / {d} / {lost}", f"{w / n:.0%} [{lo:.0%}, {hi:.0%}]"]
-            goal = targets.get(opp.split(":")[0])
-            if goal is not None and w / n < goal:
-                missed.append(f"{opp} as {label}: {w / n:.0%} < {goal:.0%}")
-        goal = targets.get(opp.split(":")[0])
-        target = f"{goal:.0%}" if goal is not None else "-"
-        print(f"| {opp} | {n} | " + " | ".join(cells) + f" | {target} |", flush=True)
+    rows, missed = colour_rows(args.agent, opponents, args.seed, TARGETS[args.targets])
+    for r in rows:
+        n = r["games"]
+        cells = [f"{' / '.join(map(str, r[c]))} | {rate_cell(r[c][0], n)}" for c in ("black", "white")]
+        target = f"{r['target']:.0%}" if r["target"] is not None else "-"
+        print(f"| {r['opponent']} | {n} | " + " | ".join(cells) + f" | {target} |")
     print(f"\n({time.perf_counter() - t0:.0f} s)")
     print("targets: " + ("met" if not missed else "MISSED: " + "; ".join(missed)))
     return 1 if missed else 0

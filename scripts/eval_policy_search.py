@@ -18,7 +18,8 @@ seeded from ``--seed`` and i), results from the first-named agent's view:
 UCT MCTS is the chapter's search: ``mcts`` with uniform rollouts,
 ``c=1.4`` and a fresh tree per move. Each table is printed in markdown with
 the score ``(W + D/2) / N`` and its 95% Wilson interval (a draw counting half
-a win), and A's results by colour. Progress goes to stderr.
+a win), and A's results by colour. On a terminal the arena's bar counts
+each match's games (stderr; nothing in a pipe).
 
     python scripts/eval_policy_search.py --policy ppo:path=runs/ttt_ppo/best_model.zip
     python scripts/eval_policy_search.py --game littlego --policy ppo:path=go.zip --games 50 --big-games 200
@@ -26,10 +27,10 @@ a win), and A's results by colour. Progress goes to stderr.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import time
+from dataclasses import dataclass
 
 # One thread per process: the games already run in parallel, and a small
 # policy network gains nothing from more (set before torch is first imported).
@@ -38,11 +39,29 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 from tictacgo.arena import run_match
 from tictacgo.arena.results import MatchResult
 from tictacgo.arena.stats import wilson_interval
+from tictacgo.baselines.learning.training_config import setting
 from tictacgo.baselines.registry import agent_parameters, parse_agent_spec
+from tictacgo.cli.options import parse_options
 from tictacgo.games import make_game
 
 # The AlphaGo chapter's reported results (W, D, L of the first-named agent, games), Tic-Tac-Toe only.
 SEED_TTT = {"policy": (51, 0, 49, 100), "mix-uct": (100, 0, 0, 100), "mix-policy": (55, 0, 45, 100)}
+
+
+@dataclass
+class Args:
+    game: str = setting("tictactoe", "The game: tictactoe or littlego.")
+    policy: str = setting("ppo", "The policy agent's registry spec (the shipped model by default; e.g. "
+                          "ppo:path=best_model.zip).")
+    games: int = setting(100, "Games per match of the ladder.")
+    sims: int = setting(10, "Rollouts of mix/UCT/policy MCTS in tables 2-3 (the chapter's 10).")
+    policy_sims: int = setting(100, "Rollouts of policy MCTS against the policy (the chapter's 100).")
+    big_sims: int = setting(400, "Little-Go: simulations of the big match.")
+    big_games: int = setting(200, "Little-Go: games of the big match.")
+    big: bool = setting(True, "Little-Go: play the big match (--no-big skips it).")
+    skip_ladder: bool = setting(False, "Play only the big match (Little-Go).")
+    seed: int = setting(0, "Seeds every match (game i from the seed and i).")
+    workers: int | None = setting(None, "Worker processes.", default_text="one per core")
 
 
 def embed(policy: str) -> str:
@@ -102,10 +121,13 @@ class Ladder:
     def match(self, name_a: str, spec_a: str, name_b: str, spec_b: str, games: int,
               seed_key: str | None = None) -> MatchResult:
         t0 = time.perf_counter()
-        print(f"playing {name_a} vs {name_b}: {games} games ...", file=sys.stderr, flush=True)
-        res = run_match(self.game, spec_a, spec_b, games, self.seed, workers=self.workers, progress=True)
+        terminal = sys.stderr.isatty()   # progress on a terminal only, nothing in a pipe
+        if terminal:
+            print(f"playing {name_a} vs {name_b}: {games} games ...", file=sys.stderr, flush=True)
+        res = run_match(self.game, spec_a, spec_b, games, self.seed, workers=self.workers, progress=terminal)
         dt = time.perf_counter() - t0
-        print(f"  done in {dt:.0f} s ({dt / max(1, res.n):.2f} s per game)", file=sys.stderr, flush=True)
+        if terminal:
+            print(f"  done in {dt:.0f} s ({dt / max(1, res.n):.2f} s per game)", file=sys.stderr, flush=True)
         played = str(res.n) if not res.interrupted else f"{res.n} of {games} (interrupted)"
         row = [self.label(name_a, spec_a), self.label(name_b, spec_b), played, *cell(*res.wdl()),
                *("{} / {} / {}".format(*res.wdl(colour)) for colour in (1, 2))]
@@ -150,35 +172,21 @@ def print_big(big: Ladder, sims: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--game", default="tictactoe", help="tictactoe (default) or littlego")
-    p.add_argument("--policy", default="ppo", help="the policy agent's registry spec (default: ppo, "
-                   "the shipped model; e.g. ppo:path=best_model.zip)")
-    p.add_argument("--games", type=int, default=100, help="games per match of the ladder (default 100)")
-    p.add_argument("--sims", type=int, default=10, help="rollouts of mix/UCT/policy MCTS in tables 2-3 "
-                   "(default: the chapter's 10)")
-    p.add_argument("--policy-sims", type=int, default=100,
-                   help="rollouts of policy MCTS against the policy (default: the chapter's 100)")
-    p.add_argument("--big-sims", type=int, default=400, help="Little-Go: simulations of the big match")
-    p.add_argument("--big-games", type=int, default=200, help="Little-Go: games of the big match")
-    p.add_argument("--no-big", action="store_true", help="Little-Go: skip the big match")
-    p.add_argument("--skip-ladder", action="store_true", help="play only the big match (Little-Go)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--workers", type=int, default=None, help="worker processes (default: one per core)")
-    args = p.parse_args(argv)
-    for name in ("games", "sims", "policy_sims", "big_sims", "big_games"):
-        if getattr(args, name) < 1:
-            p.error(f"--{name.replace('_', '-')} must be positive")
+    args = parse_options(Args(), argv, description=__doc__.split("\n\n")[0])
     try:
+        for name in ("games", "sims", "policy_sims", "big_sims", "big_games"):
+            if getattr(args, name) < 1:
+                raise ValueError(f"--{name.replace('_', '-')} must be positive, got {getattr(args, name)}")
         module = make_game(args.game)
     except ValueError as e:
-        p.error(str(e))
+        print(f"eval_policy_search.py: error: {e}", file=sys.stderr)
+        return 2
     game, policy = module.spec.name, args.policy
     ladder = Ladder(game, args.seed, args.workers, True)
     big = Ladder(game, args.seed, args.workers, False)
     # The big match is for a game too large to solve (Little-Go): on a solved one,
     # two 400-rollout searches both play perfectly and draw every game.
-    run_big = not module.spec.solvable and not args.no_big
+    run_big = not module.spec.solvable and args.big
     print(f"## Policy-guided search on {game}: policy `{policy}`, seed {args.seed}\n", flush=True)
     try:
         if not args.skip_ladder:

@@ -11,22 +11,36 @@ agent's view as W/D/L:
 2. The exact ``minimax`` never loses: ``--games`` games each side against
    ``random``, ``think3`` and itself. The script exits 1 if it lost a game.
 
+On a terminal a bar counts each pairing's games (stderr; nothing in a pipe).
+
     python scripts/eval_tictactoe.py --games 1000 --seed 0
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
 from tictacgo.arena import play_wdl
+from tictacgo.baselines.learning.training_config import setting
 from tictacgo.baselines.registry import available_agents, make_agent
+from tictacgo.cli.options import parse_options
+from tictacgo.evaluation.progress import games_progress
 from tictacgo.games import tictactoe as ttt
 
 TTT = ttt.TicTacToe()
+
+
+@dataclass
+class Args:
+    games: int = setting(1000, "Games per side and pairing.")
+    seed: int = setting(0, "Seeds every agent, once.")
+    mcts: str = setting("mcts", "MCTS spec for part 1.")
+    mcts_games: int | None = setting(None, "Games per side for the MCTS pairing.", default_text="--games")
+    qtable: str | None = setting(None, "Also evaluate a Q-learning table (JSON) against think3.")
 
 
 def match(spec_a: str, spec_b: str, games: int, rng: np.random.Generator) -> dict[str, tuple[int, int, int]]:
@@ -35,8 +49,12 @@ def match(spec_a: str, spec_b: str, games: int, rng: np.random.Generator) -> dic
     # Two instances even for self-play, each with its own generator.
     a = make_agent(spec_a, "tictactoe", rng=ra)
     b = make_agent(spec_b, "tictactoe", rng=rb)
-    return {label: play_wdl(TTT, a, b, games, colour=side)
-            for label, side in (("first", ttt.X), ("second", ttt.O))}
+    bar = games_progress(2 * games, f"{spec_a} vs {spec_b}")
+    try:
+        return {label: play_wdl(TTT, a, b, games, colour=side, on_game=bar.update)
+                for label, side in (("first", ttt.X), ("second", ttt.O))}
+    finally:
+        bar.close()
 
 
 def report(spec_a: str, spec_b: str, games: int, rng: np.random.Generator,
@@ -53,16 +71,10 @@ def report(spec_a: str, spec_b: str, games: int, rng: np.random.Generator,
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--games", type=int, default=1000, help="games per side and pairing (default 1000)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--mcts", default="mcts", help="MCTS spec for part 1 (default: 'mcts')")
-    p.add_argument("--mcts-games", type=int, default=None,
-                   help="games per side for the MCTS pairing (default: --games)")
-    p.add_argument("--qtable", default=None, help="also evaluate a Q-learning table (JSON) against think3")
-    args = p.parse_args(argv)
+    args = parse_options(Args(), argv, description=__doc__.split("\n\n")[0])
     if args.games < 1:
-        p.error("--games must be positive")
+        print(f"eval_tictactoe.py: error: --games must be positive, got {args.games}", file=sys.stderr)
+        return 2
 
     rng = np.random.default_rng(args.seed)
     names = available_agents("tictactoe")

@@ -11,15 +11,29 @@ any log-probability differs by more than 1e-4 or any greedy move differs.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from tictacgo.baselines.learning.policy_agent import PolicyAgent, load_model
 from tictacgo.baselines.learning.training import sample_states
+from tictacgo.baselines.learning.training_config import setting
 from tictacgo.baselines.numpy_policy import NumpyPolicyAgent, export_mlp, save_npz
+from tictacgo.cli.options import add_options
 from tictacgo.games import make_game
+
+
+@dataclass
+class Args:
+    model: str = setting("", "The SB3 model zip.")
+    game: str = setting("tictactoe", "The game the model plays.", choices=("tictactoe", "littlego"))
+    algo: str | None = setting(None, "The algorithm that trained it.", choices=("maskable-ppo", "a2c"),
+                               default_text="a2c if the file name has 'a2c' in it, else maskable-ppo")
+    out: str | None = setting(None, "Where to write the export.", default_text="the model's path with .npz")
+    positions: int = setting(2000, "Random positions the export is checked on.")
 
 
 def log_softmax(z: np.ndarray) -> np.ndarray:
@@ -30,13 +44,8 @@ def log_softmax(z: np.ndarray) -> np.ndarray:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("model", help="the SB3 model zip")
-    p.add_argument("--game", required=True, choices=["tictactoe", "littlego"])
-    p.add_argument("--algo", default=None, choices=["maskable-ppo", "a2c"],
-                   help="default: a2c if the file name has 'a2c' in it, else maskable-ppo")
-    p.add_argument("--out", default=None, help="default: the model's path with .npz")
-    p.add_argument("--positions", type=int, default=2000)
-    args = p.parse_args(argv)
+    add_options(p, Args(), positional=("model",))
+    args = dataclasses.replace(Args(), **vars(p.parse_args(argv)))
     algo = args.algo or ("a2c" if "a2c" in Path(args.model).name else "maskable-ppo")
     game = make_game(args.game)
     model = load_model(args.model, algo, game)

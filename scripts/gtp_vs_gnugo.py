@@ -18,31 +18,23 @@ sanity test, not as a rating.
 
 from __future__ import annotations
 
-import argparse
 import shutil
 import sys
 from dataclasses import dataclass
 
+from tictacgo.baselines.learning.training_config import setting
+from tictacgo.cli.options import parse_options
 from tictacgo.protocol.gtp_match import END_DISAGREEMENT, END_FORFEIT, GtpProcess, play_refereed_game
 
 
 @dataclass
 class Args:
-    """Command-line arguments.
-
-    Attributes:
-        agents: agent specs to play (each through ``tictacgo gtp``).
-        games: games per agent (colours alternate, ours Black in the even games).
-        level: GNU Go's ``--level`` (0..10; 10 is its default strength).
-        seed: seed of our agents (game ``i`` of an agent uses ``seed + i``).
-        gnugo: the GNU Go executable.
-    """
-
-    agents: list[str]
-    games: int = 4
-    level: int = 10
-    seed: int = 0
-    gnugo: str = "gnugo"
+    agents: list[str] = setting(["random", "greedy", "mcts:sims=1000"],
+                                "Agent specs to play (each through tictacgo gtp).")
+    games: int = setting(4, "Games per agent (colours alternate, ours Black in the even games).")
+    level: int = setting(10, "GNU Go's --level (0..10; 10 is its default strength).")
+    seed: int = setting(0, "Seed of our agents (game i of an agent uses seed + i).")
+    gnugo: str = setting("gnugo", "The GNU Go executable.")
 
 
 def find_gnugo(name: str = "gnugo") -> str | None:
@@ -105,16 +97,10 @@ def table(rows: list[dict], level: int) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--agents", nargs="+", default=["random", "greedy", "mcts:sims=1000"])
-    p.add_argument("--games", type=int, default=4)
-    p.add_argument("--level", type=int, default=10)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--gnugo", default="gnugo")
-    ns = p.parse_args(argv)
-    if ns.games < 1:
-        p.error(f"--games must be at least 1, got {ns.games}")
-    args = Args(ns.agents, ns.games, ns.level, ns.seed, ns.gnugo)
+    args = parse_options(Args(), argv, description=__doc__.splitlines()[0])
+    if args.games < 1:
+        print(f"gtp_vs_gnugo.py: error: --games must be at least 1, got {args.games}", file=sys.stderr)
+        return 2
     print(table(run(args), args.level))
     return 0
 

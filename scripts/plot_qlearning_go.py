@@ -1,6 +1,6 @@
 """Draw the Little-Go Q-learning curve: win rate against each course opponent, by colour, over training.
 
-Reads the learning curve that ``scripts/train_qlearning.py littlego --curve FILE``
+Reads the learning curve that ``tictacgo train littlego --algo qlearning --curve FILE``
 writes (or the ``curve`` of a saved table's record) and draws one panel per
 opponent, Black and White as two lines, against training CPU minutes (needs
 matplotlib).
@@ -12,18 +12,22 @@ matplotlib).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from dataclasses import dataclass
 
 from tictacgo.atomic import atomic_write, check_writable
+from tictacgo.baselines.learning.training_config import setting
 from tictacgo.baselines.qlearning_go_train import OPPONENTS
+from tictacgo.cli.options import add_options
 
 
 @dataclass
 class Args:
-    curve: str   #: the learning-curve JSON (``{"curve": [...]}``)
-    png: str     #: the picture to write
+    curve: str = setting("", "The learning-curve JSON written by tictacgo train littlego --algo qlearning "
+                         "--curve.")
+    png: str = setting("", "The picture to write.", default_text="none: required")
 
 
 def draw(curve: list[dict], png: str) -> None:
@@ -51,9 +55,10 @@ def draw(curve: list[dict], png: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("curve", help="the learning-curve JSON written by train_qlearning.py littlego --curve")
-    p.add_argument("--png", required=True, help="the picture to write")
-    args = Args(**vars(p.parse_args(argv)))
+    add_options(p, Args(), positional=("curve",))
+    args = dataclasses.replace(Args(), **vars(p.parse_args(argv)))
+    if not args.png:
+        p.error("--png FILE is required")
     check_writable(args.png)
     with open(args.curve, encoding="utf-8") as f:
         curve = json.load(f)["curve"]

@@ -31,13 +31,17 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
 import sys
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
 import tictacgo  # noqa: F401  (registers the Gymnasium ids)
+from tictacgo.baselines.learning.training_config import setting
+from tictacgo.cli.options import add_options
 from tictacgo.envs import littlego_v0, tictactoe_v0
 from tictacgo.envs.observations import relative_board
 from tictacgo.games import littlego
@@ -83,6 +87,16 @@ def pick(game, state, rnd: random.Random, p_illegal: float) -> int:
     return rnd.choice(legal)
 
 
+def step_malformed(env, rnd: random.Random):
+    """Step ``env`` with a random malformed action, which it must refuse with TypeError or ValueError."""
+    bad = rnd.choice(MALFORMED)
+    try:
+        env.step(bad)
+    except (TypeError, ValueError):
+        return bad
+    raise InvariantError(f"malformed action {bad!r} was accepted")
+
+
 def aec_game(env, rnd: random.Random, seed: int, p_illegal: float, p_malformed: float, log: list) -> None:
     """One game through an AEC env, checked at every step."""
     u = env.unwrapped
@@ -106,13 +120,7 @@ def aec_game(env, rnd: random.Random, seed: int, p_illegal: float, p_malformed: 
                 else np.zeros(game.num_actions, np.int8)
             check(np.array_equal(obs["action_mask"], mask), f"{a}'s mask is not the legal set")
         if rnd.random() < p_malformed:
-            bad = rnd.choice(MALFORMED)
-            try:
-                env.step(bad)
-            except (TypeError, ValueError):
-                pass
-            else:
-                raise InvariantError(f"malformed action {bad!r} was accepted")
+            bad = step_malformed(env, rnd)
             check(u.game_state == ref and env.agent_selection == agent, f"malformed {bad!r} changed the game")
         action = pick(game, ref, rnd, p_illegal)
         log.append(action)
@@ -144,13 +152,7 @@ def gym_game(env, rnd: random.Random, seed: int, p_illegal: float, p_malformed: 
         if game.is_terminal(ref):
             return
         if rnd.random() < p_malformed:
-            bad = rnd.choice(MALFORMED)
-            try:
-                env.step(bad)
-            except (TypeError, ValueError):
-                pass
-            else:
-                raise InvariantError(f"malformed action {bad!r} was accepted")
+            bad = step_malformed(env, rnd)
             check(u.game_state is ref or u.game_state == ref, f"malformed {bad!r} changed the game")
         action = pick(game, ref, rnd, p_illegal)
         log.append(action)
@@ -189,19 +191,24 @@ def make_cases() -> dict[str, tuple]:
     }
 
 
+@dataclass
+class Args:
+    games: int = setting(1_000_000, "Games in all.")
+    cases: list[str] | None = setting(None, "Cases to play (see --list).", default_text="all")
+    seed: int = setting(0, "Non-negative seed.")
+    illegal: float = setting(0.02, "Chance of an illegal action per step.")
+    malformed: float = setting(0.02, "Chance of a malformed action per step.")
+    every: float = setting(10.0, "Seconds between progress lines.")
+    list_cases: bool = setting(False, "List the cases and exit.", flags=("--list",))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=1_000_000, help="games in all (default 1,000,000)")
-    parser.add_argument("--cases", nargs="*", default=None, help="cases to play (default: all; see --list)")
-    parser.add_argument("--seed", type=int, default=0, help="non-negative seed (default 0)")
-    parser.add_argument("--illegal", type=float, default=0.02, help="chance of an illegal action per step")
-    parser.add_argument("--malformed", type=float, default=0.02, help="chance of a malformed action per step")
-    parser.add_argument("--every", type=float, default=10.0, help="seconds between progress lines")
-    parser.add_argument("--list", action="store_true", help="list the cases and exit")
-    args = parser.parse_args(argv)
+    add_options(parser, Args())
+    args = dataclasses.replace(Args(), **vars(parser.parse_args(argv)))
 
     cases = make_cases()
-    if args.list:
+    if args.list_cases:
         print("\n".join(cases))
         return 0
     names = args.cases or list(cases)

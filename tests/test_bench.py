@@ -1,4 +1,5 @@
-"""scripts/bench.py: the one benchmark against the peers, run with tiny budgets (``--quick``).
+"""The one benchmark against the peers (``benchmarks.peers``, run as scripts/bench.py) with tiny budgets
+(``--quick``).
 
 The runs check the JSON schema (case, impl, batch, median of the runs,
 positive rates), that the rows asked for are measured or left out with a
@@ -16,19 +17,11 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.peers import cases as bench
+from benchmarks.peers.report import fmt_ratio, ratios
+
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "scripts" / "bench.py"
-
-
-def load_bench():
-    spec = importlib.util.spec_from_file_location("tictacgo_bench_script", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module   # its dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
-
-
-bench = load_bench()
 
 
 def run_bench(tmp_path, *args: str, timeout: float = 300) -> tuple[dict, str]:
@@ -121,7 +114,25 @@ def test_peer_rows_appear_when_the_peer_is_installed_with_ratios_in_the_table(tm
     core = next(r for r in result["rows"] if r["impl"] == "tictacgo_core")
     for peer in peers:
         rate = next(r["per_s"] for r in result["rows"] if r["impl"] == peer)
-        assert f"{bench.fmt_ratio(core['per_s'] / rate)} {peer}" in stdout
+        assert f"{fmt_ratio(core['per_s'] / rate)} {peer}" in stdout
+
+
+def test_envpool_rows_are_measured_or_left_out_with_the_reason(tmp_path):
+    result, stdout = run_bench(tmp_path, "--cases", "ttt_random_play,go5_random_play", "--batches", "1,64",
+                               "--impls", "tictacgo_core,envpool")
+    check_schema(result)
+    envpool_rows = {(r["case"], r["batch"]) for r in result["rows"] if r["impl"] == "envpool"}
+    left_out = {(s["case"], s["batch"]): s["reason"] for s in result["skipped"] if s["impl"] == "envpool"}
+    assert envpool_rows | set(left_out) == {(c, b) for c in ("ttt_random_play", "go5_random_play")
+                                            for b in (1, 64)}
+    if sys.version_info < (3, 12):
+        assert not envpool_rows
+        assert all("need Python 3.12 or newer" in reason for reason in left_out.values())
+        assert "left out: go5_random_play envpool B=64: EnvPool's TicTacToe-v1 and Go9x9-v1 need" in stdout
+    elif not installed("envpool"):
+        assert all("envpool is not importable" in reason for reason in left_out.values())
+    else:
+        assert not left_out and "x envpool" in stdout
 
 
 def test_alphazero_selfplay_rows_count_positions_and_network_evaluations(tmp_path):
@@ -163,10 +174,10 @@ def test_ratio_compares_a_tictacgo_row_with_the_peers_of_the_same_case_batch_and
             {"case": "go5_mcts", "impl": "openspiel_mctsbot", "batch": 1, "position": "empty", "per_s": 10.0},
             {"case": "go5_mcts", "impl": "openspiel_mctsbot", "batch": 1, "position": "midgame",
              "per_s": 1.0}]
-    assert bench.ratios(rows[0], rows) == "3.00x pgx"
-    assert bench.ratios(rows[3], rows) == "5.00x openspiel_mctsbot"
-    assert bench.ratios(rows[1], rows) == ""   # peers get no ratio
-    assert bench.fmt_ratio(0.0042) == "0.004x" and bench.fmt_ratio(12.345) == "12.35x"
+    assert ratios(rows[0], rows) == "3.00x pgx"
+    assert ratios(rows[3], rows) == "5.00x openspiel_mctsbot"
+    assert ratios(rows[1], rows) == ""   # peers get no ratio
+    assert fmt_ratio(0.0042) == "0.004x" and fmt_ratio(12.345) == "12.35x"
 
 
 @pytest.mark.parametrize("args, message", [
@@ -180,3 +191,17 @@ def test_bad_arguments_are_refused_with_a_message_naming_them(args, message):
     proc = subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2
     assert message in proc.stderr
+
+
+def test_the_alphazero_search_bench_gives_a_row_per_batch_and_splits_self_play(capsys):
+    pytest.importorskip("torch")
+    from benchmarks import alphazero_search
+
+    assert alphazero_search.main(["--batches", "2,3", "--sims", "2", "--channels", "4", "--blocks", "1",
+                                  "--repeats", "1"]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith(("| 2 |", "| 3 |"))]
+    assert len(rows) == 2
+    assert alphazero_search.main(["--selfplay", "--batches", "2", "--sims", "2", "--channels", "4",
+                                  "--blocks", "1", "--moves", "1"]) == 0
+    out = capsys.readouterr().out
+    assert all(f"| {part} |" in out for part in alphazero_search.PARTS)

@@ -1,4 +1,4 @@
-"""scripts/bench_ppo_split.py: MaskablePPO's time split (rollout, env, update), checked on tiny runs."""
+"""MaskablePPO's time split (``benchmarks.ppo_split``) through its script, on tiny runs."""
 
 from __future__ import annotations
 

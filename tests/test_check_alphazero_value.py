@@ -1,4 +1,4 @@
-"""The value-head check against exact values (scripts/check_alphazero_value.py).
+"""The value-head check against exact values (``tictacgo.evaluation.value_check``).
 
 Over the Little-Go endgame benchmark the sign of the raw value is compared
 with the solver's exact value for the player to move.
@@ -6,7 +6,6 @@ with the solver's exact value for the player to move.
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import numpy as np
@@ -17,12 +16,10 @@ pytest.importorskip("torch")
 from tictacgo.baselines.learning.alphazero.agent import shipped_model  # noqa: E402
 from tictacgo.baselines.learning.alphazero.network import NetworkEvaluator, load_model  # noqa: E402
 from tictacgo.baselines.learning.alphazero.variant import Variant  # noqa: E402
+from tictacgo.evaluation.value_check import endgame_values  # noqa: E402
 from tictacgo.solver.endgames import load_endgames  # noqa: E402
 
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "check_alphazero_value.py"
-_spec = importlib.util.spec_from_file_location("check_alphazero_value", SCRIPT)
-check = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(check)
+ENDGAMES = Path(__file__).resolve().parent / "data" / "littlego_endgames.npz"
 
 
 class Preset:
@@ -38,25 +35,25 @@ class Preset:
 
 @pytest.fixture(scope="module")
 def exact():
-    endgames, _ = load_endgames(check.ENDGAMES)
+    endgames, _ = load_endgames(ENDGAMES)
     return (np.array([e.value for e in endgames], dtype=float),
             np.array([e.decisive for e in endgames]))
 
 
 def test_exact_values_match_everywhere_and_their_negation_nowhere(exact):
     values, decisive = exact
-    right = check.endgame_values(Preset(Variant.make("littlego"), 0.9 * values), check.ENDGAMES)
+    right = endgame_values(Preset(Variant.make("littlego"), 0.9 * values), ENDGAMES)
     assert right["sign_matches"] == right["sign_matches_decisive"] == 1.0
     assert right["mse"] == pytest.approx(0.01)
     assert right["positions"] == len(values)
-    wrong = check.endgame_values(Preset(Variant.make("littlego"), -values), check.ENDGAMES)
+    wrong = endgame_values(Preset(Variant.make("littlego"), -values), ENDGAMES)
     assert wrong["sign_matches"] == wrong["sign_matches_decisive"] == 0.0
 
 
 def test_wrong_only_on_decisive_positions_counts_there(exact):
     values, decisive = exact
-    r = check.endgame_values(Preset(Variant.make("littlego"), np.where(decisive, -values, values)),
-                             check.ENDGAMES)
+    r = endgame_values(Preset(Variant.make("littlego"), np.where(decisive, -values, values)),
+                             ENDGAMES)
     assert r["sign_matches_decisive"] == 0.0
     assert r["sign_matches"] == pytest.approx(1 - decisive.mean())
 
@@ -64,10 +61,10 @@ def test_wrong_only_on_decisive_positions_counts_there(exact):
 def test_the_shipped_network_values_endgames_from_the_movers_view():
     """A value from the wrong player's view would match the solver in few positions, not most."""
     net, variant, _ = load_model(shipped_model("littlego"))
-    r = check.endgame_values(NetworkEvaluator(net, variant), check.ENDGAMES)
+    r = endgame_values(NetworkEvaluator(net, variant), ENDGAMES)
     assert r["sign_matches"] > 0.8
 
 
 def test_a_benchmark_of_another_variant_is_refused():
     with pytest.raises(ValueError, match=r"\(size, komi, limit\) \(5, 2.5, 24\), the network plays \(3,"):
-        check.endgame_values(Preset(Variant.make("littlego", board_size=3), np.zeros(1)), check.ENDGAMES)
+        endgame_values(Preset(Variant.make("littlego", board_size=3), np.zeros(1)), ENDGAMES)

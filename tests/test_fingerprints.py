@@ -1,21 +1,17 @@
 """Seeded agents and arena matches play the moves recorded in tests/data/fingerprints.json.
 
-The file was written by ``scripts/fingerprints.py`` before the game-object
+The file was written by ``tests/fingerprints.py`` before the game-object
 refactor; code that claims "behaviour unchanged" must reproduce every move.
 """
 
-import importlib.util
 import json
 from pathlib import Path
 
+import fingerprints
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 RECORDED = json.loads((ROOT / "tests" / "data" / "fingerprints.json").read_text())
-
-_spec = importlib.util.spec_from_file_location("fingerprints", ROOT / "scripts" / "fingerprints.py")
-fingerprints = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(fingerprints)
 
 
 def test_every_case_is_recorded():

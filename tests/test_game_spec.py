@@ -77,7 +77,7 @@ NAME_CHECKS = re.compile(
 
 def test_no_code_outside_the_games_package_tests_which_game_it_holds():
     offenders = []
-    for folder in ("tictacgo", "envs", "wrappers", "baselines", "scripts"):
+    for folder in ("tictacgo", "envs", "wrappers", "baselines", "scripts", "benchmarks"):
         for path in (ROOT / folder).rglob("*.py"):
             if (ROOT / "tictacgo" / "games") in path.parents:
                 continue

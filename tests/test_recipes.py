@@ -33,10 +33,7 @@ def _commands(path: Path, start: str) -> list[str]:
 
 
 def _settings(command: str) -> dict:
-    argv = shlex.split(command)
-    if argv[0] == "python":  # python scripts/train_alphazero.py GAME ... takes train's options
-        argv = ["tictacgo", "train", "--algo", "alphazero", *argv[2:]]
-    argv = [a for a in argv[1:] if a != "--no-progress"]
+    argv = [a for a in shlex.split(command)[1:] if a != "--no-progress"]
     args = build_parser("train", argv[1:]).parse_args(argv)
     return {k: v for k, v in vars(args).items() if k not in NOT_RECIPE and k != "command"}
 
@@ -54,8 +51,7 @@ def _alphazero_config(settings: dict) -> dict:
 def test_documented_alphazero_recipes_are_the_shipped_networks_settings(game):
     recorded = json.loads((MODELS / f"{game}_az" / "model.json").read_text())["info"]["config"]
     pages = (ROOT / "README.md", ROOT / "docs" / "alphazero.md", MODELS / "README.md")
-    starts = ("tictacgo train", "python scripts/train_alphazero")
-    documented = [c for path in pages for start in starts for c in _commands(path, start)
+    documented = [c for path in pages for c in _commands(path, "tictacgo train")
                   if "alphazero" in c and re.search(rf"\b{game}\b", c)]
     assert documented, f"no documented recipe for the {game} network"
     for command in documented:

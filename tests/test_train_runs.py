@@ -399,12 +399,13 @@ def test_check_settings_checks_each_field_against_its_declared_bounds_and_names_
             check_settings(dataclasses.replace(Settings(), **changes))
 
 
-@pytest.mark.parametrize("script, flag, value", [("train_ppo.py", "--learning-rate", "nan"),
-                                                 ("train_a2c.py", "--steps", "-5")])
-def test_the_training_scripts_refuse_a_bad_setting_in_one_line(tmp_path, script, flag, value):
+@pytest.mark.parametrize("algo, flag, value", [("maskable-ppo", "--learning-rate", "nan"),
+                                               ("a2c", "--steps", "-5")])
+def test_the_training_script_refuses_a_bad_setting_in_one_line(tmp_path, algo, flag, value):
     out = tmp_path / "run"
-    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts", script)
-    done = subprocess.run([sys.executable, path, flag, value, "--out", str(out)],
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    path = os.path.join(root, "scripts", "train_sb3.py")
+    done = subprocess.run([sys.executable, path, "--algo", algo, flag, value, "--out", str(out)],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and flag in done.stderr and "Traceback" not in done.stderr

@@ -173,7 +173,8 @@ def play_game(game: str | Game, agent_first, agent_second,
                       final_state=state)
 
 
-def play_wdl(game: str | Game, agent, opponent, games: int, colour: int = 1) -> tuple[int, int, int]:
+def play_wdl(game: str | Game, agent, opponent, games: int, colour: int = 1,
+             on_game: Callable[[], object] | None = None) -> tuple[int, int, int]:
     """Play ``games`` games in a row, ``agent`` always as ``colour``; its wins, draws and losses.
 
     Each game goes through ``play_game`` without an ``rng``: the agents are
@@ -188,6 +189,7 @@ def play_wdl(game: str | Game, agent, opponent, games: int, colour: int = 1) -> 
         opponent: the other agent.
         games: how many games.
         colour: ``agent``'s colour, 1 (moves first) or 2.
+        on_game: called after each game (a progress bar's ``update``), if given.
 
     Returns:
         ``(wins, draws, losses)`` from ``agent``'s view.
@@ -207,4 +209,6 @@ def play_wdl(game: str | Game, agent, opponent, games: int, colour: int = 1) -> 
             wins += 1
         else:
             losses += 1
+        if on_game is not None:
+            on_game()
     return wins, draws, losses

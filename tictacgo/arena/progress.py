@@ -1,4 +1,5 @@
-"""A progress bar for long runs of games: tqdm if installed, else a line on stderr every few seconds.
+"""A progress bar for long runs of games: tqdm if installed, else a line on stderr every few seconds
+(games done of the total, elapsed time and an estimate of the time left).
 
 The bar never stops a run: if stderr cannot be written (a pipe whose reader
 is gone, a log file on a full disk), the bar goes quiet and the games go on.
@@ -13,8 +14,8 @@ import time
 class Progress:
     """tqdm if importable, else a line on stderr every ``every`` seconds; nothing if disabled."""
 
-    def __init__(self, total: int, enabled: bool, desc: str, every: float = 5.0):
-        self.total, self.enabled, self.desc, self.every = total, enabled, desc, every
+    def __init__(self, total: int, enabled: bool, desc: str, every: float = 5.0, unit: str = "game"):
+        self.total, self.enabled, self.desc, self.every, self.unit = total, enabled, desc, every, unit
         self.done = 0
         self.bar = None
         self.start = self.last = time.monotonic()
@@ -25,7 +26,7 @@ class Progress:
                 pass
             else:
                 self._quiet_on_failure(lambda: setattr(self, "bar", tqdm(
-                    total=total, desc=desc, unit="game", file=sys.stderr, dynamic_ncols=True)))
+                    total=total, desc=desc, unit=unit, file=sys.stderr, dynamic_ncols=True)))
 
     def _quiet_on_failure(self, show) -> None:
         """Call ``show``; if stderr fails, stop showing anything (the run matters more than its bar)."""
@@ -45,8 +46,11 @@ class Progress:
         if now - self.last >= self.every or self.done == self.total:
             self.last = now
             pct = 100 * self.done / max(1, self.total)
-            self._quiet_on_failure(lambda: print(f"{self.desc}: {self.done}/{self.total} games ({pct:.0f}%), "
-                                                 f"{now - self.start:.0f} s", file=sys.stderr, flush=True))
+            elapsed = now - self.start
+            left = elapsed / self.done * (self.total - self.done)   # the games so far set the pace
+            line = (f"{self.desc}: {self.done}/{self.total} {self.unit}s ({pct:.0f}%), {elapsed:.0f} s, "
+                    f"about {left:.0f} s left")
+            self._quiet_on_failure(lambda: print(line, file=sys.stderr, flush=True))
 
     def close(self) -> None:
         if self.bar is not None:

@@ -25,7 +25,7 @@ COMMANDS = {
     "demo": ("tictacgo.cli.demo", "create the envs, play and render games between agents, print a table"),
     "agents": ("tictacgo.cli.agents", "list the agents for a game and their parameters"),
     "arena": ("tictacgo.cli.arena", "play agents against each other and report win/draw/loss"),
-    "train": ("tictacgo.cli.train", "train a MaskablePPO, A2C or AlphaZero agent (train extra)"),
+    "train": ("tictacgo.cli.train", "train a MaskablePPO, A2C or AlphaZero agent (train extra) or a Q-table"),
     "my-player": ("tictacgo.cli.player", "the course player: read input.txt, write output.txt"),
     "host": ("tictacgo.cli.host", "run two player programs through the course file protocol"),
     "play": ("tictacgo.cli.play", "play an agent yourself in the terminal (or from a pipe of moves)"),
@@ -36,12 +36,15 @@ COMMANDS = {
 
 
 def command_module(command: str, argv: list[str]) -> str:
-    """The module that takes ``command``'s arguments (``train --algo alphazero`` has its own)."""
+    """The module that takes ``command``'s arguments (``train --algo alphazero`` and ``train --algo
+    qlearning`` have their own)."""
     if command == "train":
-        from tictacgo.cli.train_alphazero import wanted
+        from tictacgo.cli import train_alphazero, train_qlearning
 
-        if wanted(argv):
+        if train_alphazero.wanted(argv):
             return "tictacgo.cli.train_alphazero"
+        if train_qlearning.wanted(argv):
+            return "tictacgo.cli.train_qlearning"
     return COMMANDS[command][0]
 
 

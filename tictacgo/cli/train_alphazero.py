@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     started = time.time()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    # The command as typed: the script (python scripts/train_alphazero.py ...) or tictacgo train ...
+    # The command as typed: a script (python scripts/NAME.py ...) or tictacgo train ...
     typed = ["python", *sys.argv] if sys.argv[0].endswith(".py") else ["tictacgo", *sys.argv[1:]]
     command = " ".join(typed)
     print(f"training {cfg.game} into {cfg.out_dir} (seed {cfg.seed}, load average {load:.2f})", flush=True)

@@ -180,7 +180,7 @@ def _make_az(game, rng, path: str | None = None, sims: int = DEFAULT_SIMS, searc
         path = shipped_model(name)
         if not (path / "model.json").is_file():
             raise ValueError(f"no AlphaZero model is shipped for {name}; train one with "
-                             f"scripts/train_alphazero.py and pass az:path=DIR")
+                             f"tictacgo train {name} --algo alphazero --out DIR and pass az:path=DIR")
     else:
         path = check_path("path", path, "a model folder")
     evaluator, variant = load_cached(path)

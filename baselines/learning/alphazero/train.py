@@ -1,6 +1,6 @@
 """AlphaZero training: B self-play games at once, a replay buffer, continuous updates.
 
-``train(AlphaZeroConfig(...))`` is the library behind ``scripts/train_alphazero.py``:
+``train(AlphaZeroConfig(...))`` is the library behind ``tictacgo train GAME --algo alphazero``:
 
 1. ``SelfPlay`` moves every game one action with the batched search (the
    network evaluates the leaves of all the games in one call).

@@ -1,11 +1,11 @@
-"""Seeded fingerprints: the moves that seeded agents and arena matches play.
+"""Seeded fingerprints, a test helper: the moves that seeded agents and arena matches play.
 
 A refactor that claims "behaviour unchanged" must leave these moves alone:
 ``tests/test_fingerprints.py`` replays every case and compares it with
 ``tests/data/fingerprints.json``. Regenerate the file only when a change of
 moves is intended (and say so in the commit):
 
-    python scripts/fingerprints.py --write tests/data/fingerprints.json
+    python tests/fingerprints.py --write tests/data/fingerprints.json
 """
 
 from __future__ import annotations

@@ -1,0 +1,15 @@
+"""Judging trained agents and networks: the library behind the evaluation scripts.
+
+* ``tictactoe_judge``: a learned Tic-Tac-Toe agent's audit over every live position and its matches,
+  against the targets of its kind (a learned policy, A2C, AlphaZero).
+* ``littlego_ladder``: Little-Go agents against the course's ladder, by colour or game by game.
+* ``endgame_mistakes``: how often an agent keeps the exact value of the Little-Go endgame benchmark.
+* ``checkpoint_ratings``: an AlphaZero run's checkpoints against fixed anchors.
+* ``value_check``: an AlphaZero network's value head against held-out games, the board's symmetries
+  and exact values.
+* ``seed_curves``: several AlphaZero runs' rated checkpoints in one Bradley-Terry fit (learning
+  curves on one scale).
+* ``progress``: games done, elapsed time and an estimate on a terminal, for long evaluations.
+
+The modules import torch, the solver or the arena as they need; importing this package imports none.
+"""
