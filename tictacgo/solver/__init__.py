@@ -19,12 +19,13 @@ independent checker built on the rules core alone:
 
     from tictacgo.solver import prove, verify, book_from_certificates
     prove(state).write("position.cert")              # tictacgo.solver.certificate
-    report = verify("position.cert")                 # tictacgo.solver.verify: raises if it fails
+    report = verify("position.cert")                 # tictacgo.solver.checker: raises if it fails
     book_from_certificates(["position.cert"]).write("my.book")   # tictacgo.solver.book
 """
 
 from tictacgo.solver.book import Book, book_from_certificates, book_from_frontier, load_book
 from tictacgo.solver.certificate import Certificate, prove
+from tictacgo.solver.checker import CertificateError, CheckReport, verify
 from tictacgo.solver.search import (
     KernelPosition,
     Solver,
@@ -35,8 +36,7 @@ from tictacgo.solver.search import (
     position_key,
     solve,
 )
-from tictacgo.solver.verify import CertificateError, CheckReport, verify
 
 __all__ = ["Book", "Certificate", "CertificateError", "CheckReport", "KernelPosition", "Solver",
-           "SolveResult", "actions_left", "book_from_certificates", "book_from_frontier", "kernel_position", "load_book",
-           "move_values", "position_key", "prove", "solve", "verify"]
+           "SolveResult", "actions_left", "book_from_certificates", "book_from_frontier", "kernel_position",
+           "load_book", "move_values", "position_key", "prove", "solve", "verify"]

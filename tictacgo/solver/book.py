@@ -10,7 +10,7 @@ A book holds, for each position of one variant, a move and the outcome the
 move keeps for the player to move (+1 win, 0 draw). Its entries come from
 
 * certificates (``tictacgo.solver.certificate``): each is checked by
-  ``tictacgo.solver.verify`` (the rules core alone) before its moves enter
+  ``tictacgo.solver.verify`` (``tictacgo.solver.checker``: the rules core alone) before its moves enter
   the book, with the outcome the checker found the move to guarantee; a
   certificate's strategy covers every position its side meets whatever the
   other side plays, so a book of the empty board's certificate plays a
@@ -43,8 +43,8 @@ import numpy as np
 
 from tictacgo.games import littlego
 from tictacgo.solver import proof_file
+from tictacgo.solver.checker import verify
 from tictacgo.solver.position_code import Code, canonical, from_canonical, to_canonical
-from tictacgo.solver.verify import verify
 
 FORMAT = "tictacgo-book"
 VERSION = 1
@@ -228,9 +228,14 @@ def _variant_text(game: littlego.LittleGo) -> str:
     return f"{game.size}x{game.size}, komi {game.komi:g}, {game.max_actions} actions"
 
 
+def book_file_name(game: littlego.LittleGo) -> str:
+    """The file name of a variant's book in the package's ``books`` folder."""
+    return f"littlego_{game.size}x{game.size}_komi{game.komi:g}_{game.max_actions}.book"
+
+
 def default_book_path(game: littlego.LittleGo) -> Path | None:
     """The shipped book of ``game``'s variant, or None when the package has none."""
-    path = BOOKS_DIR / f"littlego_{game.size}x{game.size}_komi{game.komi:g}_{game.max_actions}.book"
+    path = BOOKS_DIR / book_file_name(game)
     return path if path.is_file() else None
 
 
@@ -241,5 +246,5 @@ def default_book(size: int, komi: float, max_actions: int) -> Book | None:
     return None if path is None else load_book(path)
 
 
-__all__ = ["Book", "book_from_certificates", "book_from_frontier", "default_book",
+__all__ = ["Book", "book_file_name", "book_from_certificates", "book_from_frontier", "default_book",
            "default_book_path", "load_book"]

@@ -2,7 +2,7 @@
 
     from tictacgo.solver.certificate import prove
     cert = prove(LittleGo(3).initial_state())     # solve, then extract the proof
-    cert.write("3x3.cert")                         # checked by tictacgo.solver.verify.verify
+    cert.write("3x3.cert")                         # checked by tictacgo.solver.verify
 
 ``prove`` solves the position for its outcome, then extracts the proof with
 the solver as an oracle: for each side the claim needs (the winner; both
@@ -15,7 +15,7 @@ image of one, is one row; ``tictacgo.solver.position_code``). Keeping the
 exact value (not only the claim) where the other side erred makes the
 table a book of proved-best moves too (``tictacgo.solver.book``).
 
-The file format and the checker are in ``tictacgo.solver.verify``; the
+The checker is ``tictacgo.solver.checker`` (``tictacgo.solver.verify``); the
 checker uses the rules core only, so a wrong move from the solver is caught
 there, not trusted.
 """
@@ -31,9 +31,9 @@ from pathlib import Path
 
 from tictacgo.games import littlego
 from tictacgo.solver import proof_file
+from tictacgo.solver.checker import CLAIMS, COLOUR_NAMES, FORMAT, VERSION
 from tictacgo.solver.position_code import Code, canonical, line_name, to_canonical
 from tictacgo.solver.search import Solver, check_position
-from tictacgo.solver.verify import CLAIMS, COLOUR_NAMES, FORMAT, VERSION
 
 
 class ProofExtractionError(RuntimeError):

@@ -1,6 +1,6 @@
 """The file that holds certificates and books: a zip of a JSON header and tables of position codes.
 
-One file layout serves both (``tictacgo.solver.verify`` and
+One file layout serves both (``tictacgo.solver.checker`` and
 ``tictacgo.solver.book`` read it; neither runs code from it: no pickles):
 
 * ``header.json``: UTF-8 JSON, a dict with ``"format"`` (which kind of file)

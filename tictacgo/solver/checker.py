@@ -55,7 +55,8 @@ SETTLED = 255
 CLAIMS = {"black wins": ((littlego.BLACK, 1),), "white wins": ((littlego.WHITE, 1),),
           "draw": ((littlego.BLACK, 0), (littlego.WHITE, 0))}
 COLOUR_NAMES = {littlego.BLACK: "black", littlego.WHITE: "white"}
-OUTCOME_NAMES = {1: "a win", 0: "at least a draw", -1: "a loss"}
+OUTCOME_NAMES = {1: "a win", 0: "at least a draw", -1: "a loss"}  # what a strategy guarantees
+RESULT_NAMES = {1: "a win", 0: "a draw", -1: "a loss"}             # how one game ended
 
 #: Rules that settle a position without a move, by name: ``(state, colour) -> outcome or None``.
 LEAF_RULES: dict[str, Callable[[littlego.GoState, int], int | None]] = {}
@@ -266,7 +267,7 @@ class _Walk:
             if v < self.needed:
                 b, w = littlego.scores(after)
                 raise self.fail(after, f"the game ends ({after.end}) with Black {b:g} to White {w:g}, "
-                                       f"{OUTCOME_NAMES[v]} for {COLOUR_NAMES[self.colour]}, but the claim "
+                                       f"{RESULT_NAMES[v]} for {COLOUR_NAMES[self.colour]}, but the claim "
                                        f"needs {OUTCOME_NAMES[self.needed]}")
         self.path.pop()
         return v
