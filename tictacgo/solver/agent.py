@@ -128,7 +128,7 @@ class SolverAgent(Agent):
 
 
 def make_solver_agent(game, rng, fallback: str = "mcts", max_left: int = 12, time: float | None = 1.0,
-                      margin: bool = False, book: str = "default") -> SolverAgent:
+                      margin: bool = False, book: str | None = "default") -> SolverAgent:
     """The registry's ``solver`` factory; ``fallback`` is an agent spec with ``;`` between its parameters.
 
     ``book`` is ``default`` (the package's book of the game's variant, if it ships one), ``none``, or
@@ -148,10 +148,10 @@ def make_solver_agent(game, rng, fallback: str = "mcts", max_left: int = 12, tim
 
 def _book(spec: str, game) -> Book | None:
     """The book a ``book=`` parameter names (see ``make_solver_agent``)."""
+    if spec is None or spec == "none":  # the spec parser reads "none" as None
+        return None
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"book must be 'default', 'none' or the path of a book file, got {spec!r}")
-    if spec == "none":
-        return None
     if spec == "default":
         return default_book(game.size, game.komi, game.max_actions)
     book = load_book(spec)

@@ -109,7 +109,7 @@ def read(path: str | os.PathLike, kind: str, columns: dict[str, type] | None = N
     except OSError as e:
         raise ProofFileError(f"{path}: cannot read it ({e.strerror or e})") from None
     if size > max_bytes:
-        raise ProofFileError(f"{path}: {size:,} bytes, more than the {max_bytes:,} this reader takes "
+        raise ProofFileError(f"{path}: {size:,} bytes, more than the {max_bytes:,} bytes this reader takes "
                              "(raise max_bytes if you trust the file)")
     try:
         with zipfile.ZipFile(path) as z:
@@ -117,7 +117,7 @@ def read(path: str | os.PathLike, kind: str, columns: dict[str, type] | None = N
             unpacked = sum(i.file_size for i in infos.values())
             if unpacked > max_bytes:
                 raise ProofFileError(f"{path}: its members unpack to {unpacked:,} bytes, more than the "
-                                     f"{max_bytes:,} this reader takes")
+                                     f"{max_bytes:,} bytes this reader takes")
             header = _read_header(z, infos, path, kind)
             tables: dict[str, dict[str, np.ndarray]] = {}
             for member in infos:
