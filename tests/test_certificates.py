@@ -17,7 +17,7 @@ from tictacgo.games import littlego  # noqa: E402
 from tictacgo.solver import Solver, move_values, proof_file, solve  # noqa: E402
 from tictacgo.solver import checker as verify_module  # noqa: E402
 from tictacgo.solver import kernels as K  # noqa: E402
-from tictacgo.solver.certificate import prove  # noqa: E402
+from tictacgo.solver.certificate import claim_of, prove  # noqa: E402
 from tictacgo.solver.checker import SETTLED, CertificateError, verify  # noqa: E402
 from tictacgo.solver.position_code import (  # noqa: E402
     canonical,
@@ -344,3 +344,38 @@ def test_a_leaf_settled_by_a_rule_is_accepted_only_when_the_checker_knows_and_re
     monkeypatch.setitem(verify_module.LEAF_RULES, "minimax", lambda state, c: -1)
     with pytest.raises(CertificateError, match="marks this position settled, but its leaf rules"):
         verify(path)
+
+
+# --- the command line ---------------------------------------------------------------------------------
+
+def test_tictacgo_solve_writes_checks_and_books_a_certificate(tmp_path, capsys):
+    from tictacgo.cli import main
+
+    cert, book = tmp_path / "3x3.cert", tmp_path / "3x3.book"
+    assert main(["solve", "--size", "3", "--certificate", str(cert)]) == 0
+    assert "white wins (3x3, komi 1.5, 8 actions, the empty board); wrote" in capsys.readouterr().out
+    assert main(["solve", "--verify", str(cert)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("proved: white wins (3x3, komi 1.5, 8 actions) from the empty board")
+    assert main(["solve", "--book", str(book), str(cert)]) == 0
+    assert "157 positions" in capsys.readouterr().out
+    line = "1,1 2,2 1,2 2,1 PASS 0,0 3,3 1,0 0,1 3,0 0,3 2,3"
+    state = littlego.LittleGo(4).initial_state()
+    for move in line.split():
+        state = littlego.play(state, 16 if move == "PASS" else int(move[0]) * 4 + int(move[2]))
+    expected = claim_of(solve(state).value, state.to_move)
+    assert main(["solve", "--size", "4", "--line", line]) == 0
+    assert capsys.readouterr().out.startswith(f"{expected} (4x4, komi 2, 15 actions, after 1,1 2,2")
+
+
+def test_tictacgo_solve_exits_1_for_a_failed_proof_and_2_for_a_bad_file_or_move(files, tmp_path, capsys):
+    from tictacgo.cli import main
+
+    bad = _rewrite(files["3x3"][1], tmp_path / "bad.cert", header=lambda h: h["game"].update(komi=0.5))
+    assert main(["solve", "--verify", str(bad)]) == 1
+    assert "not proved: the proof fails at the empty board then" in capsys.readouterr().err
+    assert main(["solve", "--verify", str(tmp_path / "missing.cert")]) == 2
+    assert "missing.cert: cannot read it" in capsys.readouterr().err
+    assert main(["solve", "--size", "3", "--line", "1,1 1,1"]) == 2
+    assert "is illegal for White: occupied" in capsys.readouterr().err
+    assert main(["solve", "--verify", str(bad), "--book", str(tmp_path / "x.book")]) == 2

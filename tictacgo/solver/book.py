@@ -60,12 +60,13 @@ class Book:
 
     Attributes:
         game: the variant the entries belong to.
-        entries: canonical position code -> (move, outcome the move keeps for the mover).
+        entries: the canonical position's row key (``row_key``: Black's stones, White's stones, the
+            packed rest of the code) -> (move, outcome the move keeps for the mover).
         sources: what the entries were built from (text, one item a source).
     """
 
     game: littlego.LittleGo
-    entries: dict[Code, tuple[int, int]] = field(default_factory=dict)
+    entries: dict[tuple[int, int, int], tuple[int, int]] = field(default_factory=dict)
     sources: list[str] = field(default_factory=list)
 
     def __len__(self) -> int:
@@ -87,7 +88,7 @@ class Book:
         if state.end is not None or not self.fits(state.game):
             return None
         code, s = canonical(state)
-        entry = self.entries.get(code)
+        entry = self.entries.get(row_key(code))
         if entry is None:
             return None
         action = from_canonical(entry[0], s, self.game.size)
@@ -101,9 +102,10 @@ class Book:
         self._add(code, to_canonical(action, s, self.game.size), value)
 
     def _add(self, code: Code, move: int, value: int) -> None:
-        old = self.entries.get(code)
+        key = row_key(code)
+        old = self.entries.get(key)
         if old is None or value > old[1]:
-            self.entries[code] = (move, value)
+            self.entries[key] = (move, value)
 
     def write(self, path: str | os.PathLike) -> Path:
         """Write the book atomically; its path."""
@@ -111,9 +113,12 @@ class Book:
         header = {"format": FORMAT, "version": VERSION,
                   "game": {"size": g.size, "komi": g.komi, "max_actions": g.max_actions},
                   "sources": list(self.sources), "rows": len(self.entries)}
-        moves = {c: m for c, (m, _) in self.entries.items()}
-        values = {c: v for c, (_, v) in self.entries.items()}
-        table = proof_file.table_arrays(moves, {"value": (values, np.int8)})
+        keys = sorted(self.entries)
+        table = {"black": np.array([k[0] for k in keys], dtype=np.uint64),
+                 "white": np.array([k[1] for k in keys], dtype=np.uint64),
+                 "meta": np.array([k[2] for k in keys], dtype=np.uint16),
+                 "move": np.array([self.entries[k][0] for k in keys], dtype=np.uint8),
+                 "value": np.array([self.entries[k][1] for k in keys], dtype=np.int8)}
         return proof_file.write(path, header, {"book": table})
 
 
@@ -136,15 +141,23 @@ def load_book(path: str | os.PathLike, max_bytes: int = MAX_BOOK_BYTES) -> Book:
     if arrays is None:
         return book
     n = game.size
-    moves, values = arrays["move"].tolist(), arrays["value"].tolist()
-    for code, move, value in zip(proof_file.table_codes(arrays), moves, values, strict=True):
-        if move > n * n or value not in (0, 1) or (code.black | code.white) >> (n * n) \
-                or code.black & code.white or code.t >= max_actions:
-            raise proof_file.ProofFileError(
-                f"{path}: a row is not a {n}x{n} position with a move in 0..{n * n} and an outcome 0 or 1 "
-                f"(move {move}, outcome {value}, t={code.t})")
-        book.entries[code] = (move, value)
+    black, white, meta = arrays["black"], arrays["white"], arrays["meta"]
+    move, value = arrays["move"], arrays["value"]
+    bad = (move > n * n) | ((value != 0) & (value != 1)) | ((black | white) >> np.uint64(n * n) != 0) \
+        | ((black & white) != 0) | ((meta & 0x7F) >= max_actions)
+    if bad.any():
+        k = int(np.argmax(bad))
+        raise proof_file.ProofFileError(
+            f"{path}: row {k} is not a {n}x{n} position with a move in 0..{n * n} and an outcome 0 or 1 "
+            f"(move {move[k]}, outcome {value[k]}, t={meta[k] & 0x7F})")
+    keys = zip(black.tolist(), white.tolist(), meta.tolist(), strict=True)
+    book.entries = dict(zip(keys, zip(move.tolist(), value.tolist(), strict=True), strict=True))
     return book
+
+
+def row_key(code: Code) -> tuple[int, int, int]:
+    """The key of a canonical code in ``Book.entries``: its columns as the file stores them."""
+    return code.black, code.white, proof_file.pack_meta(code)
 
 
 def book_from_certificates(paths: list[str | os.PathLike], book: Book | None = None,
