@@ -6,8 +6,9 @@ run's line (``docs/data/solver_frontier_5x5.json``) with at most
 ``--max-left`` actions to go. Every certificate is then checked by the
 independent checker (``tictacgo.solver.checker``), its size reported
 (positions, bytes, time to extract and to check), and the books are built
-from the checked certificates (5x5: plus the positions the frontier run
-proved further from the end):
+from the checked certificates (5x5: those with at most ``--book-max-left``
+actions to go, which keeps the shipped book small, plus the positions the
+frontier run proved further from the end):
 
     python scripts/make_books.py --out certificates --books tictacgo/solver/books
 
@@ -67,6 +68,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[3, 4, 5], help="board sizes")
     parser.add_argument("--max-left", type=int, default=15, help="5x5: line positions with at most this many "
                         "actions to go")
+    parser.add_argument("--book-max-left", type=int, default=13, help="5x5: the book takes the certificates "
+                        "with at most this many actions to go")
     parser.add_argument("--table-bits", type=int, default=23, help="log2 of the solver's table entries")
     parser.add_argument("--json", default=None, help="write the certificates' sizes to this JSON file")
     args = parser.parse_args(argv)
@@ -86,7 +89,8 @@ def main(argv: list[str] | None = None) -> None:
         for line, state in jobs:
             path = out / f"littlego_{n}x{n}_{'empty' if not line else f'after{len(line)}'}.cert"
             rows.append(certify(state, line, path, args.table_bits))
-            paths.append(path)
+            if n < 5 or game.max_actions - state.t <= args.book_max_left:
+                paths.append(path)
         book = book_from_certificates(paths)
         if n == 5:
             book = book_from_frontier(FRONTIER, book)
