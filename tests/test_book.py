@@ -150,3 +150,17 @@ def test_a_book_move_the_rules_refuse_is_never_played():
     agent = make_agent("solver:fallback=random,book=none", game)
     agent.book = book
     assert agent.act(state) != 4 and not agent.last_book
+
+
+def test_a_gtp_engine_with_the_solver_plays_the_books_move_on_4x4():
+    import io
+
+    from tictacgo.protocol.coords import vertex_to_action
+    from tictacgo.protocol.gtp import GtpEngine
+
+    engine = GtpEngine(lambda game: make_agent("solver:fallback=random,max_left=0", game), log=io.StringIO())
+    assert engine.handle("boardsize 4") == "=\n\n"
+    answer = engine.handle("genmove b")
+    assert answer.startswith("= ") and engine.agent.last_book
+    # On 4x4 only the four centre points keep the draw (docs/solver.md); the book plays one of them.
+    assert vertex_to_action(answer[2:].strip(), 4) in (5, 6, 9, 10)
