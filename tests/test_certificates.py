@@ -45,13 +45,14 @@ def _endgame(n: int, moves: int, seed: int) -> littlego.GoState:
 
 @pytest.fixture(scope="module")
 def files(tmp_path_factory):
-    """Certificates of the 2x2 and 3x3 empty boards, a 4x4 endgame and a 5x5 endgame."""
+    """Certificates of the 2x2 and 3x3 empty boards and of 3x3, 4x4 and 5x5 endgames."""
     out = tmp_path_factory.mktemp("certs")
     solver = Solver(20)
     made = {}
     for name, state in (("2x2", littlego.LittleGo(2).initial_state()),
                         ("3x3", littlego.LittleGo(3).initial_state()),
-                        ("4x4", _endgame(4, 8, 1)), ("5x5", _endgame(5, 16, 2))):
+                        ("3x3 endgame", _endgame(3, 3, 11)), ("4x4", _endgame(4, 8, 1)),
+                        ("5x5", _endgame(5, 16, 2))):
         cert = prove(state, solver, line=[] if state.t == 0 else None)
         made[name] = (cert, cert.write(out / f"{name}.cert"))
     return made
@@ -93,7 +94,7 @@ def _prover_states(path: Path):
 
 # --- what is proved is checked ---------------------------------------------------------------------
 
-@pytest.mark.parametrize("name", ["2x2", "3x3", "4x4", "5x5"])
+@pytest.mark.parametrize("name", ["2x2", "3x3", "3x3 endgame", "4x4", "5x5"])
 def test_a_certificate_of_a_solved_position_is_accepted_with_the_solvers_value(files, name):
     cert, path = files[name]
     report = verify(path)
