@@ -380,3 +380,14 @@ def test_tictacgo_solve_exits_1_for_a_failed_proof_and_2_for_a_bad_file_or_move(
     assert main(["solve", "--size", "3", "--line", "1,1 1,1"]) == 2
     assert "is illegal for White: occupied" in capsys.readouterr().err
     assert main(["solve", "--verify", str(bad), "--book", str(tmp_path / "x.book")]) == 2
+
+
+def test_tictacgo_solve_without_numba_exits_2_in_one_line_naming_the_extra(files):
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.modules['numba'] = None\nfrom tictacgo.cli import main\n"
+            f"sys.exit(main(['solve', '--verify', {str(files['3x3'][1])!r}]))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert "tictacgo solve: error: the solver needs numba: pip install 'tictacgo[fast]'" in proc.stderr

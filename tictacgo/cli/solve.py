@@ -54,6 +54,12 @@ def _error(message: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    from tictacgo.validate import MissingExtraError
+
+    try:
+        import tictacgo.solver  # noqa: F401 (the solver package needs numba, even to check a proof)
+    except MissingExtraError as e:
+        return _error(str(e))
     if args.verify is not None and args.book is not None:
         return _error("give either --verify FILE or --book OUT, not both")
     if args.max_mb <= 0:
