@@ -164,3 +164,13 @@ def test_a_gtp_engine_with_the_solver_plays_the_books_move_on_4x4():
     assert answer.startswith("= ") and engine.agent.last_book
     # On 4x4 only the four centre points keep the draw (docs/solver.md); the book plays one of them.
     assert vertex_to_action(answer[2:].strip(), 4) in (5, 6, 9, 10)
+
+
+def test_the_shipped_books_are_the_moves_of_the_published_certificates_which_the_checker_accepts():
+    certs = ROOT / "docs" / "data" / "certificates"
+    book = book_from_certificates([certs / "littlego_3x3_empty.cert"])
+    assert book.entries == default_book(3, 1.5, 8).entries
+    book = book_from_certificates([certs / "littlego_5x5_after12.cert", certs / "littlego_5x5_after11.cert"])
+    book = book_from_frontier(FRONTIER, book)
+    assert book.entries == default_book(5, 2.5, 24).entries
+    assert (certs / "littlego_4x4_empty.cert").is_file()  # its check takes a minute: docs/solver.md
