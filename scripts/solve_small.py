@@ -11,7 +11,15 @@ On sizes where the search does not finish within ``--time-limit`` seconds
 (5x5 on a small machine) it reports the answer as unknown with what the
 search covered: positions and time.
 
+With ``--komi-table`` it solves the empty board for each komi from 0 to
+``n + 1`` in steps of 0.5 instead (each board keeps its own action limit;
+integer komi allows draws): the value for Black of each, one search each
+from an empty table, checked against the margin with no komi (Black's best
+stone difference ``D``: with komi ``k`` Black wins when ``D > k``, draws when
+``D == k``). The fair komi is ``D``: the game is then a draw.
+
     python scripts/solve_small.py                       # 3x3 and 4x4
+    python scripts/solve_small.py --komi-table          # the value of 3x3 and 4x4 for each komi
     python scripts/solve_small.py --sizes 5 --time-limit 7200 --no-moves --json 5x5.json
 """
 
@@ -78,6 +86,24 @@ def solve_size(n: int, time_limit: float | None, moves: bool, table_bits: int) -
     return out
 
 
+def komi_table(n: int, time_limit: float | None, table_bits: int) -> dict:
+    """The value for Black of the empty ``n x n`` board for each komi in 0, 0.5, ..., n + 1."""
+    d = Solver(table_bits).solve(littlego.LittleGo(n, 0).initial_state(), time_limit=time_limit, margin=True)
+    out: dict = {"size": n, "max_actions": n * n - 1, "best_stone_difference": d.margin, "rows": []}
+    print(f"{n}x{n}: Black's best stone difference (komi 0): {d.margin} ({d.nodes:,} positions, "
+          f"{d.seconds:.2f} s)", flush=True)
+    print("| komi | value for Black | positions | seconds |\n|---|---|---|---|")
+    for k in [x / 2 for x in range(0, 2 * n + 3)]:
+        r = Solver(table_bits).solve(littlego.LittleGo(n, k).initial_state(), time_limit=time_limit)
+        predicted = None if d.margin is None else (1 if d.margin > k else 0 if d.margin == k else -1)
+        if r.value is not None and predicted is not None and r.value != predicted:
+            raise RuntimeError(f"{n}x{n} komi {k}: the search says {r.value}, the margin {d.margin} says "
+                               f"{predicted}")
+        out["rows"].append({"komi": k, **describe(r)})
+        print(f"| {k:g} | {fmt(r.value)} | {r.nodes:,} | {r.seconds:.2f} |", flush=True)
+    return out
+
+
 def fmt(value: int | None) -> str:
     return {1: "win", 0: "draw", -1: "loss", None: "unknown"}[value]
 
@@ -89,12 +115,19 @@ def main(argv: list[str] | None = None) -> None:
                         help="seconds for each search (default: none)")
     parser.add_argument("--no-moves", action="store_true", help="skip the values of the first moves")
     parser.add_argument("--table-bits", type=int, default=22, help="log2 of the table's entries")
+    parser.add_argument("--komi-table", action="store_true",
+                        help="the value of the empty board for each komi from 0 to n + 1 (steps of 0.5)")
     parser.add_argument("--json", default=None, help="write the results to this JSON file")
     args = parser.parse_args(argv)
     if args.json:
         check_writable(args.json)
     Solver(8).solve(new_game(2))  # load the compiled search first, so that no timing includes it
-    results = [solve_size(n, args.time_limit, not args.no_moves, args.table_bits) for n in args.sizes]
+    wall = time.perf_counter()
+    if args.komi_table:
+        results = [komi_table(n, args.time_limit, args.table_bits) for n in args.sizes]
+        print(f"wall time {time.perf_counter() - wall:.1f} s")
+    else:
+        results = [solve_size(n, args.time_limit, not args.no_moves, args.table_bits) for n in args.sizes]
     if args.json:
         atomic_write_json(args.json, results, indent=1)
 

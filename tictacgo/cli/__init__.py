@@ -32,6 +32,7 @@ COMMANDS = {
     "replay": ("tictacgo.cli.replay", "replay an SGF record of Little-Go and check every move"),
     "view": ("tictacgo.cli.view", "write an HTML page that steps through the games of a record or results"),
     "gtp": ("tictacgo.cli.gtp", "a Go Text Protocol (GTP v2) engine for Little-Go backed by an agent"),
+    "solve": ("tictacgo.cli.solve", "solve a Little-Go position, write or check its proof, build a book"),
 }
 
 

@@ -2,8 +2,17 @@
 
     agent = make_agent("solver:fallback=mcts:time=0.5;c=1.4,max_left=12,time=1", "littlego")
 
-In a position with at most ``max_left`` actions to go it solves the game
-within ``time`` seconds:
+First the book (``tictacgo.solver.book``): where it holds the position,
+the agent plays the book's proved-best move (a move the independent checker
+verified keeps the position's value) without searching. The package ships
+books for the course's game on 3x3, 4x4 (both solved from the empty board:
+the agent plays them perfectly from the first move) and 5x5 (positions of
+one strong line, 5 or more actions in); ``book=FILE`` reads another,
+``book=none`` plays without one. With ``margin=true`` the book is not used
+(its entries keep the outcome, not necessarily the largest margin).
+
+Elsewhere, in a position with at most ``max_left`` actions to go, it solves
+the game within ``time`` seconds:
 
 * proved won: a move that keeps the win (with ``margin=true``, one that
   keeps the largest margin);
@@ -29,6 +38,7 @@ import numpy as np
 from tictacgo.agent import Agent
 from tictacgo.baselines.registry import make_agent
 from tictacgo.games.spec import Game
+from tictacgo.solver.book import Book, default_book, load_book
 from tictacgo.solver.search import MAX_SIZE, Solver, SolveResult, actions_left
 from tictacgo.validate import check_number
 
@@ -44,13 +54,15 @@ class SolverAgent(Agent):
         margin: among winning moves, keep the largest margin (slower than keeping the win).
         table_bits: log2 of the transposition table's entries.
         rng: the agent's generator.
+        book: proved-best moves played before any search (None: no book; see ``tictacgo.solver.book``).
     """
 
     name = "solver"
     games = ("littlego",)
 
     def __init__(self, game: Game, fallback: Agent, max_left: int = 12, time_limit: float | None = 1.0,
-                 margin: bool = False, table_bits: int = 21, rng: np.random.Generator | None = None):
+                 margin: bool = False, table_bits: int = 21, rng: np.random.Generator | None = None,
+                 book: Book | None = None):
         super().__init__(game, rng)
         if game.size > MAX_SIZE:
             raise ValueError(f"the solver handles boards up to {MAX_SIZE}x{MAX_SIZE}, got "
@@ -66,9 +78,15 @@ class SolverAgent(Agent):
         self.time_limit = check_number("time_limit", time_limit, positive=True, allow_none=True,
                                        expected="a finite positive number of seconds")
         self.margin = margin
+        if book is not None and not (isinstance(book, Book) and book.fits(game)):
+            what = f"a book of {book.variant()}" if isinstance(book, Book) else repr(book)
+            variant = (game.size, game.komi, game.max_actions)
+            raise ValueError(f"book must be a Book of this game's variant {variant}, got {what}")
+        self.book = book
         self.solver = Solver(table_bits)
         self.last_result: SolveResult | None = None  # the last move's proof, None when not tried
         self.last_exact = False                      # whether the last move came from a proof
+        self.last_book = False                       # whether the last move came from the book
 
     def reset(self) -> None:
         self.fallback.reset()
@@ -80,7 +98,12 @@ class SolverAgent(Agent):
     def act(self, state) -> int:
         if self.game.is_terminal(state):
             raise ValueError("act() called on a finished game")
-        self.last_result, self.last_exact = None, False
+        self.last_result, self.last_exact, self.last_book = None, False, False
+        if self.book is not None and not self.margin:
+            hit = self.book.lookup(state)
+            if hit is not None:
+                self.last_exact = self.last_book = True
+                return hit[0]
         if actions_left(state) <= self.max_left:
             start = _time.perf_counter()
             result = self.solver.solve(state, time_limit=self.time_limit, margin=self.margin)
@@ -99,13 +122,18 @@ class SolverAgent(Agent):
         return self.fallback.act(state)
 
     def __repr__(self) -> str:
+        book = "none" if self.book is None else f"{len(self.book):,} positions"
         return (f"SolverAgent(fallback={self.fallback!r}, max_left={self.max_left}, "
-                f"time_limit={self.time_limit}, margin={self.margin})")
+                f"time_limit={self.time_limit}, margin={self.margin}, book={book})")
 
 
 def make_solver_agent(game, rng, fallback: str = "mcts", max_left: int = 12, time: float | None = 1.0,
-                      margin: bool = False) -> SolverAgent:
-    """The registry's ``solver`` factory; ``fallback`` is an agent spec with ``;`` between its parameters."""
+                      margin: bool = False, book: str | None = "default") -> SolverAgent:
+    """The registry's ``solver`` factory; ``fallback`` is an agent spec with ``;`` between its parameters.
+
+    ``book`` is ``default`` (the package's book of the game's variant, if it ships one), ``none``, or
+    the path of a book file (``tictacgo solve --book``).
+    """
     if not isinstance(fallback, str) or not fallback.strip():
         raise ValueError(f"fallback must be an agent spec such as 'mcts' or 'mcts:sims=400', "
                          f"got {fallback!r}")
@@ -114,4 +142,20 @@ def make_solver_agent(game, rng, fallback: str = "mcts", max_left: int = 12, tim
         agent = make_agent(inner, game, rng=rng.spawn(1)[0])
     except ValueError as e:
         raise ValueError(f"fallback {inner!r}: {e}") from None
-    return SolverAgent(game, agent, max_left=max_left, time_limit=time, margin=margin, rng=rng)
+    return SolverAgent(game, agent, max_left=max_left, time_limit=time, margin=margin, rng=rng,
+                       book=_book(book, game))
+
+
+def _book(spec: str, game) -> Book | None:
+    """The book a ``book=`` parameter names (see ``make_solver_agent``)."""
+    if spec is None or spec == "none":  # the spec parser reads "none" as None
+        return None
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError(f"book must be 'default', 'none' or the path of a book file, got {spec!r}")
+    if spec == "default":
+        return default_book(game.size, game.komi, game.max_actions)
+    book = load_book(spec)
+    if not book.fits(game):
+        raise ValueError(f"book {spec!r} holds positions of {book.variant()} (size, komi, actions), "
+                         f"not of this game's {(game.size, game.komi, game.max_actions)}")
+    return book

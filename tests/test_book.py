@@ -1,0 +1,176 @@
+"""The book of proved moves: built from checked certificates (or a frontier run), read with care, and
+played by the ``solver`` agent before any search, perfectly where it covers the game."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba", reason="the solver agent and proof extraction need numba (the fast extra)")
+
+from tictacgo.baselines import make_agent  # noqa: E402
+from tictacgo.game_loop import play_game  # noqa: E402
+from tictacgo.games import littlego  # noqa: E402
+from tictacgo.solver import Solver, move_values, proof_file, verify  # noqa: E402
+from tictacgo.solver.book import (  # noqa: E402
+    Book,
+    book_from_certificates,
+    book_from_frontier,
+    default_book,
+    load_book,
+)
+from tictacgo.solver.certificate import prove  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+FRONTIER = ROOT / "docs" / "data" / "solver_frontier_5x5.json"
+
+
+@pytest.fixture(scope="module")
+def book_3x3(tmp_path_factory):
+    """A book of the 3x3 empty board's certificate, written to a file: (book, path)."""
+    out = tmp_path_factory.mktemp("book")
+    cert = prove(littlego.LittleGo(3).initial_state(), Solver(18), line=[]).write(out / "3x3.cert")
+    book = book_from_certificates([cert])
+    return book, book.write(out / "3x3.book")
+
+
+def test_every_book_move_keeps_the_value_of_its_position(book_3x3):
+    book, _ = book_3x3
+    state, seen = littlego.LittleGo(3).initial_state(), 0
+    # Walk every line of White's strategy: at each White position the book's move is among the best.
+    stack = [state]
+    while stack:
+        state = stack.pop()
+        hit = book.lookup(state)
+        if state.to_move == littlego.WHITE:
+            assert hit is not None
+            values = move_values(state)
+            assert values[hit[0]].value == max(r.value for r in values.values()) == hit[1] == 1
+            seen += 1
+            actions = [hit[0]]
+        else:
+            assert hit is None  # Black loses 3x3 whatever it plays: no proved-best move to keep
+            actions = littlego.legal_actions(state)
+        stack.extend(s for s in (littlego.play(state, a) for a in actions) if s.end is None)
+    assert seen >= len(book) == 157
+
+
+def test_a_book_reads_back_as_it_was_written(book_3x3):
+    book, path = book_3x3
+    again = load_book(path)
+    assert again.entries == book.entries and again.variant() == (3, 1.5, 8)
+    assert "3x3.cert: white wins from the empty board, checked" in again.sources[0]
+
+
+@pytest.mark.parametrize("colour", [littlego.BLACK, littlego.WHITE])
+def test_the_solver_agent_plays_4x4_from_the_shipped_book_from_the_first_move_and_never_loses(colour):
+    game = littlego.LittleGo(4)
+    for seed in range(3):
+        agent = make_agent("solver:fallback=random,max_left=0", game, rng=np.random.default_rng(seed))
+        other = make_agent("random", game, rng=np.random.default_rng(100 + seed))
+        state, from_book = game.initial_state(), []
+        while state.end is None:
+            if state.to_move == colour:
+                state = littlego.play(state, agent.act(state))
+                from_book.append(agent.last_book)
+            else:
+                state = littlego.play(state, other.act(state))
+        assert all(from_book) and from_book  # max_left=0: no search; every move came from the book
+        assert littlego.returns(state)[colour - 1] >= 0  # 4x4 is a draw: the book never loses it
+
+
+def test_the_solver_agent_wins_3x3_as_white_from_a_book_file(book_3x3):
+    _, path = book_3x3
+    game = littlego.LittleGo(3)
+    for seed in range(5):
+        agent = make_agent(f"solver:book={path},fallback=random,max_left=0", game,
+                           rng=np.random.default_rng(seed))
+        result = play_game(game, make_agent("random", game, rng=np.random.default_rng(seed)), agent)
+        assert result.winner == littlego.WHITE
+
+
+def test_the_shipped_5x5_book_knows_the_winning_move_of_the_deepest_proved_position():
+    run = json.loads(FRONTIER.read_text())
+    game = littlego.LittleGo(5)
+    state = game.initial_state()
+    for move in run["line"][:5]:
+        i, j = map(int, move.split(","))
+        state = littlego.play(state, i * 5 + j)
+    book = default_book(5, 2.5, 24)
+    assert book is not None and book.lookup(state) == (2 * 5 + 1, 1)  # 2,1: White's only winning move
+    agent = make_agent("solver:fallback=random", game, rng=np.random.default_rng(0))
+    assert agent.act(state) == 11 and agent.last_book
+
+
+def test_book_none_and_margin_true_play_without_the_book():
+    game = littlego.LittleGo(3)
+    state = littlego.play(game.initial_state(), 4)
+    assert make_agent("solver:book=none", game).book is None
+    agent = make_agent("solver:margin=true", game)
+    agent.act(state)
+    assert agent.book is not None and not agent.last_book and agent.last_exact
+
+
+def test_a_frontier_run_adds_the_positions_it_proved_won_for_the_mover():
+    book = book_from_frontier(FRONTIER)
+    run = json.loads(FRONTIER.read_text())
+    won = [p for p in run["positions"] if p["value_for_black"] == -1 and p["mover"] == "White"]
+    assert len(book) == len(won) == 4 and "not checked by a certificate" in book.sources[0]
+
+
+def test_a_book_of_another_variant_is_refused_by_the_agent_naming_both(book_3x3):
+    _, path = book_3x3
+    with pytest.raises(ValueError, match=r"holds positions of \(3, 1.5, 8\) .* not of this game's "
+                                         r"\(4, 2.0, 15\)"):
+        make_agent(f"solver:book={path}", littlego.LittleGo(4))
+
+
+def test_a_book_over_the_size_cap_or_with_a_bad_row_is_refused(book_3x3, tmp_path):
+    _, path = book_3x3
+    with pytest.raises(proof_file.ProofFileError, match="more than the 100 bytes"):
+        load_book(path, max_bytes=100)
+    header, tables = proof_file.read(path, "tictacgo-book", {**proof_file.COLUMNS, "value": np.int8})
+    tables["book"]["value"][0] = 5
+    bad = proof_file.write(tmp_path / "bad.book", header, tables)
+    with pytest.raises(proof_file.ProofFileError, match="an outcome 0 or 1 .*outcome 5"):
+        load_book(bad)
+    with pytest.raises(proof_file.ProofFileError, match="format 'tictacgo-book', expected 'tictacgo-cert"):
+        verify(path)
+
+
+def test_a_book_move_the_rules_refuse_is_never_played():
+    game = littlego.LittleGo(3)
+    state = littlego.play(game.initial_state(), 4)
+    book = Book(game)
+    book.add(state, 4, 1)  # the centre is taken
+    assert book.lookup(state) is None
+    agent = make_agent("solver:fallback=random,book=none", game)
+    agent.book = book
+    assert agent.act(state) != 4 and not agent.last_book
+
+
+def test_a_gtp_engine_with_the_solver_plays_the_books_move_on_4x4():
+    import io
+
+    from tictacgo.protocol.coords import vertex_to_action
+    from tictacgo.protocol.gtp import GtpEngine
+
+    engine = GtpEngine(lambda game: make_agent("solver:fallback=random,max_left=0", game), log=io.StringIO())
+    assert engine.handle("boardsize 4") == "=\n\n"
+    answer = engine.handle("genmove b")
+    assert answer.startswith("= ") and engine.agent.last_book
+    # On 4x4 only the four centre points keep the draw (docs/solver.md); the book plays one of them.
+    assert vertex_to_action(answer[2:].strip(), 4) in (5, 6, 9, 10)
+
+
+def test_the_shipped_books_are_the_moves_of_the_published_certificates_which_the_checker_accepts():
+    certs = ROOT / "docs" / "data" / "certificates"
+    book = book_from_certificates([certs / "littlego_3x3_empty.cert"])
+    assert book.entries == default_book(3, 1.5, 8).entries
+    book = book_from_certificates([certs / "littlego_5x5_after12.cert", certs / "littlego_5x5_after11.cert"])
+    book = book_from_frontier(FRONTIER, book)
+    assert book.entries == default_book(5, 2.5, 24).entries
+    assert (certs / "littlego_4x4_empty.cert").is_file()  # its check takes a minute: docs/solver.md

@@ -1,0 +1,171 @@
+"""``tictacgo solve``: solve a Little-Go position, write its proof, check a proof, build a book.
+
+    tictacgo solve --size 3 --certificate 3x3.cert       # solve the empty 3x3 board, write the proof
+    tictacgo solve --line "2,2 3,3 2,3" --time-limit 60  # a 5x5 position, after these moves
+    tictacgo solve --verify 3x3.cert                     # check a proof with the rules core alone
+    tictacgo solve --book my.book 3x3.cert more.cert     # a book for the solver agent (solver:book=my.book)
+
+The first form prints the value (and the time and positions searched);
+``--certificate`` writes the proof (``tictacgo.solver.certificate``).
+``--verify`` checks a certificate (``tictacgo.solver.checker``) and prints what
+it proves, or the first position where the proof fails. ``--book`` checks
+each certificate and writes their moves as a book (``--frontier`` adds the
+positions a ``scripts/solve_frontier.py`` run proved). Exit status 0 on
+success, 1 when a certificate does not prove its claim or a position is not
+solved in time, 2 for bad arguments or a file that cannot be read or
+written, 130 when interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--size", type=int, default=5, help="board size (2 to 7; default 5)")
+    parser.add_argument("--komi", type=float, default=None, help="komi (default: size / 2)")
+    parser.add_argument("--max-actions", type=int, default=None,
+                        help="the action limit (default: size * size - 1)")
+    parser.add_argument("--line", default="", metavar="MOVES",
+                        help="solve the position after these moves from the empty board, as the course "
+                             "writes them: 'i,j' or PASS separated by spaces (default: the empty board)")
+    parser.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
+                        help="give up after this many seconds of search (default: no limit)")
+    parser.add_argument("--table-bits", type=int, default=22,
+                        help="log2 of the solver's table entries (13 bytes each; default 22, 52 MB)")
+    parser.add_argument("--certificate", default=None, metavar="OUT",
+                        help="write the proof of the value to this file")
+    parser.add_argument("--verify", default=None, metavar="FILE",
+                        help="check the certificate FILE with the rules core alone (nothing is solved)")
+    parser.add_argument("--book", default=None, metavar="OUT",
+                        help="check the certificates given as arguments and write their moves as a book")
+    parser.add_argument("--frontier", default=None, metavar="JSON",
+                        help="with --book: add the positions a scripts/solve_frontier.py run proved won")
+    parser.add_argument("certificates", nargs="*", metavar="CERT", help="with --book: certificate files")
+    parser.add_argument("--max-mb", type=float, default=512,
+                        help="refuse a certificate larger than this many MB (default 512)")
+
+
+def _error(message: str) -> int:
+    print(f"tictacgo solve: error: {message}", file=sys.stderr)
+    return 2
+
+
+def run(args: argparse.Namespace) -> int:
+    from tictacgo.validate import MissingExtraError
+
+    try:
+        import tictacgo.solver  # noqa: F401 (the solver package needs numba, even to check a proof)
+    except MissingExtraError as e:
+        return _error(str(e))
+    if args.verify is not None and args.book is not None:
+        return _error("give either --verify FILE or --book OUT, not both")
+    if args.max_mb <= 0:
+        return _error(f"--max-mb must be positive, got {args.max_mb}")
+    if args.certificates and args.book is None:
+        return _error(f"certificate files ({' '.join(args.certificates)}) are read only with --book OUT")
+    if args.frontier is not None and args.book is None:
+        return _error("--frontier is read only with --book OUT")
+    if args.verify is not None:
+        return _verify(args.verify, int(args.max_mb * 2**20))
+    if args.book is not None:
+        return _book(args)
+    return _solve(args)
+
+
+def _verify(path: str, max_bytes: int) -> int:
+    from tictacgo.solver.checker import CertificateError, verify
+    from tictacgo.solver.proof_file import ProofFileError
+
+    try:
+        report = verify(path, max_bytes=max_bytes)
+    except ProofFileError as e:
+        return _error(str(e))
+    except CertificateError as e:
+        print(f"tictacgo solve: not proved: {e}", file=sys.stderr)
+        return 1
+    print(report.summary())
+    return 0
+
+
+def _book(args: argparse.Namespace) -> int:
+    from tictacgo.atomic import check_writable
+    from tictacgo.solver.book import book_from_certificates, book_from_frontier
+    from tictacgo.solver.checker import CertificateError
+    from tictacgo.solver.proof_file import ProofFileError
+
+    if not args.certificates and args.frontier is None:
+        return _error("--book OUT needs certificate files (CERT ...) or --frontier JSON")
+    try:
+        check_writable(args.book)
+    except ValueError as e:
+        return _error(f"--book: {e}")
+    try:
+        book = book_from_certificates(args.certificates, max_bytes=int(args.max_mb * 2**20)) \
+            if args.certificates else None
+        if args.frontier is not None:
+            book = book_from_frontier(args.frontier, book)
+    except CertificateError as e:
+        print(f"tictacgo solve: not proved: {e}", file=sys.stderr)
+        return 1
+    except (ProofFileError, ValueError, OSError) as e:
+        return _error(str(e))
+    path = book.write(args.book)
+    print(f"wrote {path}: {len(book):,} positions ({path.stat().st_size:,} bytes)")
+    for source in book.sources:
+        print(f"  {source}")
+    return 0
+
+
+def _solve(args: argparse.Namespace) -> int:
+    from tictacgo.atomic import check_writable
+    from tictacgo.games import littlego
+    from tictacgo.protocol.coords import course_to_action
+
+    try:
+        game = littlego.LittleGo(args.size, args.komi, args.max_actions)
+        if game.size > 7:
+            raise ValueError(f"the solver handles boards up to 7x7, got --size {game.size}")
+        state, line = game.initial_state(), []
+        for text in args.line.split():
+            action = game.pass_action if text == "PASS" else course_to_action(text, game.size)
+            state = littlego.play(state, action)
+            line.append(action)
+        if state.end is not None:
+            raise ValueError(f"the game is over after --line {args.line!r} ({state.end}); nothing to solve")
+        if args.certificate is not None:
+            check_writable(args.certificate)
+        if args.time_limit is not None and not args.time_limit > 0:
+            raise ValueError(f"--time-limit must be a positive number of seconds, got {args.time_limit}")
+    except ValueError as e:  # also the rules' IllegalActionError
+        return _error(str(e))
+    from tictacgo.solver import Solver
+    from tictacgo.solver.certificate import claim_of, print_progress, prove
+
+    try:
+        solver = Solver(args.table_bits)
+    except ValueError as e:
+        return _error(f"--table-bits: {e}")
+    where = f"after {args.line.strip()}" if line else "the empty board"
+    start = time.perf_counter()
+    if args.certificate is None:
+        result = solver.solve(state, time_limit=args.time_limit)
+        if result.value is None:
+            print(f"unknown: not solved within {args.time_limit} s ({result.nodes:,} positions)")
+            return 1
+        print(f"{claim_of(result.value, state.to_move)} ({game.size}x{game.size}, komi {game.komi:g}, "
+              f"{game.max_actions} actions, {where}); {result.nodes:,} positions in {result.seconds:.2f} s")
+        return 0
+    try:
+        cert = prove(state, solver, line=line, time_limit=args.time_limit, progress=print_progress)
+    except TimeoutError as e:
+        print(f"unknown: {e}")
+        return 1
+    path = cert.write(args.certificate)
+    rows = ", ".join(f"{name} {len(t):,}" for name, t in cert.strategies.items())
+    print(f"{cert.claim} ({game.size}x{game.size}, komi {game.komi:g}, {game.max_actions} actions, {where}); "
+          f"wrote {path}: {cert.rows:,} rows ({rows}), {path.stat().st_size:,} bytes, "
+          f"{cert.oracle_nodes:,} positions searched in {time.perf_counter() - start:.1f} s")
+    return 0

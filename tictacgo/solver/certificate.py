@@ -1,0 +1,167 @@
+"""Proof certificates: what the solver proved about a position, written so that anyone can check it.
+
+    from tictacgo.solver.certificate import prove
+    cert = prove(LittleGo(3).initial_state())     # solve, then extract the proof
+    cert.write("3x3.cert")                         # checked by tictacgo.solver.verify
+
+``prove`` solves the position for its outcome, then extracts the proof with
+the solver as an oracle: for each side the claim needs (the winner; both
+sides for a draw), a walk from the root that, where that side is to move,
+asks the solver for a move that keeps the value there (its ``best_move``)
+and, where the other side is to move, follows every legal action, down to
+the game ends. The moves form the side's strategy table, one row a position
+(deduplicated: a position reached along several lines, or a symmetric
+image of one, is one row; ``tictacgo.solver.position_code``). Keeping the
+exact value (not only the claim) where the other side erred makes the
+table a book of proved-best moves too (``tictacgo.solver.book``).
+
+The checker is ``tictacgo.solver.checker`` (``tictacgo.solver.verify``); the
+checker uses the rules core only, so a wrong move from the solver is caught
+there, not trusted.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tictacgo.games import littlego
+from tictacgo.solver import proof_file
+from tictacgo.solver.checker import CLAIMS, COLOUR_NAMES, FORMAT, VERSION
+from tictacgo.solver.position_code import Code, canonical, line_name, to_canonical
+from tictacgo.solver.search import Solver, check_position
+
+
+class ProofExtractionError(RuntimeError):
+    """The solver's answers do not form a proof (it would be a bug of the solver)."""
+
+
+@dataclass
+class Certificate:
+    """A proof ready to be written: the claim, the root, and each needed side's moves.
+
+    Attributes:
+        root: the position whose value is proved.
+        claim: ``"black wins"``, ``"white wins"`` or ``"draw"``.
+        strategies: colour name (``"black"``, ``"white"``) -> (code -> move in the canonical frame).
+        line: the moves (actions) that reached ``root`` from the empty board, when known.
+        oracle_nodes: positions the solver searched while the proof was extracted.
+        seconds: wall time of the solve and the extraction.
+    """
+
+    root: littlego.GoState
+    claim: str
+    strategies: dict[str, dict[Code, int]]
+    line: list[int] | None = None
+    oracle_nodes: int = 0
+    seconds: float = 0.0
+    leaves: list[str] = field(default_factory=lambda: ["game_end"])
+
+    @property
+    def rows(self) -> int:
+        return sum(len(t) for t in self.strategies.values())
+
+    def header(self) -> dict:
+        g, root = self.root.game, self.root
+        rows = ["".join(str(v) for v in r) for r in littlego.to_board(root).tolist()]
+        prev = ["".join(str(v) for v in r) for r in littlego.previous_board(root).tolist()]
+        out = {"format": FORMAT, "version": VERSION,
+               "game": {"size": g.size, "komi": g.komi, "max_actions": g.max_actions},
+               "root": {"board": rows, "previous": prev, "to_move": root.to_move, "t": root.t},
+               "claim": self.claim, "leaves": list(self.leaves),
+               "rows": {name: len(t) for name, t in self.strategies.items()}}
+        if self.line is not None:
+            out["root"]["line"] = line_name(self.line, g.size) if self.line else ""
+        return out
+
+    def write(self, path: str | os.PathLike) -> Path:
+        """Write the certificate (atomically); its path."""
+        return proof_file.write(path, self.header(),
+                                {name: proof_file.table_arrays(t) for name, t in self.strategies.items()})
+
+
+def claim_of(value_for_mover: int, mover: int) -> str:
+    """The claim for a position whose mover gets ``value_for_mover`` (+1, 0, -1)."""
+    if value_for_mover == 0:
+        return "draw"
+    winner = mover if value_for_mover > 0 else 3 - mover
+    return f"{COLOUR_NAMES[winner]} wins"
+
+
+def prove(state: littlego.GoState, solver: Solver | None = None, line: list[int] | None = None,
+          time_limit: float | None = None, progress: Callable[[str], None] | None = None) -> Certificate:
+    """Solve ``state`` and extract the certificate of its value.
+
+    Args:
+        state: a live Little-Go position (board up to 7x7).
+        solver: the oracle (default: a new ``Solver(22)``); a large table saves re-searches.
+        line: the actions that reached ``state`` from the empty board, to name it in the file.
+        time_limit: seconds for the first solve (None: no limit).
+        progress: called with a line of text now and then (rows so far).
+    Raises:
+        TimeoutError: the first solve did not finish within ``time_limit``.
+        ProofExtractionError: the solver's answers contradict each other.
+    """
+    check_position(state)
+    solver = Solver(22) if solver is None else solver
+    start = time.perf_counter()
+    result = solver.solve(state, time_limit=time_limit)
+    if result.value is None:
+        raise TimeoutError(f"the position was not solved within {time_limit} s ({result.nodes:,} positions)")
+    claim = claim_of(result.value, state.to_move)
+    strategies = {}
+    nodes = result.nodes
+    for colour, needed in CLAIMS[claim]:
+        walk = _Extraction(solver, colour, needed, progress)
+        walk.own(state) if state.to_move == colour else walk.other(state)
+        strategies[COLOUR_NAMES[colour]] = walk.table
+        nodes += walk.nodes
+    return Certificate(state, claim, strategies, line, nodes, time.perf_counter() - start)
+
+
+class _Extraction:
+    """One side's strategy, walked out of the solver."""
+
+    def __init__(self, solver: Solver, colour: int, needed: int, progress):
+        self.solver, self.colour, self.needed, self.progress = solver, colour, needed, progress
+        self.table: dict[Code, int] = {}
+        self.seen: set[Code] = set()
+        self.nodes = 0
+
+    def own(self, state: littlego.GoState) -> None:
+        """A position where the strategy's side moves: one move that keeps the value."""
+        code, s = canonical(state)
+        if code in self.table:
+            return
+        result = self.solver.solve(state)
+        self.nodes += result.nodes
+        if result.value is None or result.value < self.needed or result.best_move is None \
+                or result.best_move < 0:
+            raise ProofExtractionError(f"the solver gave {result.value} (move {result.best_move}) at a "
+                                       f"position of the {COLOUR_NAMES[self.colour]} strategy that needs "
+                                       f"{self.needed}")
+        self.table[code] = to_canonical(result.best_move, s, state.game.size)
+        if self.progress is not None and len(self.table) % 100_000 == 0:
+            self.progress(f"{COLOUR_NAMES[self.colour]}'s strategy: {len(self.table):,} rows")
+        after = littlego.play(state, result.best_move)
+        if after.end is None:
+            self.other(after)
+
+    def other(self, state: littlego.GoState) -> None:
+        """A position where the other side moves: every legal action."""
+        code, _ = canonical(state)
+        if code in self.seen:
+            return
+        self.seen.add(code)
+        for action in littlego.legal_actions(state):
+            after = littlego.play(state, action)
+            if after.end is None:
+                self.own(after)
+
+
+def print_progress(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)

@@ -1,0 +1,156 @@
+"""Exact codes of Little-Go positions, the same for the 8 symmetric images of a position.
+
+A certificate or a book names a position by its *code*: everything the
+rest of the game depends on, read from the rules core
+(``tictacgo.games.littlego``) alone, so that the checker needs nothing
+else:
+
+* Black's and White's stones (bitboards, bit ``i*n + j`` is point ``(i, j)``);
+* the point the ko rule forbids to the mover (``ko_bits``), or none;
+* the actions played (``t``), whether the last one was a pass, the mover.
+
+The legal moves and every later position follow from these (the previous
+board matters only through the ko point and the pending pass), so two
+positions with one code have one value. A code is exact, not a hash: two
+different positions never share one.
+
+The 8 symmetries of the square board (rotations and reflections) map a
+position to positions of the same value, since the rules treat every
+direction alike. ``canonical`` returns the smallest code of the 8 images
+and the symmetry that gives it; a stored move is kept in the frame of the
+smallest image and mapped back with ``from_canonical``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import NamedTuple
+
+from tictacgo.games import littlego
+
+#: Largest board a code holds: the stones of 7x7 fit 64-bit columns.
+MAX_SIZE = 7
+
+
+@dataclass(frozen=True, eq=False)
+class Symmetries:
+    """The 8 symmetries of an ``n x n`` board as point maps and row lookup tables.
+
+    ``points[s][p]`` is the image of point ``p`` under symmetry ``s`` (PASS,
+    ``n*n``, maps to itself; symmetry 0 is the identity); ``inverse[s]`` undoes
+    it. ``rows[s][i][r]`` is the image of row ``i``'s stones ``r`` (its ``n``
+    bits) as a bitboard, so that a board maps with ``n`` look-ups.
+    """
+
+    n: int
+    points: tuple[tuple[int, ...], ...]
+    inverse: tuple[tuple[int, ...], ...]
+    rows: tuple[tuple[tuple[int, ...], ...], ...]
+
+
+@cache
+def symmetries(n: int) -> Symmetries:
+    """The (cached) symmetries of the ``n x n`` board."""
+    m = n - 1
+    maps = (lambda i, j: (i, j), lambda i, j: (j, m - i), lambda i, j: (m - i, m - j),
+            lambda i, j: (m - j, i), lambda i, j: (i, m - j), lambda i, j: (m - i, j),
+            lambda i, j: (j, i), lambda i, j: (m - j, m - i))
+    points, inverse, rows = [], [], []
+    for f in maps:
+        image = [0] * (n * n + 1)
+        for p in range(n * n):
+            i, j = f(*divmod(p, n))
+            image[p] = i * n + j
+        image[n * n] = n * n
+        back = [0] * (n * n + 1)
+        for p, q in enumerate(image):
+            back[q] = p
+        table = []
+        for i in range(n):
+            table.append(tuple(sum(1 << image[i * n + j] for j in range(n) if r >> j & 1)
+                               for r in range(1 << n)))
+        points.append(tuple(image))
+        inverse.append(tuple(back))
+        rows.append(tuple(table))
+    return Symmetries(n, tuple(points), tuple(inverse), tuple(rows))
+
+
+def map_bits(sym: Symmetries, s: int, bits: int) -> int:
+    """The image of a bitboard under symmetry ``s``."""
+    n, rows, mask, out = sym.n, sym.rows[s], (1 << sym.n) - 1, 0
+    for i in range(n):
+        out |= rows[i][(bits >> (i * n)) & mask]
+    return out
+
+
+class Code(NamedTuple):
+    """A position's exact code (see the module docstring); tuples order, so the smallest image is defined."""
+
+    black: int
+    white: int
+    ko: int          # the point the ko rule forbids to the mover, -1 for none
+    t: int           # actions played
+    last_pass: bool  # the last action was a pass
+    to_move: int     # 1 Black, 2 White
+
+
+def code_of(state: littlego.GoState) -> Code:
+    """The code of a live state, read through the rules core.
+
+    Raises:
+        ValueError: the game is over, or more than one point is forbidden by ko
+            (no legal game reaches that: simple ko forbids one single-stone recapture).
+    """
+    if state.end is not None:
+        raise ValueError(f"a finished game ({state.end}) has no position code")
+    ko_points = littlego.ko_bits(state)
+    if ko_points & (ko_points - 1):
+        raise ValueError(f"the ko rule forbids more than one point here ({ko_points:b}); no legal game "
+                         "reaches such a position")
+    return Code(state.black, state.white, ko_points.bit_length() - 1, state.t, bool(state.last_pass),
+                state.to_move)
+
+
+def canonical(state: littlego.GoState) -> tuple[Code, int]:
+    """(the smallest code of the state's 8 images, the first symmetry that gives it)."""
+    code = code_of(state)
+    sym = symmetries(state.game.size)
+    best, best_s = code, 0
+    for s in range(1, 8):
+        black = map_bits(sym, s, code.black)
+        if black > best.black:
+            continue  # cannot be smaller: skip mapping the rest
+        other = Code(black, map_bits(sym, s, code.white), -1 if code.ko < 0 else sym.points[s][code.ko],
+                     code.t, code.last_pass, code.to_move)
+        if other < best:
+            best, best_s = other, s
+    return best, best_s
+
+
+def to_canonical(action: int, s: int, n: int) -> int:
+    """An action of the state mapped into the frame of its canonical image (symmetry ``s``)."""
+    return symmetries(n).points[s][action]
+
+
+def from_canonical(action: int, s: int, n: int) -> int:
+    """An action of the canonical image mapped back into the state's own frame."""
+    return symmetries(n).inverse[s][action]
+
+
+def image(code: Code, s: int, n: int) -> Code:
+    """The code of the position's image under symmetry ``s`` on the ``n x n`` board."""
+    sym = symmetries(n)
+    ko = -1 if code.ko < 0 else sym.points[s][code.ko]
+    return Code(map_bits(sym, s, code.black), map_bits(sym, s, code.white), ko, code.t, code.last_pass,
+                code.to_move)
+
+
+def move_name(action: int, n: int) -> str:
+    """An action as the course writes it: ``i,j`` (row from the top, column from the left) or ``PASS``."""
+    return "PASS" if action == n * n else f"{action // n},{action % n}"
+
+
+def line_name(actions: list[int] | tuple[int, ...], n: int) -> str:
+    """A sequence of actions in the course's notation, or ``the start`` for none."""
+    return " ".join(move_name(a, n) for a in actions) if actions else "the start"
