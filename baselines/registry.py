@@ -275,8 +275,9 @@ _BUILTIN_MODULES = (
 # Built-in agents of the layers above this one, named so that this module never imports them.
 _NAMED_BUILTINS = (
     AgentEntry("solver", "tictacgo.solver.agent:make_solver_agent", ("littlego",),
-               "exact endgame search; another agent's move where no proof comes in time "
-               "(fallback=, max_left=, time=, margin=; needs numba)",
+               "exact play: its book's proved-best move where the book holds the position (the whole of "
+               "3x3 and 4x4), else exact endgame search; another agent's move where no proof comes in time "
+               "(fallback=, max_left=, time=, margin=, book=; needs numba)",
                plays_check="tictacgo.solver.search:kernel_position"),
     AgentEntry("championship", "tictacgo.solver.championship:make_championship_agent", ("littlego",),
                "strong classical player: iterative-deepening alpha-beta on stones, liberties, eyes and room, "
