@@ -38,7 +38,7 @@ ENDGAMES = Path(__file__).resolve().parents[1] / "tests" / "data" / "littlego_en
 
 def held_out(evaluator: NetworkEvaluator, games: int, sims: int, seed: int):
     """The planes and results (mover's view) of the positions of ``games`` self-play games."""
-    sp = SelfPlay(evaluator.variant, evaluator, min(games, 256), SearchConfig("gumbel", sims),
+    sp = SelfPlay(evaluator.game, evaluator, min(games, 256), SearchConfig("gumbel", sims),
                   np.random.default_rng(seed))
     planes, values = [], []
     while sp.games_finished < games:
@@ -75,17 +75,15 @@ def endgame_values(evaluator: NetworkEvaluator, path: str | Path) -> dict[str, f
     Raises:
         ValueError: the benchmark's variant (size, komi, action limit) is not the network's.
     """
-    from tictacgo.baselines.learning.alphazero.features import encoder_for
     from tictacgo.solver.endgames import load_endgames
 
     endgames, meta = load_endgames(path)
-    v = evaluator.variant
+    game = evaluator.game
     theirs = (int(meta["size"]), float(meta["komi"]), int(meta["max_actions"]))
-    if theirs != (v.board_size, v.komi, v.max_actions):
-        raise ValueError(f"{path} holds (size, komi, limit) {theirs}, the network plays "
-                         f"{(v.board_size, v.komi, v.max_actions)}")
-    enc = encoder_for(v)
-    planes = np.stack([enc.from_state(v.module, e.state) for e in endgames])
+    ours = (game.spec.board_shape[0], game.spec.komi, game.spec.max_actions)
+    if theirs != ours:
+        raise ValueError(f"{path} holds (size, komi, limit) {theirs}, the network plays {ours}")
+    planes = np.stack([game.encoder.from_state(e.state) for e in endgames])
     _, values = evaluator.evaluate_planes(planes)
     exact = np.array([e.value for e in endgames])
     decisive = np.array([e.decisive for e in endgames])
@@ -117,17 +115,15 @@ def main(argv: list[str] | None = None) -> int:
               f"of the positions of decided games ({decided.mean():.1%} of all)")
     for k, val in symmetry_spread(evaluator, planes).items():
         print(f"  {k} {val:.4f}")
-    if variant.module.spec.solvable:
+    if variant.spec.solvable:
         from tictacgo.baselines.audit import reachable_positions
-        from tictacgo.baselines.learning.alphazero.features import encoder_for
         from tictacgo.baselines.minimax import MinimaxAgent
 
-        game = variant.module
+        game = variant
         positions = reachable_positions(game)
         solver = MinimaxAgent(game)
         exact = np.array([np.sign(round(max(solver.action_values(s).values()), 9)) for s in positions])
-        enc = encoder_for(variant)
-        _, v = evaluator.evaluate_planes(np.stack([enc.from_state(game, s) for s in positions]))
+        _, v = evaluator.evaluate_planes(np.stack([game.encoder.from_state(s) for s in positions]))
         pred = np.where(v > 0.5, 1, np.where(v < -0.5, -1, 0))
         print(f"exact values over {len(positions)} positions: the raw value's class (>0.5 win, <-0.5 loss, "
               f"else draw) matches minimax in {np.mean(pred == exact):.2%}")
