@@ -43,7 +43,8 @@ FORMATS = (FLAT, BOARD, PLANES, PLANES_HWC)
 PLANE_NAMES = {
     "own": "1 on the viewer's stones (marks)",
     "opponent": "1 on the opponent's stones (marks)",
-    "legal": "1 where the player to move may place (all zeros once the game is over)",
+    "legal": "1 where the player to move may place (all zeros once the game is over); for games "
+             "whose actions 0..rows*cols-1 are the points",
     "ko": "1 on the points only the ko rule forbids",
     "actions_left": "a constant plane, (max_actions - t) / max_actions",
     "to_move": "a constant plane, 1.0 when the first player is to move",
@@ -66,6 +67,9 @@ class FeatureEncoder:
         self.game = game
         self.board_shape = tuple(spec.board_shape)
         self.num_points = self.board_shape[0] * self.board_shape[1]
+        if "legal" in spec.planes and spec.num_actions < self.num_points:
+            raise ValueError(f"{spec.name} declares a 'legal' plane, which needs an action per point "
+                             f"(actions 0..{self.num_points - 1}), but it has {spec.num_actions} actions")
         self.planes = tuple(spec.planes)
         self.network_planes = tuple(game.network_plane_names)
 
