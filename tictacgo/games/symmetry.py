@@ -42,7 +42,8 @@ def board_symmetries(rows: int, cols: int, num_actions: int) -> np.ndarray:
     up-down mirror (4 rows).
 
     Args:
-        rows, cols: the board's shape; point ``(i, j)`` is action ``i * cols + j``.
+        rows: the board's rows.
+        cols: its columns; point ``(i, j)`` is action ``i * cols + j``.
         num_actions: at least ``rows * cols``; the actions after the points stay fixed.
     Returns:
         A fresh int64 array ``(S, num_actions)``.
