@@ -81,28 +81,9 @@ DEFAULTS = {"alpha": 0.75, "gamma": 0.5, "epsilon": 0.5, "symmetry": True}
 TIE_TOL = 1e-9
 
 
-def _symmetries() -> tuple[tuple[int, ...], ...]:
-    """The 8 symmetries of the 3x3 board as cell permutations ``p[old] = new``."""
-    def rot(r, c):
-        return c, 2 - r
-
-    perms = []
-    for flip in (False, True):
-        for k in range(4):
-            p = [0] * 9
-            for cell in range(9):
-                r, c = divmod(cell, 3)
-                if flip:
-                    c = 2 - c
-                for _ in range(k):
-                    r, c = rot(r, c)
-                p[cell] = r * 3 + c
-            perms.append(tuple(p))
-    assert len(set(perms)) == 8
-    return tuple(perms)
-
-
-SYMMETRIES = _symmetries()
+# The 8 symmetries of the 3x3 board as cell permutations ``p[old] = new``: the game's own
+# (``TicTacToe.symmetries``). Keys take the smallest image, so they do not depend on the order.
+SYMMETRIES = tuple(tuple(int(c) for c in row) for row in ttt.TicTacToe().symmetries())
 # _BITMAPS[g][bits]: the 9-bit set ``bits`` moved by symmetry g.
 _BITMAPS = tuple(
     tuple(sum(1 << p[c] for c in range(9) if (b >> c) & 1) for b in range(512)) for p in SYMMETRIES)

@@ -78,20 +78,11 @@ CANONICAL_PATTERN = tuple(CANONICAL_PATTERN_ARRAY.tolist())
 
 
 def board_symmetries(size: int) -> tuple[tuple[int, ...], ...]:
-    """The 8 symmetries of the ``size x size`` board as point permutations ``perm[p] = image of p``."""
-    perms = []
-    for flip in (False, True):
-        for turn in range(4):
-            perm = []
-            for p in range(size * size):
-                i, j = divmod(p, size)
-                if flip:
-                    j = size - 1 - j
-                for _ in range(turn):
-                    i, j = j, size - 1 - i
-                perm.append(i * size + j)
-            perms.append(tuple(perm))
-    return tuple(perms)
+    """The 8 symmetries of the ``size x size`` board as point permutations ``perm[p] = image of p``:
+    the game's own (``LittleGo.symmetries``) without PASS. Keys take the smallest image, so they do
+    not depend on the order."""
+    n = size * size
+    return tuple(tuple(int(p) for p in row[:n]) for row in littlego.LittleGo(size).symmetries())
 
 
 @dataclass(frozen=True)
@@ -213,7 +204,7 @@ def canonical_board(state: littlego.GoState) -> tuple[int, tuple[int, ...]]:
     """
     lay = layout(state.game.size)
     best, syms = -1, []
-    for g in range(8):
+    for g in range(len(lay.perms)):
         k = transform_bits(lay, state.black, g) << _BOARD_BITS | transform_bits(lay, state.white, g)
         if best < 0 or k < best:
             best, syms = k, [g]

@@ -45,7 +45,9 @@ from tictacgo.baselines.learning.alphazero.network import (
 )
 from tictacgo.baselines.learning.alphazero.search import gumbel_search
 from tictacgo.baselines.learning.alphazero.selfplay import SearchConfig, SelfPlay
-from tictacgo.baselines.learning.alphazero.variant import Variant
+from tictacgo.games import make_game
+from tictacgo.games.batched_engines import make_batched_engine
+from tictacgo.games.spec import Game
 from tictacgo.baselines.learning.training_config import setting
 from tictacgo.cli.options import parse_options
 
@@ -53,9 +55,9 @@ PARTS = ("network", "input planes", "engine", "search bookkeeping", "self-play b
 ENGINE_METHODS = ("play", "legal_mask", "returns", "reset", "boards", "snapshot")
 
 
-def roots(variant: Variant, batch: int, moves: int, rng: np.random.Generator):
+def roots(variant: Game, batch: int, moves: int, rng: np.random.Generator):
     """An engine of ``batch`` live games after ``moves`` random placements each."""
-    eng = variant.new_engine(batch)
+    eng = make_batched_engine(variant, batch)
     for _ in range(moves):
         legal = eng.legal_mask()
         legal[:, eng.pass_action] = False
@@ -114,7 +116,7 @@ def timing(selfplay: SelfPlay, evaluator: NetworkEvaluator, timer: SelfTimer):
             del obj.__dict__[name]
 
 
-def selfplay_split(variant: Variant, net: PolicyValueNet, batch: int, sims: int, moves: int,
+def selfplay_split(variant: Game, net: PolicyValueNet, batch: int, sims: int, moves: int,
                    precision: str = "float32") -> None:
     """Print positions/s of ``moves`` self-play moves of ``batch`` games and the split of their time."""
     evaluator = NetworkEvaluator(net, variant, precision=precision)
@@ -160,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_options(Args(), argv, description=__doc__.split("\n\n")[0])
     torch.set_num_threads(args.threads)
     torch.manual_seed(0)
-    variant = Variant.make("littlego")
+    variant = make_game("littlego")
     net = PolicyValueNet(Architecture.for_variant(variant, channels=args.channels, blocks=args.blocks)).eval()
     print(f"load average {os.getloadavg()[0]:.2f}; {args.channels} channels x {args.blocks} blocks, "
           f"{args.sims} simulations, torch threads {args.threads}, {args.precision}")

@@ -35,8 +35,11 @@
   agents read ``planes`` (channels first, as PyTorch and SB3 do); pick
   ``planes_hwc`` for code of your own that expects channels last.
 
-The formats ask the game (``spec``, ``current_player``, ``stone_bits``,
-``ko_bits``); they never test which game it is.
+The formats are built by the game's one feature encoder (``game.encoder``,
+``tictacgo.games.features``), which the vector env and AlphaZero use too;
+the functions here are its Gymnasium-facing side (``observation_space``) and
+shortcuts to it. They never test which game it is, and boards need not be
+square.
 """
 
 from __future__ import annotations
@@ -44,21 +47,15 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 
-from tictacgo.games.bits import signed_board, unpack_bits
+from tictacgo.games.features import BOARD, FLAT, FORMATS, PLANES, PLANES_HWC
 from tictacgo.games.spec import Game
 
-FLAT = "flat"
-BOARD = "board"
-PLANES = "planes"
-PLANES_HWC = "planes_hwc"
-FORMATS = (FLAT, BOARD, PLANES, PLANES_HWC)
+__all__ = ["FLAT", "BOARD", "PLANES", "PLANES_HWC", "FORMATS", "relative_board", "planes", "observe",
+           "observation_space", "format_for_shape"]
 
 
 def relative_board(game: Game, state, viewer: int | None = None) -> np.ndarray:
-    """The player-relative board of one state: the one implementation for single states.
-
-    Built straight from the game's bitboards (``stone_bits``), so it costs one
-    conversion; the batched engines have theirs (``BatchedGame.relative_boards``).
+    """The player-relative board of one state (``game.encoder.relative_board``).
 
     Args:
         game: the game object.
@@ -69,53 +66,17 @@ def relative_board(game: Game, state, viewer: int | None = None) -> np.ndarray:
         A fresh int8 array of ``spec.board_shape``: +1 the viewer's stones, -1 the
         opponent's, 0 empty (``to_board``'s 1/2 mapped from the viewer's side).
     """
-    own, opp = game.stone_bits(state)
-    if (game.current_player(state) if viewer is None else viewer) != 1:
-        own, opp = opp, own
-    shape = game.spec.board_shape
-    return signed_board(own, opp, shape[0] * shape[1]).reshape(shape)
-
-
-def _bits_plane(bits: int, n: int) -> np.ndarray:
-    return unpack_bits(bits, n * n).reshape(n, n).astype(bool)
-
-
-def _plane(name: str, game: Game, state, rel: np.ndarray) -> np.ndarray:
-    n = rel.shape[0]
-    if name == "own":
-        return rel == 1
-    if name == "opponent":
-        return rel == -1
-    if name == "legal":
-        return game.legal_mask(state)[: n * n].reshape(n, n) == 1
-    if name == "ko":
-        return _bits_plane(game.ko_bits(state), n)
-    if name == "actions_left":
-        limit = game.spec.max_actions
-        return np.full((n, n), (limit - state.t) / limit)
-    if name == "to_move":
-        return np.full((n, n), game.current_player(state) == 1)
-    raise ValueError(f"unknown observation plane {name!r}")
+    return game.encoder.relative_board(state, viewer)
 
 
 def planes(game: Game, state, viewer: int | None = None) -> np.ndarray:
-    """Float32 ``(C, n, n)``: the planes the game declares (``spec.planes``), in order."""
-    rel = relative_board(game, state, viewer)
-    chans = [_plane(name, game, state, rel) for name in game.spec.planes]
-    return np.stack(chans).astype(np.float32)
+    """Float32 ``(C, rows, cols)``: the planes the game declares (``spec.planes``), in order."""
+    return game.encoder.observation_planes(state, viewer)
 
 
 def observe(game: Game, state, fmt: str = FLAT, viewer: int | None = None) -> np.ndarray:
     """The observation of ``state`` in format ``fmt`` ("flat", "board", "planes" or "planes_hwc")."""
-    if fmt == FLAT:
-        return relative_board(game, state, viewer).ravel()
-    if fmt == BOARD:
-        return relative_board(game, state, viewer)
-    if fmt == PLANES:
-        return planes(game, state, viewer)
-    if fmt == PLANES_HWC:
-        return np.ascontiguousarray(planes(game, state, viewer).transpose(1, 2, 0))
-    raise ValueError(f"unknown observation format {fmt!r}; expected one of {FORMATS}")
+    return game.encoder.observe(state, fmt, viewer)
 
 
 def observation_space(game: Game, fmt: str) -> spaces.Box:
@@ -124,16 +85,10 @@ def observation_space(game: Game, fmt: str) -> spaces.Box:
     Raises:
         ValueError: an unknown format.
     """
-    spec = game.spec
-    if fmt == FLAT:
-        return spaces.Box(-1, 1, (spec.num_points,), np.int8)
-    if fmt == BOARD:
-        return spaces.Box(-1, 1, spec.board_shape, np.int8)
-    if fmt == PLANES:
-        return spaces.Box(0.0, 1.0, (spec.num_planes, *spec.board_shape), np.float32)
-    if fmt == PLANES_HWC:
-        return spaces.Box(0.0, 1.0, (*spec.board_shape, spec.num_planes), np.float32)
-    raise ValueError(f"observation must be one of {FORMATS}, got {fmt!r}")
+    shape = game.encoder.observation_shape(fmt)
+    if fmt in (FLAT, BOARD):
+        return spaces.Box(-1, 1, shape, np.int8)
+    return spaces.Box(0.0, 1.0, shape, np.float32)
 
 
 def format_for_shape(game: Game, state, shape: tuple[int, ...]) -> str:
@@ -142,15 +97,4 @@ def format_for_shape(game: Game, state, shape: tuple[int, ...]) -> str:
     Raises:
         ValueError: the shape fits no format of this game and board size.
     """
-    spec = game.spec
-    n = spec.board_shape[0]
-    shape = tuple(int(x) for x in shape)
-    if shape == (n * n,):
-        return FLAT
-    if shape == (n, n):
-        return BOARD
-    if shape == (spec.num_planes, n, n):
-        return PLANES
-    raise ValueError(f"the model's observations have shape {shape}, which fits no observation of "
-                     f"{spec.name} on a {n}x{n} board (flat {(n * n,)}, board {(n, n)}, "
-                     f"planes {(spec.num_planes, n, n)}): it was trained for another game or size")
+    return game.encoder.format_for_shape(shape)

@@ -75,8 +75,8 @@ class BatchedMatch:
         self.observation_format = observation
         self.set_opponent(opponent)
         rows, cols = engine.board_shape
-        shape = (rows * cols,) if observation == "flat" else (rows, cols)
-        self.observation_space = spaces.Box(-1, 1, shape, np.int8)
+        self.encoder = engine.game.encoder  # the game's one feature encoder
+        self.observation_space = spaces.Box(-1, 1, self.encoder.observation_shape(observation), np.int8)
         self.action_space = spaces.Discrete(engine.num_actions)
         self.rng = np.random.default_rng()
         B = self.num_envs
@@ -143,10 +143,7 @@ class BatchedMatch:
     def observe(self, colour: np.ndarray | None = None, games: np.ndarray | None = None) -> np.ndarray:
         """The player-relative boards from ``colour``'s view (default: the learner's) of ``games``."""
         colour = self.learner_colour if colour is None else colour
-        boards = self.engine.relative_boards(colour)
-        if games is not None:
-            boards = boards[games]
-        return boards.reshape(len(boards), *self.observation_space.shape)
+        return self.encoder.observe_batch(self.engine, self.observation_format, colour, games)
 
     def action_masks(self) -> np.ndarray:
         """``(B, n_actions)`` bool: the learner's legal actions (all True where the action is ignored)."""

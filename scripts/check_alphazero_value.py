@@ -71,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
               f"of the positions of decided games ({errors['decided_share']:.1%} of all)")
     for k, val in symmetry_spread(evaluator, planes).items():
         print(f"  {k} {val:.4f}")
-    if variant.module.spec.solvable:
+    if variant.spec.solvable:
         r = exact_value_classes(evaluator)
         print(f"exact values over {r['positions']} positions: the raw value's class (>0.5 win, <-0.5 loss, "
               f"else draw) matches minimax in {r['matches']:.2%}")

@@ -121,11 +121,11 @@ def bookkeeping_runner(sims: int):
     import numpy as np
 
     from tictacgo.baselines.learning.alphazero.search import gumbel_search
-    from tictacgo.baselines.learning.alphazero.variant import Variant
     from tictacgo.games import make_game
+    from tictacgo.games.batched_engines import make_batched_engine
 
     game = make_game("littlego")
-    engine = Variant.make("littlego").new_engine(1)
+    engine = make_batched_engine(game, 1)
     engine.set_state(0, game.play(game.play(game.initial_state(), 12), 7))
 
     def free(engine, rows, legal):

@@ -24,6 +24,7 @@ from tictacgo.baselines.learning.alphazero.numpy_net import load_numpy
 from tictacgo.baselines.search import tree as search_tree
 from tictacgo.cli import main
 from tictacgo.games import make_game
+from tictacgo.games.batched_engines import make_batched_engine
 
 GO5 = make_game("littlego")
 
@@ -63,7 +64,7 @@ def test_growing_the_tree_arrays_changes_no_search_result(monkeypatch):
     state = GO5.play(GO5.initial_state(), 12)
 
     def run(search):
-        engine = variant.new_engine(1)
+        engine = make_batched_engine(variant, 1)
         engine.set_state(0, state)
         if search == "gumbel":
             return S.gumbel_search(engine, evaluator, 40, np.random.default_rng(3), max_considered=8)

@@ -13,7 +13,6 @@ torch = pytest.importorskip("torch")
 from tictacgo.baselines.audit import optimal_actions, reachable_positions  # noqa: E402
 from tictacgo.baselines.learning.alphazero import search as S  # noqa: E402
 from tictacgo.baselines.learning.alphazero.agent import AZAgent  # noqa: E402
-from tictacgo.baselines.learning.alphazero.features import encoder_for  # noqa: E402
 from tictacgo.baselines.learning.alphazero.network import (  # noqa: E402
     Architecture,
     NetworkEvaluator,
@@ -35,26 +34,27 @@ from tictacgo.baselines.learning.alphazero.replay import (  # noqa: E402
 )
 from tictacgo.baselines.learning.alphazero.selfplay import SearchConfig, SelfPlay  # noqa: E402
 from tictacgo.baselines.learning.alphazero.train import AlphaZeroConfig, train  # noqa: E402
-from tictacgo.baselines.learning.alphazero.variant import Variant  # noqa: E402
 from tictacgo.baselines.registry import make_agent  # noqa: E402
 from tictacgo.games import littlego as go  # noqa: E402
+from tictacgo.games import make_game  # noqa: E402
 from tictacgo.games import tictactoe as ttt  # noqa: E402
+from tictacgo.games.batched_engines import make_batched_engine  # noqa: E402
+from tictacgo.games.spec import Game  # noqa: E402
 
-TTT = Variant.make("tictactoe")
-GO5 = Variant.make("littlego")
-GO3 = Variant.make("littlego", board_size=3)
+TTT = ttt.TicTacToe()
+GO5 = go.LittleGo()
+GO3 = go.LittleGo(3)
 
 
 # -- helpers ----------------------------------------------------------------------------------
 
-def random_states(variant: Variant, count: int, seed: int) -> list:
+def random_states(game: Game, count: int, seed: int) -> list:
     """``count`` live rules-core states reached by random play."""
-    game = variant.module
     rng = np.random.default_rng(seed)
     out = []
     while len(out) < count:
-        s = variant.initial_state()
-        for _ in range(int(rng.integers(0, (variant.max_actions or 9)))):
+        s = game.initial_state()
+        for _ in range(int(rng.integers(0, (game.spec.max_actions or 9)))):
             acts = game.legal_actions(s)
             pa = game.pass_action
             places = [a for a in acts if a != pa] or acts
@@ -66,8 +66,8 @@ def random_states(variant: Variant, count: int, seed: int) -> list:
     return out
 
 
-def engine_of(variant: Variant, states: list):
-    eng = variant.new_engine(len(states))
+def engine_of(game: Game, states: list):
+    eng = make_batched_engine(game, len(states))
     for i, s in enumerate(states):
         eng.set_state(i, s)
     return eng
@@ -79,11 +79,11 @@ class TinyNet:
     Row by row, so that a batch and a single position give bit-identical numbers.
     """
 
-    def __init__(self, variant: Variant, seed: int = 0):
-        enc = encoder_for(variant)
-        self.variant, self.encoder = variant, enc
-        d = len(enc.planes) * enc.board_shape[0] * enc.board_shape[1]
-        a = variant.module.num_actions
+    def __init__(self, game: Game, seed: int = 0):
+        enc = game.encoder
+        self.game, self.encoder = game, enc
+        d = len(enc.network_planes) * enc.board_shape[0] * enc.board_shape[1]
+        a = game.num_actions
         rng = np.random.default_rng(seed)
         self.wp = rng.normal(size=(a, d))
         self.wv = rng.normal(size=d) * 0.3
@@ -98,7 +98,7 @@ class TinyNet:
         return np.stack([o[0] for o in outs]), np.array([o[1] for o in outs])
 
     def of_state(self, state):
-        return self.row(self.encoder.from_state(self.variant.module, state))
+        return self.row(self.encoder.from_state(state))
 
 
 class RefNode:
@@ -177,10 +177,10 @@ def reference_search(game, state, net: TinyNet, sims: int, rule: str, noise: np.
 def test_planes_from_the_engine_equal_planes_from_the_state(variant):
     states = random_states(variant, 300, seed=1)
     eng = engine_of(variant, states)
-    enc = encoder_for(variant)
+    enc = variant.encoder
     rows = np.arange(len(states))
     batch = enc.from_engine(eng, rows, eng.legal_mask())
-    single = np.stack([enc.from_state(variant.module, s) for s in states])
+    single = np.stack([enc.from_state(s) for s in states])
     assert batch.dtype == single.dtype == np.float32
     np.testing.assert_array_equal(batch, single)
 
@@ -197,8 +197,8 @@ def test_go_planes_are_from_the_movers_view_and_carry_the_ko_pass_and_clock():
         . X O . .
         . . . . .
         . . . . .""", t=10)
-    p = encoder_for(GO5).from_state(go.LittleGo(), s)
-    planes = dict(zip(encoder_for(GO5).planes, p, strict=True))
+    p = GO5.encoder.from_state(s)
+    planes = dict(zip(GO5.encoder.network_planes, p, strict=True))
     assert planes["own"][0, 1] == 1 and planes["opponent"][0, 2] == 1          # Black moves: own = Black
     assert planes["previous_own"][1, 2] == 1                                     # the stone White captured
     assert planes["legal"][1, 2] == 0                                            # the ko recapture
@@ -206,7 +206,7 @@ def test_go_planes_are_from_the_movers_view_and_carry_the_ko_pass_and_clock():
     assert planes["actions_left"][0, 0] == pytest.approx((24 - 10) / 24)
     assert planes["opponent_passed"].max() == 0
     after = go.play(s, 20)  # Black at (4, 0); White to move
-    pw = dict(zip(encoder_for(GO5).planes, encoder_for(GO5).from_state(go.LittleGo(), after), strict=True))
+    pw = dict(zip(GO5.encoder.network_planes, GO5.encoder.from_state(after), strict=True))
     assert pw["own"][0, 2] == 1 and pw["opponent"][4, 0] == 1 and pw["black_to_move"].max() == 0
 
 
@@ -216,7 +216,7 @@ def test_search_tree_rows_hold_the_engine_state_exactly():
     tree = S.Tree(eng, 3)
     games = np.arange(20)
     tree.store(games, 2, eng)
-    other = GO5.new_engine(20)
+    other = make_batched_engine(GO5, 20)
     tree.load(games, 2, other)
     assert all(other.state(i) == states[i] for i in games)
 
@@ -230,7 +230,7 @@ def test_batched_gumbel_search_matches_the_one_game_reference(variant, sims):
     out = S.gumbel_search(engine_of(variant, states), net, sims, np.random.default_rng(7), max_considered=8)
     gumbel = np.random.default_rng(7).gumbel(size=out.visits.shape)
     for i, s in enumerate(states):
-        root = reference_search(variant.module, s, net, sims, "gumbel", gumbel[i], max_considered=8)
+        root = reference_search(variant, s, net, sims, "gumbel", gumbel[i], max_considered=8)
         np.testing.assert_array_equal(out.visits[i], root.child_visits[0])
         assert out.root_value[i] == pytest.approx(root.value, abs=1e-12)
 
@@ -246,7 +246,7 @@ def test_batched_puct_search_matches_the_one_game_reference(variant, sims):
     noise = S.dirichlet_noise(np.random.default_rng(9), legal, 0.5)
     prior = 0.75 * S.softmax(S.masked_logits(logits, legal)) + 0.25 * noise
     for i, s in enumerate(states):
-        root = reference_search(variant.module, s, net, sims, "puct", prior[i])
+        root = reference_search(variant, s, net, sims, "puct", prior[i])
         np.testing.assert_array_equal(out.visits[i], root.child_visits[0])
         assert out.root_value[i] == pytest.approx(root.value, abs=1e-12)
 
@@ -332,7 +332,7 @@ def test_search_values_have_the_movers_sign_for_both_colours(search):
     white_loses = go.from_ascii("X X X\nX . .\n. O .", to_move=go.WHITE, komi=1.5, max_actions=8, t=7)
     black_loses = go.from_ascii("O O O\nO . .\n. X .", to_move=go.BLACK, komi=1.5, max_actions=9, t=8)
     for s in (white_loses, black_loses):
-        out = config.run(engine_of(Variant.of_game(s.game), [s]), _zero, np.random.default_rng(0),
+        out = config.run(engine_of(s.game, [s]), _zero, np.random.default_rng(0),
                          temperature=0)
         visited = out.visits[0] > 0
         assert visited.sum() > 1 and (out.q[0][visited] == -1.0).all()
@@ -357,7 +357,7 @@ def test_sequential_halving_schedule_matches_gumbel_muzero():
 
 
 def test_search_refuses_finished_roots_and_negative_budgets():
-    eng = TTT.new_engine(2)
+    eng = make_batched_engine(TTT, 2)
     with pytest.raises(ValueError, match="simulations"):
         S.gumbel_search(eng, _zero, -1, np.random.default_rng(0))
     eng.forfeit(np.array([True, False]))
@@ -387,14 +387,14 @@ def test_symmetries_move_planes_and_policy_together_and_keep_pass():
 
 def test_symmetric_positions_have_symmetric_planes():
     states = random_states(GO5, 40, seed=11)
-    enc = encoder_for(GO5)
+    enc = GO5.encoder
     for s in states:
         for sym in (1, 5):
             board, prev = go.to_board(s), go.previous_board(s)
             t_board, t_prev = transform_boards(board, sym), transform_boards(prev, sym)
             moved = go.from_boards(t_board, s.to_move, t_prev, t=s.t)
-            expected = transform_boards(enc.from_state(go.LittleGo(), s), sym)
-            np.testing.assert_array_equal(enc.from_state(go.LittleGo(), moved), expected)
+            expected = transform_boards(enc.from_state(s), sym)
+            np.testing.assert_array_equal(enc.from_state(moved), expected)
 
 
 def test_replay_samples_keep_targets_with_their_position_under_symmetries():
@@ -433,7 +433,7 @@ def test_self_play_targets_belong_to_the_player_to_move():
 
 # -- networks, saving, agents ------------------------------------------------------------------
 
-def _tiny_net(variant: Variant) -> PolicyValueNet:
+def _tiny_net(variant: Game) -> PolicyValueNet:
     torch.manual_seed(0)
     return PolicyValueNet(Architecture.for_variant(variant, channels=8, blocks=1)).eval()
 
@@ -478,8 +478,8 @@ def test_the_numpy_forward_pass_matches_torch(variant):
         for _ in range(3):
             net(torch.rand(64, net.arch.in_planes, net.arch.board, net.arch.board) * 2)
     net.eval()
-    enc = encoder_for(variant)
-    planes = np.stack([enc.from_state(variant.module, s) for s in random_states(variant, 50, 2)])
+    enc = variant.encoder
+    planes = np.stack([enc.from_state(s) for s in random_states(variant, 50, 2)])
     with torch.inference_mode():
         logits, value, _ = net(torch.from_numpy(planes))
     np_logits, np_value = NumpyNet(export(net), 2)(planes)
@@ -487,7 +487,7 @@ def test_the_numpy_forward_pass_matches_torch(variant):
     np.testing.assert_allclose(np_value, value.numpy(), atol=2e-5, rtol=1e-4)
 
 
-def _net_with_moved_batch_norms(variant: Variant) -> PolicyValueNet:
+def _net_with_moved_batch_norms(variant: Game) -> PolicyValueNet:
     torch.manual_seed(1)
     net = PolicyValueNet(Architecture.for_variant(variant, channels=16, blocks=2))
     net.train()
@@ -500,8 +500,8 @@ def _net_with_moved_batch_norms(variant: Variant) -> PolicyValueNet:
 @pytest.mark.parametrize("variant", [TTT, GO5], ids=["tictactoe", "littlego"])
 def test_inference_with_batch_norms_folded_matches_the_eval_forward_pass(variant):
     net = _net_with_moved_batch_norms(variant)
-    enc = encoder_for(variant)
-    planes = np.stack([enc.from_state(variant.module, s) for s in random_states(variant, 50, 3)])
+    enc = variant.encoder
+    planes = np.stack([enc.from_state(s) for s in random_states(variant, 50, 3)])
     with torch.inference_mode():
         logits, value, _ = net(torch.from_numpy(planes))
         folded_logits, folded_value = net.inference(torch.from_numpy(planes))
@@ -524,8 +524,8 @@ def test_a_bfloat16_evaluator_stays_close_to_float32_and_follows_the_weights(one
     if not onednn_trunk:
         monkeypatch.setattr(onednn, "available", lambda device: False)
     net = _net_with_moved_batch_norms(GO5)
-    enc = encoder_for(GO5)
-    planes = np.stack([enc.from_state(GO5.module, s) for s in random_states(GO5, 50, 4)])
+    enc = GO5.encoder
+    planes = np.stack([enc.from_state(s) for s in random_states(GO5, 50, 4)])
     bf16 = NetworkEvaluator(net, GO5, precision="bfloat16")
     for _ in range(2):  # the second time after a change of the weights, which the evaluator must see
         logits32, value32 = NetworkEvaluator(net, GO5).evaluate_planes(planes)
@@ -602,14 +602,14 @@ def test_a_tiny_self_play_run_trains_saves_and_resumes(tmp_path, game, size):
     first = train(cfg, log=lambda *_: None)
     assert first["positions"] == 16 * 12 and first["games"] > 0 and first["gradient_steps"] > 0
     net, variant, meta = load_model(tmp_path / "run")
-    assert variant == Variant.make(game, size) and meta["info"]["positions"] == 16 * 12
+    assert variant == make_game(game, size=size) and meta["info"]["positions"] == 16 * 12
     cfg.resume, cfg.max_positions = True, 16 * 20
     second = train(cfg, log=lambda *_: None)
     assert second["positions"] == 16 * 20 and second["gradient_steps"] > first["gradient_steps"]
     assert len(second["checkpoints"]) == 2
-    agent = make_agent(f"az:path={tmp_path / 'run'},sims=4", variant.module)
+    agent = make_agent(f"az:path={tmp_path / 'run'},sims=4", variant)
     s = variant.initial_state()
-    assert variant.module.legal_bits(s) >> agent.act(s) & 1
+    assert variant.legal_bits(s) >> agent.act(s) & 1
 
 
 def test_training_options_are_the_config_fields_with_their_documentation():

@@ -15,7 +15,8 @@ pytest.importorskip("torch")
 
 from tictacgo.baselines.learning.alphazero.agent import shipped_model  # noqa: E402
 from tictacgo.baselines.learning.alphazero.network import NetworkEvaluator, load_model  # noqa: E402
-from tictacgo.baselines.learning.alphazero.variant import Variant  # noqa: E402
+from tictacgo.games import LittleGo  # noqa: E402
+from tictacgo.games.spec import Game  # noqa: E402
 from tictacgo.evaluation.value_check import endgame_values  # noqa: E402
 from tictacgo.solver.endgames import load_endgames  # noqa: E402
 
@@ -25,8 +26,8 @@ ENDGAMES = Path(__file__).resolve().parent / "data" / "littlego_endgames.npz"
 class Preset:
     """An evaluator whose values are given in the benchmark's order."""
 
-    def __init__(self, variant: Variant, values: np.ndarray):
-        self.variant, self.values = variant, values
+    def __init__(self, game: Game, values: np.ndarray):
+        self.game, self.values = game, values
 
     def evaluate_planes(self, planes: np.ndarray):
         assert len(planes) == len(self.values)
@@ -42,17 +43,17 @@ def exact():
 
 def test_exact_values_match_everywhere_and_their_negation_nowhere(exact):
     values, decisive = exact
-    right = endgame_values(Preset(Variant.make("littlego"), 0.9 * values), ENDGAMES)
+    right = endgame_values(Preset(LittleGo(), 0.9 * values), ENDGAMES)
     assert right["sign_matches"] == right["sign_matches_decisive"] == 1.0
     assert right["mse"] == pytest.approx(0.01)
     assert right["positions"] == len(values)
-    wrong = endgame_values(Preset(Variant.make("littlego"), -values), ENDGAMES)
+    wrong = endgame_values(Preset(LittleGo(), -values), ENDGAMES)
     assert wrong["sign_matches"] == wrong["sign_matches_decisive"] == 0.0
 
 
 def test_wrong_only_on_decisive_positions_counts_there(exact):
     values, decisive = exact
-    r = endgame_values(Preset(Variant.make("littlego"), np.where(decisive, -values, values)),
+    r = endgame_values(Preset(LittleGo(), np.where(decisive, -values, values)),
                              ENDGAMES)
     assert r["sign_matches_decisive"] == 0.0
     assert r["sign_matches"] == pytest.approx(1 - decisive.mean())
@@ -67,4 +68,4 @@ def test_the_shipped_network_values_endgames_from_the_movers_view():
 
 def test_a_benchmark_of_another_variant_is_refused():
     with pytest.raises(ValueError, match=r"\(size, komi, limit\) \(5, 2.5, 24\), the network plays \(3,"):
-        endgame_values(Preset(Variant.make("littlego", board_size=3), np.zeros(1)), ENDGAMES)
+        endgame_values(Preset(LittleGo(3), np.zeros(1)), ENDGAMES)

@@ -12,14 +12,13 @@ import numpy as np
 import pytest
 
 from tictacgo.baselines.learning.alphazero.selfplay import SearchConfig
-from tictacgo.baselines.learning.alphazero.variant import Variant
 from tictacgo.baselines.mcts import PUCT, UCT, Node
 from tictacgo.baselines.policy_mcts import PolicyBonus, mix_score, uct_score
 from tictacgo.baselines.search import SEARCHES, formulas, gumbel_search, puct_search
 from tictacgo.games import tictactoe as ttt
+from tictacgo.games.batched_engines import make_batched_engine
 
 TTT = ttt.TicTacToe()
-TTT_VARIANT = Variant.make("tictactoe")
 
 
 def test_ucb1_is_the_mean_plus_the_exploration_term_and_infinite_while_unvisited():
@@ -89,7 +88,7 @@ def _uniform(engine, rows, legal):
 
 
 def _engine(states):
-    eng = TTT_VARIANT.new_engine(len(states))
+    eng = make_batched_engine(TTT, len(states))
     for i, s in enumerate(states):
         eng.set_state(i, s)
     return eng

@@ -19,11 +19,11 @@ def tictacgo_az(case: str, az: dict):
 
     from tictacgo.baselines.learning.alphazero.network import Architecture, NetworkEvaluator, PolicyValueNet
     from tictacgo.baselines.learning.alphazero.selfplay import SearchConfig, SelfPlay
-    from tictacgo.baselines.learning.alphazero.variant import Variant
+    from tictacgo.games import make_game
 
     torch.set_num_threads(az["threads"])
     torch.manual_seed(SEED)
-    variant = Variant.make(GAME_NAMES[game_key(case)])
+    variant = make_game(GAME_NAMES[game_key(case)])
     arch = Architecture.for_variant(variant, channels=az["channels"], blocks=az["blocks"],
                                     value_hidden=AZ_VALUE_HIDDEN)
     evaluator = NetworkEvaluator(PolicyValueNet(arch).eval(), variant, precision=az["precision"])

@@ -13,7 +13,6 @@ from pathlib import Path
 import numpy as np
 
 from tictacgo.baselines.audit import reachable_positions
-from tictacgo.baselines.learning.alphazero.features import encoder_for
 from tictacgo.baselines.learning.alphazero.network import NetworkEvaluator
 from tictacgo.baselines.learning.alphazero.replay import NUM_SYMMETRIES, transform_boards, transform_policy
 from tictacgo.baselines.learning.alphazero.search import softmax
@@ -24,7 +23,7 @@ from tictacgo.solver.endgames import load_endgames
 
 def held_out(evaluator: NetworkEvaluator, games: int, sims: int, seed: int):
     """The planes and results (mover's view) of the positions of ``games`` self-play games."""
-    sp = SelfPlay(evaluator.variant, evaluator, min(games, 256), SearchConfig("gumbel", sims),
+    sp = SelfPlay(evaluator.game, evaluator, min(games, 256), SearchConfig("gumbel", sims),
                   np.random.default_rng(seed))
     planes, values = [], []
     while sp.games_finished < games:
@@ -67,13 +66,12 @@ def endgame_values(evaluator: NetworkEvaluator, path: str | Path) -> dict[str, f
         ValueError: the benchmark's variant (size, komi, action limit) is not the network's.
     """
     endgames, meta = load_endgames(path)
-    v = evaluator.variant
+    game = evaluator.game
     theirs = (int(meta["size"]), float(meta["komi"]), int(meta["max_actions"]))
-    if theirs != (v.board_size, v.komi, v.max_actions):
-        raise ValueError(f"{path} holds (size, komi, limit) {theirs}, the network plays "
-                         f"{(v.board_size, v.komi, v.max_actions)}")
-    enc = encoder_for(v)
-    planes = np.stack([enc.from_state(v.module, e.state) for e in endgames])
+    ours = (game.spec.board_shape[0], game.spec.komi, game.spec.max_actions)
+    if theirs != ours:
+        raise ValueError(f"{path} holds (size, komi, limit) {theirs}, the network plays {ours}")
+    planes = np.stack([game.encoder.from_state(e.state) for e in endgames])
     _, values = evaluator.evaluate_planes(planes)
     exact = np.array([e.value for e in endgames])
     decisive = np.array([e.decisive for e in endgames])
@@ -103,11 +101,10 @@ def exact_value_classes(evaluator: NetworkEvaluator) -> dict[str, float]:
     The class is a win above 0.5, a loss below -0.5, else a draw; over every reachable live position.
     Returns the share that matches and the number of positions.
     """
-    game = evaluator.variant.module
+    game = evaluator.game
     positions = reachable_positions(game)
     solver = MinimaxAgent(game)
     exact = np.array([np.sign(round(max(solver.action_values(s).values()), 9)) for s in positions])
-    enc = encoder_for(evaluator.variant)
-    _, values = evaluator.evaluate_planes(np.stack([enc.from_state(game, s) for s in positions]))
+    _, values = evaluator.evaluate_planes(np.stack([game.encoder.from_state(s) for s in positions]))
     predicted = np.where(values > 0.5, 1, np.where(values < -0.5, -1, 0))
     return {"matches": float(np.mean(predicted == exact)), "positions": len(positions)}

@@ -192,6 +192,4 @@ class BatchedGame:
 
     def relative_boards(self, colour) -> np.ndarray:
         """``(B, rows, cols)`` int8: +1 the stones of ``colour`` (1 or 2, or one per game), -1 the other's."""
-        boards = self.boards()
-        c = np.broadcast_to(np.asarray(colour, dtype=np.int8), (self.batch_size,))[:, None, None]
-        return np.where(boards == 0, 0, np.where(boards == c, 1, -1)).astype(np.int8)
+        return self.game.encoder.relative_boards(self, colour)

@@ -62,28 +62,28 @@ class BatchedLittleGo(BatchedGame):
 
     def __init__(self, batch_size: int, game: go.LittleGo | None = None, backend: str | None = None):
         super().__init__(batch_size, backend)
-        geo = go.LittleGo() if game is None else game
-        if not isinstance(geo, go.LittleGo):
+        game = go.LittleGo() if game is None else game
+        if not isinstance(game, go.LittleGo):
             raise TypeError(f"game must be a LittleGo, got {game!r}")
-        if geo.size > MAX_BOARD:
+        if game.size > MAX_BOARD:
             raise ValueError(f"the batched engine takes boards up to {MAX_BOARD}x{MAX_BOARD} "
-                             f"(one int64 a board), got size {geo.size}")
-        if geo.max_actions > MAX_ACTION_LIMIT:
+                             f"(one int64 a board), got size {game.size}")
+        if game.max_actions > MAX_ACTION_LIMIT:
             raise ValueError(f"the batched engine counts actions in int64: max_actions must be at most "
-                             f"{MAX_ACTION_LIMIT}, got {geo.max_actions}")
-        self.game = geo
-        self.n = geo.size
-        self.num_points = geo.num_points
-        self.num_actions = geo.num_actions
-        self.pass_action = geo.pass_action
-        self.board_shape = (geo.size, geo.size)
-        self.komi = geo.komi
-        self.max_actions = geo.max_actions
-        self._full = np.int64(geo.full)
-        self._left = np.int64(geo.not_first_col)
-        self._right = np.int64(geo.not_last_col)
-        self._point = np.array(geo.point_bits, dtype=np.int64)
-        self._nb = np.array(geo.neighbour_bits, dtype=np.int64)
+                             f"{MAX_ACTION_LIMIT}, got {game.max_actions}")
+        self.game = game
+        self.n = game.size
+        self.num_points = game.num_points
+        self.num_actions = game.num_actions
+        self.pass_action = game.pass_action
+        self.board_shape = (game.size, game.size)
+        self.komi = game.komi
+        self.max_actions = game.max_actions
+        self._full = np.int64(game.full)
+        self._left = np.int64(game.not_first_col)
+        self._right = np.int64(game.not_last_col)
+        self._point = np.array(game.point_bits, dtype=np.int64)
+        self._nb = np.array(game.neighbour_bits, dtype=np.int64)
         B = self.batch_size
         self.black = np.zeros(B, np.int64)
         self.white = np.zeros(B, np.int64)

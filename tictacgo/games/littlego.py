@@ -25,13 +25,17 @@ rules are pure functions of a state, also offered as the game's methods:
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import NamedTuple
 
 import numpy as np
 
+from tictacgo.games.batched_common import unpack
 from tictacgo.games.bits import unpack_bits
 from tictacgo.games.errors import GameOverError, IllegalActionError, check_action_type
+from tictacgo.games.features import FeatureEncoder
 from tictacgo.games.spec import GameSpec
+from tictacgo.games.symmetry import board_symmetries
 from tictacgo.validate import check_int, check_number
 
 BLACK = 1
@@ -193,6 +197,61 @@ class LittleGo:
         """A state of this variant from the course's view (see the module's ``from_boards``)."""
         return from_boards(board, to_move, previous, t, komi=self.komi, max_actions=self.max_actions,
                            size=self.size)
+
+    # -- features and symmetries (tictacgo.games.features, tictacgo.games.symmetry) ---------------
+    #: The network's input planes (AlphaZero), from the mover's view: the stones, the board before
+    #: the opponent's last action (what ko compares with), the legal points, Black to move (komi
+    #: goes to White), the fraction of the action limit left and the opponent's pass (a pass now
+    #: ends the game): everything the rules depend on, so a position's value is a function of them.
+    network_plane_names = ("own", "opponent", "previous_own", "previous_opponent", "legal",
+                           "black_to_move", "actions_left", "opponent_passed")
+
+    @cached_property
+    def encoder(self) -> FeatureEncoder:
+        """The one feature encoder of this variant: every observation format, single states and batches."""
+        return FeatureEncoder(self)
+
+    def symmetries(self) -> np.ndarray:
+        """The board's 8 symmetries as action maps, ``(8, size * size + 1)``, PASS fixed
+        (``tictacgo.games.symmetry``)."""
+        return board_symmetries(self.size, self.size, self.num_actions)
+
+    def network_planes(self, state: GoState) -> np.ndarray:
+        """The network's ``(8, n, n)`` float32 planes of one state (``network_plane_names``)."""
+        n, N = self.size, self.size * self.size
+        black_moves = state.to_move == 1
+        own, opp = (state.black, state.white) if black_moves else (state.white, state.black)
+        pown, popp = (state.prev_black, state.prev_white) if black_moves else (state.prev_white,
+                                                                              state.prev_black)
+        legal = legal_mask(state)[:N]
+        consts = (float(black_moves), (self.max_actions - state.t) / self.max_actions, float(state.last_pass))
+        rows = [unpack_bits(b, N) for b in (own, opp, pown, popp)] + [legal]
+        rows += [np.full(N, c, dtype=np.float32) for c in consts]
+        return np.stack(rows).astype(np.float32).reshape(len(self.network_plane_names), n, n)
+
+    def network_planes_batch(self, engine, rows: np.ndarray, legal: np.ndarray) -> np.ndarray:
+        """``(len(rows), 8, n, n)`` float32 planes of a batched engine's games ``rows``.
+
+        Args:
+            engine: a batched Little-Go engine of this variant.
+            rows: the games to encode (int indices).
+            legal: their ``(len(rows), num_actions)`` bool legal masks.
+        """
+        n, N, C = self.size, self.size * self.size, len(self.network_plane_names)
+        black_moves = engine.to_move[rows] == 1
+        black, white = engine.black[rows], engine.white[rows]
+        pb, pw = engine.prev_black[rows], engine.prev_white[rows]
+        out = np.empty((len(rows), C, n, n), dtype=np.float32)
+        flat = out.reshape(len(rows), C, N)
+        flat[:, 0] = unpack(np.where(black_moves, black, white), N)
+        flat[:, 1] = unpack(np.where(black_moves, white, black), N)
+        flat[:, 2] = unpack(np.where(black_moves, pb, pw), N)
+        flat[:, 3] = unpack(np.where(black_moves, pw, pb), N)
+        flat[:, 4] = legal[:, :N]
+        flat[:, 5] = black_moves[:, None]
+        flat[:, 6] = ((self.max_actions - engine.t[rows].astype(np.float32)) / self.max_actions)[:, None]
+        flat[:, 7] = engine.last_pass[rows][:, None]
+        return out
 
 
 def _variant_key(size, komi, max_actions) -> tuple[int, float, int]:

@@ -17,13 +17,17 @@ Version history: v0, the first release.
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import NamedTuple
 
 import numpy as np
 
+from tictacgo.games.batched_common import unpack
 from tictacgo.games.bits import unpack_bits
 from tictacgo.games.errors import GameOverError, IllegalActionError, check_action_type
+from tictacgo.games.features import FeatureEncoder
 from tictacgo.games.spec import GameSpec
+from tictacgo.games.symmetry import board_symmetries
 
 X = 1
 O = 2  # noqa: E741 -- the piece's name
@@ -346,6 +350,36 @@ class TicTacToe:
         from tictacgo.games.playouts import ttt_playout
 
         return ttt_playout
+
+    # -- features and symmetries (tictacgo.games.features, tictacgo.games.symmetry) ---------------
+    #: The network's input planes (AlphaZero): the mover's marks, the opponent's, X to move.
+    network_plane_names = ("own", "opponent", "x_to_move")
+
+    @cached_property
+    def encoder(self) -> FeatureEncoder:
+        """The one feature encoder of this game: every observation format, single states and batches."""
+        return FeatureEncoder(self)
+
+    def symmetries(self) -> np.ndarray:
+        """The board's 8 symmetries as cell maps, ``(8, 9)`` (``tictacgo.games.symmetry``)."""
+        return board_symmetries(3, 3, NUM_ACTIONS)
+
+    def network_planes(self, state: TTTState) -> np.ndarray:
+        """The network's ``(3, 3, 3)`` float32 planes of one state (``network_plane_names``)."""
+        x_moves = state.to_move == 1
+        own, opp = (state.x, state.o) if x_moves else (state.o, state.x)
+        rows = [unpack_bits(own, 9), unpack_bits(opp, 9), np.full(9, float(x_moves), dtype=np.float32)]
+        return np.stack(rows).astype(np.float32).reshape(3, 3, 3)
+
+    def network_planes_batch(self, engine, rows: np.ndarray, legal: np.ndarray) -> np.ndarray:
+        """``(len(rows), 3, 3, 3)`` float32 planes of a batched engine's games ``rows`` (``legal`` unused)."""
+        x_moves = engine.to_move[rows] == 1
+        x, o = engine.x[rows], engine.o[rows]
+        out = np.empty((len(rows), 3, 9), dtype=np.float32)
+        out[:, 0] = unpack(np.where(x_moves, x, o), 9)
+        out[:, 1] = unpack(np.where(x_moves, o, x), 9)
+        out[:, 2] = x_moves[:, None]
+        return out.reshape(len(rows), 3, 3, 3)
 
 
 for _rule in (current_player, legal_bits, legal_actions, legal_mask,

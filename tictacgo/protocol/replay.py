@@ -45,9 +45,9 @@ def replay(file: str, quiet: bool = False) -> int:
         return 2
     from tictacgo.envs import littlego_v0
 
-    geo = record.initial.game
-    n = geo.size
-    env = littlego_v0.raw_env(board_size=n, komi=geo.komi, max_actions=geo.max_actions)
+    game = record.initial.game
+    n = game.size
+    env = littlego_v0.raw_env(board_size=n, komi=game.komi, max_actions=game.max_actions)
     env.reset()
     for k, action in enumerate(record.actions, start=1):
         state = env.game_state
@@ -70,7 +70,7 @@ def replay(file: str, quiet: bool = False) -> int:
     b, w = go.scores(state)
     if not quiet:
         print(f"{record.black or 'Black'} (Black) vs {record.white or 'White'} (White), {n}x{n}, "
-              f"komi {geo.komi:g}, action limit {geo.max_actions}: {len(record.actions)} moves, all legal")
+              f"komi {game.komi:g}, action limit {game.max_actions}: {len(record.actions)} moves, all legal")
         if record.actions:
             print(f"last move: {record.vertex(len(record.actions))}")
         print(go.render_ascii(state))

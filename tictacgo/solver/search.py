@@ -176,19 +176,10 @@ def check_position(state: littlego.GoState) -> None:
 def symmetries(n: int) -> np.ndarray:
     """The 8 symmetries of the ``n x n`` square as point maps: ``(8, n*n + 1)``, PASS fixed.
 
-    Row ``s`` maps point ``p`` to its image under symmetry ``s`` (row 0 is the identity).
+    Row ``s`` maps point ``p`` to its image under symmetry ``s`` (row 0 is the identity): the
+    game's own (``LittleGo.symmetries``), whose order the table's keys depend on.
     """
-    out = np.empty((8, n * n + 1), dtype=np.int64)
-    m = n - 1
-    maps = (lambda i, j: (i, j), lambda i, j: (j, m - i), lambda i, j: (m - i, m - j),
-            lambda i, j: (m - j, i), lambda i, j: (i, m - j), lambda i, j: (m - i, j),
-            lambda i, j: (j, i), lambda i, j: (m - j, m - i))
-    for s, f in enumerate(maps):
-        for p in range(n * n):
-            i, j = f(*divmod(p, n))
-            out[s, p] = i * n + j
-        out[s, n * n] = n * n
-    return out
+    return littlego.LittleGo(n).symmetries()
 
 
 @dataclass(frozen=True, eq=False)

@@ -1,15 +1,17 @@
 """AlphaZero for Tic-Tac-Toe and Little-Go: batched tree search, self-play training, the ``az`` agent.
 
-* ``variant``: ``Variant``, the game and variant a network plays; it builds the games.
-* ``features``: the network's input planes, from the batched engine or one state.
+* the game object (``tictacgo.games.make_game``) is what a network plays: its variant, its batched
+  engine, its input planes (``game.encoder``) and its symmetries; ``modelfile`` writes it into
+  ``model.json`` (``game_to_json``). ``variant`` (``Variant``) and ``features`` (``encoder_for``)
+  are deprecated shims.
 * ``search``: Gumbel MuZero and AlphaZero (PUCT) search over many games at once, trees as arrays.
 * ``network``: ``PolicyValueNet`` (residual CNN), ``NetworkEvaluator``, ``save_model``/``load_model``.
-* ``replay``: ``ReplayBuffer`` and the eight board symmetries.
+* ``replay``: ``ReplayBuffer``, augmented by the game's symmetries.
 * ``selfplay``: ``SelfPlay``, B games of self-play on the batched engine.
 * ``train``: ``train(AlphaZeroConfig(...))``, the training loop.
 * ``checkpoint``: each checkpoint written whole or not at all, and read back for ``--resume``.
 * ``agent``: ``AZAgent``, registered as ``az``.
 
-``variant``, ``features``, ``search``, ``replay``, ``selfplay`` and ``agent`` import
+``modelfile``, ``search``, ``replay``, ``selfplay`` and ``agent`` import
 only numpy (an agent imports torch when it is built); ``network``, ``checkpoint`` and ``train`` need torch.
 """

@@ -9,7 +9,8 @@ simulations run, so a huge ``sims`` with ``time`` still stops on time) and
 ``considered=K`` (Gumbel's root sample, 1 to ``MAX_CONSIDERED``). The search
 plays to win: no Gumbel or Dirichlet noise, the best action by its own rule.
 A model trained for another game variant (board size, komi, action limit) is
-refused when the agent is built, before any game.
+refused when the agent is built, before any game, and a position of another
+variant when it is asked for a move (the game object is compared, never rebuilt).
 
 A model with a numpy export (``model.npz``, written by every save) plays
 without torch (``numpy_net``); this module never imports torch unless a model
@@ -28,10 +29,12 @@ from pathlib import Path
 import numpy as np
 
 from tictacgo.agent import Agent
+from tictacgo.baselines.learning.alphazero.modelfile import describe_game
 from tictacgo.baselines.learning.alphazero.search import NEG
 from tictacgo.baselines.learning.alphazero.selfplay import SEARCHES, SearchConfig
-from tictacgo.baselines.learning.alphazero.variant import Variant
 from tictacgo.baselines.registry import register_agent
+from tictacgo.games.batched_engines import make_batched_engine
+from tictacgo.games.spec import Game
 from tictacgo.validate import check_choice, check_int, check_number, check_path
 
 MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
@@ -51,9 +54,9 @@ class AZAgent(Agent):
     """Plays the search's best action over a policy-value network (see the module docstring).
 
     Args:
-        game: the rules module.
+        game: the game object the agent plays.
         evaluator: a ``NetworkEvaluator`` (or any evaluator of the search's signature).
-        variant: the game variant the network was trained for.
+        network_game: the game (and variant) the network was trained for; it must equal ``game``.
         sims: simulations per move (0: the raw network's best legal action).
         search: "gumbel" or "puct".
         time_limit: seconds of search per move at most (None: no limit).
@@ -63,28 +66,28 @@ class AZAgent(Agent):
 
     name = "az"
 
-    def __init__(self, game, evaluator, variant: Variant, sims: int = DEFAULT_SIMS, search: str = "gumbel",
+    def __init__(self, game, evaluator, network_game: Game, sims: int = DEFAULT_SIMS, search: str = "gumbel",
                  time_limit: float | None = None, max_considered: int = 16,
                  rng: np.random.Generator | None = None):
         super().__init__(game, rng)
-        check_plays(variant, game, "the network")
+        check_plays(network_game, game, "the network")
         sims = check_int("sims", sims, min=0, max=MAX_SIMS)
         max_considered = check_int("considered", max_considered, min=1, max=MAX_CONSIDERED)
         check_choice("search", search, SEARCHES)
         self.evaluator = evaluator
-        self.variant = variant
+        self.network_game = network_game
         self.time_limit = check_number("time", time_limit, positive=True, allow_none=True,
                                        expected="a finite positive number of seconds")
         self.config = SearchConfig(search, sims, max_considered=max_considered, gumbel_scale=0.0,
                                    dirichlet_fraction=0.0)
-        self.engine = variant.new_engine(1)
+        self.engine = make_batched_engine(network_game, 1)
         self.last = None  # the last move's SearchOutput
         self._warm_up()
 
     def _warm_up(self) -> None:
         """One simulation from the empty board, so the engine's compiled kernels are loaded now, not
         in the first move's time (the noiseless search draws nothing from the generator)."""
-        self.engine.set_state(0, self.variant.initial_state())
+        self.engine.set_state(0, self.network_game.initial_state())
         replace(self.config, simulations=min(1, self.config.simulations)).run(
             self.engine, self.evaluator, self.rng, temperature=0.0)
 
@@ -92,10 +95,10 @@ class AZAgent(Agent):
         """The search's output for ``state`` (``SearchOutput`` of one game)."""
         if self.game.is_terminal(state):
             raise ValueError("the game is over; there is no move to choose")
-        here = Variant.of_game(getattr(state, "game", self.game))  # Go states carry their variant
-        if here != self.variant:
-            raise ValueError(f"this network was trained for {self.variant.describe()}, "
-                             f"the position is {here.describe()}")
+        here = getattr(state, "game", self.game)  # Go states carry their variant
+        if here is not self.network_game and here != self.network_game:
+            raise ValueError(f"this network was trained for {describe_game(self.network_game)}, "
+                             f"the position is {describe_game(here)}")
         self.engine.set_state(0, state)
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         self.last = self.config.run(self.engine, self.evaluator, self.rng, temperature=0.0, deadline=deadline)
@@ -119,16 +122,15 @@ class AZAgent(Agent):
         return {int(a): float(p[a]) for a in np.nonzero(legal)[0]}
 
 
-def check_plays(variant: Variant, game, what: str) -> None:
+def check_plays(network_game: Game, game: Game, what: str) -> None:
     """Refuse a network trained for another game or variant than ``game``'s.
 
     Raises:
         ValueError: naming both variants (``what`` names the network or its folder).
     """
-    here = Variant.of_game(game)
-    if variant != here:
-        raise ValueError(f"{what} plays {variant.describe()}, not {here.describe()}: it was trained "
-                         f"for that variant only")
+    if network_game != game:
+        raise ValueError(f"{what} plays {describe_game(network_game)}, not {describe_game(game)}: it was "
+                         f"trained for that variant only")
 
 
 _LOADED: dict[tuple, tuple] = {}
@@ -136,7 +138,7 @@ _KEEP = 4
 
 
 def load_cached(path: str | Path):
-    """``(evaluator, variant)`` for a model folder, cached per process.
+    """``(evaluator, game)`` for a model folder, cached per process.
 
     The numpy export (``model.npz``) is played when the model has one, so no torch is imported;
     otherwise the torch weights.
@@ -152,7 +154,7 @@ def load_cached(path: str | Path):
         if read_meta(folder).get("numpy_sha256"):
             from tictacgo.baselines.learning.alphazero.numpy_net import load_numpy
 
-            evaluator, variant, _ = load_numpy(folder)
+            evaluator, network_game, _ = load_numpy(folder)
         else:
             if importlib.util.find_spec("torch") is None:
                 raise ValueError(f"{folder} has no numpy export (model.npz), and its torch weights need "
@@ -164,9 +166,9 @@ def load_cached(path: str | Path):
             # One thread: single positions run fastest on one, and OpenMP's spinning threads slow
             # everything down badly when other processes (arena workers) share the cores.
             torch.set_num_threads(1)
-            net, variant, _ = load_model(folder)
-            evaluator = NetworkEvaluator(net, variant, device="cpu")
-        hit = (evaluator, variant)
+            net, network_game, _ = load_model(folder)
+            evaluator = NetworkEvaluator(net, network_game, device="cpu")
+        hit = (evaluator, network_game)
         while len(_LOADED) >= _KEEP:
             del _LOADED[next(iter(_LOADED))]
     _LOADED[key] = hit
@@ -183,9 +185,9 @@ def _make_az(game, rng, path: str | None = None, sims: int = DEFAULT_SIMS, searc
                              f"tictacgo train {name} --algo alphazero --out DIR and pass az:path=DIR")
     else:
         path = check_path("path", path, "a model folder")
-    evaluator, variant = load_cached(path)
-    check_plays(variant, game, f"the model {str(path)!r}")
-    return AZAgent(game, evaluator, variant, sims=sims, search=search, time_limit=time,
+    evaluator, network_game = load_cached(path)
+    check_plays(network_game, game, f"the model {str(path)!r}")
+    return AZAgent(game, evaluator, network_game, sims=sims, search=search, time_limit=time,
                    max_considered=considered, rng=rng)
 
 

@@ -42,8 +42,8 @@ from tictacgo.atomic import atomic_write_bytes, atomic_write_json
 from tictacgo.baselines.learning.alphazero.modelfile import META_FILE, publish_model, read_meta
 from tictacgo.baselines.learning.alphazero.network import PolicyValueNet, save_model
 from tictacgo.baselines.learning.alphazero.replay import ReplayBuffer
-from tictacgo.baselines.learning.alphazero.variant import Variant
 from tictacgo.baselines.learning.training_config import TrainingFailed
+from tictacgo.games.spec import Game
 from tictacgo.validate import check_int, check_number
 
 RESUME_DIR = "resume"
@@ -82,14 +82,14 @@ def _torch_bytes(obj: Any) -> bytes:
     return buf.getvalue()
 
 
-def _save_checkpoint_folder(out: Path, name: str, net: PolicyValueNet, variant: Variant, meta: dict) -> Path:
+def _save_checkpoint_folder(out: Path, name: str, net: PolicyValueNet, game: Game, meta: dict) -> Path:
     """Save the network as the whole folder ``out/name`` (through a temporary folder and a rename)."""
     target = out / name
     tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
     old = target.with_name(f".{target.name}.old-{os.getpid()}")
     shutil.rmtree(tmp, ignore_errors=True)
     try:
-        save_model(tmp, net, variant, meta)
+        save_model(tmp, net, game, meta)
         if target.exists():  # the same positions again (a resumed run that stopped at once): swap
             os.replace(target, old)
         os.replace(tmp, target)
@@ -102,7 +102,7 @@ def _save_checkpoint_folder(out: Path, name: str, net: PolicyValueNet, variant: 
     return target
 
 
-def save_checkpoint(out: Path, net: PolicyValueNet, variant: Variant, meta: dict, opt: torch.optim.Optimizer,
+def save_checkpoint(out: Path, net: PolicyValueNet, game: Game, meta: dict, opt: torch.optim.Optimizer,
                     buffer: ReplayBuffer, progress: dict, rng: np.random.Generator) -> None:
     """Write one checkpoint of the run in ``out`` (see the module docstring).
 
@@ -118,7 +118,7 @@ def save_checkpoint(out: Path, net: PolicyValueNet, variant: Variant, meta: dict
     resume = out / RESUME_DIR
     try:
         (out / CHECKPOINTS_DIR).mkdir(exist_ok=True)
-        source = _save_checkpoint_folder(out, name, net, variant, meta)
+        source = _save_checkpoint_folder(out, name, net, game, meta)
         publish_model(source, out)
         resume.mkdir(exist_ok=True)
         atomic_write_bytes(resume / files["optimizer"], _torch_bytes(opt.state_dict()))

@@ -1,7 +1,8 @@
 """The files of a saved AlphaZero model, and reading its description (no torch needed).
 
-A model folder holds ``model.json`` (the format tag, the game variant, the
-architecture, the SHA-256 of each weights file and what the trainer adds),
+A model folder holds ``model.json`` (the format tag, the game variant (its
+``variant`` object, ``game_to_json``), the architecture, the SHA-256 of each
+weights file and what the trainer adds),
 ``model.pt`` (the torch ``state_dict``) and ``model.npz`` (the same network
 with batch norms folded, for ``numpy_net``). Weights are written before the
 JSON that names them, each atomically, so a JSON never names weights that are
@@ -21,15 +22,59 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tictacgo.baselines.learning.alphazero.features import encoder_for
-from tictacgo.baselines.learning.alphazero.variant import Variant
 from tictacgo.baselines.model_reading import read_file, read_json
+from tictacgo.games import make_game
+from tictacgo.games.spec import Game
 from tictacgo.validate import check_bool, check_int
 
 WEIGHTS_FILE = "model.pt"
 NUMPY_FILE = "model.npz"
 META_FILE = "model.json"
 FORMAT = "tictacgo-alphazero-1"
+
+
+# The variant's fields in model.json: the game's parameters, Little-Go's ``size`` as ``board_size``.
+_JSON_NAMES = {"size": "board_size"}
+_PARAM_NAMES = {v: k for k, v in _JSON_NAMES.items()}
+# Written for every game (None where the game has no such parameter), as models always had them.
+_VARIANT_FIELDS = ("board_size", "komi", "max_actions")
+
+
+def game_to_json(game: Game) -> dict:
+    """The ``variant`` object of ``model.json`` for the game a network plays.
+
+    ``{"game": "littlego", "board_size": 5, "komi": 2.5, "max_actions": 24}``; a game without
+    a parameter writes None for it (``{"game": "tictactoe", "board_size": None, ...}``).
+    """
+    out: dict = {"game": game.spec.name, **dict.fromkeys(_VARIANT_FIELDS)}
+    for name, value in game.params.items():
+        out[_JSON_NAMES.get(name, name)] = float(value) if name == "komi" else value
+    return out
+
+
+def game_from_json(data: Any) -> Game:
+    """The game object of ``model.json``'s ``variant`` object (``game_to_json``'s dict).
+
+    Raises:
+        ValueError: not a dict with a ``game`` name, unknown fields, or a variant the game refuses.
+    """
+    if not isinstance(data, dict) or not isinstance(data.get("game"), str):
+        raise ValueError(f"a variant is a dict with a 'game' name, got {data!r}")
+    params = {_PARAM_NAMES.get(k, k): v for k, v in data.items() if k != "game"}
+    game = make_game(data["game"])
+    extra = set(params) - set(game.params) - {_PARAM_NAMES.get(k, k) for k in _VARIANT_FIELDS}
+    if extra:
+        raise ValueError(f"unknown variant fields {sorted(_JSON_NAMES.get(k, k) for k in extra)}")
+    return make_game(game, **params)
+
+
+def describe_game(game: Game) -> str:
+    """A short readable name of a variant: ``"littlego 5x5, komi 2.5, 24 actions"``."""
+    spec = game.spec
+    if spec.max_actions is None:
+        return spec.name
+    rows, cols = spec.board_shape
+    return f"{spec.name} {rows}x{cols}, komi {spec.komi:g}, {spec.max_actions} actions"
 
 
 def read_meta(folder: str | Path) -> dict:
@@ -185,8 +230,13 @@ class Description:
     """A model's ``model.json``, checked: the whole dict, the variant and the architecture."""
 
     meta: dict
-    variant: Variant
+    game: Game
     architecture: dict
+
+    @property
+    def variant(self) -> Game:
+        """The game the network plays (the name model.json gives it)."""
+        return self.game
 
 
 def read_description(folder: str | Path) -> Description:
@@ -201,7 +251,7 @@ def read_description(folder: str | Path) -> Description:
     meta = read_meta(folder)
     path = Path(folder) / META_FILE
     try:
-        variant = Variant.from_json(meta.get("variant"))
+        game = game_from_json(meta.get("variant"))
     except (TypeError, ValueError) as e:
         raise ValueError(f"{path} has no usable variant: {e}") from None
     arch = meta.get("architecture")
@@ -214,11 +264,11 @@ def read_description(folder: str | Path) -> Description:
         arch = check_sizes(arch)
     except ValueError as e:
         raise ValueError(f"{path}: {e}") from None
-    encoder = encoder_for(variant)
-    fits = {"in_planes": len(encoder.planes), "board": encoder.board_shape[0],
-            "num_actions": variant.module.num_actions}
+    encoder = game.encoder
+    fits = {"in_planes": len(encoder.network_planes), "board": encoder.board_shape[0],
+            "num_actions": game.num_actions}
     for field, want in fits.items():
         if arch[field] != want:
             raise ValueError(f"{path}: the architecture's {field} is {arch[field]}, but "
-                             f"{variant.describe()} needs {want}")
-    return Description(meta, variant, arch)
+                             f"{describe_game(game)} needs {want}")
+    return Description(meta, game, arch)

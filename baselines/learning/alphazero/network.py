@@ -36,7 +36,6 @@ from torch import nn
 
 from tictacgo.atomic import atomic_write_bytes, atomic_write_json
 from tictacgo.baselines.learning.alphazero import onednn
-from tictacgo.baselines.learning.alphazero.features import encoder_for
 from tictacgo.baselines.learning.alphazero.modelfile import (
     FORMAT,
     META_FILE,
@@ -44,14 +43,15 @@ from tictacgo.baselines.learning.alphazero.modelfile import (
     WEIGHTS_FILE,
     check_sizes,
     checked_bytes,
+    game_to_json,
     read_description,
     sha256,
     weights_cap,
 )
 from tictacgo.baselines.learning.alphazero.numpy_net import export
-from tictacgo.baselines.learning.alphazero.variant import Variant
 from tictacgo.baselines.model_reading import check_zip_size, first_line
 from tictacgo.games.batched_common import BatchedGame
+from tictacgo.games.spec import Game
 
 
 @dataclass(frozen=True)
@@ -80,11 +80,12 @@ class Architecture:
         check_sizes(asdict(self), prefix="Architecture.")  # whole numbers within modelfile's limits
 
     @classmethod
-    def for_variant(cls, variant: Variant, **kw) -> Architecture:
-        """The architecture whose inputs and outputs fit ``variant`` (``kw``: channels, blocks, ...)."""
-        enc = encoder_for(variant)
-        return cls(len(enc.planes), enc.board_shape[0], variant.module.num_actions,
-                   **kw)
+    def for_game(cls, game: Game, **kw) -> Architecture:
+        """The architecture whose inputs and outputs fit ``game`` (``kw``: channels, blocks, ...)."""
+        enc = game.encoder
+        return cls(len(enc.network_planes), enc.board_shape[0], game.num_actions, **kw)
+
+    for_variant = for_game  # the name it had when a network's game was a ``Variant``
 
     @classmethod
     def from_json(cls, data: dict) -> Architecture:
@@ -188,22 +189,22 @@ class NetworkEvaluator:
 
     Args:
         net: the network.
-        variant: the game variant it plays (picks the planes).
+        game: the game (and variant) it plays; its encoder builds the planes.
         device: where the network runs (default: where its parameters are).
         precision: ``"float32"``, or ``"bfloat16"`` (about twice as fast on CPUs with AMX or
             AVX512-BF16 instructions, much slower on CPUs without them; logits and values differ from
             float32's by up to about 1e-2).
     """
 
-    def __init__(self, net: PolicyValueNet, variant: Variant, device: torch.device | str | None = None,
+    def __init__(self, net: PolicyValueNet, game: Game, device: torch.device | str | None = None,
                  precision: str = "float32"):
         if precision not in PRECISIONS:
             raise ValueError(f"precision must be one of {PRECISIONS}, got {precision!r}")
         self.net = net
         self.device = torch.device(device) if device is not None else next(net.parameters()).device
         self.precision = precision
-        self.variant = variant
-        self.encoder = encoder_for(variant)
+        self.game = game
+        self.encoder = game.encoder
         self.calls = 0      # forward passes
         self.positions = 0  # positions evaluated
         self._weights: list[torch.Tensor] = []
@@ -259,13 +260,13 @@ def _weights_bytes(net: nn.Module) -> bytes:
     return buf.getvalue()
 
 
-def save_model(folder: str | Path, net: PolicyValueNet, variant: Variant, info: dict | None = None) -> Path:
+def save_model(folder: str | Path, net: PolicyValueNet, game: Game, info: dict | None = None) -> Path:
     """Write ``model.pt``, ``model.npz`` and ``model.json`` into ``folder`` (created), each atomically.
 
     Args:
         folder: the model's folder.
         net: the network.
-        variant: the game variant it plays.
+        game: the game (and variant) it plays.
         info: JSON-serialisable facts to keep with it (seed, steps, wall time, command).
     Returns:
         The folder as a Path.
@@ -278,14 +279,14 @@ def save_model(folder: str | Path, net: PolicyValueNet, variant: Variant, info: 
     np.savez(buf, **export(net))
     arrays = buf.getvalue()
     atomic_write_bytes(folder / NUMPY_FILE, arrays)
-    meta = {"format": FORMAT, "variant": variant.to_json(), "architecture": asdict(net.arch),
+    meta = {"format": FORMAT, "variant": game_to_json(game), "architecture": asdict(net.arch),
             "weights_sha256": sha256(data), "numpy_sha256": sha256(arrays), "info": info or {}}
     atomic_write_json(folder / META_FILE, meta, indent=1)
     return folder
 
 
-def load_model(folder: str | Path) -> tuple[PolicyValueNet, Variant, dict]:
-    """``(net, variant, meta)`` from a model folder (weights read with ``weights_only=True``).
+def load_model(folder: str | Path) -> tuple[PolicyValueNet, Game, dict]:
+    """``(net, game, meta)`` from a model folder (weights read with ``weights_only=True``).
 
     The description is checked first (``read_description``), the weights file's size is
     bounded by its architecture before it is read, and the weights must fit the network exactly
@@ -322,7 +323,7 @@ def load_model(folder: str | Path) -> tuple[PolicyValueNet, Variant, dict]:
     except RuntimeError as e:
         raise ValueError(f"{path} does not fit the architecture in {META_FILE} ({first_line(e)})") from None
     net.eval()
-    return net, desc.variant, desc.meta
+    return net, desc.game, desc.meta
 
 
 def add_numpy_export(folder: str | Path) -> Path:

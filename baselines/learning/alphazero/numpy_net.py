@@ -19,16 +19,15 @@ from pathlib import Path
 
 import numpy as np
 
-from tictacgo.baselines.learning.alphazero.features import encoder_for
 from tictacgo.baselines.learning.alphazero.modelfile import (
     NUMPY_FILE,
     checked_bytes,
     read_description,
     weights_cap,
 )
-from tictacgo.baselines.learning.alphazero.variant import Variant
 from tictacgo.baselines.model_reading import expect_arrays, read_npz
 from tictacgo.games.batched_common import BatchedGame
+from tictacgo.games.spec import Game
 
 
 def _fold(conv, bn) -> tuple[np.ndarray, np.ndarray]:
@@ -133,10 +132,10 @@ class NumpyNet:
 class NumpyEvaluator:
     """The search's leaf evaluator over a ``NumpyNet`` (see ``network.NetworkEvaluator``)."""
 
-    def __init__(self, net: NumpyNet, variant: Variant):
+    def __init__(self, net: NumpyNet, game: Game):
         self.net = net
-        self.variant = variant
-        self.encoder = encoder_for(variant)
+        self.game = game
+        self.encoder = game.encoder
         self.calls = 0
         self.positions = 0
 
@@ -170,8 +169,8 @@ def export_shapes(arch: dict) -> dict[str, tuple[int, ...]]:
     return shapes
 
 
-def load_numpy(folder: str | Path) -> tuple[NumpyEvaluator, Variant, dict]:
-    """``(evaluator, variant, meta)`` from a model folder's ``model.npz`` (no pickles, no torch).
+def load_numpy(folder: str | Path) -> tuple[NumpyEvaluator, Game, dict]:
+    """``(evaluator, game, meta)`` from a model folder's ``model.npz`` (no pickles, no torch).
 
     The description is checked first (``read_description``); the archive's size, then each
     array's declared name, shape and dtype are checked against its architecture before
@@ -186,4 +185,4 @@ def load_numpy(folder: str | Path) -> tuple[NumpyEvaluator, Variant, dict]:
     shapes = export_shapes(arch)
     arrays = read_npz(data, str(Path(folder) / NUMPY_FILE), lambda declared: expect_arrays(declared, shapes))
     net = NumpyNet(arrays, arch["blocks"])
-    return NumpyEvaluator(net, desc.variant), desc.variant, desc.meta
+    return NumpyEvaluator(net, desc.game), desc.game, desc.meta

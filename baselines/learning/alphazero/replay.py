@@ -1,4 +1,4 @@
-"""The replay buffer of self-play positions, and the eight board symmetries used to augment it.
+"""The replay buffer of self-play positions, augmented by the game's board symmetries.
 
 A position is stored as its input planes ``(C, n, n)``, the search's policy
 target over all actions, the game's result from the view of the player to
@@ -7,11 +7,13 @@ little about the position, e.g. during a random opening) and, if asked, the
 final board from the mover's view (the ownership target).
 
 The buffer is a ring of fixed capacity (the oldest positions leave first).
-``sample`` draws uniformly and, with ``augment``, applies one of the eight
-symmetries of the square to each sample: planes, ownership and the
+``sample`` draws uniformly and, with ``augment``, applies one of the game's
+symmetries (``game.symmetries()``, ``tictacgo.games.symmetry``; a square
+board's eight by default) to each sample: planes, ownership and the
 placement part of the policy move together; PASS (the action after the
-``n * n`` points) is left unchanged. The value does not change: a symmetry
-keeps the player to move.
+points) is left unchanged. The value does not change: a symmetry keeps the
+player to move. ``transform_boards``, ``transform_policy`` and
+``transform_action`` apply one symmetry of a square board.
 """
 
 from __future__ import annotations
@@ -22,33 +24,30 @@ from pathlib import Path
 import numpy as np
 
 from tictacgo.atomic import atomic_write_bytes
+from tictacgo.games.symmetry import board_symmetries, move_actions, move_boards
 
+#: A square board's symmetries (``tictacgo.games.symmetry.board_symmetries``): rotations 0..3
+#: (``(4 - s) % 4`` undoes ``s``), mirrors 4..7 (each its own inverse).
 NUM_SYMMETRIES = 8
 
 
 def transform_boards(x: np.ndarray, sym: int) -> np.ndarray:
-    """Symmetry ``sym`` (0..7) of arrays whose last two axes are the board.
-
-    ``sym % 4`` quarter turns (``np.rot90``), then a left-right mirror when ``sym >= 4``.
-    """
-    y = np.rot90(x, sym % 4, axes=(-2, -1))
-    return y[..., ::-1] if sym >= 4 else y
+    """Symmetry ``sym`` (0..7, ``board_symmetries``' order) of arrays whose last two axes are a
+    square board."""
+    n = x.shape[-1]
+    return move_boards(x, board_symmetries(n, n, n * n)[sym])
 
 
 def transform_policy(policy: np.ndarray, sym: int, n: int) -> np.ndarray:
     """Symmetry ``sym`` of ``(..., A)`` vectors over actions: the ``n * n`` points move, PASS stays."""
-    points = policy[..., : n * n].reshape(*policy.shape[:-1], n, n)
-    moved = transform_boards(points, sym).reshape(*policy.shape[:-1], n * n)
-    return np.concatenate([moved, policy[..., n * n:]], axis=-1)
+    return move_actions(policy, board_symmetries(n, n, policy.shape[-1])[sym])
 
 
 def transform_action(action: int, sym: int, n: int, num_actions: int) -> int:
     """Where symmetry ``sym`` sends one action (PASS and other non-point actions stay)."""
     if not 0 <= action < num_actions:
         raise ValueError(f"action must be in [0, {num_actions - 1}], got {action!r}")
-    one = np.zeros(num_actions)
-    one[action] = 1
-    return int(transform_policy(one, sym, n).argmax())
+    return int(board_symmetries(n, n, num_actions)[sym, action])
 
 
 class ReplayBuffer:
@@ -56,25 +55,32 @@ class ReplayBuffer:
 
     Args:
         capacity: positions kept.
-        plane_shape: ``(C, n, n)``.
+        plane_shape: ``(C, rows, cols)``.
         num_actions: the policy's length.
-        ownership: keep an ownership target ``(n * n,)`` per position.
+        ownership: keep an ownership target ``(rows * cols,)`` per position.
+        symmetries: the game's ``symmetries()`` (``(S, num_actions)`` action maps); default: every
+            symmetry of the board's shape (``board_symmetries``).
     """
 
     def __init__(self, capacity: int, plane_shape: tuple[int, int, int], num_actions: int,
-                 ownership: bool = False):
+                 ownership: bool = False, symmetries: np.ndarray | None = None):
         if isinstance(capacity, bool) or not isinstance(capacity, int) or capacity < 1:
             raise ValueError(f"capacity must be a positive int, got {capacity!r}")
-        C, n, m = plane_shape
-        if n != m:
-            raise ValueError(f"the board must be square, got plane shape {plane_shape}")
+        C, rows, cols = plane_shape
+        if symmetries is None:
+            symmetries = board_symmetries(rows, cols, num_actions)
+        symmetries = np.asarray(symmetries, dtype=np.int64)
+        if symmetries.ndim != 2 or symmetries.shape[1] != num_actions:
+            raise ValueError(f"symmetries must be maps of the {num_actions} actions, (S, {num_actions}), "
+                             f"got shape {symmetries.shape}")
         self.capacity = capacity
-        self.n = n
-        self.planes = np.zeros((capacity, C, n, n), np.float32)
+        self.board_shape = (rows, cols)
+        self.symmetries = symmetries
+        self.planes = np.zeros((capacity, C, rows, cols), np.float32)
         self.policy = np.zeros((capacity, num_actions), np.float32)
         self.value = np.zeros(capacity, np.float32)
         self.value_weight = np.zeros(capacity, np.float32)
-        self.ownership = np.zeros((capacity, n * n), np.float32) if ownership else None
+        self.ownership = np.zeros((capacity, rows * cols), np.float32) if ownership else None
         self.size = 0
         self.next = 0
         self.added = 0  # positions ever added
@@ -124,16 +130,17 @@ class ReplayBuffer:
         if self.ownership is not None:
             out["ownership"] = self.ownership[idx]
         if augment:
-            sym = rng.integers(NUM_SYMMETRIES, size=batch_size)
-            for s in range(1, NUM_SYMMETRIES):
+            sym = rng.integers(len(self.symmetries), size=batch_size)
+            for s in range(1, len(self.symmetries)):
                 m = sym == s
                 if not m.any():
                     continue
-                out["planes"][m] = transform_boards(out["planes"][m], s)
-                out["policy"][m] = transform_policy(out["policy"][m], s, self.n)
+                moves = self.symmetries[s]
+                out["planes"][m] = move_boards(out["planes"][m], moves)
+                out["policy"][m] = move_actions(out["policy"][m], moves)
                 if self.ownership is not None:
-                    own = out["ownership"][m].reshape(-1, self.n, self.n)
-                    out["ownership"][m] = transform_boards(own, s).reshape(-1, self.n * self.n)
+                    own = out["ownership"][m].reshape(-1, *self.board_shape)
+                    out["ownership"][m] = move_boards(own, moves).reshape(len(own), -1)
         return out
 
     # -- saving for --resume ---------------------------------------------------------------

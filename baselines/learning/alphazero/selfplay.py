@@ -22,10 +22,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from tictacgo.baselines.learning.alphazero.features import encoder_for
-from tictacgo.baselines.learning.alphazero.variant import Variant
 from tictacgo.baselines.search import SEARCHES as _SEARCH_FUNCTIONS
 from tictacgo.baselines.search import Evaluator, SearchOutput, gumbel_search, puct_search
+from tictacgo.games.batched_engines import make_batched_engine
+from tictacgo.games.spec import Game
 
 SEARCHES = tuple(_SEARCH_FUNCTIONS)
 
@@ -94,7 +94,7 @@ class SelfPlay:
     """B games of self-play on the batched engine (see the module docstring).
 
     Args:
-        variant: the game variant.
+        game: the game (and variant) played.
         evaluate: the search's leaf evaluator (the network's).
         num_games: games played at once (B).
         search: the search settings.
@@ -103,16 +103,16 @@ class SelfPlay:
         random_opening: open each game with 0..N random placements.
     """
 
-    def __init__(self, variant: Variant, evaluate: Evaluator, num_games: int, search: SearchConfig,
+    def __init__(self, game: Game, evaluate: Evaluator, num_games: int, search: SearchConfig,
                  rng: np.random.Generator, temperature_moves: int = 8, random_opening: int = 0):
-        self.variant = variant
+        self.game = game
         self.evaluate = evaluate
         self.search = search
         self.rng = rng
         self.temperature_moves = temperature_moves
         self.random_opening = random_opening
-        self.engine = variant.new_engine(num_games)
-        self.encoder = encoder_for(variant)
+        self.engine = make_batched_engine(game, num_games)
+        self.encoder = game.encoder
         self.B = num_games
         self.N = self.engine.board_shape[0] * self.engine.board_shape[1]
         self.pass_action = self.engine.pass_action

@@ -50,7 +50,7 @@ from tictacgo.baselines.learning.alphazero.checkpoint import (
     restore_state,
     save_checkpoint,
 )
-from tictacgo.baselines.learning.alphazero.features import encoder_for
+from tictacgo.baselines.learning.alphazero.modelfile import describe_game
 from tictacgo.baselines.learning.alphazero.network import (
     PRECISIONS,
     Architecture,
@@ -61,13 +61,14 @@ from tictacgo.baselines.learning.alphazero.network import (
 from tictacgo.baselines.learning.alphazero.replay import ReplayBuffer
 from tictacgo.baselines.learning.alphazero.search import NEG
 from tictacgo.baselines.learning.alphazero.selfplay import SearchConfig, SelfPlay
-from tictacgo.baselines.learning.alphazero.variant import Variant
 from tictacgo.baselines.learning.training_config import (
     MAX_SEED,
     TrainingFailed,
     open_run_folder,
     setting,
 )
+from tictacgo.games import make_game
+from tictacgo.games.spec import Game
 from tictacgo.validate import check_settings
 
 
@@ -148,13 +149,21 @@ class AlphaZeroConfig:
             raise ValueError(f"--min-buffer must be at most --buffer-size {self.buffer_size} (the buffer "
                              f"never holds more), got {self.min_buffer}")
         try:
-            Variant.make(self.game, self.board_size)
+            self.game_object()
         except ValueError as e:
             raise ValueError(f"--board-size: {e}") from None
 
+    def game_object(self) -> Game:
+        """The game this run trains, built once (again only if ``game`` or ``board_size`` changed)."""
+        key = (self.game, self.board_size)
+        built = self.__dict__.get("_built")
+        if built is None or built[0] != key:
+            built = self.__dict__["_built"] = (key, make_game(self.game, size=self.board_size))
+        return built[1]
+
     @property
     def out_dir(self) -> Path:
-        return Path(self.out if self.out is not None else f"runs/{Variant.make(self.game).game}_az")
+        return Path(self.out if self.out is not None else f"runs/{self.game_object().spec.name}_az")
 
     def search_config(self) -> SearchConfig:
         return SearchConfig(self.search, self.simulations, self.max_considered, self.gumbel_scale,
@@ -173,13 +182,11 @@ def resolve_device(name: str) -> torch.device:
 class RawPolicyAudit:
     """For a solvable game: the share of all live positions where the raw network's top move is optimal."""
 
-    def __init__(self, variant: Variant):
+    def __init__(self, game: Game):
         from tictacgo.baselines.audit import optimal_actions, reachable_positions
 
-        game = variant.module
         positions = reachable_positions(game)
-        enc = encoder_for(variant)
-        self.planes = np.stack([enc.from_state(game, s) for s in positions])
+        self.planes = np.stack([game.encoder.from_state(s) for s in positions])
         self.legal = np.stack([game.legal_mask(s) for s in positions]).astype(bool)
         best = optimal_actions(game, positions)
         self.optimal = np.zeros_like(self.legal)
@@ -231,11 +238,11 @@ def train(cfg: AlphaZeroConfig, log=print, info: dict | None = None) -> dict:
     """
     t_start = time.perf_counter()
     cfg.validate()
-    variant = Variant.make(cfg.game, cfg.board_size)
+    game = cfg.game_object()
     device = resolve_device(cfg.device)
     search = cfg.search_config()
-    arch = Architecture.for_variant(variant, channels=cfg.channels, blocks=cfg.blocks,
-                                    ownership=cfg.ownership_weight > 0)
+    arch = Architecture.for_game(game, channels=cfg.channels, blocks=cfg.blocks,
+                                 ownership=cfg.ownership_weight > 0)
     run_files = ("model.pt", "config.json", RESUME_DIR, CHECKPOINTS_DIR)
     with open_run_folder(cfg.out_dir, resume=cfg.resume, force=cfg.force, run_files=run_files) as out:
         clean_leftovers(out)
@@ -243,12 +250,11 @@ def train(cfg: AlphaZeroConfig, log=print, info: dict | None = None) -> dict:
         torch.manual_seed(cfg.seed)
         rng = np.random.default_rng(cfg.seed)
         state = read_resume_state(out) if cfg.resume else None
-        net = _network(out, state, variant, arch)
+        net = _network(out, state, game, arch)
         net.to(device)
         opt = torch.optim.AdamW(net.parameters(), lr=cfg.learning_rate, weight_decay=cfg.weight_decay)
-        enc = encoder_for(variant)
-        buffer = ReplayBuffer(cfg.buffer_size, (len(enc.planes), *enc.board_shape), arch.num_actions,
-                              ownership=arch.ownership)
+        buffer = ReplayBuffer(cfg.buffer_size, game.encoder.network_shape, arch.num_actions,
+                              ownership=arch.ownership, symmetries=game.symmetries())
         progress = {"positions": 0, "games": 0, "gradient_steps": 0, "seconds": 0.0, "checkpoints": []}
         if state is not None:
             progress = restore_state(out, state, opt, buffer, rng, device)
@@ -256,29 +262,29 @@ def train(cfg: AlphaZeroConfig, log=print, info: dict | None = None) -> dict:
                 group.update(lr=cfg.learning_rate, weight_decay=cfg.weight_decay)
             republish_if_needed(out, state, log)
             log(f"resuming {out}: {progress['positions']} positions, {progress['seconds']:.0f} s so far")
-        progress = _run(cfg, out, variant, net, opt, buffer, progress, rng, device, search, log, info)
+        progress = _run(cfg, out, game, net, opt, buffer, progress, rng, device, search, log, info)
     progress["wall_seconds_this_session"] = round(time.perf_counter() - t_start, 1)
     return progress
 
 
-def _network(out: Path, state, variant: Variant, arch: Architecture) -> PolicyValueNet:
+def _network(out: Path, state, game: Game, arch: Architecture) -> PolicyValueNet:
     """A new network, or the one of the checkpoint the resume state names (checked against the settings)."""
     if state is None:
         return PolicyValueNet(arch)
-    net, saved_variant, _ = load_model(out / state.model if state.model else out)
-    if saved_variant != variant or net.arch != arch:
-        raise ValueError(f"{out} holds a run of {saved_variant.describe()} with {net.arch}; "
-                         f"this configuration asks for {variant.describe()} with {arch}")
+    net, saved_game, _ = load_model(out / state.model if state.model else out)
+    if saved_game != game or net.arch != arch:
+        raise ValueError(f"{out} holds a run of {describe_game(saved_game)} with {net.arch}; "
+                         f"this configuration asks for {describe_game(game)} with {arch}")
     return net
 
 
-def _run(cfg: AlphaZeroConfig, out: Path, variant: Variant, net: PolicyValueNet, opt, buffer: ReplayBuffer,
+def _run(cfg: AlphaZeroConfig, out: Path, game: Game, net: PolicyValueNet, opt, buffer: ReplayBuffer,
          progress: dict, rng: np.random.Generator, device, search, log, info: dict | None) -> dict:
     """The self-play and training loop, with its checkpoints; returns the progress record."""
-    evaluator = NetworkEvaluator(net, variant, device=device, precision=cfg.inference_precision)
-    selfplay = SelfPlay(variant, evaluator, cfg.num_games, search, rng,
+    evaluator = NetworkEvaluator(net, game, device=device, precision=cfg.inference_precision)
+    selfplay = SelfPlay(game, evaluator, cfg.num_games, search, rng,
                         temperature_moves=cfg.temperature_moves, random_opening=cfg.random_opening)
-    audit = RawPolicyAudit(variant) if variant.module.spec.solvable else None
+    audit = RawPolicyAudit(game) if game.spec.solvable else None
     writer = _tensorboard(out / "tb") if cfg.tensorboard else None
     bar = _progress_bar(cfg) if cfg.progress else None
 
@@ -308,7 +314,7 @@ def _run(cfg: AlphaZeroConfig, out: Path, variant: Variant, net: PolicyValueNet,
             except OSError as e:
                 raise TrainingFailed(f"cannot write {out / 'config.json'}: {e.strerror or e}") from None
             config_written = True
-        save_checkpoint(out, net, variant, meta, opt, buffer, progress, rng)
+        save_checkpoint(out, net, game, meta, opt, buffer, progress, rng)
         if writer is not None:
             for k, v in entry.items():
                 if k != "seconds":

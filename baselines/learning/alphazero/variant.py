@@ -1,17 +1,19 @@
-"""Which game and variant an AlphaZero network plays, and the one place that builds its games.
+"""Deprecated: ``Variant``, the record of which game an AlphaZero network plays.
 
-A network is trained for one game variant (Little-Go's board size, komi and
-action limit change the value of every position), so the variant travels with
-the weights in the model's JSON. ``Variant`` is that record; it also builds
-what the search and the training need: the rules module, an initial state and
-a batched engine. Nothing else in this package builds a game.
+The game object is that record now: a network plays ``game`` (``make_game(
+"littlego", size=7)``), its variant is ``game.params``, and ``model.json``
+holds ``modelfile.game_to_json(game)`` (the same keys ``Variant.to_json``
+wrote). ``Variant`` stays for code written against it; it warns once when
+built, and ``Variant.of_game(game).game_object`` is the game again.
 """
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from tictacgo.baselines.learning.alphazero.modelfile import describe_game, game_from_json, game_to_json
 from tictacgo.games import make_game
 from tictacgo.games.batched_common import BatchedGame
 from tictacgo.games.batched_engines import make_batched_engine
@@ -20,7 +22,7 @@ from tictacgo.games.spec import Game
 
 @dataclass(frozen=True)
 class Variant:
-    """A game and its variant parameters (None where the game has none).
+    """Deprecated: a game's name and its variant parameters (use the game object).
 
     Attributes:
         game: the game's registry name, ``"tictactoe"`` or ``"littlego"``.
@@ -34,54 +36,41 @@ class Variant:
     komi: float | None = None
     max_actions: int | None = None
 
+    def __post_init__(self):
+        warnings.warn("Variant is deprecated: pass the game object (tictacgo.games.make_game) instead",
+                      DeprecationWarning, stacklevel=3)
+
     @classmethod
     def make(cls, game: str, board_size: int | None = None, komi: float | None = None,
              max_actions: int | None = None) -> Variant:
-        """The variant of ``game`` with the game's defaults filled in.
-
-        Raises:
-            ValueError: an unknown game, or variant parameters the game refuses.
-        """
+        """The variant of ``game`` with the game's defaults filled in."""
         return cls.of_game(make_game(game, size=board_size, komi=komi, max_actions=max_actions))
 
     @classmethod
     def of_game(cls, game: Game) -> Variant:
         """The variant a game object plays."""
-        spec = game.spec
-        if spec.max_actions is None:
-            return cls(spec.name)
-        return cls(spec.name, spec.board_shape[0], float(spec.komi), int(spec.max_actions))
+        return cls(**game_to_json(game))
 
     @classmethod
     def from_json(cls, data: dict) -> Variant:
-        """A variant from ``to_json``'s dict (checked by ``make``)."""
-        if not isinstance(data, dict) or not isinstance(data.get("game"), str):
-            raise ValueError(f"a variant is a dict with a 'game' name, got {data!r}")
-        extra = set(data) - {"game", "board_size", "komi", "max_actions"}
-        if extra:
-            raise ValueError(f"unknown variant fields {sorted(extra)}")
-        return cls.make(data["game"], data.get("board_size"), data.get("komi"), data.get("max_actions"))
+        """A variant from ``to_json``'s dict."""
+        return cls.of_game(game_from_json(data))
 
     def to_json(self) -> dict:
         return asdict(self)
 
     @property
-    def module(self) -> Game:
+    def game_object(self) -> Game:
         """The game object of this variant."""
-        return make_game(self.game, size=self.board_size, komi=self.komi, max_actions=self.max_actions)
+        return game_from_json(self.to_json())
+
+    module = game_object
 
     def initial_state(self) -> Any:
-        """The empty board of this variant."""
-        return self.module.initial_state()
+        return self.game_object.initial_state()
 
     def new_engine(self, batch_size: int, backend: str | None = None) -> BatchedGame:
-        """A batched engine of ``batch_size`` new games of this variant."""
-        return make_batched_engine(self.module, batch_size, backend=backend)
+        return make_batched_engine(self.game_object, batch_size, backend=backend)
 
     def describe(self) -> str:
-        """A short readable name: ``"littlego 5x5, komi 2.5, 24 actions"``."""
-        if self.max_actions is None:
-            return self.game
-        n = self.board_size
-        return f"{self.game} {n}x{n}, komi {self.komi:g}, {self.max_actions} actions"
-
+        return describe_game(self.game_object)
