@@ -45,11 +45,11 @@ from tictacgo.baselines.learning.alphazero.network import (
 )
 from tictacgo.baselines.learning.alphazero.search import gumbel_search
 from tictacgo.baselines.learning.alphazero.selfplay import SearchConfig, SelfPlay
+from tictacgo.baselines.learning.training_config import setting
+from tictacgo.cli.options import parse_options
 from tictacgo.games import make_game
 from tictacgo.games.batched_engines import make_batched_engine
 from tictacgo.games.spec import Game
-from tictacgo.baselines.learning.training_config import setting
-from tictacgo.cli.options import parse_options
 
 PARTS = ("network", "input planes", "engine", "search bookkeeping", "self-play bookkeeping")
 ENGINE_METHODS = ("play", "legal_mask", "returns", "reset", "boards", "snapshot")
@@ -184,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
             t = time.perf_counter()
             gumbel_search(eng, evaluator, args.sims, rng)
             rates.append((evaluator.positions - before) / (time.perf_counter() - t))
-        x = rng.random((batch, len(evaluator.encoder.planes), 5, 5), dtype=np.float32)
+        x = rng.random((batch, len(evaluator.encoder.network_planes), 5, 5), dtype=np.float32)
         t, n = time.perf_counter(), 0
         while time.perf_counter() - t < 1.0:
             evaluator.evaluate_planes(x)
