@@ -177,9 +177,9 @@ def simulate_gumbel(children, terminal, logits, legal, child_visits, child_value
                 total = 0
                 for i in range(A):
                     total += child_visits[g, node, i]
-                a = _gumbel_root(g, node, table[num_considered[g], total], gumbel, logits, legal, child_visits,
-                                 child_value, child_discount, raw_value, value_scale, maxvisit_init, prior, w,
-                                 cq, score)
+                a = _gumbel_root(g, node, table[num_considered[g], total], gumbel, logits, legal,
+                                 child_visits, child_value, child_discount, raw_value, value_scale,
+                                 maxvisit_init, prior, w, cq, score)
             else:
                 a = _gumbel_interior(g, node, logits, legal, child_visits, child_value, child_discount,
                                      raw_value, value_scale, maxvisit_init, prior, w, cq, score)
@@ -268,3 +268,31 @@ def backward(leaf, new, parent, action_from_parent, child_discount, value, visit
             child_value[g, p, a] = value[g, i]
             child_visits[g, p, a] += 1
             i, v = p, val
+
+
+@njit(cache=True)
+def record_nodes(games, new, parents, actions, logits, values, legal, done, same_mover, neg, t_logits,
+                 t_legal, t_raw_value, t_value, t_visits, t_terminal, t_parent, t_action, t_children,
+                 t_discount):
+    """Write the evaluated node ``new`` of each of ``games`` into the trees and link it to its parent
+    (``tree._set_nodes`` with ``formulas.masked_logits``, and ``tree._expand``'s links)."""
+    A = logits.shape[1]
+    for k in range(games.shape[0]):
+        g, p, a = games[k], parents[k], actions[k]
+        best = -np.inf
+        for i in range(A):
+            if legal[k, i] and logits[k, i] > best:
+                best = logits[k, i]
+        if not np.isfinite(best):
+            best = 0.0
+        for i in range(A):
+            t_logits[g, new, i] = logits[k, i] - best if legal[k, i] else neg
+            t_legal[g, new, i] = legal[k, i]
+        t_raw_value[g, new] = values[k]
+        t_value[g, new] = values[k]
+        t_visits[g, new] = 1
+        t_terminal[g, new] = done[k]
+        t_parent[g, new] = p
+        t_action[g, new] = a
+        t_children[g, p, a] = new
+        t_discount[g, p, a] = 1.0 if same_mover[k] else -1.0

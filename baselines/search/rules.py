@@ -94,13 +94,14 @@ class GumbelRoot:
         if not (isinstance(interior, GumbelInterior) and interior.value_scale == self.value_scale
                 and interior.maxvisit_init == self.maxvisit_init):
             return None
-        from tictacgo.baselines.search import kernels
-
+        kernels = _tree.compiled_kernels()
         gumbel = np.ascontiguousarray(self.gumbel, np.float64)
         considered = np.ascontiguousarray(self.num_considered, np.int64)
 
         def walk(tree: Tree):
-            table = self.table.columns(tree.simulations + 1)
+            table = self.table.array
+            if tree.simulations >= table.shape[1]:
+                table = self.table.columns(tree.simulations + 1)
             return _walk_out(tree, lambda p, a, lf: kernels.simulate_gumbel(
                 tree.children, tree.terminal, tree.logits, tree.legal, tree.child_visits, tree.child_value,
                 tree.child_discount, tree.raw_value, gumbel, considered, table, float(self.value_scale),
@@ -152,15 +153,15 @@ class Puct:
         if not (isinstance(interior, Puct) and interior.root_prior is None and interior.c_init == self.c_init
                 and interior.c_base == self.c_base):
             return None
-        from tictacgo.baselines.search import kernels
-
+        kernels = _tree.compiled_kernels()
         use_prior = self.root_prior is not None
         prior = np.ascontiguousarray(self.root_prior if use_prior else np.zeros((1, 1)), np.float64)
         c_base = -1.0 if self.c_base is None else float(self.c_base)
 
         def walk(tree: Tree):
             return _walk_out(tree, lambda p, a, lf: kernels.simulate_puct(
-                tree.children, tree.terminal, tree.logits, tree.legal, tree.visits, tree.value, tree.child_visits,
-                tree.child_value, tree.child_discount, prior, use_prior, float(self.c_init), c_base, p, a, lf))
+                tree.children, tree.terminal, tree.logits, tree.legal, tree.visits, tree.value,
+                tree.child_visits, tree.child_value, tree.child_discount, prior, use_prior,
+                float(self.c_init), c_base, p, a, lf))
 
         return walk

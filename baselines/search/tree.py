@@ -39,12 +39,13 @@ numpy functions below are the same search where numba is absent.
 from __future__ import annotations
 
 import copy
+import functools
 import time
 from collections.abc import Callable
 
 import numpy as np
 
-from tictacgo.baselines.search.formulas import completed_q, masked_logits, softmax
+from tictacgo.baselines.search.formulas import NEG, completed_q, masked_logits, softmax
 from tictacgo.games.batched_common import BatchedGame
 
 #: Nodes (and schedule columns) a search allocates at first; bigger budgets grow as simulations run.
@@ -54,6 +55,15 @@ _NODE_ARRAYS = ("visits", "value", "raw_value", "terminal", "parent", "action_fr
 
 Evaluator = Callable[[BatchedGame, np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
 Rule = Callable[["Tree", np.ndarray, np.ndarray], np.ndarray]
+
+
+@functools.cache
+def compiled_kernels():
+    """The module of the search's numba kernels (``kernels``), imported on first use: it imports numba,
+    which only engines on the numba backend (so with numba installed) ask for."""
+    from tictacgo.baselines.search import kernels
+
+    return kernels
 
 
 def clone_engine(engine: BatchedGame) -> BatchedGame:
@@ -217,11 +227,17 @@ def _expand(tree: Tree, scratch: BatchedGame, evaluate: Evaluator, games: np.nda
     tree.store(games, new, scratch)
     legal = scratch.legal_mask()[games]
     logits, values, done = evaluate_games(scratch, evaluate, games, legal)
+    same = scratch.to_move[games] == tree.states["to_move"][games, parents]
+    if scratch.backend == "numba":
+        compiled_kernels().record_nodes(
+            games, new, parents, actions, np.asarray(logits, np.float64), values, legal, done, same, NEG,
+            tree.logits, tree.legal, tree.raw_value, tree.value, tree.visits, tree.terminal, tree.parent,
+            tree.action_from_parent, tree.children, tree.child_discount)
+        return
     _set_nodes(tree, games, new, logits, values, legal, done)
     tree.parent[games, new] = parents
     tree.action_from_parent[games, new] = actions
     tree.children[games, parents, actions] = new
-    same = scratch.to_move[games] == tree.states["to_move"][games, parents]
     tree.child_discount[games, parents, actions] = np.where(same, 1.0, -1.0)
 
 
@@ -236,10 +252,8 @@ def _numpy_backup(tree: Tree, leaf: np.ndarray, new: int) -> None:
 
 
 def _compiled_backup(tree: Tree, leaf: np.ndarray, new: int) -> None:
-    from tictacgo.baselines.search import kernels
-
-    kernels.backward(leaf, new, tree.parent, tree.action_from_parent, tree.child_discount, tree.value,
-                     tree.visits, tree.child_value, tree.child_visits)
+    compiled_kernels().backward(leaf, new, tree.parent, tree.action_from_parent, tree.child_discount,
+                                tree.value, tree.visits, tree.child_value, tree.child_visits)
 
 
 def walk_and_backup(roots: BatchedGame, root_rule: Rule, interior_rule: Rule):
