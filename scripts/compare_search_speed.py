@@ -14,6 +14,9 @@ Rows (the cases of ``scripts/bench.py``, built by its ``build``):
   simulations per second (``mcts:sims=400,rollout=random,reuse=false``);
 * ``go5_alphazero_selfplay``: self-play positions per second (256 games,
   32 simulations, an untrained 32x4 network, float32, one thread);
+* ``go5_alphazero_tiny``: the same self-play at 4 games, 4 simulations and an
+  untrained 8x1 network (``scripts/bench.py --quick``'s settings), where the
+  search's own cost per step, not the network, sets the rate;
 * ``az_agent``: the ``az`` agent's simulations per second on one game
   (B = 1, 256 simulations, the shipped Little-Go network, one thread);
 * ``az_bookkeeping``: the same search with an evaluator that costs nothing
@@ -48,7 +51,8 @@ class Args:
     mcts_budget: float = 1.5
     az_budget: float = 6.0
     agent_budget: float = 3.0
-    rows: str = "go5_mcts_empty,go5_mcts_midgame,ttt_mcts,go5_alphazero_selfplay,az_agent,az_bookkeeping"
+    rows: str = ("go5_mcts_empty,go5_mcts_midgame,ttt_mcts,go5_alphazero_selfplay,go5_alphazero_tiny,"
+                 "az_agent,az_bookkeeping")
     json: str | None = None
     worker: bool = False
 
@@ -63,6 +67,9 @@ ROWS = {
     "go5_alphazero_selfplay": ({"case": "go5_alphazero_selfplay", "impl": "tictacgo_az", "batch": 256,
                                 "az": {"games": 256, "sims": 32, "channels": 32, "blocks": 4, "threads": 1,
                                        "precision": "float32"}}, "positions/s", "az_budget"),
+    "go5_alphazero_tiny": ({"case": "go5_alphazero_selfplay", "impl": "tictacgo_az", "batch": 4,
+                            "az": {"games": 4, "sims": 4, "channels": 8, "blocks": 1, "threads": 1,
+                                   "precision": "float32"}}, "positions/s", "agent_budget"),
     "az_agent": ({"case": "az_agent", "sims": 256}, "sims/s", "agent_budget"),
     "az_bookkeeping": ({"case": "az_bookkeeping", "sims": 256}, "sims/s", "agent_budget"),
 }
