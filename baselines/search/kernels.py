@@ -192,14 +192,13 @@ def simulate_gumbel(children, terminal, logits, legal, child_visits, child_value
 
 
 @njit(cache=True)
-def _puct(g, node, prior, logits, legal, visits_of_node, value, child_visits, child_value, child_discount,
-          c_init, c_base, scratch, score):
+def _puct(g, node, prior, legal, visits_of_node, value, child_visits, child_value, child_discount, c_init,
+          c_base, score):
     """AlphaZero's PUCT action at a node (``formulas.puct_scores``, Q normalised over the node)."""
     A = child_visits.shape[2]
     N = float(visits_of_node[g, node])
     c = c_init if c_base <= 0 else c_init + math.log((N + c_base + 1.0) / c_base)
     v = value[g, node]
-    lo, hi = v, v
     smin, smax = np.inf, -np.inf
     for i in range(A):
         s = child_discount[g, node, i] * child_value[g, node, i] if child_visits[g, node, i] > 0 else v
@@ -224,7 +223,6 @@ def simulate_puct(children, terminal, logits, legal, visits, value, child_visits
     keeps ``c = c_init``; ``root_prior`` replaces the roots' prior where ``use_root_prior``."""
     B, _, A = children.shape
     prior = np.empty(A)
-    scratch = np.empty(A)
     score = np.empty(A)
     for g in range(B):
         node = 0
@@ -239,8 +237,8 @@ def simulate_puct(children, terminal, logits, legal, visits, value, child_visits
                     prior[i] = root_prior[g, i]
             else:
                 _softmax(logits[g, node], prior)
-            a = _puct(g, node, prior, logits, legal, visits, value, child_visits, child_value, child_discount,
-                      c_init, c_base, scratch, score)
+            a = _puct(g, node, prior, legal, visits, value, child_visits, child_value, child_discount, c_init,
+                      c_base, score)
             child = children[g, node, a]
             if child < 0:
                 parent[g], action[g] = node, a
