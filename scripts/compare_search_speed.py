@@ -14,10 +14,15 @@ Rows (the cases of ``scripts/bench.py``, built by its ``build``):
   simulations per second (``mcts:sims=400,rollout=random,reuse=false``);
 * ``go5_alphazero_selfplay``: self-play positions per second (256 games,
   32 simulations, an untrained 32x4 network, float32, one thread);
+* ``go5_alphazero_tiny``: the same self-play at 4 games, 4 simulations and an
+  untrained 8x1 network (``scripts/bench.py --quick``'s settings), where the
+  search's own cost per step, not the network, sets the rate;
 * ``az_agent``: the ``az`` agent's simulations per second on one game
   (B = 1, 256 simulations, the shipped Little-Go network, one thread);
 * ``az_bookkeeping``: the same search with an evaluator that costs nothing
-  (zero logits and values): the array tree's own cost per simulation at B = 1.
+  (zero logits and values): the array tree's own cost per simulation at B = 1;
+* ``az_time``: simulations a move that ``az:time=0.2,sims=100000`` (the clock
+  stops the search) gets, over the moves of seeded random Little-Go games.
 
     nice python scripts/compare_search_speed.py --base /tmp/base_search [--rounds 5] [--json out.json]
 """
@@ -48,7 +53,8 @@ class Args:
     mcts_budget: float = 1.5
     az_budget: float = 6.0
     agent_budget: float = 3.0
-    rows: str = "go5_mcts_empty,go5_mcts_midgame,ttt_mcts,go5_alphazero_selfplay,az_agent,az_bookkeeping"
+    rows: str = ("go5_mcts_empty,go5_mcts_midgame,ttt_mcts,go5_alphazero_selfplay,go5_alphazero_tiny,"
+                 "az_agent,az_bookkeeping")
     json: str | None = None
     worker: bool = False
 
@@ -63,8 +69,12 @@ ROWS = {
     "go5_alphazero_selfplay": ({"case": "go5_alphazero_selfplay", "impl": "tictacgo_az", "batch": 256,
                                 "az": {"games": 256, "sims": 32, "channels": 32, "blocks": 4, "threads": 1,
                                        "precision": "float32"}}, "positions/s", "az_budget"),
+    "go5_alphazero_tiny": ({"case": "go5_alphazero_selfplay", "impl": "tictacgo_az", "batch": 4,
+                            "az": {"games": 4, "sims": 4, "channels": 8, "blocks": 1, "threads": 1,
+                                   "precision": "float32"}}, "positions/s", "agent_budget"),
     "az_agent": ({"case": "az_agent", "sims": 256}, "sims/s", "agent_budget"),
     "az_bookkeeping": ({"case": "az_bookkeeping", "sims": 256}, "sims/s", "agent_budget"),
+    "az_time": ({"case": "az_time", "time": 0.2}, "sims/move", "agent_budget"),
 }
 
 
@@ -106,6 +116,29 @@ def az_agent_runner(sims: int):
         return int(agent.search(state).visits.sum()), 0
 
     return search
+
+
+def az_time_runner(seconds: float):
+    """The ``az`` agent with a clock (``time=seconds``) choosing a move in seeded random games:
+    (simulations, 1) per move: the row divides the simulations by the moves."""
+    import numpy as np
+
+    from tictacgo.baselines import make_agent
+    from tictacgo.games import make_game
+
+    game = make_game("littlego")
+    agent = make_agent(f"az:time={seconds},sims=100000", game, rng=np.random.default_rng(0))
+    rng = np.random.default_rng(3)
+    state = [game.initial_state()]
+
+    def move():
+        if game.is_terminal(state[0]):
+            state[0] = game.initial_state()
+        sims = agent.search(state[0]).simulations
+        state[0] = game.play(state[0], int(rng.choice(game.legal_actions(state[0]))))
+        return sims, 1
+
+    return move
 
 
 def import_from_pythonpath() -> None:
@@ -153,9 +186,10 @@ def worker_main() -> None:
         try:
             if req["op"] == "setup":
                 spec = req["spec"]
-                if spec["case"] in ("az_agent", "az_bookkeeping"):
-                    make = az_agent_runner if spec["case"] == "az_agent" else bookkeeping_runner
-                    chunk = make(spec["sims"])
+                if spec["case"] in ("az_agent", "az_bookkeeping", "az_time"):
+                    make = {"az_agent": az_agent_runner, "az_bookkeeping": bookkeeping_runner,
+                            "az_time": az_time_runner}[spec["case"]]
+                    chunk = make(spec.get("sims", spec.get("time")))
                     runners[req["key"]] = lambda budget, chunk=chunk: bench.timed(chunk, budget)
                 else:
                     runners[req["key"]] = bench.build(spec)
@@ -233,7 +267,8 @@ def main(argv=None) -> int:
                     budget = getattr(args, ROWS[row][2])
                     for w in order:
                         out = w.ask({"op": "measure", "key": row, "budget": budget})
-                        runs[row][w.name].append(out["count"] / out["seconds"])
+                        per = out["games"] if ROWS[row][1] == "sims/move" else out["seconds"]
+                        runs[row][w.name].append(out["count"] / per)
         finally:
             for w in workers.values():
                 w.close()

@@ -22,7 +22,7 @@ from tictacgo.baselines.search.formulas import (
     puct_scores,
     softmax,
 )
-from tictacgo.baselines.search.tree import Tree
+from tictacgo.baselines.search.tree import Rule, Tree
 
 
 class ConsideredTable:
@@ -48,6 +48,11 @@ class ConsideredTable:
         if need > self.array.shape[1]:
             self.array = self._columns(min(self.num_simulations + 1, max(need, 2 * self.array.shape[1])))
         return self.array[rows, columns]
+
+    def columns(self, need: int) -> np.ndarray:
+        """The whole table with at least its first ``need`` columns (all of them if fewer)."""
+        self[np.zeros(1, np.int64), np.array([min(need, self.num_simulations + 1) - 1])]
+        return self.array
 
 
 def gumbel_noise(rng: np.random.Generator, shape: tuple[int, int], scale: float) -> np.ndarray:
@@ -83,6 +88,34 @@ class GumbelRoot:
                                tree.legal[games, nodes])
         return s.argmax(-1)
 
+    def compiled(self, interior: Rule):
+        """The compiled walk of this root rule over ``interior`` (a ``GumbelInterior`` with the same
+        constants), or None for another interior rule."""
+        if not (isinstance(interior, GumbelInterior) and interior.value_scale == self.value_scale
+                and interior.maxvisit_init == self.maxvisit_init):
+            return None
+        kernels = _tree.compiled_kernels()
+        gumbel = np.ascontiguousarray(self.gumbel, np.float64)
+        considered = np.ascontiguousarray(self.num_considered, np.int64)
+
+        def walk(tree: Tree):
+            table = self.table.array
+            if tree.simulations >= table.shape[1]:
+                table = self.table.columns(tree.simulations + 1)
+            return _walk_out(tree, lambda p, a, lf: kernels.simulate_gumbel(
+                tree.children, tree.terminal, tree.logits, tree.legal, tree.child_visits, tree.child_value,
+                tree.child_discount, tree.raw_value, gumbel, considered, table, float(self.value_scale),
+                float(self.maxvisit_init), p, a, lf))
+
+        return walk
+
+
+def _walk_out(tree: Tree, kernel):
+    B = tree.batch_size
+    parent, action, leaf = np.empty(B, np.int64), np.empty(B, np.int64), np.empty(B, np.int64)
+    kernel(parent, action, leaf)
+    return parent, action, leaf
+
 
 @dataclass
 class GumbelInterior:
@@ -113,3 +146,22 @@ class Puct:
         s = puct_scores(tree.q(games, nodes), tree.child_visits[games, nodes], tree.visits[games, nodes],
                         tree.value[games, nodes], prior, tree.legal[games, nodes], self.c_init, self.c_base)
         return s.argmax(-1)
+
+    def compiled(self, interior: Rule):
+        """The compiled walk of this rule at the root over ``interior`` (a ``Puct`` with the same constants
+        and no root prior of its own), or None for another interior rule."""
+        if not (isinstance(interior, Puct) and interior.root_prior is None and interior.c_init == self.c_init
+                and interior.c_base == self.c_base):
+            return None
+        kernels = _tree.compiled_kernels()
+        use_prior = self.root_prior is not None
+        prior = np.ascontiguousarray(self.root_prior if use_prior else np.zeros((1, 1)), np.float64)
+        c_base = -1.0 if self.c_base is None else float(self.c_base)
+
+        def walk(tree: Tree):
+            return _walk_out(tree, lambda p, a, lf: kernels.simulate_puct(
+                tree.children, tree.terminal, tree.logits, tree.legal, tree.visits, tree.value,
+                tree.child_visits, tree.child_value, tree.child_discount, prior, use_prior,
+                float(self.c_init), c_base, p, a, lf))
+
+        return walk

@@ -28,17 +28,24 @@ a simulation that reaches it again backs that value up again. Values are
 stored from the view of the player to move at each node; an edge carries a
 discount of -1 where the mover changes (always, in these games) so a parent
 sees ``Q(s, a) = -V(child)``.
+
+Compiled walk: where the roots' engine runs on numba (``backend``, see
+``tictacgo.games.batched_common``) and the root rule offers ``compiled(interior_rule)``
+(the rules of ``rules`` do, for their own pairs), the walk down and the backup
+run as the numba kernels of ``kernels``, one compiled loop over the games; the
+numpy functions below are the same search where numba is absent.
 """
 
 from __future__ import annotations
 
 import copy
+import functools
 import time
 from collections.abc import Callable
 
 import numpy as np
 
-from tictacgo.baselines.search.formulas import completed_q, masked_logits, softmax
+from tictacgo.baselines.search.formulas import NEG, completed_q, masked_logits, softmax
 from tictacgo.games.batched_common import BatchedGame
 
 #: Nodes (and schedule columns) a search allocates at first; bigger budgets grow as simulations run.
@@ -48,6 +55,15 @@ _NODE_ARRAYS = ("visits", "value", "raw_value", "terminal", "parent", "action_fr
 
 Evaluator = Callable[[BatchedGame, np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
 Rule = Callable[["Tree", np.ndarray, np.ndarray], np.ndarray]
+
+
+@functools.cache
+def compiled_kernels():
+    """The module of the search's numba kernels (``kernels``), imported on first use: it imports numba,
+    which only engines on the numba backend (so with numba installed) ask for."""
+    from tictacgo.baselines.search import kernels
+
+    return kernels
 
 
 def clone_engine(engine: BatchedGame) -> BatchedGame:
@@ -211,12 +227,44 @@ def _expand(tree: Tree, scratch: BatchedGame, evaluate: Evaluator, games: np.nda
     tree.store(games, new, scratch)
     legal = scratch.legal_mask()[games]
     logits, values, done = evaluate_games(scratch, evaluate, games, legal)
+    same = scratch.to_move[games] == tree.states["to_move"][games, parents]
+    if scratch.backend == "numba":
+        compiled_kernels().record_nodes(
+            games, new, parents, actions, np.asarray(logits, np.float64), values, legal, done, same, NEG,
+            tree.logits, tree.legal, tree.raw_value, tree.value, tree.visits, tree.terminal, tree.parent,
+            tree.action_from_parent, tree.children, tree.child_discount)
+        return
     _set_nodes(tree, games, new, logits, values, legal, done)
     tree.parent[games, new] = parents
     tree.action_from_parent[games, new] = actions
     tree.children[games, parents, actions] = new
-    same = scratch.to_move[games] == tree.states["to_move"][games, parents]
     tree.child_discount[games, parents, actions] = np.where(same, 1.0, -1.0)
+
+
+def _numpy_walk(root_rule: Rule, interior_rule: Rule):
+    return lambda tree: _simulate(tree, root_rule, interior_rule)
+
+
+def _numpy_backup(tree: Tree, leaf: np.ndarray, new: int) -> None:
+    revisit = np.nonzero(leaf != new)[0]
+    tree.visits[revisit, leaf[revisit]] += 1  # a finished game reached again
+    _backward(tree, leaf)
+
+
+def _compiled_backup(tree: Tree, leaf: np.ndarray, new: int) -> None:
+    compiled_kernels().backward(leaf, new, tree.parent, tree.action_from_parent, tree.child_discount,
+                                tree.value, tree.visits, tree.child_value, tree.child_visits)
+
+
+def walk_and_backup(roots: BatchedGame, root_rule: Rule, interior_rule: Rule):
+    """``(walk(tree) -> (parent, action, leaf), backup(tree, leaf, new_node))`` for a search over ``roots``:
+    the numba kernels where the engine runs on numba and the rules have them, else numpy's."""
+    compiled = getattr(root_rule, "compiled", None)
+    if getattr(roots, "backend", "numpy") == "numba" and compiled is not None:
+        walk = compiled(interior_rule)
+        if walk is not None:
+            return walk, _compiled_backup
+    return _numpy_walk(root_rule, interior_rule), _numpy_backup
 
 
 def _backward(tree: Tree, leaf: np.ndarray) -> None:
@@ -272,17 +320,16 @@ def run_search(roots: BatchedGame, evaluate: Evaluator, num_simulations: int, ro
     else:
         logits, values, legal = root_eval
     _set_nodes(tree, games, 0, logits, values, legal, False)
+    walk, backup = walk_and_backup(roots, root_rule, interior_rule)
     for sim in range(num_simulations):
         if deadline is not None and time.perf_counter() > deadline:
             break
-        parent, action, leaf = _simulate(tree, root_rule, interior_rule)
+        parent, action, leaf = walk(tree)
         grow = np.nonzero(leaf < 0)[0]
         if grow.size:
             tree.ensure(sim + 2)
             _expand(tree, scratch, evaluate, grow, parent[grow], action[grow], sim + 1)
             leaf[grow] = sim + 1
-        revisit = np.nonzero(leaf != sim + 1)[0]
-        tree.visits[revisit, leaf[revisit]] += 1  # a finished game reached again
-        _backward(tree, leaf)
+        backup(tree, leaf, sim + 1)
         tree.simulations = sim + 1
     return tree
