@@ -10,10 +10,10 @@ formulas are checked against ``formulas`` row by row.
 import numpy as np
 import pytest
 
-from tictacgo.baselines.learning.alphazero.variant import Variant
 from tictacgo.baselines.search import formulas, gumbel_search, puct_search, tree
 from tictacgo.baselines.search.rules import GumbelInterior, Puct
 from tictacgo.games import make_game
+from tictacgo.games.batched_engines import make_batched_engine
 
 kernels = pytest.importorskip("tictacgo.baselines.search.kernels")  # needs numba (the fast extra)
 
@@ -32,7 +32,7 @@ def _positions(game_name: str, count: int, seed: int) -> list:
 
 
 def _engine(game_name: str, states: list, backend: str):
-    eng = Variant.make(game_name).new_engine(len(states), backend=backend)
+    eng = make_batched_engine(make_game(game_name), len(states), backend=backend)
     for i, s in enumerate(states):
         eng.set_state(i, s)
     return eng
