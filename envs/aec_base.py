@@ -319,7 +319,7 @@ class TurnBasedAECEnv(AECEnv):
                 raise GameOverError(
                     f"{self.metadata['name']}: the game is over ({self._state.end}), so {agent} may "
                     f"only step(None) to leave it, got {action!r}; call reset() for a new game")
-            self._was_dead_step(action)
+            self._leave_finished_game()
             return
         state = self._state
         try:
@@ -347,11 +347,34 @@ class TurnBasedAECEnv(AECEnv):
         r1, r2 = self.game.returns(state)
         first, second = self.possible_agents
         self.rewards = {first: r1, second: r2}
-        self._cumulative_rewards[mover] = 0.0
-        self._accumulate_rewards()
+        # Both were 0 (each agent's since its own last move): the game's returns are the whole reward.
+        self._cumulative_rewards = {first: r1, second: r2}
         self.terminations = {first: True, second: True}
         self.infos = {first: dict(info), second: dict(info)}
         self.agent_selection = second if mover == first else first
+
+    def _leave_finished_game(self) -> None:
+        """PettingZoo's dead step (``step(None)`` once an agent's game is over), in its order.
+
+        The selected agent leaves: it is removed from ``agents`` and the per-agent
+        dicts. The next agent that must leave is selected; once none is left to, the
+        first agent that left is selected again. Rewards are cleared.
+        """
+        agent = self.agent_selection
+        for per_agent in (self.terminations, self.truncations, self.rewards, self._cumulative_rewards,
+                          self.infos):
+            del per_agent[agent]
+        self.agents.remove(agent)
+        leaving = [a for a in self.agents if self.terminations[a] or self.truncations[a]]
+        if leaving:
+            if self._skip_agent_selection is None:
+                self._skip_agent_selection = agent
+            self.agent_selection = leaving[0]
+        else:
+            if self._skip_agent_selection is not None:
+                self.agent_selection = self._skip_agent_selection
+            self._skip_agent_selection = None
+        self.rewards = dict.fromkeys(self.rewards, 0)
 
     def state(self) -> np.ndarray:
         """The absolute board (n x n int8: 0 empty, 1 first player, 2 second player)."""
