@@ -41,6 +41,7 @@ supplies the rest:
 
 from __future__ import annotations
 
+import copy
 import os
 import time
 from dataclasses import asdict
@@ -136,11 +137,9 @@ class SnapshotPool(Agent):
 def snapshot(model, game) -> PolicyAgent:
     """A frozen copy of ``model``'s policy as an agent; it shares no tensor with the model."""
     live = model.policy
-    # A new policy of the same build, as SB3's algorithms build theirs from the model's public
-    # attributes, with the weights copied in (load_state_dict copies; strict: a different build fails).
-    frozen = type(live)(model.observation_space, model.action_space, model.lr_schedule, **model.policy_kwargs)
-    frozen.load_state_dict(live.state_dict(), strict=True)
-    frozen = frozen.to("cpu").eval()
+    # A deep copy of the policy module without its optimizer (the memo maps it to None, so its
+    # state is not copied either): new tensors with the same weights, through no private name.
+    frozen = copy.deepcopy(live, memo={id(getattr(live, "optimizer", None)): None}).to("cpu").eval()
     for p in frozen.parameters():
         p.requires_grad_(False)
     return PolicyAgent(game, frozen)
