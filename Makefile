@@ -20,9 +20,11 @@ demo: $(VENV)/.installed
 test: $(VENV)/.installed
 	$(BIN)/python -m pytest
 
-# For contributors: the suite without the tests measured slow (tests/slow_tests.txt); CI runs `make test`.
+# For contributors: the suite without the tests measured slow (tests/slow_tests.txt), on every core
+# (pytest-xdist; `make test-fast XDIST=` runs it in one process); CI runs `make test`, in one process.
+XDIST ?= -n auto
 test-fast: $(VENV)/.installed
-	$(BIN)/python -m pytest -m "not slow"
+	$(BIN)/python -m pytest -m "not slow" $(XDIST)
 
 # The peers (OpenSpiel, pgx + mctx + jax) come with the bench extra; about 10 minutes (scripts/bench.py).
 bench: $(VENV)/.installed

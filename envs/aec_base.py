@@ -48,8 +48,7 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
-from pettingzoo.utils.wrappers import OrderEnforcingWrapper
-from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
+from pettingzoo.utils.wrappers import BaseWrapper
 
 from tictacgo.envs import observations, rendering, reset_options
 from tictacgo.games.bits import signed_board_and_flags, unpack_bits
@@ -320,7 +319,7 @@ class TurnBasedAECEnv(AECEnv):
                 raise GameOverError(
                     f"{self.metadata['name']}: the game is over ({self._state.end}), so {agent} may "
                     f"only step(None) to leave it, got {action!r}; call reset() for a new game")
-            self._was_dead_step(action)
+            self._leave_finished_game()
             return
         state = self._state
         try:
@@ -348,11 +347,34 @@ class TurnBasedAECEnv(AECEnv):
         r1, r2 = self.game.returns(state)
         first, second = self.possible_agents
         self.rewards = {first: r1, second: r2}
-        self._cumulative_rewards[mover] = 0.0
-        self._accumulate_rewards()
+        # Both were 0 (each agent's since its own last move): the game's returns are the whole reward.
+        self._cumulative_rewards = {first: r1, second: r2}
         self.terminations = {first: True, second: True}
         self.infos = {first: dict(info), second: dict(info)}
         self.agent_selection = second if mover == first else first
+
+    def _leave_finished_game(self) -> None:
+        """PettingZoo's dead step (``step(None)`` once an agent's game is over), in its order.
+
+        The selected agent leaves: it is removed from ``agents`` and the per-agent
+        dicts. The next agent that must leave is selected; once none is left to, the
+        first agent that left is selected again. Rewards are cleared.
+        """
+        agent = self.agent_selection
+        for per_agent in (self.terminations, self.truncations, self.rewards, self._cumulative_rewards,
+                          self.infos):
+            del per_agent[agent]
+        self.agents.remove(agent)
+        leaving = [a for a in self.agents if self.terminations[a] or self.truncations[a]]
+        if leaving:
+            if self._skip_agent_selection is None:
+                self._skip_agent_selection = agent
+            self.agent_selection = leaving[0]
+        else:
+            if self._skip_agent_selection is not None:
+                self.agent_selection = self._skip_agent_selection
+            self._skip_agent_selection = None
+        self.rewards = dict.fromkeys(self.rewards, 0)
 
     def state(self) -> np.ndarray:
         """The absolute board (n x n int8: 0 empty, 1 first player, 2 second player)."""
@@ -400,32 +422,43 @@ class TurnBasedAECEnv(AECEnv):
         self._board_cache, self._mask_cache = _CACHES.setdefault(self.game, ({}, {}))
 
 
-class OrderEnforcing(OrderEnforcingWrapper):
-    """PettingZoo's ``OrderEnforcingWrapper``, with one clearer error and a faster loop.
+# What PettingZoo's own order-enforcing wrapper refuses to read before ``reset``.
+_AFTER_RESET = frozenset({"agents", "num_agents", "agent_selection", "terminations", "truncations",
+                          "rewards", "infos"})
 
-    The library's wrapper does the order checks and drives ``agent_iter``;
-    this thin subclass adds only:
+
+class OrderEnforcing(BaseWrapper):
+    """The order checks of PettingZoo's ``OrderEnforcingWrapper``, over its public ``BaseWrapper``.
+
+    The same checks and errors as PettingZoo's wrapper (raised through its
+    ``EnvLogger``): ``step``, ``observe``, ``state``, ``render``, ``last`` and
+    ``agent_iter`` before ``reset`` raise ``AssertionError``; ``agents``,
+    ``num_agents``, ``agent_selection``, ``terminations``, ``truncations``,
+    ``rewards`` and ``infos`` before ``reset`` raise ``AttributeError``; a loop
+    over ``agent_iter`` that does not step raises ``AssertionError``. It keeps
+    its own flags and reads no private name of PettingZoo's, so it does not
+    depend on one release's internals. It differs in two ways:
 
     * a non-None ``step`` after every agent has left a finished game raises
       ``GameOverError`` (PettingZoo only logs a warning and drops the action,
-      which hides a bug in the caller's loop);
-    * ``last`` and the per-step attributes (``agents``, ``agent_selection``,
-      ``terminations``, ``truncations``, ``rewards``, ``infos``) read the env
-      directly instead of through the library's ``__getattr__`` forwarding,
-      which costs more than a whole Tic-Tac-Toe step; they keep its "cannot
-      be accessed before reset" errors, tracked by this class's own flag;
-    * ``step`` and ``agent_iter``'s iterator do the library's checks (step
-      before reset, step after every agent left, a loop over ``agent_iter``
-      that does not step) reading the env directly too.
+      which hides a bug in the caller's loop); ``step(None)`` then logs
+      PettingZoo's warning, as its wrapper does;
+    * ``last`` and the per-step attributes read the env directly instead of
+      through ``BaseWrapper``'s ``__getattr__`` forwarding, which costs more
+      than a whole Tic-Tac-Toe step.
     """
 
     def __init__(self, env: AECEnv):
-        super().__init__(env)
+        if not isinstance(env, AECEnv):
+            raise TypeError(f"OrderEnforcing wraps a PettingZoo AECEnv, got {type(env).__name__}")
         self._reset_called = False
+        self._stepped = False  # step() or reset() since agent_iter's iterator last gave an agent
+        super().__init__(env)
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        super().reset(seed=seed, options=options)
-        self._reset_called = True
+    def __getattr__(self, name: str) -> Any:
+        if name in _AFTER_RESET and not self._reset_called:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return super().__getattr__(name)
 
     def _env_after_reset(self, name: str) -> AECEnv:
         if not self._reset_called:
@@ -435,6 +468,10 @@ class OrderEnforcing(OrderEnforcingWrapper):
     @property
     def agents(self) -> list[str]:
         return self._env_after_reset("agents").agents
+
+    @property
+    def num_agents(self) -> int:
+        return len(self._env_after_reset("num_agents").agents)
 
     @property
     def agent_selection(self) -> str:
@@ -456,59 +493,95 @@ class OrderEnforcing(OrderEnforcingWrapper):
     def infos(self) -> dict[str, dict[str, Any]]:
         return self._env_after_reset("infos").infos
 
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self._reset_called = True
+        self._stepped = True
+        self.env.reset(seed=seed, options=options)
+
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self._reset_called:
             EnvLogger.error_observe_before_reset()
         return self.env.last(observe)
 
+    def observe(self, agent: str) -> Any:
+        if not self._reset_called:
+            EnvLogger.error_observe_before_reset()
+        return self.env.observe(agent)
+
+    def state(self) -> np.ndarray:
+        if not self._reset_called:
+            EnvLogger.error_state_before_reset()
+        return self.env.state()
+
+    def render(self) -> str | np.ndarray | None:
+        if not self._reset_called:
+            EnvLogger.error_render_before_reset()
+        return self.env.render()
+
     def step(self, action: Any) -> None:
         env = self.env
-        if not self._has_reset:
+        if not self._reset_called:
             EnvLogger.error_step_before_reset()
         elif not env.agents:
             if action is not None:
                 raise GameOverError(f"{env}: the game is over and every agent has left it; "
                                     f"step({action!r}) is refused; call reset() to start a new game")
-            self._has_updated = True
+            self._stepped = True
             EnvLogger.warn_step_after_terminated_truncated()
         else:
-            self._has_updated = True
+            self._stepped = True
             env.step(action)
 
     def agent_iter(self, max_iter: int = 2**63) -> AgentIterable:
-        if not self._has_reset:
+        if not self._reset_called:
             EnvLogger.error_agent_iter_before_reset()
         return AgentIterable(self, max_iter)
 
+    def _next_agent(self) -> str:
+        """The agent to act now, for ``agent_iter``'s iterator: refused unless it stepped since."""
+        if not self._stepped:
+            raise AssertionError("need to call step() or reset() in a loop over `agent_iter`")
+        self._stepped = False
+        return self.env.agent_selection
 
-class AgentIterable(AECOrderEnforcingIterable):
-    """``OrderEnforcing.agent_iter()``: PettingZoo's iterable, giving an ``AgentIterator``."""
+
+class AgentIterable:
+    """``OrderEnforcing.agent_iter(max_iter)``: each ``iter()`` gives an ``AgentIterator``."""
+
+    def __init__(self, wrapper: OrderEnforcing, max_iter: int):
+        self.wrapper, self.max_iter = wrapper, max_iter
 
     def __iter__(self) -> AgentIterator:
-        return AgentIterator(self.env, self.max_iter)
+        return AgentIterator(self.wrapper, self.max_iter)
 
 
-class AgentIterator(AECOrderEnforcingIterator):
-    """PettingZoo's order-enforcing agent iterator, reading the wrapped env's attributes directly."""
+class AgentIterator:
+    """The agents to act, in turn, until every agent has left the game or ``max_iter`` are given.
+
+    As PettingZoo's order-enforcing iterator: an agent is given only if ``step``
+    (or ``reset``) was called since the last one.
+    """
+
+    def __init__(self, wrapper: OrderEnforcing, max_iter: int):
+        self.wrapper, self.env, self.iters_left = wrapper, wrapper.env, max_iter
+
+    def __iter__(self) -> AgentIterator:
+        return self
 
     def __next__(self) -> str:
-        wrapper = self.env
-        env = wrapper.env
-        if not env.agents or self.iters_til_term <= 0:
+        if not self.env.agents or self.iters_left <= 0:
             raise StopIteration
-        self.iters_til_term -= 1
-        if not wrapper._has_updated:
-            raise AssertionError("need to call step() or reset() in a loop over `agent_iter`")
-        wrapper._has_updated = False
-        return env.agent_selection
+        self.iters_left -= 1
+        return self.wrapper._next_agent()
 
 
 def wrap(env: AECEnv) -> AECEnv:
     """The standard wrapper stack for the tictacgo AEC envs.
 
-    Only order enforcement: illegal actions are already handled by the env
-    (the mover loses), and an out-of-range or non-integer action already
-    raises a clear ``ValueError``/``TypeError``, which PettingZoo's
+    Only order enforcement (``OrderEnforcing``, on PettingZoo's public
+    ``BaseWrapper``): illegal actions are already handled by the env (the
+    mover loses), and an out-of-range or non-integer action already raises a
+    clear ``ValueError``/``TypeError``, which PettingZoo's
     ``AssertOutOfBoundsWrapper`` would replace with a bare assertion.
     """
     return OrderEnforcing(env)

@@ -511,8 +511,9 @@ def test_inference_with_batch_norms_folded_matches_the_eval_forward_pass(variant
     evaluator = NetworkEvaluator(net, variant)
     np.testing.assert_allclose(evaluator.evaluate_planes(planes)[0], logits.numpy(), atol=2e-5, rtol=1e-4)
     with torch.no_grad():
-        net.stem[0].weight.mul_(2.0)
+        net.stem[0].weight.mul_(2.0)  # an edit by hand: the evaluator is told
         logits2, _, _ = net(torch.from_numpy(planes))
+    evaluator.weights_changed()
     assert not torch.allclose(logits2, logits, atol=1e-3)
     np.testing.assert_allclose(evaluator.evaluate_planes(planes)[0], logits2.numpy(), atol=2e-5, rtol=1e-4)
 
@@ -536,6 +537,7 @@ def test_a_bfloat16_evaluator_stays_close_to_float32_and_follows_the_weights(one
         np.testing.assert_allclose(value16, value32, atol=0.05)
         with torch.no_grad():
             net.trunk[0].c1.weight.mul_(-3.0)
+        bf16.weights_changed()  # an edit by hand: the evaluator is told
 
 
 def test_a_bad_precision_is_refused():

@@ -73,16 +73,32 @@ class BatchedVecEnv(VecEnv):
         super().__init__(num_envs, self.match.observation_space, self.match.action_space)
         self._actions: np.ndarray | None = None
         self._seeded = False
+        self._next_seed: int | None = None  # given by seed(), used by the next reset()
         self.illegal_actions = 0  # learner actions the rules refused (each lost its game), since creation
 
     # -- VecEnv API -------------------------------------------------------------
+    def seed(self, seed: int | None = None) -> list[int | None]:
+        """Seed the games at the next ``reset()``, as SB3's ``VecEnv.seed`` (None draws a seed).
+
+        Returns:
+            SB3's per-env seeds (``seed + i``); the games share one generator seeded by ``seed``.
+        """
+        if seed is None:
+            seed = int(np.random.randint(0, np.iinfo(np.uint32).max, dtype=np.uint32))
+        self._next_seed = seed
+        return [seed + i for i in range(self.num_envs)]
+
+    def _indices(self, indices) -> list[int]:
+        """SB3's env indices (None: all, an int: that one, else the indices given) as a list."""
+        if indices is None:
+            return list(range(self.num_envs))
+        return [indices] if isinstance(indices, int) else list(indices)
+
     def reset(self):
-        seed = self._seeds[0]
+        seed, self._next_seed = self._next_seed, None
         if seed is not None or not self._seeded:
             self.match.seed(np.random.default_rng(seed))
             self._seeded = True
-        self._reset_seeds()
-        self._reset_options()
         self.match.needs_reset[:] = False
         self.match.ended_at_reset[:] = False
         self.match.reset_games(np.ones(self.num_envs, bool))
@@ -125,7 +141,7 @@ class BatchedVecEnv(VecEnv):
         self.match.set_opponent(opponent)
 
     def get_attr(self, attr_name: str, indices=None) -> list[Any]:
-        idx = list(self._get_indices(indices))
+        idx = self._indices(indices)
         if attr_name in ("action_masks", "set_opponent", "render_mode"):
             value = getattr(self, attr_name)
         elif hasattr(self.match, attr_name):
@@ -137,7 +153,7 @@ class BatchedVecEnv(VecEnv):
         return [value for _ in idx]
 
     def set_attr(self, attr_name: str, value: Any, indices=None) -> None:
-        idx = list(self._get_indices(indices))
+        idx = self._indices(indices)
         if sorted(idx) != list(range(self.num_envs)):
             raise ValueError(f"set_attr({attr_name!r}) applies to every game at once; "
                              f"got indices {indices!r}")
@@ -145,7 +161,7 @@ class BatchedVecEnv(VecEnv):
 
     def env_method(self, method_name: str, *method_args, indices=None, **method_kwargs) -> list[Any]:
         """``"action_masks"``: one mask per env; other methods (``set_opponent``) apply to every game."""
-        idx = list(self._get_indices(indices))
+        idx = self._indices(indices)
         if method_name == "action_masks":
             masks = self.match.action_masks()
             return [masks[i] for i in idx]
@@ -158,7 +174,7 @@ class BatchedVecEnv(VecEnv):
         return [result for _ in idx]
 
     def env_is_wrapped(self, wrapper_class, indices=None) -> list[bool]:
-        return [False for _ in self._get_indices(indices)]
+        return [False for _ in self._indices(indices)]
 
 
 # What only the single-game envs take is there through SB3's own make_vec_env, one env per game.

@@ -41,6 +41,7 @@ supplies the rest:
 
 from __future__ import annotations
 
+import copy
 import os
 import time
 from dataclasses import asdict
@@ -136,10 +137,9 @@ class SnapshotPool(Agent):
 def snapshot(model, game) -> PolicyAgent:
     """A frozen copy of ``model``'s policy as an agent; it shares no tensor with the model."""
     live = model.policy
-    # A new policy of the same build, with the weights copied in (load_state_dict copies).
-    frozen = type(live)(**live._get_constructor_parameters())
-    frozen.load_state_dict(live.state_dict())
-    frozen = frozen.to("cpu").eval()
+    # A deep copy of the policy module without its optimizer (the memo maps it to None, so its
+    # state is not copied either): new tensors with the same weights, through no private name.
+    frozen = copy.deepcopy(live, memo={id(getattr(live, "optimizer", None)): None}).to("cpu").eval()
     for p in frozen.parameters():
         p.requires_grad_(False)
     return PolicyAgent(game, frozen)
@@ -244,23 +244,28 @@ def restore_checkpoint(model, path: Path) -> None:
 
     ``model`` is built afresh from the run's configuration; only weights
     (``torch.load(weights_only=True)``) and plain JSON values are read from the
-    file, never SB3's pickled entries (``model_zip``).
+    file, never SB3's pickled entries (``model_zip``). Everything is set through
+    SB3's public attributes: the step count (``num_timesteps``, which also drives
+    the learning-rate schedule) and the optimizer's state, which holds the count
+    of gradient updates each parameter has had (Adam's ``step``). SB3's own
+    update counter is private and feeds only its console log line
+    ``train/n_updates`` (not TensorBoard; runs here are quiet): after a resume it
+    counts from 0 again.
 
     Raises:
         ValueError: a damaged checkpoint, or one of another network than the configuration's.
     """
     data, loaded = read_model_zip(path, ("policy.pth", "policy.optimizer.pth"))
-    steps, updates = data.get("num_timesteps"), data.get("_n_updates", 0)
-    for name, value in (("num_timesteps", steps), ("_n_updates", updates)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise ValueError(f"the checkpoint {path} gives no step count ({name}: {value!r})")
+    steps = data.get("num_timesteps")
+    if isinstance(steps, bool) or not isinstance(steps, int) or steps < 0:
+        raise ValueError(f"the checkpoint {path} gives no step count (num_timesteps: {steps!r})")
     try:
         model.policy.load_state_dict(loaded["policy.pth"], strict=True)
         model.policy.optimizer.load_state_dict(loaded["policy.optimizer.pth"])
     except (RuntimeError, ValueError, KeyError, TypeError, IndexError) as e:
         raise ValueError(f"the checkpoint {path} does not fit this run's network and optimizer; "
                          f"was the configuration changed? ({type(e).__name__}: {e})") from None
-    model.num_timesteps, model._n_updates = steps, updates
+    model.num_timesteps = steps
 
 
 def save_model_atomic(model, path: Path, game) -> None:

@@ -27,12 +27,14 @@ and whatever the trainer adds: seed, steps, wall time); see ``modelfile``.
 from __future__ import annotations
 
 import io
+import weakref
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 import numpy as np
 import torch
 from torch import nn
+from torch.optim.optimizer import register_optimizer_step_post_hook
 
 from tictacgo.atomic import atomic_write_bytes, atomic_write_json
 from tictacgo.baselines.learning.alphazero import onednn
@@ -179,6 +181,65 @@ class PolicyValueNet(nn.Module):
         return logits, torch.tanh(linear(v, w[8], w[9])).squeeze(-1)
 
 
+class WeightsWatch:
+    """Whether a network's weights may have changed, told by torch's public hooks.
+
+    ``key()`` changes whenever the weights may have: after any optimizer step in the
+    process (a global post-step hook), a ``load_state_dict`` into the network, a
+    forward pass in training mode (it moves the batch norms' statistics), a tensor
+    replaced by ``.to()`` (its ``data_ptr``), or a call of ``changed()`` (for edits
+    by hand). One watch per network (``WeightsWatch.of``), shared by its evaluators,
+    so building many evaluators adds no hooks.
+    """
+
+    _optimizer_steps = 0  # optimizer steps in this process since the first watch was made
+    _hooked = False
+    _watches: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    def __init__(self, net: nn.Module):
+        self.net = weakref.ref(net)
+        self.changes = 0
+        # Module-level functions, not closures: the network still pickles and deep-copies.
+        net.register_load_state_dict_post_hook(_after_load_state_dict)
+        net.register_forward_pre_hook(_before_forward)
+        if not WeightsWatch._hooked:
+            register_optimizer_step_post_hook(_after_optimizer_step)
+            WeightsWatch._hooked = True
+
+    @classmethod
+    def of(cls, net: nn.Module) -> WeightsWatch:
+        """The watch of ``net`` (made, and its hooks registered, on first use)."""
+        watch = cls._watches.get(net)
+        if watch is None:
+            watch = cls._watches[net] = cls(net)
+        return watch
+
+    def changed(self) -> None:
+        """Count a change of the weights."""
+        self.changes += 1
+
+    def key(self) -> tuple:
+        """Equal to an earlier key only if the weights cannot have changed in between."""
+        net = self.net()
+        ptrs = () if net is None else tuple(t.data_ptr() for t in (*net.parameters(), *net.buffers()))
+        return WeightsWatch._optimizer_steps, self.changes, ptrs
+
+
+def _after_optimizer_step(optimizer, args, kwargs) -> None:
+    WeightsWatch._optimizer_steps += 1
+
+
+def _after_load_state_dict(module: nn.Module, incompatible_keys) -> None:
+    watch = WeightsWatch._watches.get(module)
+    if watch is not None:  # None: a copy of a watched network, not watched itself
+        watch.changed()
+
+
+def _before_forward(module: nn.Module, args) -> None:
+    if module.training:
+        _after_load_state_dict(module, None)
+
+
 class NetworkEvaluator:
     """The search's leaf evaluator for a network: planes from the engine, one forward pass.
 
@@ -208,19 +269,26 @@ class NetworkEvaluator:
         self.calls = 0      # forward passes
         self.positions = 0  # positions evaluated
         self._weights: list[torch.Tensor] = []
+        self._watch = WeightsWatch.of(net)
         self._weights_key: tuple = ()
         self._dtype = torch.bfloat16 if precision == "bfloat16" else torch.float32
         # bfloat16 on a CPU: the trunk on oneDNN's prepacked convolutions (see onednn)
         self._packed: list[torch.Tensor] | None = None
         self._use_onednn = precision == "bfloat16" and onednn.available(self.device)
 
-    def _refold(self) -> None:
-        """Fold (and prepack) the network's weights again if a parameter or statistic changed since.
+    def weights_changed(self) -> None:
+        """Say that the network's weights were changed by hand (in place, outside an optimizer).
 
-        A tensor's ``_version`` counts its in-place changes (optimizer steps, ``load_state_dict``),
-        its ``data_ptr`` changes when ``.to()`` replaces it: together they say whether the weights moved.
+        Optimizer steps, ``load_state_dict``, forward passes in training mode and ``.to()``
+        are seen without it (``WeightsWatch``); an edit such as ``p.mul_(2)`` under
+        ``torch.no_grad()`` is not, so the next evaluation would use the folded copy of
+        the old weights unless this is called.
         """
-        key = tuple((t.data_ptr(), t._version) for t in (*self.net.parameters(), *self.net.buffers()))
+        self._watch.changed()
+
+    def _refold(self) -> None:
+        """Fold (and prepack) the network's weights again if they may have changed (``WeightsWatch``)."""
+        key = self._watch.key()
         if key == self._weights_key:
             return
         with torch.inference_mode():

@@ -7,7 +7,8 @@ by ``NetworkEvaluator`` whenever the weights change: about a millisecond)
 and the activations stay in oneDNN's layout from the stem to the heads:
 the trunk in bfloat16 runs about 1.5x faster than ``conv2d`` in bfloat16 on
 CPUs with AMX. The operations are torch's own (``torch.mkldnn_convolution``,
-``torch._C._nn.mkldnn_reorder_conv2d_weight``); ``available()`` says whether
+ATen's ``mkldnn_reorder_conv2d_weight`` through
+``torch.ops.aten``); ``available()`` says whether
 this torch has them, and the evaluator falls back to ``conv2d`` otherwise.
 """
 
@@ -22,7 +23,7 @@ def available(device: torch.device) -> bool:
     """Whether the prepacked trunk can run on ``device`` with this torch."""
     return (device.type == "cpu" and torch.backends.mkldnn.is_available()
             and hasattr(torch, "mkldnn_convolution")
-            and hasattr(torch._C._nn, "mkldnn_reorder_conv2d_weight"))
+            and hasattr(torch.ops.aten, "mkldnn_reorder_conv2d_weight"))
 
 
 def prepack(trunk_weights: list[torch.Tensor]) -> list[torch.Tensor]:
@@ -32,7 +33,7 @@ def prepack(trunk_weights: list[torch.Tensor]) -> list[torch.Tensor]:
         trunk_weights: ``PolicyValueNet.folded_weights()``'s first ``2 + 4 * blocks`` tensors
             (weight, bias, weight, bias, ...).
     """
-    reorder = torch._C._nn.mkldnn_reorder_conv2d_weight
+    reorder = torch.ops.aten.mkldnn_reorder_conv2d_weight
     out = []
     for w, b in zip(trunk_weights[::2], trunk_weights[1::2], strict=True):
         out.append(reorder(w.to_mkldnn(torch.bfloat16), _PAD, _ONE, _ONE, 1))

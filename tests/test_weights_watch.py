@@ -1,0 +1,140 @@
+"""The AlphaZero evaluator's folded weights follow every change of the network's weights.
+
+The evaluator caches the network's weights with the batch norms folded in; it
+must fold again after an optimizer step, a ``load_state_dict``, a forward pass
+in training mode (batch-norm statistics), a ``.to()`` that replaces tensors, and
+an edit by hand that it is told of, and only then.
+"""
+
+from __future__ import annotations
+
+import copy
+import pickle
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from tictacgo.baselines.learning.alphazero.features import encoder_for  # noqa: E402
+from tictacgo.baselines.learning.alphazero.network import (  # noqa: E402
+    Architecture,
+    NetworkEvaluator,
+    PolicyValueNet,
+    WeightsWatch,
+)
+from tictacgo.baselines.learning.alphazero.variant import Variant  # noqa: E402
+
+TTT = Variant.make("tictactoe")
+
+
+def _net() -> PolicyValueNet:
+    torch.manual_seed(3)
+    return PolicyValueNet(Architecture.for_variant(TTT, channels=8, blocks=1)).eval()
+
+
+def _planes() -> np.ndarray:
+    enc, game = encoder_for(TTT), TTT.module
+    s = TTT.initial_state()
+    return np.stack([enc.from_state(game, s), enc.from_state(game, game.play(s, 4))])
+
+
+def _reference(net: PolicyValueNet, planes: np.ndarray) -> np.ndarray:
+    net.eval()
+    with torch.inference_mode():
+        return net(torch.from_numpy(planes))[0].numpy()
+
+
+def _follows(evaluator: NetworkEvaluator, net: PolicyValueNet, planes: np.ndarray) -> None:
+    np.testing.assert_allclose(evaluator.evaluate_planes(planes)[0], _reference(net, planes), atol=2e-5,
+                               rtol=1e-4)
+
+
+def _count_refolds(evaluator: NetworkEvaluator, monkeypatch) -> list[int]:
+    folds = []
+    real = evaluator.net.folded_weights
+    monkeypatch.setattr(evaluator.net, "folded_weights", lambda *a: folds.append(1) or real(*a))
+    return folds
+
+
+def test_weights_are_folded_once_while_they_do_not_change(monkeypatch):
+    net, planes = _net(), _planes()
+    evaluator = NetworkEvaluator(net, TTT)
+    folds = _count_refolds(evaluator, monkeypatch)
+    for _ in range(5):
+        evaluator.evaluate_planes(planes)
+    assert len(folds) == 1
+
+
+def test_an_optimizer_step_is_followed():
+    net, planes = _net(), _planes()
+    evaluator = NetworkEvaluator(net, TTT)
+    before = evaluator.evaluate_planes(planes)[0]
+    opt = torch.optim.SGD(net.parameters(), lr=0.5)
+    net.train()
+    logits, value, _ = net(torch.from_numpy(planes))
+    (logits.square().mean() + value.square().mean()).backward()
+    opt.step()
+    after = evaluator.evaluate_planes(planes)[0]
+    assert not np.allclose(before, after, atol=1e-3)
+    _follows(evaluator, net, planes)
+
+
+def test_a_load_state_dict_is_followed():
+    net, planes = _net(), _planes()
+    evaluator = NetworkEvaluator(net, TTT)
+    evaluator.evaluate_planes(planes)
+    torch.manual_seed(4)
+    other = PolicyValueNet(net.arch)
+    net.load_state_dict(other.state_dict())
+    _follows(evaluator, net, planes)
+
+
+def test_a_forward_pass_in_training_mode_moves_the_batch_norms_and_is_followed():
+    net, planes = _net(), _planes()
+    evaluator = NetworkEvaluator(net, TTT)
+    evaluator.evaluate_planes(planes)
+    net.train()
+    with torch.no_grad():
+        net(torch.rand(32, *planes.shape[1:]) * 3)
+    _follows(evaluator, net, planes)
+
+
+def test_tensors_replaced_by_to_are_followed():
+    net, planes = _net(), _planes()
+    evaluator = NetworkEvaluator(net, TTT)
+    evaluator.evaluate_planes(planes)
+    net.to(torch.float64).to(torch.float32)  # new tensors, same values
+    folds = []
+    real = net.folded_weights
+    net.folded_weights = lambda *a: folds.append(1) or real(*a)
+    evaluator.evaluate_planes(planes)
+    assert folds == [1]
+
+
+def test_an_edit_by_hand_is_followed_once_the_evaluator_is_told():
+    net, planes = _net(), _planes()
+    evaluator = NetworkEvaluator(net, TTT)
+    before = evaluator.evaluate_planes(planes)[0]
+    with torch.no_grad():
+        net.stem[0].weight.mul_(-2.0)
+    np.testing.assert_array_equal(evaluator.evaluate_planes(planes)[0], before)  # not told: the old fold
+    evaluator.weights_changed()
+    _follows(evaluator, net, planes)
+
+
+def test_evaluators_of_one_network_share_one_watch_and_add_no_hooks():
+    net = _net()
+    first = NetworkEvaluator(net, TTT)
+    hooks = len(net._forward_pre_hooks)
+    second = NetworkEvaluator(net, TTT)
+    assert first._watch is second._watch is WeightsWatch.of(net)
+    assert len(net._forward_pre_hooks) == hooks
+
+
+def test_a_watched_network_still_pickles_and_copies():
+    net, planes = _net(), _planes()
+    NetworkEvaluator(net, TTT).evaluate_planes(planes)
+    for twin in (pickle.loads(pickle.dumps(net)), copy.deepcopy(net)):
+        np.testing.assert_array_equal(_reference(twin, planes), _reference(net, planes))
+        _follows(NetworkEvaluator(twin, TTT), twin, planes)
