@@ -306,6 +306,10 @@ class Solver:
     def __setstate__(self, state: dict) -> None:
         self.__init__(state["table_bits"], state.get("bounds", True), state.get("life", True))
 
+    def table(self, margin: bool, variant: tuple) -> _Table:
+        """The outcome (or margin) table for ``variant`` ``(n, komi, max_actions)``, made if needed."""
+        return self._table(K.MODE_MARGIN if margin else K.MODE_OUTCOME, variant)
+
     def _table(self, mode: int, variant: tuple) -> _Table:
         table = self._tables.get(mode)
         if table is None or table.variant != variant:
