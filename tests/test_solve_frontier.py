@@ -155,3 +155,31 @@ def test_sigterm_keeps_the_run_and_resume_finishes_it(tmp_path):
     states = frontier.line_from_moves(game, frontier.parse_moves(line, 5))
     assert [e["left"] for e in out["positions"]] == [15]
     assert out["positions"][0]["value_for_black"] == black_value(states[9])
+
+
+def test_resume_refuses_a_file_that_is_not_a_checkpoint_and_needs_one(tmp_path, capsys):
+    import numpy as np
+
+    other = tmp_path / "other.npz"
+    np.savez(other, x=np.arange(3))
+    with pytest.raises(SystemExit):
+        frontier.main(["--checkpoint", str(other), "--resume"])
+    assert "is not a checkpoint of solve_frontier.py" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        frontier.main(["--resume"])
+    assert "--resume needs --checkpoint" in capsys.readouterr().err
+
+
+def test_a_saved_search_is_refused_for_another_position():
+    from tictacgo.solver import Solver
+    from tictacgo.solver.resumable import ResumableSearch
+
+    game = littlego.LittleGo(4)
+    start = game.initial_state()
+    a, b = littlego.play(start, 5), littlego.play(start, 6)  # as many actions left, other stones
+    search = ResumableSearch(Solver(12), a)
+    search.advance(100)
+    with pytest.raises(ValueError, match="of another position"):
+        ResumableSearch(Solver(12), b, search.arrays())
+    with pytest.raises(ValueError, match="does not fit this position"):  # another number of actions left
+        ResumableSearch(Solver(12), start, search.arrays())
