@@ -29,7 +29,9 @@ point, ``t``, ``last_pass`` and the mover, reduced over the 8 symmetries of
 the square (the smallest of the 8 keys), stores bounds and the best move.
 Moves are tried in the order: the table's move, captures (largest first),
 escapes of the mover's groups in atari, then by a history score; PASS last
-unless it ends the game (then first: it costs nothing to score).
+unless it ends the game (then first: it costs nothing to score). A move whose
+position the static bounds settle within the window (``bound_cut``, see
+``tictacgo.solver.bounds``) is scored by that bound, without a node.
 
 The search keeps its stack in arrays rather than recursing (``run``), so it
 can stop after a number of positions and go on later exactly where it
