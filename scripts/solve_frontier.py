@@ -26,16 +26,22 @@ that is stopped keeps what it proved.
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import signal
 import sys
 import time
 
 import numpy as np
 
-from tictacgo.atomic import atomic_write_json, check_writable
+from tictacgo.atomic import atomic_write, atomic_write_json, check_writable
 from tictacgo.games import littlego
 from tictacgo.protocol.coords import action_to_course, course_to_action
 from tictacgo.solver import Solver, SolveResult
+from tictacgo.solver.resumable import ResumableSearch, restore_table, table_arrays
+
+CHECKPOINT_FORMAT = "tictacgo-solve-frontier-1"
+_SLICE = 50_000  # positions between two looks at the clock and at a stop request
 
 
 def parse_moves(text: str, n: int) -> list[int]:
@@ -108,6 +114,184 @@ def fmt_value(v: int | None) -> str:
     return {1: "Black wins", -1: "White wins", 0: "draw", None: "unknown"}[v]
 
 
+class FrontierRun:
+    """The backward solve of a line (see the module docstring) as a job that can stop and go on.
+
+    Everything it knows fits one checkpoint file (``save``/``load``): the
+    results so far, the solver's table and the search in progress (its
+    explicit stack), so a run stopped at any slice goes on with ``load``
+    exactly where it stopped.
+    """
+
+    def __init__(self, states, actions, start_left, all_moves, table_bits, bounds=True, life=True,
+                 end_left=None):
+        game = states[0].game
+        live = [k for k, s in enumerate(states) if s.end is None]
+        self.states, self.actions = states, actions
+        self.all_moves = all_moves
+        self.solver = Solver(table_bits, bounds=bounds, life=life)
+        self.k = min(max(game.max_actions - start_left, 0), live[-1])  # the next line position to solve
+        self.phase = "line"  # then "moves" (every move at the deepest position), then "done"
+        self.moves_todo: list[int] = []
+        self.search: ResumableSearch | None = None
+        self.elapsed = 0.0  # seconds spent by earlier sessions
+        self.out: dict = {
+            "size": game.size,
+            "komi": game.komi,
+            "max_actions": game.max_actions,
+            "line": [action_to_course(a, game.size) for a in actions],
+            "start_left": start_left,
+            "end_left": game.max_actions if end_left is None else end_left,
+            "table_bits": table_bits,
+            "bounds": bounds,
+            "life": life,
+            "positions": [],
+            "deepest": None,
+            "value_for_black": None,
+            "moves_at_deepest": None,
+        }
+
+    # The position the search in progress (or the next one) is about.
+    def _target(self):
+        if self.phase == "line":
+            return self.states[self.k]
+        return littlego.play(self.states[self.out["deepest"]], self.moves_todo[0])
+
+    def run(self, budget, reserve=0.0, report=None, stop=None, checkpoint=None, every=600.0, progress=None):
+        """Go on until done, the budget (seconds over all sessions) is spent, or ``stop()`` says so.
+
+        Returns ``"done"``, ``"budget"`` or ``"stopped"``; ``checkpoint(self)``
+        is called every ``every`` seconds and when stopped, ``progress(self)``
+        after each slice (it decides itself how often to print).
+        """
+        start = time.perf_counter()
+        last_save = start
+
+        def spent():
+            return self.elapsed + time.perf_counter() - start
+
+        try:
+            while self.phase != "done":
+                if self.phase == "moves" and not self.moves_todo:
+                    self.phase = "done"
+                    break
+                if self.phase == "line" and self.k < self.out["max_actions"] - self.out["end_left"]:
+                    self._begin_moves()
+                    continue
+                state = self._target()
+                if self.phase == "moves" and state.end is not None:
+                    before = self.states[self.out["deepest"]]
+                    self._record_move(self.moves_todo.pop(0), _finished(state, before))
+                    if report:
+                        report(self.out)
+                    continue
+                if self.search is None:
+                    self.search = ResumableSearch(self.solver, state)
+                keep = reserve if self.phase == "line" and self.all_moves and self.k > 0 else 0.0
+                t0 = time.perf_counter()
+                finished = self.search.advance(_SLICE)
+                self.search.seconds += time.perf_counter() - t0
+                if progress:
+                    progress(self)
+                out_of_time = not finished and spent() >= budget - keep
+                if finished or out_of_time:
+                    self._record(self.search.result())
+                    self.search = None
+                    if report:
+                        report(self.out)
+                    if out_of_time and self.phase == "moves":
+                        return "budget"
+                    if out_of_time and not (self.all_moves and self.out["deepest"] is not None):
+                        return "budget"
+                if stop and stop():
+                    return "stopped"
+                if checkpoint and time.perf_counter() - last_save >= every:
+                    checkpoint(self)
+                    last_save = time.perf_counter()
+            return "done"
+        finally:
+            self.elapsed = spent()
+
+    def _record(self, r: SolveResult) -> None:
+        if self.phase == "moves":
+            self._record_move(self.moves_todo.pop(0), r)
+            return
+        state = self.states[self.k]
+        entry = row(state, r, self.actions[self.k] if self.k < len(self.actions) else None)
+        rows = self.out["positions"]
+        later = rows[-1] if rows else None
+        entry["line_move_keeps_value"] = (
+            None if later is None or r.value is None else later["value_for_black"] == entry["value_for_black"]
+        )
+        rows.append(entry)
+        if r.value is None:
+            self._begin_moves()
+            return
+        self.out["deepest"] = self.k
+        self.out["value_for_black"] = entry["value_for_black"]
+        self.k -= 1
+
+    def _begin_moves(self) -> None:
+        d = self.out["deepest"]
+        if not self.all_moves or d is None:
+            self.phase = "done"
+            return
+        self.phase = "moves"
+        self.moves_todo = list(littlego.legal_actions(self.states[d]))
+        self.out["moves_at_deepest"] = {}
+
+    def _record_move(self, a: int, r: SolveResult) -> None:
+        d = self.states[self.out["deepest"]]
+        black = d.to_move == littlego.BLACK
+        # ``r`` is from the view of the player after the move: the opponent of the mover at ``d``.
+        value = None if r.value is None else (-r.value if black else r.value)
+        self.out["moves_at_deepest"][action_to_course(a, d.game.size)] = {
+            "value_for_black": value,
+            "nodes": r.nodes,
+            "seconds": round(r.seconds, 3),
+        }
+
+    def save(self, path) -> None:
+        """Write the whole run to ``path`` (an ``.npz`` of integer arrays and JSON text), atomically."""
+        meta = {"out": self.out, "k": self.k, "phase": self.phase, "moves_todo": self.moves_todo,
+                "elapsed": self.elapsed, "all_moves": self.all_moves,
+                "search_seconds": None if self.search is None else self.search.seconds,
+                "format": CHECKPOINT_FORMAT}
+        arrays = {f"table_{f}": v for f, v in table_arrays(self.solver, self.states[0]).items()}
+        if self.search is not None:
+            arrays.update({f"search_{f}": v for f, v in self.search.arrays().items()})
+        arrays["meta"] = np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)
+        atomic_write(path, lambda f: np.savez(f, **arrays), binary=True)
+
+    @classmethod
+    def load(cls, path) -> FrontierRun:
+        """The run saved in ``path`` (see ``save``).
+
+        Raises:
+            ValueError: not a checkpoint of this script.
+        """
+        with np.load(path, allow_pickle=False) as z:
+            if "meta" not in z.files:
+                raise ValueError(f"{path} is not a checkpoint of solve_frontier.py (no 'meta' entry)")
+            meta = json.loads(z["meta"].tobytes().decode())
+            if meta.get("format") != CHECKPOINT_FORMAT:
+                raise ValueError(f"{path}: checkpoint format {meta.get('format')!r}, "
+                                 f"expected {CHECKPOINT_FORMAT!r}")
+            out = meta["out"]
+            game = littlego.LittleGo(out["size"], out["komi"], out["max_actions"])
+            actions = parse_moves(" ".join(out["line"]), out["size"])
+            states = line_from_moves(game, actions)
+            run = cls(states, actions, out["start_left"], meta["all_moves"], out["table_bits"], out["bounds"],
+                      out["life"], out["end_left"])
+            run.out, run.k, run.phase, run.moves_todo = out, meta["k"], meta["phase"], meta["moves_todo"]
+            run.elapsed = meta["elapsed"]
+            restore_table(run.solver, states[0], {f[6:]: z[f] for f in z.files if f.startswith("table_")})
+            if meta["search_seconds"] is not None:
+                saved = {f[7:]: z[f] for f in z.files if f.startswith("search_")}
+                run.search = ResumableSearch(run.solver, run._target(), saved, meta["search_seconds"])
+        return run
+
+
 def solve_line(
     states: list[littlego.GoState],
     actions: list[int],
@@ -118,58 +302,19 @@ def solve_line(
     table_bits: int,
     report=None,
 ) -> dict:
-    """Solve the line backward from ``start_left`` actions to go (see the module docstring)."""
-    game = states[0].game
-    live = [k for k, s in enumerate(states) if s.end is None]
-    first = min(max(game.max_actions - start_left, 0), live[-1])
-    solver = Solver(table_bits)
-    deadline = time.perf_counter() + budget
-    out: dict = {
-        "size": game.size,
-        "komi": game.komi,
-        "max_actions": game.max_actions,
-        "line": [action_to_course(a, game.size) for a in actions],
-        "budget_seconds": budget,
-        "table_bits": table_bits,
-        "positions": [],
-        "deepest": None,
-        "value_for_black": None,
-        "moves_at_deepest": None,
-    }
-    for k in range(first, -1, -1):
-        left = deadline - time.perf_counter() - (reserve if all_moves and k > 0 else 0.0)
-        if left <= 0:
-            break
-        r = solver.solve(states[k], time_limit=left)
-        entry = row(states[k], r, actions[k] if k < len(actions) else None)
-        later = out["positions"][-1] if out["positions"] else None
-        entry["line_move_keeps_value"] = (
-            None if later is None or r.value is None else later["value_for_black"] == entry["value_for_black"]
-        )
-        out["positions"].append(entry)
-        if report:
-            report(out)
-        if r.value is None:
-            break
-        out["deepest"] = k
-        out["value_for_black"] = entry["value_for_black"]
-    d = out["deepest"]
-    if all_moves and d is not None:
-        left = deadline - time.perf_counter()
-        if left > 0:
-            values = solver.move_values(states[d], time_limit=left)
-            black = states[d].to_move == littlego.BLACK
-            out["moves_at_deepest"] = {
-                action_to_course(a, game.size): {
-                    "value_for_black": None if r.value is None else (r.value if black else -r.value),
-                    "nodes": r.nodes,
-                    "seconds": round(r.seconds, 3),
-                }
-                for a, r in values.items()
-            }
-            if report:
-                report(out)
-    return out
+    """Solve the line backward from ``start_left`` actions to go in one go (see the module docstring)."""
+    run = FrontierRun(states, actions, start_left, all_moves, table_bits)
+    run.out["budget_seconds"] = budget
+    run.run(budget, reserve, report)
+    return run.out
+
+
+def _finished(state: littlego.GoState, before: littlego.GoState) -> SolveResult:
+    """A finished game's result from the view of the player to move after it (the mover at ``before``'s
+    opponent)."""
+    b, w = littlego.scores(state)
+    m = w - b if before.to_move == littlego.BLACK else b - w
+    return SolveResult(1 if m > 0 else -1 if m < 0 else 0, None, None, 0, 0.0, 0, 0)
 
 
 def print_summary(out: dict) -> None:
@@ -205,6 +350,41 @@ def print_summary(out: dict) -> None:
             )
 
 
+class Progress:
+    """Progress lines on stderr every ``every`` seconds: the search in progress, its rate, an estimate."""
+
+    def __init__(self, every: float):
+        self.every = every
+        self.last = time.perf_counter()
+
+    def __call__(self, run: FrontierRun) -> None:
+        now = time.perf_counter()
+        if now - self.last < self.every or run.search is None:
+            return
+        self.last = now
+        s = run.search
+        rate = s.nodes / s.seconds if s.seconds > 0 else 0.0
+        where = (f"after {run.k} actions ({run.out['max_actions'] - run.k} to go)" if run.phase == "line"
+                 else f"move {action_to_course(run.moves_todo[0], run.out['size'])} at the deepest position")
+        guess = estimate(run.out["positions"], s.nodes, rate) if run.phase == "line" else ""
+        print(f"[{time.strftime('%H:%M:%S')}] {where}: {s.nodes:,} positions in {s.seconds:,.0f} s "
+              f"({rate:,.0f}/s); {guess}", file=sys.stderr, flush=True)
+
+
+def estimate(rows: list[dict], nodes: int, rate: float) -> str:
+    """A guess of the time the search in progress still needs: the last proved position's positions times
+    the growth per action between the last two proved positions."""
+    proved = [e["nodes"] for e in rows if e["value_for_black"] is not None]
+    if len(proved) < 2 or rate <= 0 or proved[-2] <= 0:
+        return "no estimate yet (fewer than two positions proved)"
+    growth = max(proved[-1] / proved[-2], 1.0)
+    expected = proved[-1] * growth
+    if nodes >= expected:
+        return f"past the estimate ({expected:,.0f} positions at a growth of {growth:.1f}x per action)"
+    return (f"estimate {(expected - nodes) / rate:,.0f} s more ({expected:,.0f} positions at a growth of "
+            f"{growth:.1f}x per action)")
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--size", type=int, default=5, help="board size (the course's game at that size)")
@@ -214,7 +394,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--seed", type=int, default=0, help="seeds the line's agent")
     p.add_argument("--start-left", type=int, default=12, help="actions to go at the first position solved")
-    p.add_argument("--budget", type=float, default=7200.0, help="seconds for the whole run")
+    p.add_argument("--end-left", type=int, default=None,
+                   help="stop the backward pass at this many actions to go (default: the empty board; "
+                        "with --resume: the saved run's)")
+    p.add_argument("--budget", type=float, default=7200.0,
+                   help="seconds for the whole run (over every session of a resumed run)")
     p.add_argument(
         "--reserve",
         type=float,
@@ -225,7 +409,17 @@ def main(argv: list[str] | None = None) -> int:
         "--no-all-moves", action="store_true", help="do not solve every move at the deepest position"
     )
     p.add_argument("--table-bits", type=int, default=24, help="log2 of the table's entries (13 bytes each)")
+    p.add_argument("--no-bounds", action="store_true", help="search without the static bounds")
+    p.add_argument("--no-life", action="store_true", help="bounds without pass-alive chains")
     p.add_argument("--json", default=None, help="write the results here (after every search)")
+    p.add_argument("--checkpoint", default=None,
+                   help="keep the whole run in this file (.npz: results, table, the search in progress), "
+                        "written atomically every --every seconds and when stopped (Ctrl-C, SIGTERM)")
+    p.add_argument("--every", type=float, default=600.0, help="seconds between two checkpoints")
+    p.add_argument("--resume", action="store_true",
+                   help="go on with the run in --checkpoint (its line and settings; --budget may be raised)")
+    p.add_argument("--progress", type=float, default=60.0,
+                   help="seconds between two progress lines on stderr")
     args = p.parse_args(argv)
     if not 2 <= args.size <= 7:
         p.error(f"--size must be 2..7, got {args.size}")
@@ -233,30 +427,48 @@ def main(argv: list[str] | None = None) -> int:
         p.error(
             f"--budget must be positive and --start-left at least 1, got {args.budget} and {args.start_left}"
         )
-    if args.json:
-        check_writable(args.json)
-    game = littlego.LittleGo(args.size)
-    if args.moves is not None:
+    if args.resume and not args.checkpoint:
+        p.error("--resume needs --checkpoint FILE (the run to go on with)")
+    for path in (args.json, args.checkpoint):
+        if path:
+            check_writable(path)
+    if args.resume:
         try:
-            actions = parse_moves(args.moves, args.size)
-            states = line_from_moves(game, actions)
-        except ValueError as e:
-            p.error(str(e))
+            run = FrontierRun.load(args.checkpoint)
+        except (OSError, ValueError, KeyError) as e:
+            p.error(f"cannot resume from {args.checkpoint}: {e}")
+        if args.end_left is not None:
+            run.out["end_left"] = args.end_left
+            if run.phase != "line" and run.k >= run.out["max_actions"] - args.end_left:
+                run.phase, run.moves_todo = "line", []  # further back than the saved run went
+        print(f"resuming {args.checkpoint}: {run.elapsed:,.0f} s spent, {len(run.out['positions'])} "
+              f"positions done, now {run.phase}", flush=True)
     else:
-        print(f"playing the line: {args.line} against itself, seed {args.seed}", flush=True)
-        states, actions = line_from_agent(game, args.line, args.seed)
+        game = littlego.LittleGo(args.size)
+        if args.moves is not None:
+            try:
+                actions = parse_moves(args.moves, args.size)
+                states = line_from_moves(game, actions)
+            except ValueError as e:
+                p.error(str(e))
+        else:
+            print(f"playing the line: {args.line} against itself, seed {args.seed}", flush=True)
+            states, actions = line_from_agent(game, args.line, args.seed)
+        run = FrontierRun(states, actions, args.start_left, not args.no_all_moves, args.table_bits,
+                          bounds=not args.no_bounds, life=not args.no_life, end_left=args.end_left)
+    run.out["budget_seconds"] = args.budget
     reserve = args.budget / 5 if args.reserve is None else args.reserve
     Solver(8).solve(
         littlego.LittleGo(3).initial_state(), time_limit=60
     )  # compile first, so that no timing includes it
     load = os.getloadavg()[0]
     print(
-        f"solving backward from {args.start_left} actions to go, budget {args.budget:.0f} s "
+        f"solving backward from {run.out['start_left']} actions to go, budget {args.budget:.0f} s "
         f"(load average {load:.2f})",
         flush=True,
     )
 
-    shown = [0]
+    shown = [len(run.out["positions"])]
 
     def report(out: dict) -> None:
         if len(out["positions"]) > shown[0]:
@@ -270,12 +482,36 @@ def main(argv: list[str] | None = None) -> int:
         if args.json:
             atomic_write_json(args.json, {**out, "load_average_at_start": load}, indent=1)
 
-    out = solve_line(
-        states, actions, args.start_left, args.budget, reserve, not args.no_all_moves, args.table_bits, report
-    )
+    stopping = []
+
+    def on_signal(signum, frame):
+        stopping.append(signum)
+
+    old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+
+    def checkpoint(r: FrontierRun) -> None:
+        if args.checkpoint:
+            t0 = time.perf_counter()
+            r.save(args.checkpoint)
+            print(f"[{time.strftime('%H:%M:%S')}] checkpoint written to {args.checkpoint} "
+                  f"({time.perf_counter() - t0:.1f} s)", file=sys.stderr, flush=True)
+
+    try:
+        how = run.run(args.budget, reserve, report, stop=lambda: bool(stopping), checkpoint=checkpoint,
+                      every=args.every, progress=Progress(args.progress))
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+    if args.checkpoint:
+        checkpoint(run)
     if args.json:
-        atomic_write_json(args.json, {**out, "load_average_at_start": load}, indent=1)
-    print_summary(out)
+        atomic_write_json(args.json, {**run.out, "load_average_at_start": load}, indent=1)
+    if how == "stopped":
+        print(f"stopped; everything is kept in {args.checkpoint or '(no --checkpoint: nothing kept)'}"
+              + (f"; go on with --checkpoint {args.checkpoint} --resume" if args.checkpoint else ""),
+              file=sys.stderr, flush=True)
+        return 130
+    print_summary(run.out)
     return 0
 
 

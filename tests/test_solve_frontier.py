@@ -100,3 +100,86 @@ def test_bad_moves_are_refused_with_the_move_named(text, message):
 
 def test_moves_read_as_row_column_points_and_pass():
     assert frontier.parse_moves("0,0 2,3 PASS pass", 5) == [0, 13, 25, 25]
+
+
+def test_a_run_stopped_and_resumed_from_its_checkpoint_proves_the_same_as_one_in_a_go(tmp_path):
+    game = littlego.LittleGo(4)
+    states, actions = frontier.line_from_agent(game, "greedy", seed=1)
+    whole = frontier.FrontierRun(states, actions, 12, True, 16)
+    assert whole.run(600) == "done"
+    part = frontier.FrontierRun(states, actions, 12, True, 16)
+    slices = []
+    stops = 0
+    path = tmp_path / "run.npz"
+    while True:
+        how = part.run(600, stop=lambda: len(slices) >= 3, progress=lambda r: slices.append(1))
+        if how == "done":
+            break
+        assert how == "stopped"
+        stops += 1
+        part.save(path)
+        part = frontier.FrontierRun.load(path)  # a new process would do just this
+        slices.clear()
+    assert stops > 3
+    for a, b in zip(whole.out["positions"], part.out["positions"], strict=True):
+        assert (a["taken"], a["value_for_black"], a["best_move"], a["nodes"]) == (
+            b["taken"], b["value_for_black"], b["best_move"], b["nodes"])
+    assert {m: v["value_for_black"] for m, v in whole.out["moves_at_deepest"].items()} == {
+        m: v["value_for_black"] for m, v in part.out["moves_at_deepest"].items()}
+
+
+def test_sigterm_keeps_the_run_and_resume_finishes_it(tmp_path):
+    import subprocess
+    import sys
+    import time
+
+    ckpt, js = tmp_path / "run.npz", tmp_path / "run.json"
+    line = "2,2 3,3 2,3 1,3 2,4 2,1 3,1 1,1 1,2 3,0 3,2 0,2 1,4 0,3 4,1 0,1 4,0 4,2 4,3 2,0 0,4 3,4 4,4 1,0"
+    cmd = [sys.executable, str(SCRIPT), "--moves", line, "--start-left", "15", "--end-left", "15",
+           "--no-all-moves", "--table-bits", "18", "--checkpoint", str(ckpt), "--json", str(js),
+           "--budget", "600"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    for text in proc.stdout:
+        if text.startswith("solving backward"):
+            break
+    time.sleep(1.0)
+    proc.terminate()
+    assert proc.wait(60) == 130
+    assert ckpt.exists()
+    stopped = frontier.FrontierRun.load(ckpt)
+    assert stopped.phase == "line" and stopped.search is not None  # stopped inside a search
+    done = subprocess.run(cmd + ["--resume", "--progress", "0"], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(js.read_text())
+    game = littlego.LittleGo(5)
+    states = frontier.line_from_moves(game, frontier.parse_moves(line, 5))
+    assert [e["left"] for e in out["positions"]] == [15]
+    assert out["positions"][0]["value_for_black"] == black_value(states[9])
+
+
+def test_resume_refuses_a_file_that_is_not_a_checkpoint_and_needs_one(tmp_path, capsys):
+    import numpy as np
+
+    other = tmp_path / "other.npz"
+    np.savez(other, x=np.arange(3))
+    with pytest.raises(SystemExit):
+        frontier.main(["--checkpoint", str(other), "--resume"])
+    assert "is not a checkpoint of solve_frontier.py" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        frontier.main(["--resume"])
+    assert "--resume needs --checkpoint" in capsys.readouterr().err
+
+
+def test_a_saved_search_is_refused_for_another_position():
+    from tictacgo.solver import Solver
+    from tictacgo.solver.resumable import ResumableSearch
+
+    game = littlego.LittleGo(4)
+    start = game.initial_state()
+    a, b = littlego.play(start, 5), littlego.play(start, 6)  # as many actions left, other stones
+    search = ResumableSearch(Solver(12), a)
+    search.advance(100)
+    with pytest.raises(ValueError, match="of another position"):
+        ResumableSearch(Solver(12), b, search.arrays())
+    with pytest.raises(ValueError, match="does not fit this position"):  # another number of actions left
+        ResumableSearch(Solver(12), start, search.arrays())

@@ -129,7 +129,9 @@ class ChampionshipAgent(Agent):
                              f"(see championship_search.DEFAULT_WEIGHTS), got {weights!r}")
         self.komi100 = int(round(game.komi * S.SCALE))
         self.tables = SearchTables(game, table_bits)
-        self.solver = Solver(table_bits)
+        # Without the static bounds: under a node budget they would prove more positions and change
+        # the player's moves (its seeded games are recorded fingerprints); a stronger variant is a choice.
+        self.solver = Solver(table_bits, bounds=False)
         self.rate = _FIRST_RATE
         self.last_depth = 0        # the last move's deepest finished iteration (0: solver or forced)
         self.last_value = 0        # its value for the mover (``WIN`` and more: a proved win)

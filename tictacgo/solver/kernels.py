@@ -29,7 +29,9 @@ point, ``t``, ``last_pass`` and the mover, reduced over the 8 symmetries of
 the square (the smallest of the 8 keys), stores bounds and the best move.
 Moves are tried in the order: the table's move, captures (largest first),
 escapes of the mover's groups in atari, then by a history score; PASS last
-unless it ends the game (then first: it costs nothing to score).
+unless it ends the game (then first: it costs nothing to score). A move whose
+position the static bounds settle within the window (``bound_cut``, see
+``tictacgo.solver.bounds``) is scored by that bound, without a node.
 
 The search keeps its stack in arrays rather than recursing (``run``), so it
 can stop after a number of positions and go on later exactly where it
@@ -43,45 +45,30 @@ import numpy as np
 from tictacgo.validate import MissingExtraError
 
 try:
-    from llvmlite import ir
-    from numba import njit, types
-    from numba.extending import intrinsic
+    from numba import njit
 
     from tictacgo.games.batched_kernels import KO, LEGAL, flood, go_place, nbrs
+    from tictacgo.solver.bits import (  # noqa: F401 (the board layout and bit tricks, re-exported)
+        G_FULL,
+        G_LEFT,
+        G_MAX_ACTIONS,
+        G_N,
+        G_POINTS,
+        G_RIGHT,
+        popcount,
+        trailing_zeros,
+    )
+    from tictacgo.solver.bounds import lower_bound, margin_bounds, pass_alive, upper_bound  # noqa: F401
 except ImportError as e:  # numba missing or broken (its llvmlite missing): one line, not numba's traceback
     raise MissingExtraError(f"the solver needs numba: pip install 'tictacgo[fast]' ({e})") from e
 
-# Layout of the ``geo`` array: board constants.
-G_N, G_POINTS, G_FULL, G_LEFT, G_RIGHT, G_MAX_ACTIONS = 0, 1, 2, 3, 4, 5
 # Layout of the ``stats`` array: counters in, results out.
 S_NODES, S_PROBES, S_HITS, S_BEST = 0, 1, 2, 3
 INF = 100  # beyond any value (values are at most 49 stones in margin mode); fits the table's int8
 MODE_OUTCOME, MODE_MARGIN = 0, 1
+# Bits of the search's ``opts``: cut nodes by the action-cap bounds; count pass-alive chains in them.
+OPT_BOUNDS, OPT_LIFE = 1, 2
 EMPTY_KEY = np.uint64(0)  # an unused table slot (a real key of 0 is merely never found)
-
-
-@intrinsic
-def popcount(typingctx, x):
-    """The number of set bits of an integer (one machine instruction)."""
-    if not isinstance(x, types.Integer):
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-
-    return x(x), codegen
-
-
-@intrinsic
-def trailing_zeros(typingctx, x):
-    """The index of the lowest set bit of a non-zero integer (one machine instruction)."""
-    if not isinstance(x, types.Integer):
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
-
-    return x(x), codegen
 
 
 @njit(cache=True)
@@ -139,11 +126,50 @@ def after_move(own, opp, t, last_pass, p, own2, opp2, dead, geo, nb):
 @njit(cache=True)
 def final_value(own, opp, black, komi, mode):
     """The value of a finished game from the view of the player whose stones are ``own``."""
-    d = popcount(own) - popcount(opp)
+    return value_of(popcount(own) - popcount(opp), black, komi, mode)
+
+
+@njit(cache=True)
+def value_of(d, black, komi, mode):
+    """The value of a final stone difference ``d`` (the mover's stones minus the opponent's)."""
     if mode == MODE_MARGIN:
         return np.int64(d)
     score = d - komi if black else d + komi
     return np.int64(1) if score > 0 else (np.int64(-1) if score < 0 else np.int64(0))
+
+
+@njit(cache=True)
+def bound_cut(own, opp, black, t, alpha, beta, geo, komi, mode, opts):
+    """Whether the static bounds settle a position within ``(alpha, beta)`` (``tictacgo.solver.bounds``):
+    ``(True, value)`` with a fail-soft value (an upper bound at most alpha or a lower bound at least
+    beta), else ``(False, 0)``.
+
+    The bounds without captures come first (a few instructions): captures only
+    widen them, so when those cannot reach the window nothing can, and the
+    groups are looked at only when they might; life only when liberties alone fall short.
+    """
+    if not opts & OPT_BOUNDS:
+        return False, np.int64(0)
+    left = geo[G_MAX_ACTIONS] - t
+    points = geo[G_POINTS]
+    mine, theirs = popcount(own), popcount(opp)
+    if value_of(min(mine + ((left + 1) >> 1), points - theirs) - theirs, black, komi, mode) <= alpha:
+        v = value_of(upper_bound(own, opp, t, geo, False), black, komi, mode)
+        if v <= alpha:
+            return True, v
+        if opts & OPT_LIFE:
+            v = value_of(upper_bound(own, opp, t, geo, True), black, komi, mode)
+            if v <= alpha:
+                return True, v
+    if value_of(mine - min(theirs + (left >> 1), points - mine), black, komi, mode) >= beta:
+        v = value_of(lower_bound(own, opp, t, geo, False), black, komi, mode)
+        if v >= beta:
+            return True, v
+        if opts & OPT_LIFE:
+            v = value_of(lower_bound(own, opp, t, geo, True), black, komi, mode)
+            if v >= beta:
+                return True, v
+    return False, np.int64(0)
 
 
 @njit(cache=True)
@@ -349,14 +375,15 @@ def _child_value(ply, v, frames, hist, geo):
 
 @njit(cache=True)
 def run(control, frames, keys, hs, moves, table, hist, geo, nb, zs, zk, zt, zmisc, inv, sym, mode, komi,
-        stats, node_stop):
+        stats, node_stop, opts):
     """Run the search on the explicit stack until it ends or has visited ``node_stop`` nodes.
 
     The stack (``frames``, ``keys``, ``hs``, ``moves``) and ``control`` hold
     everything, so a paused search goes on exactly where it stopped when
     called again. Before the first call, frame 0 holds the root (own, opp,
     black, t, last_pass, ko, alpha, beta), ``hs[0]`` its stone hashes and
-    ``control`` is zero. Returns True once the root's value is in
+    ``control`` is zero. ``opts``: ``OPT_*`` bits (static bounds, life in
+    them): a move whose position the bounds settle is not searched. Returns True once the root's value is in
     ``control[C_VALUE]`` (and its best move in ``stats[S_BEST]``).
     """
     mv, mown, mopp, mdead, msc = moves
@@ -409,6 +436,13 @@ def run(control, frames, keys, hs, moves, table, hist, geo, nb, zs, zk, zt, zmis
             if ended:
                 # The game's last action: score it here, no node needed.
                 if _child_value(ply, final_value(c_opp, c_own, black, komi, mode), frames, hist, geo):
+                    value = _finish(ply, frames, keys, table, sym, stats, max_actions)
+                    phase = RETURN
+                continue
+            cut, v = bound_cut(c_own, c_opp, 1 - black, c_t, -f[F_BETA], -f[F_ALPHA], geo, komi, mode, opts)
+            if cut:
+                # The bounds settle the position after the move: no node needed either.
+                if _child_value(ply, -v, frames, hist, geo):
                     value = _finish(ply, frames, keys, table, sym, stats, max_actions)
                     phase = RETURN
                 continue

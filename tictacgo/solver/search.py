@@ -267,13 +267,24 @@ class Solver:
     Args:
         table_bits: log2 of the entries of each table (one for outcomes, one
             for margins; 13 bytes an entry: 2**22 entries is 52 MB).
+        bounds: cut positions whose static bounds (``tictacgo.solver.bounds``:
+            the stones each side can still place and lose within the action
+            limit) settle them, without searching them.
+        life: count pass-alive chains (Benson's unconditional life) in those bounds.
     """
 
-    def __init__(self, table_bits: int = 22):
+    def __init__(self, table_bits: int = 22, bounds: bool = True, life: bool = True):
         if isinstance(table_bits, bool) or not isinstance(table_bits, int) or not 4 <= table_bits <= 30:
             raise ValueError(f"table_bits must be an int in [4, 30], got {table_bits!r}")
         self.table_bits = table_bits
+        self.bounds = check_bool("bounds", bounds)
+        self.life = check_bool("life", life)
         self._tables: dict[int, _Table] = {}
+
+    @property
+    def opts(self) -> int:
+        """The search's ``kernels.OPT_*`` bits."""
+        return (K.OPT_BOUNDS if self.bounds else 0) | (K.OPT_LIFE if self.bounds and self.life else 0)
 
     def clear(self) -> None:
         """Forget every stored position."""
@@ -281,10 +292,14 @@ class Solver:
 
     # A copy (pickle, deepcopy) starts with empty tables: they are a cache, and large.
     def __getstate__(self) -> dict:
-        return {"table_bits": self.table_bits}
+        return {"table_bits": self.table_bits, "bounds": self.bounds, "life": self.life}
 
     def __setstate__(self, state: dict) -> None:
-        self.__init__(state["table_bits"])
+        self.__init__(state["table_bits"], state.get("bounds", True), state.get("life", True))
+
+    def table(self, margin: bool, variant: tuple) -> _Table:
+        """The outcome (or margin) table for ``variant`` ``(n, komi, max_actions)``, made if needed."""
+        return self._table(K.MODE_MARGIN if margin else K.MODE_OUTCOME, variant)
 
     def _table(self, mode: int, variant: tuple) -> _Table:
         table = self._tables.get(mode)
@@ -360,6 +375,7 @@ class Solver:
         keys = np.zeros(plies, dtype=np.uint64)
         control = np.zeros(4, dtype=np.int64)
         tt = (table.key, table.lo, table.hi, table.move, table.depth)
+        opts = np.int64(self.opts)
 
         def probe(alpha: int, beta: int) -> tuple[bool, int, int]:
             """One search of the root within (alpha, beta): (finished, value, best move)."""
@@ -371,7 +387,7 @@ class Solver:
                 # Short slices when a clock is running, so that the deadline is kept to a few ms.
                 stop = min(budget, int(stats[K.S_NODES]) + (_SLICE if deadline else budget))
                 if K.run(control, frames, keys, hs, moves, tt, hist, tb.geo, tb.nb, tb.zs, tb.zk, tb.zt,
-                         tb.zmisc, tb.inv, tb.sym, mode, pos.komi, stats, np.int64(stop)):
+                         tb.zmisc, tb.inv, tb.sym, mode, pos.komi, stats, np.int64(stop), opts):
                     return True, int(control[K.C_VALUE]), int(stats[K.S_BEST])
                 if stats[K.S_NODES] >= budget or (deadline and time.perf_counter() > deadline):
                     return False, 0, -1
@@ -403,6 +419,30 @@ class Solver:
             m = v - pos.komi if pos.black else v + pos.komi
             value = 1 if m > 0 else -1 if m < 0 else 0
         return SolveResult(value, m, best, nodes, seconds, probes, hits)
+
+
+def static_bounds(state: littlego.GoState, life: bool = True) -> tuple[int, int]:
+    """Bounds of a live state's final stone difference from the mover's view (the mover's stones
+    minus the opponent's, komi not counted): ``(lower, upper)`` (see ``tictacgo.solver.bounds``).
+
+    Args:
+        state: a live Little-Go state.
+        life: count pass-alive chains (Benson) as never captured.
+    """
+    check_position(state)
+    pos = kernel_position(state)
+    geo = board_tables(pos.n, pos.max_actions).geo
+    lo, hi = K.margin_bounds(np.int64(pos.own), np.int64(pos.opp), np.int64(pos.t), geo,
+                             check_bool("life", life))
+    return int(lo), int(hi)
+
+
+def pass_alive_stones(state: littlego.GoState) -> tuple[int, int]:
+    """The stones of Black's and of White's pass-alive chains (Benson's unconditional life) as bits."""
+    _check_kernel_fields(state)
+    geo = board_tables(state.game.size, state.game.max_actions).geo
+    b, w = np.int64(state.black), np.int64(state.white)
+    return int(K.pass_alive(b, w, geo)), int(K.pass_alive(w, b, geo))
 
 
 def _finished_value(state: littlego.GoState, mover_black: int, margin: bool, seconds: float) -> SolveResult:
