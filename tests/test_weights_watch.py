@@ -16,16 +16,15 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from tictacgo.baselines.learning.alphazero.features import encoder_for  # noqa: E402
 from tictacgo.baselines.learning.alphazero.network import (  # noqa: E402
     Architecture,
     NetworkEvaluator,
     PolicyValueNet,
     WeightsWatch,
 )
-from tictacgo.baselines.learning.alphazero.variant import Variant  # noqa: E402
+from tictacgo.games import TicTacToe  # noqa: E402
 
-TTT = Variant.make("tictactoe")
+TTT = TicTacToe()
 
 
 def _net() -> PolicyValueNet:
@@ -34,9 +33,8 @@ def _net() -> PolicyValueNet:
 
 
 def _planes() -> np.ndarray:
-    enc, game = encoder_for(TTT), TTT.module
     s = TTT.initial_state()
-    return np.stack([enc.from_state(game, s), enc.from_state(game, game.play(s, 4))])
+    return np.stack([TTT.encoder.from_state(s), TTT.encoder.from_state(TTT.play(s, 4))])
 
 
 def _reference(net: PolicyValueNet, planes: np.ndarray) -> np.ndarray:

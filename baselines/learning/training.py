@@ -137,9 +137,19 @@ class SnapshotPool(Agent):
 def snapshot(model, game) -> PolicyAgent:
     """A frozen copy of ``model``'s policy as an agent; it shares no tensor with the model."""
     live = model.policy
-    # A deep copy of the policy module without its optimizer (the memo maps it to None, so its
-    # state is not copied either): new tensors with the same weights, through no private name.
-    frozen = copy.deepcopy(live, memo={id(getattr(live, "optimizer", None)): None}).to("cpu").eval()
+    # A new policy built as the algorithm builds its own (SB3's public settings: the spaces, the
+    # learning-rate schedule, policy_kwargs), given the live weights: new tensors, no private name.
+    # A policy read from a file (``LoadedModel``) has no algorithm around it and no optimizer state
+    # in its graph: a deep copy is that copy.
+    if hasattr(model, "policy_kwargs"):
+        kwargs = dict(model.policy_kwargs)
+        if getattr(model, "use_sde", False):
+            kwargs["use_sde"] = True
+        frozen = type(live)(model.observation_space, model.action_space, model.lr_schedule, **kwargs)
+        frozen.load_state_dict(live.state_dict())
+    else:
+        frozen = copy.deepcopy(live)
+    frozen = frozen.to("cpu").eval()
     for p in frozen.parameters():
         p.requires_grad_(False)
     return PolicyAgent(game, frozen)
