@@ -5,8 +5,9 @@ alphazero``, default the shipped Tic-Tac-Toe recipe), each round measures
 every count of ``--actors`` in turn (0: self-play in this process), the order
 alternating between rounds, ``--seconds`` each (``actor_throughput``: no
 gradient steps, an untrained network); prints the median positions per
-second of each count, its ratio to the first count, and the load average
-(``uptime``) before and after. Ray is started once for the whole run (on this
+second of each count, its ratio to the first count, the positions per CPU
+second and the cores the self-play got (its CPU seconds per second), and the
+load average (``uptime``) before and after. Ray is started once for the whole run (on this
 machine, or at ``RAY_ADDRESS``).
 
     nice python scripts/bench_ray_selfplay.py --actors 1,2 --rounds 5 --seconds 20
@@ -72,30 +73,39 @@ def main(argv: list[str] | None = None) -> int:
         ray.init(address=address, include_dashboard=False, log_to_driver=False, logging_level="WARNING",
                  **({"num_cpus": os.cpu_count()} if address == "local" else {}))
     rates: dict[int, list[float]] = {c: [] for c in counts}
+    per_cpu: dict[int, list[float]] = {c: [] for c in counts}
+    cores: dict[int, list[float]] = {c: [] for c in counts}
     try:
         for r in range(args.rounds):
             for c in counts if r % 2 == 0 else counts[::-1]:
                 row = self_play_rate(cfg, c, args.seconds)
                 rates[c].append(row["positions_per_second"])
+                per_cpu[c].append(row["positions_per_cpu_second"])
+                cores[c].append(row["cores"])
                 print(f"round {r + 1}: {c} actors: {row['positions_per_second']:.0f} positions/s "
-                      f"({row['positions']} in {row['seconds']} s)", flush=True)
+                      f"({row['positions']} in {row['seconds']} s), {row['positions_per_cpu_second']:.0f} "
+                      f"per CPU second, {row['cores']:.2f} cores", flush=True)
     finally:
         if ray is not None:
             ray.shutdown()
     after = uptime()
     medians = {c: statistics.median(v) for c, v in rates.items()}
+    median_per_cpu = {c: statistics.median(v) for c, v in per_cpu.items()}
+    median_cores = {c: statistics.median(v) for c, v in cores.items()}
     print(f"\n{args.game}: {cfg.channels}x{cfg.blocks} network, {cfg.num_games} games per actor, "
           f"{cfg.simulations} simulations, {cfg.actor_moves} moves a call; medians of {args.rounds}:")
     for c in counts:
         print(f"  {c} actors: {medians[c]:8.0f} positions/s  ({medians[c] / medians[counts[0]]:.2f}x "
-              f"{counts[0]} actors)")
+              f"{counts[0]} actors), {median_per_cpu[c]:.0f} per CPU second, {median_cores[c]:.2f} cores")
     print(after)
     if args.json:
         doc = {"command": " ".join(["python", *sys.argv]), "uptime_before": before, "uptime_after": after,
                "settings": {k: getattr(cfg, k) for k in ("game", "channels", "blocks", "num_games",
                                                          "simulations", "actor_moves")},
                "rates": {str(c): v for c, v in rates.items()},
-               "medians": {str(c): m for c, m in medians.items()}}
+               "medians": {str(c): m for c, m in medians.items()},
+               "per_cpu_second": {str(c): v for c, v in per_cpu.items()},
+               "cores": {str(c): v for c, v in cores.items()}}
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(doc, f, indent=1)
     return 0

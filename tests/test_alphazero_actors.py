@@ -186,3 +186,14 @@ def test_a_failing_actor_stops_the_run_in_one_line_with_the_last_checkpoint_kept
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "self-play actor" in err[0] and "search must be one of" in err[0], err
     assert json.loads((out / "model.json").read_text())["info"]["positions"] == 32
+
+
+def test_the_self_play_rate_counts_whole_moves_in_process_and_whole_calls_on_actors(local_ray):
+    from tictacgo.baselines.learning.alphazero.actor_throughput import self_play_rate
+
+    cfg = AlphaZeroConfig(**SMALL, actor_moves=2, max_positions=64)
+    here = self_play_rate(cfg, 0, 0.3)
+    assert here["actors"] == 0 and here["positions"] % 16 == 0 and here["positions"] > 0
+    assert here["positions_per_second"] == pytest.approx(here["positions"] / here["seconds"], rel=0.01)
+    remote = self_play_rate(cfg, 2, 0.3)
+    assert remote["actors"] == 2 and remote["positions"] % (16 * 2) == 0 and remote["positions"] > 0

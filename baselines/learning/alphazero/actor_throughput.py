@@ -7,7 +7,11 @@ receives (``ActorPool.step``, as ``--actors N`` plays). Every actor first
 returns one call (their start and first network passes are not timed); then
 the positions of the calls that finish within ``seconds`` are counted
 (``actor_moves`` x ``num_games`` a call, the positions searched, as the
-training run counts them).
+training run counts them). The self-play's CPU time in that window (this
+process's, or the actors' in the calls counted) gives positions per CPU
+second, and CPU seconds per second (the cores it got): on a machine others
+load, the wall rate follows the cores the processes get, the rate per CPU
+second what each process does with its share.
 """
 
 from __future__ import annotations
@@ -34,7 +38,8 @@ def self_play_rate(cfg, actors: int, seconds: float) -> dict:
         seconds: how long to count.
 
     Returns:
-        ``{"actors", "positions", "seconds", "positions_per_second"}``.
+        ``{"actors", "positions", "seconds", "positions_per_second", "positions_per_cpu_second",
+        "cores"}`` (cores: the self-play's CPU seconds per second of wall time).
     """
     actors = check_int("actors", actors, min=0)
     seconds = check_number("seconds", seconds, positive=True)
@@ -49,19 +54,26 @@ def self_play_rate(cfg, actors: int, seconds: float) -> dict:
                             random_opening=cfg.random_opening)
         selfplay.step()
         per_step, close = cfg.num_games, lambda: None
+        cpu = time.process_time
     else:
         selfplay = start_actors(dataclasses.replace(cfg, actors=actors), net, lambda: 0, 0)
         for _ in range(actors):
             selfplay.step()
         per_step, close = selfplay.positions_per_step, selfplay.close
+        pool = selfplay
+
+        def cpu() -> float:
+            return pool.cpu_seconds
     try:
         positions = 0
-        t0 = time.perf_counter()
-        while (elapsed := time.perf_counter() - t0) < seconds:
+        t0, c0 = time.perf_counter(), cpu()
+        while time.perf_counter() - t0 < seconds:
             selfplay.step()
             positions += per_step
-        elapsed = time.perf_counter() - t0
+        elapsed, cpu_seconds = time.perf_counter() - t0, cpu() - c0
     finally:
         close()
     return {"actors": actors, "positions": positions, "seconds": round(elapsed, 2),
-            "positions_per_second": positions / elapsed}
+            "positions_per_second": positions / elapsed,
+            "positions_per_cpu_second": positions / cpu_seconds if cpu_seconds > 0 else float("nan"),
+            "cores": cpu_seconds / elapsed}

@@ -113,12 +113,13 @@ class SelfPlayWorker:
         Returns:
             ``{"positions": arrays of the games that ended (None if none did), "games": games ended,
             "moves": moves played in each game, "evaluations": network evaluations, "version": the
-            weights' version played with, "seconds": time spent}``.
+            weights' version played with, "seconds": wall time spent, "cpu_seconds": this process's CPU
+            time spent}``.
 
         Raises:
             ValueError: no weights were ever sent.
         """
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         if weights is not None:
             load_arrays(self.net, weights)
             self.version = version
@@ -132,7 +133,7 @@ class SelfPlayWorker:
                          for name in ("planes", "policy", "value", "value_weight", "ownership", "mover")}
         return {"positions": positions, "games": self.selfplay.games_finished - games_before, "moves": moves,
                 "evaluations": self.evaluator.positions - evaluations_before, "version": self.version,
-                "seconds": time.perf_counter() - t0}
+                "seconds": time.perf_counter() - t0, "cpu_seconds": time.process_time() - c0}
 
 
 class ActorPool:
@@ -163,6 +164,7 @@ class ActorPool:
         self.positions_per_step = moves * settings.num_games
         self.games_finished = 0
         self.evaluations = 0
+        self.cpu_seconds = 0.0  # the actors' CPU time in the calls returned
         self.calls = 0
         self.weights_sent = 0
         self.newest_played = -1
@@ -218,6 +220,7 @@ class ActorPool:
         self.calls += 1
         self.games_finished += result["games"]
         self.evaluations += result["evaluations"]
+        self.cpu_seconds += result["cpu_seconds"]
         self.newest_played = max(self.newest_played, result["version"])
         self.largest_lag = max(self.largest_lag, self.version() - result["version"])
         return None if result["positions"] is None else Positions(**result["positions"])

@@ -284,12 +284,13 @@ def _run(cfg: AlphaZeroConfig, out: Path, variant: Variant, net: PolicyValueNet,
          progress: dict, rng: np.random.Generator, device, search, log, info: dict | None) -> dict:
     """The self-play and training loop, with its checkpoints; returns the progress record."""
     evaluator = NetworkEvaluator(net, variant, device=device, precision=cfg.inference_precision)
+    audit = RawPolicyAudit(variant) if variant.module.spec.solvable else None
+    # With --actors, Ray actors play and this process only trains (``actors``).
     pool = start_actors(cfg, net, lambda: progress["gradient_steps"], progress["positions"], log) \
         if cfg.actors else None
     selfplay = pool or SelfPlay(variant, evaluator, cfg.num_games, search, rng,
                                 temperature_moves=cfg.temperature_moves, random_opening=cfg.random_opening)
     step_positions = pool.positions_per_step if pool else cfg.num_games
-    audit = RawPolicyAudit(variant) if variant.module.spec.solvable else None
     writer = _tensorboard(out / "tb") if cfg.tensorboard else None
     bar = _progress_bar(cfg) if cfg.progress else None
 
@@ -368,9 +369,8 @@ def _run(cfg: AlphaZeroConfig, out: Path, variant: Variant, net: PolicyValueNet,
         if writer is not None:
             writer.close()
     checkpoint()
-    progress["evaluations"] = evaluator.positions
+    progress["evaluations"] = pool.evaluations if pool else evaluator.positions
     if pool is not None:
-        progress["evaluations"] = pool.evaluations
         progress["actors"] = pool.summary()
     return progress
 
