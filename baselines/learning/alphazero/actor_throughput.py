@@ -73,7 +73,7 @@ def self_play_rate(cfg, actors: int, seconds: float) -> dict:
         elapsed, cpu_seconds = time.perf_counter() - t0, cpu() - c0
     finally:
         close()
-    return {"actors": actors, "positions": positions, "seconds": round(elapsed, 2),
+    return {"actors": actors, "positions": positions, "seconds": elapsed,
             "positions_per_second": positions / elapsed,
             "positions_per_cpu_second": positions / cpu_seconds if cpu_seconds > 0 else float("nan"),
             "cores": cpu_seconds / elapsed}

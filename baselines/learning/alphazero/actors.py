@@ -168,6 +168,7 @@ class ActorPool:
         self.calls = 0
         self.weights_sent = 0
         self.newest_played = -1
+        self.played = [-1] * count  # the version each actor played its last returned call with
         self.largest_lag = 0
         self._sent_version: int | None = None
         self._weights_ref = None
@@ -221,6 +222,7 @@ class ActorPool:
         self.games_finished += result["games"]
         self.evaluations += result["evaluations"]
         self.cpu_seconds += result["cpu_seconds"]
+        self.played[i] = result["version"]
         self.newest_played = max(self.newest_played, result["version"])
         self.largest_lag = max(self.largest_lag, self.version() - result["version"])
         return None if result["positions"] is None else Positions(**result["positions"])
