@@ -83,8 +83,9 @@ def main(argv: list[str] | None = None) -> int:
                 per_cpu[c].append(row["positions_per_cpu_second"])
                 cores[c].append(row["cores"])
                 print(f"round {r + 1}: {c} actors: {row['positions_per_second']:.0f} positions/s "
-                      f"({row['positions']} in {row['seconds']:.1f} s), {row['positions_per_cpu_second']:.0f} "
-                      f"per CPU second, {row['cores']:.2f} cores", flush=True)
+                      f"({row['positions']} in {row['seconds']:.1f} s), "
+                      f"{row['positions_per_cpu_second']:.0f} per CPU second, {row['cores']:.2f} cores",
+                      flush=True)
     finally:
         if ray is not None:
             ray.shutdown()
