@@ -1,14 +1,17 @@
 """The argument checks: what passes, what is refused, and what the message says."""
 
 import math
+import sys
 
 import numpy as np
 import pytest
 
 from tictacgo.validate import (
     ArgumentTypeError,
+    MissingExtraError,
     check_bool,
     check_choice,
+    check_installed,
     check_int,
     check_number,
     check_probability,
@@ -90,3 +93,15 @@ def test_check_path_calls_an_empty_path_empty_and_refuses_non_strings():
             check_path("path", empty)
     with pytest.raises(ArgumentTypeError, match=r"path must be a model folder, got 3 \(int\)"):
         check_path("path", 3, "a model folder")
+
+
+def test_check_installed_names_what_needs_the_module_and_the_extra_that_brings_it(monkeypatch):
+    check_installed("numpy", "--anything", "base")  # installed: nothing happens
+    with pytest.raises(MissingExtraError) as e:
+        check_installed("no_such_module_here", "--actors 2", "ray")
+    assert str(e.value) == ("--actors 2 needs no_such_module_here, which is not installed: "
+                            "pip install 'tictacgo[ray]'")
+    assert isinstance(e.value, ValueError) and isinstance(e.value, ImportError)
+    monkeypatch.setitem(sys.modules, "numpy_blocked", None)  # an import blocked on purpose
+    with pytest.raises(MissingExtraError, match="needs numpy_blocked"):
+        check_installed("numpy_blocked", "--x", "y")

@@ -38,6 +38,31 @@ class MissingExtraError(ImportError, ValueError):
     """
 
 
+def check_installed(module: str, needed_by: str, extra: str) -> None:
+    """Refuse a setting that needs an optional dependency that is not installed, naming its extra.
+
+    Args:
+        module: the module to find (``"ray"``); it is looked up, not imported.
+        needed_by: what needs it, as the user wrote it (``"--actors 2"``).
+        extra: the distribution's extra that installs it.
+
+    Raises:
+        MissingExtraError: ``module`` cannot be imported here
+            (``--actors 2 needs ray, which is not installed: pip install 'tictacgo[ray]'``).
+    """
+    import importlib.util
+    import sys
+
+    try:
+        found = sys.modules[module] is not None if module in sys.modules \
+            else importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        found = False
+    if not found:
+        raise MissingExtraError(f"{needed_by} needs {module}, which is not installed: "
+                                f"pip install 'tictacgo[{extra}]'")
+
+
 def _bounds(kind: str, min: float | None, max: float | None) -> str:
     if min is not None and max is not None:
         return f"{kind} in [{min}, {max}]"

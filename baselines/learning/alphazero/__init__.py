@@ -9,9 +9,11 @@
 * ``replay``: ``ReplayBuffer``, augmented by the game's symmetries.
 * ``selfplay``: ``SelfPlay``, B games of self-play on the batched engine.
 * ``train``: ``train(AlphaZeroConfig(...))``, the training loop.
+* ``actors``: self-play on Ray actors for ``--actors N`` (the ``ray`` extra); ``actor_throughput`` times it.
 * ``checkpoint``: each checkpoint written whole or not at all, and read back for ``--resume``.
 * ``agent``: ``AZAgent``, registered as ``az``.
 
 ``modelfile``, ``search``, ``replay``, ``selfplay`` and ``agent`` import
-only numpy (an agent imports torch when it is built); ``network``, ``checkpoint`` and ``train`` need torch.
+only numpy (an agent imports torch when it is built); ``network``, ``checkpoint``, ``train``,
+``actors`` and ``actor_throughput`` need torch (and Ray only when actors start).
 """

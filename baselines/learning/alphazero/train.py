@@ -40,6 +40,7 @@ import numpy as np
 import torch
 
 from tictacgo.atomic import atomic_write_json
+from tictacgo.baselines.learning.alphazero.actors import start_actors
 from tictacgo.baselines.learning.alphazero.checkpoint import (
     CHECKPOINTS_DIR,
     RESUME_DIR,
@@ -69,7 +70,7 @@ from tictacgo.baselines.learning.training_config import (
 )
 from tictacgo.games import make_game
 from tictacgo.games.spec import Game
-from tictacgo.validate import check_settings
+from tictacgo.validate import check_installed, check_settings
 
 
 @dataclass
@@ -105,7 +106,12 @@ class AlphaZeroConfig:
     ownership_weight: float = setting(0.0, 'Weight of the auxiliary ownership loss (0: no ownership '
                                       'head; 1 made the Little-Go search stronger, see docs/alphazero.md).',
                                       min=0)
-    num_games: int = setting(128, 'Self-play games played at once (B).', min=1)
+    num_games: int = setting(128, 'Self-play games played at once (B; with --actors, by each actor).', min=1)
+    actors: int = setting(0, "Self-play on this many Ray actors (processes, here or on the cluster at "
+                             "RAY_ADDRESS), one learner training (0: self-play in this process; needs the "
+                             "ray extra).", min=0)
+    actor_moves: int = setting(4, "With --actors: moves an actor plays in each of its games between two "
+                                  "weight updates.", min=1)
     search: str = setting("gumbel", '"gumbel" or "puct".', choices=("gumbel", "puct"))
     simulations: int = setting(32, 'Simulations per self-play move.', min=1)
     max_considered: int = setting(16, 'Gumbel: actions sampled at the root.', min=1)
@@ -152,6 +158,8 @@ class AlphaZeroConfig:
             self.game_object()
         except ValueError as e:
             raise ValueError(f"--board-size: {e}") from None
+        if self.actors:
+            check_installed("ray", f"--actors {self.actors}", "ray")
 
     def game_object(self) -> Game:
         """The game this run trains, built once (again only if ``game`` or ``board_size`` changed)."""
@@ -282,9 +290,13 @@ def _run(cfg: AlphaZeroConfig, out: Path, game: Game, net: PolicyValueNet, opt, 
          progress: dict, rng: np.random.Generator, device, search, log, info: dict | None) -> dict:
     """The self-play and training loop, with its checkpoints; returns the progress record."""
     evaluator = NetworkEvaluator(net, game, device=device, precision=cfg.inference_precision)
-    selfplay = SelfPlay(game, evaluator, cfg.num_games, search, rng,
-                        temperature_moves=cfg.temperature_moves, random_opening=cfg.random_opening)
     audit = RawPolicyAudit(game) if game.spec.solvable else None
+    # With --actors, Ray actors play and this process only trains (``actors``).
+    pool = start_actors(cfg, net, lambda: progress["gradient_steps"], progress["positions"], log) \
+        if cfg.actors else None
+    selfplay = pool or SelfPlay(game, evaluator, cfg.num_games, search, rng,
+                                temperature_moves=cfg.temperature_moves, random_opening=cfg.random_opening)
+    step_positions = pool.positions_per_step if pool else cfg.num_games
     writer = _tensorboard(out / "tb") if cfg.tensorboard else None
     bar = _progress_bar(cfg) if cfg.progress else None
 
@@ -331,13 +343,13 @@ def _run(cfg: AlphaZeroConfig, out: Path, game: Game, net: PolicyValueNet, opt, 
     try:
         while not done():
             finished = selfplay.step()
-            progress["positions"] += cfg.num_games
+            progress["positions"] += step_positions
             if finished is not None:
                 buffer.add(finished.planes, finished.policy, finished.value, finished.value_weight,
                            finished.ownership if net.arch.ownership else None)
                 progress["games"] = games_before + selfplay.games_finished
             if len(buffer) and len(buffer) >= cfg.min_buffer:
-                credit += cfg.replay_ratio * cfg.num_games / cfg.batch_size
+                credit += cfg.replay_ratio * step_positions / cfg.batch_size
                 while credit >= 1 and not out_of_time():  # the clock also stops a long run of steps
                     credit -= 1
                     metrics = _gradient_step(net, opt, buffer, cfg, rng, device, progress)
@@ -356,12 +368,16 @@ def _run(cfg: AlphaZeroConfig, out: Path, game: Game, net: PolicyValueNet, opt, 
         checkpoint()  # every write is atomic: a second Ctrl-C leaves the previous checkpoint whole
         raise
     finally:
+        if pool is not None:
+            pool.close()
         if bar is not None:
             bar.close()
         if writer is not None:
             writer.close()
     checkpoint()
-    progress["evaluations"] = evaluator.positions
+    progress["evaluations"] = pool.evaluations if pool else evaluator.positions
+    if pool is not None:
+        progress["actors"] = pool.summary()
     return progress
 
 
