@@ -25,7 +25,7 @@ import numpy as np
 
 from tictacgo.agent import Agent, FunctionAgent
 from tictacgo.baselines.agent_spec import AgentSpec, nested_text, split_spec_text
-from tictacgo.games import game_entry, make_game
+from tictacgo.games import game_class, make_game
 from tictacgo.games.spec import Game
 from tictacgo.validate import MissingExtraError
 
@@ -102,7 +102,7 @@ def register_agent(name: str, factory: Callable | str, games: tuple[str, ...] = 
                         f"'package.module:function', got {factory!r}")
     if isinstance(games, str):
         games = (games,)
-    names = tuple(game_entry(g).name for g in games)
+    names = tuple(game_class(g).name for g in games)
     if not names:
         raise ValueError(f"games must name at least one game, got {games!r}")
     builtin = getattr(factory, "__module__", None) in _BUILTIN_MODULES
@@ -122,7 +122,7 @@ def available_agents(game: str | None = None) -> list[str]:
     _load_builtins()
     if game is None:
         return sorted(_REGISTRY)
-    g = game_entry(game).name
+    g = game_class(game).name
     return sorted(k for k, e in _REGISTRY.items() if g in e.games)
 
 

@@ -195,3 +195,28 @@ class BatchedGame:
         boards = self.boards()
         c = np.broadcast_to(np.asarray(colour, dtype=np.int8), (self.batch_size,))[:, None, None]
         return np.where(boards == 0, 0, np.where(boards == c, 1, -1)).astype(np.int8)
+
+    def opponent_choices(self, mask: np.ndarray, games: np.ndarray, greedy: bool = False) -> np.ndarray:
+        """The moves a built-in opponent of the vector env draws from, uniformly, in ``games``.
+
+        Every legal placement, and a pass (in a game with one) only when no placement is legal.
+
+        Args:
+            mask: ``(len(games), num_actions)`` bool, the legal actions of those games.
+            games: the indices of the games.
+            greedy: keep only the course's greedy player's choices (``greedy_choices``).
+        Returns:
+            A bool array like ``mask``.
+        """
+        allowed = mask.copy()
+        if self.pass_action is None:
+            return allowed
+        allowed[:, self.pass_action] = False
+        if greedy:
+            self.greedy_choices(allowed, games)
+        allowed[~allowed.any(axis=1), self.pass_action] = True
+        return allowed
+
+    def greedy_choices(self, allowed: np.ndarray, games: np.ndarray) -> None:
+        """Narrow the placements ``allowed`` in ``games`` (in place) to the greedy player's: all of them
+        unless the game defines better (Little-Go: the most captures)."""
