@@ -19,7 +19,7 @@ import numpy as np
 from tictacgo.baselines.learning.policy_agent import PolicyAgent, load_model
 from tictacgo.baselines.learning.training import sample_states
 from tictacgo.baselines.numpy_policy import NumpyPolicyAgent, export_mlp, save_npz
-from tictacgo.games import make_game
+from tictacgo.games import GAMES, make_game
 
 
 def log_softmax(z: np.ndarray) -> np.ndarray:
@@ -31,7 +31,7 @@ def log_softmax(z: np.ndarray) -> np.ndarray:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("model", help="the SB3 model zip")
-    p.add_argument("--game", required=True, choices=["tictactoe", "littlego"])
+    p.add_argument("--game", required=True, choices=sorted(GAMES))
     p.add_argument("--algo", default=None, choices=["maskable-ppo", "a2c"],
                    help="default: a2c if the file name has 'a2c' in it, else maskable-ppo")
     p.add_argument("--out", default=None, help="default: the model's path with .npz")
