@@ -227,6 +227,11 @@ class Game(ABC):
         """The empty points that a ko rule alone forbids to the player to move: none by default."""
         return 0
 
+    def heuristic_value(self, state: Any) -> float:
+        """A guess of a live state's value from the mover's view, in (-1, 1), where a depth-limited
+        search stops: 0.0 (no guess) by default; Little-Go's is its score margin."""
+        return 0.0
+
     def last_placement(self, state: Any) -> int | None:
         """The point the last action placed on, or None (no action yet, or a pass)."""
         last = getattr(state, "last_action", -1)

@@ -25,6 +25,7 @@ rules are pure functions of a state, also offered as the game's methods:
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any, ClassVar, NamedTuple
 
@@ -240,6 +241,13 @@ class LittleGo(Game):
 
     def to_board(self, state: GoState) -> np.ndarray:
         return to_board(state)
+
+    def heuristic_value(self, state: GoState) -> float:
+        """The score margin (stones, komi to White) from the mover's view, squashed into (-1, 1)."""
+        black, white = scores(state)
+        margin = black - white if state.to_move == BLACK else white - black
+        # Keep clear of +-1, which only a finished game may score.
+        return 0.9 * math.tanh(margin / 4.0)
 
     def previous_board(self, state: GoState) -> np.ndarray:
         return previous_board(state)
