@@ -132,14 +132,16 @@ def test_the_generic_batched_engine_agrees_with_the_rules(connect_three):
         live = mask.any(axis=1)
         actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in mask])
         engine.play(actions)
-        states = [connect_three.play(s, int(a)) if ok else s for s, a, ok in zip(states, actions, live)]
+        states = [connect_three.play(s, int(a)) if ok else s
+                  for s, a, ok in zip(states, actions, live, strict=True)]
         assert all(engine.state(i) == states[i] for i in range(8))
         np.testing.assert_array_equal(engine.boards(), np.stack([connect_three.to_board(s) for s in states]))
 
 
 # -- the agents and the arena --------------------------------------------------------------------------
 
-@pytest.mark.parametrize("spec", ["random", "minimax:depth=3", "mcts:sims=60", "mcts:sims=40,rollout=capture"])
+@pytest.mark.parametrize("spec", ["random", "minimax:depth=3", "mcts:sims=60",
+                                  "mcts:sims=40,rollout=capture"])
 def test_the_agents_play_it(connect_three, spec):
     from tictacgo.baselines import make_agent
 
