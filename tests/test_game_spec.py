@@ -7,6 +7,7 @@ import dataclasses
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tictacgo.games import Game, GameSpec, littlego, tictactoe
@@ -122,3 +123,80 @@ def test_the_special_case_check_catches_what_the_game_object_replaced(line):
 ])
 def test_the_special_case_check_lets_plain_facts_through(line):
     assert not NAME_CHECKS.search(line)
+
+
+# -- the game object: a Game subclass with explicit methods -------------------------------------------
+
+def test_the_games_define_their_methods_in_their_classes_not_by_setattr():
+    for path in (ROOT / "tictacgo" / "games").glob("*.py"):
+        assert "setattr(" not in path.read_text(), path.name
+    for cls in (tictactoe.TicTacToe, littlego.LittleGo):
+        for method in ("play", "legal_bits", "illegal_reason", "winner", "to_board", "check_state",
+                       "render_ascii", "batched", "board_image", "board_svg"):
+            assert method in vars(cls), (cls.__name__, method)
+
+
+def test_a_game_without_its_rules_cannot_be_built():
+    class Half(Game):
+        name = "half"
+
+        def initial_state(self):
+            return 0
+
+    with pytest.raises(TypeError, match="abstract"):
+        Half()
+
+
+def test_the_games_say_how_a_game_ended_in_words():
+    ttt, go = tictactoe.TicTacToe(), littlego.LittleGo()
+    won = ttt.initial_state()
+    for a in (0, 3, 1, 4, 2):
+        won = ttt.play(won, a)
+    assert ttt.end_words(won) == "X has three in a row"
+    assert ttt.end_words(ttt.forfeit(ttt.initial_state())) == "X played an illegal action and forfeits"
+    assert ttt.end_words(ttt.initial_state()) == ""
+    passed = go.play(go.play(go.play(go.initial_state(), 12), 25), 25)
+    assert go.end_words(passed) == "both players passed in a row"
+    assert go.end_words(go.play(go.initial_state(), 25)).startswith("Black passed on the very first action")
+    assert (go.player_label(1), ttt.player_label(2)) == ("Black (X)", "O")
+    assert (go.point_label(12), go.point_label(25), ttt.point_label(4)) == ("C3", "pass", "cell 4")
+
+
+def test_the_registry_takes_game_classes_by_name_and_alias():
+    from tictacgo.games import GAMES, game_class, make_game, register_game
+
+    assert GAMES["tictactoe"] is tictactoe.TicTacToe and game_class("Go") is littlego.LittleGo
+    assert game_class(littlego.LittleGo(7)) is littlego.LittleGo
+    assert make_game("little-go", size=7) is littlego.LittleGo(7)
+    with pytest.raises(TypeError, match="Game subclass"):
+        register_game(object)
+    with pytest.raises(ValueError, match="taken by LittleGo"):
+        register_game(type("Impostor", (tictactoe.TicTacToe,), {"name": "impostor"}), aliases=("go",))
+    with pytest.raises(ValueError, match="unknown game 'chess'"):
+        make_game("chess")
+
+
+def test_the_old_import_paths_still_work():
+    from tictacgo.arena.records import GameStream
+    from tictacgo.envs.bitmap_font import draw_text
+    from tictacgo.envs.rendering import go_image, tictactoe_image
+    from tictacgo.games import GameEntry, game_entry
+    from tictacgo.games import spec as old_spec
+    from tictacgo.games.pictures import grid_image
+
+    assert old_spec.Game is Game and old_spec.GameSpec is GameSpec
+    assert game_entry("ttt") is tictactoe.TicTacToe and isinstance(tictactoe.TicTacToe, GameEntry)
+    assert littlego.place_bits is not None and littlego.fast_rollout is littlego.LittleGo.fast_rollout
+    assert tictactoe.has_line(0b111) and callable(draw_text) and GameStream is not None
+    board = np.zeros((3, 3), np.int8)
+    np.testing.assert_array_equal(tictactoe_image(board), grid_image(board))
+    assert go_image(np.zeros((5, 5), np.int8)).shape == (320, 320, 3)
+
+
+def test_the_envs_name_each_game_from_its_class():
+    from tictacgo.envs.game_envs import env_id, module_name, variant_keywords
+
+    assert (env_id("littlego"), env_id(tictactoe.TicTacToe())) == ("LittleGo-v0", "TicTacToe-v0")
+    assert module_name("go") == "littlego_v0"
+    assert variant_keywords("littlego") == ("board_size", "komi", "max_actions")
+    assert variant_keywords("tictactoe") == ()
