@@ -3,7 +3,7 @@
 For a game registered in ``tictacgo.games`` (``register_game``), this module
 gives, with no code of the game's own:
 
-* ``env_id(game)``: its Gymnasium id, the class name and the version
+* ``env_id(game)``: its Gymnasium id, the class name and the game's version
   (``LittleGo-v0``; ``tictacgo.registration`` registers one per game);
 * ``single_agent_env(game, **kwargs)``: the Gymnasium env (``TurnBasedEnv``);
 * ``raw_aec_env(game, **kwargs)`` / ``aec_env(game, **kwargs)``: the
@@ -31,9 +31,7 @@ from tictacgo.envs.aec_base import TurnBasedAECEnv, wrap
 from tictacgo.envs.single_agent import TurnBasedEnv
 from tictacgo.envs.vector_env import TurnBasedVectorEnv
 from tictacgo.games.base import Game
-from tictacgo.games.registry import game_class
-
-VERSION = 0  # the version of every id and module: a change of a game's envs bumps it
+from tictacgo.games.registry import game_class, versioned_module, versioned_name
 
 
 def _class_of(game: Any) -> type[Game]:
@@ -43,13 +41,13 @@ def _class_of(game: Any) -> type[Game]:
 
 
 def env_id(game: Any) -> str:
-    """The Gymnasium id of ``game``: its class name and ``-v0`` (``TicTacToe-v0``)."""
-    return f"{_class_of(game).__name__}-v{VERSION}"
+    """The Gymnasium id of ``game``: its class name and version (``TicTacToe-v0``)."""
+    return versioned_name(game)
 
 
 def module_name(game: Any) -> str:
-    """The name of ``game``'s PettingZoo module in ``tictacgo.envs``: ``<name>_v0``."""
-    return f"{_class_of(game).name}_v{VERSION}"
+    """The name of ``game``'s PettingZoo module in ``tictacgo.envs``, ``littlego_v0``."""
+    return versioned_module(game)
 
 
 def variant_keywords(game: Any) -> tuple[str, ...]:

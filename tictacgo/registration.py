@@ -28,9 +28,7 @@ from typing import Any
 
 import gymnasium as gym
 
-from tictacgo.envs.game_envs import env_id as game_env_id
-from tictacgo.envs.game_envs import single_agent_env
-from tictacgo.games.registry import GAMES
+from tictacgo.games.registry import GAMES, versioned_name
 
 ILLEGAL_POLICIES = ("lose", "penalty")
 
@@ -59,6 +57,9 @@ def make_env(game: str, opponent: Any = "random", illegal: str = "lose", illegal
         raise ValueError(f"illegal must be one of {ILLEGAL_POLICIES}, got {illegal!r}")
     if illegal != "penalty" and (illegal_penalty != -1.0 or max_illegal_in_a_row is not None):
         raise ValueError("illegal_penalty and max_illegal_in_a_row apply only with illegal='penalty'")
+    # Imported here, not at the top: ``import tictacgo`` registers the ids without loading the envs.
+    from tictacgo.envs.game_envs import single_agent_env
+
     env = single_agent_env(game, opponent=opponent, opponent_resolver=resolve_opponent, **kwargs)
     if illegal == "penalty":
         from tictacgo.wrappers.illegal_move_penalty import IllegalMovePenalty
@@ -94,7 +95,7 @@ def register_envs() -> None:
     """
     from gymnasium.envs.registration import register, registry
 
-    ids = [(game_env_id(cls), name) for name, cls in GAMES.items()]  # the ids are the game registry's
+    ids = [(versioned_name(cls), name) for name, cls in GAMES.items()]  # the ids are the game registry's
     ids += [(f"{NAMESPACE}/{env_id}", name) for env_id, name in ids]
     for env_id, name in ids:
         existing = registry.get(env_id)

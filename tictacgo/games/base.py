@@ -96,6 +96,8 @@ class Game(ABC):
     """
 
     name: ClassVar[str]
+    #: the version of the game's rules and spaces; a change that alters play or observations bumps it
+    version: ClassVar[int] = 0
     END_REASONS: ClassVar[tuple[str, ...]]
     END_WORDS: ClassVar[dict[str, str]] = {}
     ENV_KEYWORDS: ClassVar[dict[str, str]] = {}

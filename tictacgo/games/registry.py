@@ -80,6 +80,18 @@ def game_class(name: Any) -> type[Game]:
     return GAMES[key]
 
 
+def versioned_name(game: Any) -> str:
+    """The game's class name and version, ``LittleGo-v0``: its Gymnasium id."""
+    cls = game if isinstance(game, type) and issubclass(game, Game) else game_class(game)
+    return f"{cls.__name__}-v{cls.version}"
+
+
+def versioned_module(game: Any) -> str:
+    """The game's name and version, ``littlego_v0``: its PettingZoo module (see ``tictacgo.envs``)."""
+    cls = game if isinstance(game, type) and issubclass(game, Game) else game_class(game)
+    return f"{cls.name}_v{cls.version}"
+
+
 #: ``game_entry`` was the name of ``game_class`` when entries were records; kept so old code runs.
 game_entry = game_class
 #: The type of a registry entry: a game class.
