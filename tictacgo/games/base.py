@@ -92,7 +92,9 @@ class Game(ABC):
     ``END_REASONS`` (every value ``end_reason`` can return, ``"illegal"``
     among them) and ``END_WORDS`` (each reason in words, see ``end_words``);
     ``ENV_KEYWORDS`` maps the envs' keyword of a variant parameter to the
-    constructor's (``{"board_size": "size"}``), when they differ.
+    constructor's (``{"board_size": "size"}``), when they differ. Its
+    states are immutable (a ``NamedTuple`` will do) and carry ``t`` (the
+    actions played so far) and ``last_action``, which the envs report.
     """
 
     name: ClassVar[str]
