@@ -16,7 +16,10 @@ player's, second player's)), ``to_board(state)`` (rows x cols int8, 0 empty /
 1 first player / 2 second player), ``stone_bits(state)``, ``ko_bits(state)``,
 ``end_reason(state)`` and ``end_words(state)`` (how the game ended, as a name
 and in words), ``render_ascii(state)``, ``check_state(state)``;
-``batched(B)`` (a batched engine), ``random_playout(state, seed)`` (a seeded
+``batched(B)`` (a batched engine), ``encoder`` (the feature encoder: the
+envs' observations and AlphaZero's planes, ``network_planes``),
+``symmetries()`` (the board's symmetries as maps of actions),
+``random_playout(state, seed)`` (a seeded
 random playout to the end: the winner), ``rollout_move``, ``fast_rollout``
 (or None), ``image(state)``, ``svg(state)``, ``ansi(state)`` (its drawings),
 ``player_label`` and ``point_label`` (how players and moves are named).
