@@ -186,7 +186,8 @@ def test_a_finished_game_is_refused():
 
 
 def test_the_spec_opening_none_searches_the_empty_board_too():
-    """``championship:opening=none`` (the spec parser reads "none" as None) builds an agent without the centre opening."""
+    """``championship:opening=none`` (the spec parser reads "none" as None) builds an agent without the
+    centre opening."""
     from tictacgo.baselines import make_agent
 
     agent = make_agent("championship:opening=none,nodes=50", "littlego")
