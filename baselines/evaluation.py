@@ -1,17 +1,12 @@
 """Position evaluations for depth-limited search, from the mover's view in (-1, 1).
 
-(Match statistics live in ``tictacgo.arena.stats``.)"""
+Each game owns its guess (``game.heuristic_value``); this module keeps the
+name that searches were written with. (Match statistics live in
+``tictacgo.arena.stats``.)"""
 
 from __future__ import annotations
 
-import math
-
 
 def stone_difference(state) -> float:
-    """Little-Go: the score margin (stones, komi to White) squashed into (-1, 1)."""
-    from tictacgo.games import littlego
-
-    black, white = littlego.scores(state)
-    margin = black - white if state.to_move == littlego.BLACK else white - black
-    # Keep clear of +-1, which only a finished game may score.
-    return 0.9 * math.tanh(margin / 4.0)
+    """Little-Go: the score margin squashed into (-1, 1), as ``LittleGo.heuristic_value`` gives it."""
+    return state.game.heuristic_value(state)

@@ -45,7 +45,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from tictacgo.games import Game, GameSpec
+from tictacgo.games import Game
 from tictacgo.games.playouts import playout_backend
 from tictacgo.validate import check_int, check_probability
 
@@ -247,14 +247,14 @@ class AgentPolicy:
 
 def default_evaluator(game: Game, rollout: str | None = None, capture_prob: float = 1.0,
                       pass_prob: float = 0.0) -> Evaluator:
-    """The registry's tuned rollouts: capture-first where the game has captures, else random.
+    """The registry's tuned rollouts: the game's own kind unless ``rollout`` names one.
 
     Args:
-        rollout: "random", "capture", or None to ask the game (``spec.captures``).
+        rollout: "random", "capture", or None to ask the game (``game.default_rollout``: "capture"
+            where its better rollout moves pay, as Little-Go's captures do, else "random").
     """
-    spec: GameSpec = game.spec
     if rollout is None:
-        rollout = "capture" if spec.captures else "random"
+        rollout = game.default_rollout
     if rollout == "random":
         return RandomRollout(game, pass_prob=pass_prob)
     if rollout == "capture":
@@ -275,22 +275,23 @@ def random_rollout(game: Game, state, rnd: random.Random, pass_prob: float = 0.0
 
 def capture_rollout(game: Game, state, rnd: random.Random, pass_prob: float = 0.0,
                     capture_prob: float = 0.5):
-    """Like ``random_rollout``, but with probability ``capture_prob`` a capturing placement
-    (Go) or a winning move (Tic-Tac-Toe) is played when one exists. Returns the terminal state."""
+    """Like ``random_rollout``, but with probability ``capture_prob`` the game's better rollout move
+    (``game.rollout_move``: a capture in Go, a win at once otherwise) is played when one exists.
+    Returns the terminal state."""
     legal_bits, play, is_terminal = game.legal_bits, game.play, game.is_terminal
     pa = game.pass_action
     not_pass = ~(1 << pa) if pa is not None else -1
     rand = rnd.random
-    captures = game.spec.captures
+    better = game.rollout_move
     while not is_terminal(state):
         bits = legal_bits(state) & not_pass
         if not bits or (pass_prob and rand() < pass_prob):
             state = play(state, pa)
             continue
         if capture_prob and rand() < capture_prob:  # no draw at 0: random_rollout's stream
-            nxt = _capture_move(game, state, bits) if captures else _winning_move(game, state, bits)
+            nxt = better(state, bits, rnd)
             if nxt is not None:
-                state = nxt[rnd.randrange(len(nxt))] if isinstance(nxt, list) else nxt
+                state = nxt
                 continue
         r = int(rand() * bits.bit_count())
         while r:
@@ -298,44 +299,3 @@ def capture_rollout(game: Game, state, rnd: random.Random, pass_prob: float = 0.
             r -= 1
         state = play(state, (bits & -bits).bit_length() - 1)
     return state
-
-
-def _capture_move(game: Game, state, bits: int):
-    """Next states of the placements in ``bits`` that capture, or None.
-
-    Only points next to opponent stones can capture, so just those are tried.
-    """
-    first, second = game.stone_bits(state)
-    opp = second if game.current_player(state) == 1 else first
-    if not opp:
-        return None
-    n_points = game.spec.num_points
-    empty = ((1 << n_points) - 1) & ~(first | second)
-    cand = bits & empty & _neighbours(opp, game.spec.board_shape[1], n_points)
-    out = []
-    while cand:
-        low = cand & -cand
-        cand ^= low
-        child = game.play(state, low.bit_length() - 1)
-        if child.captured:
-            out.append(child)
-    return out or None
-
-
-def _neighbours(bits: int, n: int, n_points: int) -> int:
-    """Points orthogonally next to ``bits`` on an ``n``-wide board (may include ``bits``)."""
-    full = (1 << n_points) - 1
-    first_col = sum(1 << (i * n) for i in range(n_points // n))
-    not_first = full & ~first_col
-    not_last = full & ~(first_col << (n - 1))
-    return ((bits << 1) & not_first) | ((bits >> 1) & not_last) | ((bits << n) & full) | (bits >> n)
-
-
-def _winning_move(game: Game, state, bits: int):
-    while bits:
-        low = bits & -bits
-        bits ^= low
-        child = game.play(state, low.bit_length() - 1)
-        if game.is_terminal(child) and game.winner(child) == game.current_player(state):
-            return child
-    return None

@@ -149,9 +149,8 @@ class MinimaxAgent(Agent):
 
 def _make(game, rng, depth: int | None = None, time: float | None = None):
     if not game.spec.solvable:
-        # Too big to search to the end: depth-limited on the score margin.
-        from tictacgo.baselines.evaluation import stone_difference
-        return MinimaxAgent(game, depth=2 if depth is None else depth, evaluate=stone_difference,
+        # Too big to search to the end: depth-limited on the game's guess (Little-Go: the score margin).
+        return MinimaxAgent(game, depth=2 if depth is None else depth, evaluate=game.heuristic_value,
                             time_limit=time, rng=rng)
     return MinimaxAgent(game, depth=depth, time_limit=time, rng=rng)
 

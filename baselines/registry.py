@@ -26,7 +26,7 @@ import numpy as np
 
 from tictacgo.agent import Agent, FunctionAgent
 from tictacgo.baselines.agent_spec import AgentSpec, nested_text, split_spec_text
-from tictacgo.games import game_entry, make_game
+from tictacgo.games import game_class, make_game
 from tictacgo.games.spec import Game
 from tictacgo.validate import MissingExtraError
 
@@ -35,13 +35,21 @@ from tictacgo.validate import MissingExtraError
 class AgentEntry:
     name: str
     factory: Callable | str  # a callable, or its "module:attr" name until first built
-    games: tuple[str, ...]
+    games: tuple[str, ...] | None  # None: every registered game, one registered later included
     description: str
     #: The factory's parameters that take an agent (their default is an ``AgentSpec``).
     agent_params: tuple[str, ...] = ()
     #: ``"module:function"`` called with the game's initial state before the agent is built; it
     #: raises ValueError for a variant the agent cannot play (the solver's largest board, say).
     plays_check: str | None = None
+
+    def plays(self, game: str) -> bool:
+        """Whether the agent plays the game named ``game`` (the registry's name)."""
+        return self.games is None or game in self.games
+
+    @property
+    def games_text(self) -> str:
+        return "every game" if self.games is None else ", ".join(self.games)
 
 
 _REGISTRY: dict[str, AgentEntry] = {}
@@ -50,7 +58,7 @@ _REGISTRY: dict[str, AgentEntry] = {}
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_-.")
 
 
-def register_agent(name: str, factory: Callable | str, games: tuple[str, ...] = ("tictactoe", "littlego"),
+def register_agent(name: str, factory: Callable | str, games: tuple[str, ...] | None = None,
                    description: str = "", replace: bool = False) -> None:
     """Make ``factory(game, rng, **params)`` available as the agent ``name``.
 
@@ -85,7 +93,7 @@ def register_agent(name: str, factory: Callable | str, games: tuple[str, ...] = 
             since specs are matched in lower case.
         factory: ``factory(game_module, rng, **params) -> Agent``, or its name
             ``"package.module:function"``, imported when the agent is first built.
-        games: the games it plays (``"tictactoe"``, ``"littlego"``).
+        games: the games it plays (``("tictactoe",)``); None (the default): every game.
         description: one line for ``tictacgo agents``.
         replace: allow replacing an agent already registered under ``name``
             (a built-in one included); without it that is refused.
@@ -103,8 +111,8 @@ def register_agent(name: str, factory: Callable | str, games: tuple[str, ...] = 
                         f"'package.module:function', got {factory!r}")
     if isinstance(games, str):
         games = (games,)
-    names = tuple(game_entry(g).name for g in games)
-    if not names:
+    names = None if games is None else tuple(game_class(g).name for g in games)
+    if names == ():
         raise ValueError(f"games must name at least one game, got {games!r}")
     builtin = getattr(factory, "__module__", None) in _BUILTIN_MODULES
     if not builtin:
@@ -123,8 +131,8 @@ def available_agents(game: str | None = None) -> list[str]:
     _load_builtins()
     if game is None:
         return sorted(_REGISTRY)
-    g = game_entry(game).name
-    return sorted(k for k, e in _REGISTRY.items() if g in e.games)
+    g = game_class(game).name
+    return sorted(k for k, e in _REGISTRY.items() if e.plays(g))
 
 
 def agent_parameters(name: str) -> list[str]:
@@ -143,10 +151,10 @@ def agent_parameters(name: str) -> list[str]:
 def describe_agents(game: str | None = None) -> str:
     """One line per agent: name, the games it plays (when no game is given), description, parameters."""
     lines = []
-    width = max((len(", ".join(e.games)) for e in _REGISTRY.values()), default=0) if game is None else 0
+    width = max((len(e.games_text) for e in _REGISTRY.values()), default=0) if game is None else 0
     for n in available_agents(game):
         entry = _REGISTRY[n]
-        plays = f"{', '.join(entry.games):{width}s} " if game is None else ""
+        plays = f"{entry.games_text:{width}s} " if game is None else ""
         params = ", ".join(agent_parameters(n))
         lines.append(f"{n:14s} {plays}{entry.description}" + (f" [params: {params}]" if params else ""))
     return "\n".join(lines)
@@ -212,8 +220,8 @@ def make_agent(spec, game: str | Game, rng: np.random.Generator | None = None) -
     if entry is None:
         raise ValueError(f"unknown agent {name!r}; available for {game_name}: "
                          f"{', '.join(available_agents(game_name))}")
-    if game_name not in entry.games:
-        raise ValueError(f"agent {name!r} does not play {game_name}; it plays {', '.join(entry.games)}. "
+    if not entry.plays(game_name):
+        raise ValueError(f"agent {name!r} does not play {game_name}; it plays {entry.games_text}. "
                          f"Available for {game_name}: {', '.join(available_agents(game_name))}")
     factory = _factory(entry)
     if entry.plays_check is not None:

@@ -50,7 +50,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 
 import tictacgo  # noqa: F401  (registers the env ids)
 from tictacgo.baselines.learning.batched_vec_env import BatchedVecEnv
-from tictacgo.games import game_entry
+from tictacgo.envs.game_envs import env_id
 
 SEED = 0
 GAMES = {"ttt": "tictactoe", "go5": "littlego"}
@@ -94,7 +94,7 @@ class Row:
 
 def make_env(s: Setting):
     if s.env == "dummy_vec_env":
-        gym_id = game_entry(GAMES[s.game]).env_id
+        gym_id = env_id(GAMES[s.game])
         env = DummyVecEnv([lambda: gymnasium.make(gym_id, opponent="random", learner="alternate")] * s.n_envs)
     else:
         env = BatchedVecEnv(GAMES[s.game], num_envs=s.n_envs, opponent="random", learner="alternate")

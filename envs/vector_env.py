@@ -228,14 +228,7 @@ class BatchedMatch:
                 raise RuntimeError(f"the opponent {self.opponent!r} returned the illegal action "
                                    f"{int(chosen[np.argmax(bad)])} in game {g}")
         else:
-            allowed = mask.copy()
-            if engine.pass_action is not None:
-                allowed[:, engine.pass_action] = False
-                if self.opponent == "greedy":
-                    counts = engine.capture_counts()[games]
-                    best = counts.max(axis=1, keepdims=True)
-                    allowed[:, :engine.pass_action] &= counts == best
-                allowed[~allowed.any(axis=1), engine.pass_action] = True
+            allowed = engine.opponent_choices(mask, games, greedy=self.opponent == "greedy")
             chosen = _uniform_choice(self.rng, allowed)
         full = np.zeros(self.num_envs, np.int64)
         full[games] = chosen

@@ -32,7 +32,7 @@ from tictacgo.baselines.mcts_evaluators import Evaluator, RandomRollout, random_
 from tictacgo.cli.options import parse_options
 from tictacgo.evaluation.progress import games_progress
 from tictacgo.game_loop import play_game
-from tictacgo.games import make_game
+from tictacgo.games import GAMES, make_game
 from tictacgo.games.playouts import playout_backend
 
 _WIN_VALUES = {0: (0.0, 0.0), 1: (1.0, -1.0), 2: (-1.0, 1.0)}
@@ -40,7 +40,7 @@ _WIN_VALUES = {0: (0.0, 0.0), 1: (1.0, -1.0), 2: (-1.0, 1.0)}
 
 @dataclass
 class Args:
-    game: str = setting("littlego", "The game.", choices=("littlego", "tictactoe"))
+    game: str = setting("littlego", "The game.", choices=GAMES)
     sims: int = setting(200, "Simulations per move for both searches.")
     games: int = setting(200, "Games with each colour (twice this many in all).")
     c: float = setting(1.0, "The UCT constant of both searches.")

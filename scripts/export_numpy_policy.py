@@ -23,13 +23,13 @@ from tictacgo.baselines.learning.training import sample_states
 from tictacgo.baselines.learning.training_config import setting
 from tictacgo.baselines.numpy_policy import NumpyPolicyAgent, export_mlp, save_npz
 from tictacgo.cli.options import add_options
-from tictacgo.games import make_game
+from tictacgo.games import GAMES, make_game
 
 
 @dataclass
 class Args:
     model: str = setting("", "The SB3 model zip.")
-    game: str = setting("tictactoe", "The game the model plays.", choices=("tictactoe", "littlego"))
+    game: str = setting("tictactoe", "The game the model plays.", choices=GAMES)
     algo: str | None = setting(None, "The algorithm that trained it.", choices=("maskable-ppo", "a2c"),
                                default_text="a2c if the file name has 'a2c' in it, else maskable-ppo")
     out: str | None = setting(None, "Where to write the export.", default_text="the model's path with .npz")

@@ -73,9 +73,9 @@ def test_tictacgo_envs_exports_the_aec_modules_the_gym_classes_the_shared_module
     from tictacgo.envs.gym_tictactoe import env as TicTacToeEnv
     from tictacgo.envs.vector_masks import action_masks
 
-    assert sorted(envs.__all__) == ["TurnBasedAECEnv", "TurnBasedEnv", "action_masks", "gym_littlego",
-                                    "gym_tictactoe", "littlego_v0", "observations", "rendering",
-                                    "tictactoe_v0"]
+    assert sorted(envs.__all__) == ["TurnBasedAECEnv", "TurnBasedEnv", "action_masks", "game_envs",
+                                    "gym_littlego", "gym_tictactoe", "littlego_v0", "observations",
+                                    "rendering", "tictactoe_v0"]
     assert envs.gym_littlego.env is LittleGoEnv and envs.gym_tictactoe.env is TicTacToeEnv
     assert envs.action_masks is action_masks
     for module in (envs.tictactoe_v0, envs.littlego_v0):
@@ -177,5 +177,5 @@ def test_the_agent_list_without_a_game_says_which_games_each_agent_plays():
     lines = {line.split()[0]: line for line in describe_agents().splitlines()}
     assert " littlego " in lines["greedy"] and "tictactoe" not in lines["greedy"]
     assert "tictactoe" in lines["think3"] and "littlego" not in lines["think3"]
-    assert "tictactoe, littlego" in lines["mcts"]
-    assert "tictactoe, littlego" not in describe_agents("littlego")
+    assert "every game" in lines["mcts"]  # an agent that names no games plays every registered game
+    assert "every game" not in describe_agents("littlego")

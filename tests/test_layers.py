@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -138,3 +139,137 @@ def test_the_private_name_check_sees_both_forms(tmp_path):
     files = {**source_files(), "tictacgo/arena/bad.py": bad}
     assert private_imports(files) == ["tictacgo/arena/bad.py:1: tictacgo.arena.runner._resolve_workers",
                                       "tictacgo/arena/bad.py:3: tictacgo.arena.runner._start_pool"]
+
+
+# -- the games name nothing above them, and import each other without a circle --------------------
+
+def upper_layers() -> tuple[str, ...]:
+    """The modules and packages of ``tictacgo`` in the layers above ``games`` (pyproject's contract)."""
+    layers = tomllib.loads(PYPROJECT.read_text())["tool"]["importlinter"]["contracts"][0]["layers"]
+    above = layers[:layers.index("games")]
+    return tuple(part.strip().strip("()") for layer in above for part in layer.split("|"))
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    """The ids of the docstring nodes of a module's module, classes and functions."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) \
+                    and isinstance(first.value.value, str):
+                found.add(id(first.value))
+    return found
+
+
+def upper_layer_strings(files: dict[str, Path]) -> list[str]:
+    """Strings in ``tictacgo/games`` (docstrings aside) that name a module above the games, as
+    ``"tictacgo.envs.vector_env:make_tictactoe"`` did: an import up the layers that import-linter
+    cannot see."""
+    pattern = re.compile(r"\btictacgo\.(?:" + "|".join(map(re.escape, upper_layers())) + r")\b")
+    found = []
+    for key, path in sorted(files.items()):
+        if not key.startswith("tictacgo/games/"):
+            continue
+        tree = ast.parse(path.read_text(), filename=str(path))
+        docs = _docstrings(tree)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs \
+                    and pattern.search(node.value):
+                found.append(f"{key}:{node.lineno}: {node.value!r}")
+    return found
+
+
+def test_no_string_in_the_games_names_a_layer_above_them():
+    assert upper_layer_strings(source_files()) == []
+
+
+def test_the_string_check_catches_an_entry_point_named_in_the_games(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text('"""A docstring may mention tictacgo.envs."""\n'
+                   'ENTRY = {"vector": "tictacgo.envs.vector_env:make_tictactoe"}\n'
+                   'def f():\n    return load("tictacgo.registration:make_env")\n')
+    files = {**source_files(), "tictacgo/games/bad.py": bad}
+    assert upper_layer_strings(files) == [
+        "tictacgo/games/bad.py:2: 'tictacgo.envs.vector_env:make_tictactoe'",
+        "tictacgo/games/bad.py:4: 'tictacgo.registration:make_env'"]
+
+
+def games_imports(files: dict[str, Path]) -> tuple[dict[str, set[str]], list[str]]:
+    """The games modules' imports of each other at module level (a module -> the modules it imports;
+    ``from tictacgo.games import name`` of a name that is no module imports the package,
+    ``tictacgo.games``), and the imports inside functions (``key:line: module``)."""
+    modules = {_module_of(k) for k in files if k.startswith("tictacgo/games/")}
+    graph: dict[str, set[str]] = {}
+    local = []
+    for key, path in sorted(files.items()):
+        if not key.startswith("tictacgo/games/"):
+            continue
+        here = _module_of(key)
+        tree = ast.parse(path.read_text(), filename=str(path))
+        top = set()
+        for stmt in tree.body:
+            top.update(id(n) for n in ast.walk(stmt) if not isinstance(stmt, (ast.FunctionDef, ast.ClassDef)))
+        edges = set()
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("tictacgo.games"):
+                names = [f"{node.module}.{a.name}" if f"{node.module}.{a.name}" in modules else node.module
+                         for a in node.names]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names if a.name.startswith("tictacgo.games")]
+            for name in names:
+                if id(node) in top:
+                    edges.add(name)
+                else:
+                    local.append(f"{key}:{node.lineno}: {name}")
+        graph[here] = edges - {here}
+    return graph, local
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import circles of ``graph`` (each once, as the path that closes it)."""
+    cycles, state = [], {}
+
+    def visit(node: str, path: list[str]) -> None:
+        state[node] = "open"
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == "open":
+                cycles.append(path[path.index(nxt):] + [nxt])
+            elif nxt not in state:
+                visit(nxt, path + [nxt])
+        state[node] = "done"
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node, [node])
+    return cycles
+
+
+def test_the_games_modules_import_each_other_without_a_circle():
+    graph, local = games_imports(source_files())
+    assert import_cycles(graph) == []
+    # Only the optional numba kernels are imported where first needed (numba may be missing).
+    assert all(line.endswith(("batched_kernels", "playout_kernels")) for line in local), local
+
+
+def test_the_circle_check_sees_a_circle_kept_open_at_module_level(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("from tictacgo.games.littlego import LittleGo\n")
+    low = tmp_path / "low.py"
+    low.write_text("from tictacgo.games import bad\n")
+    files = {**source_files(), "tictacgo/games/bad.py": bad, "tictacgo/games/littlego_place.py": low}
+    cycles = import_cycles(games_imports(files)[0])
+    assert any({"tictacgo.games.bad", "tictacgo.games.littlego", "tictacgo.games.littlego_place"} <= set(c)
+               for c in cycles), cycles
+
+
+def test_the_arena_results_do_not_import_the_records_that_import_them():
+    files = source_files()
+
+    def imported(name: str) -> set[str]:
+        tree = ast.parse(files[f"tictacgo/arena/{name}.py"].read_text())
+        return {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+
+    assert "tictacgo.arena.results" in imported("records")  # the one direction
+    assert "tictacgo.arena.records" not in imported("results")

@@ -216,7 +216,7 @@ def test_an_sgf_page_shows_the_record_and_its_result(tmp_path, capsys):
     (g,) = data["games"]
     assert g["moves"] == moves and g["players"] == ["Ann", "Bo"]
     check_against_the_rules(data)
-    assert "ended by double_pass" in g["frames"][-1]["result"]
+    assert "both players passed in a row" in g["frames"][-1]["result"]
     assert "the record says " in g["frames"][-1]["result"]
 
 

@@ -204,7 +204,8 @@ def test_the_page_lists_the_moves_and_shows_names_captures_scores_and_the_result
                          "facts": "score: 8 stones on the board + komi 2.5; captured 0"}
         assert "winner" in dom.classes["player-2"] and "winner" not in dom.classes["player-1"]
         assert dom.text["counter"] == f"move {len(EDGES)} of {len(EDGES)}"
-        assert dom.text["result"] == ("result: Bo (White) wins, ended by double_pass; the record says W+3.5")
+        assert dom.text["result"] == ("result: Bo (White) wins, both players passed in a row; "
+                                      "the record says W+3.5")
 
 
 def test_the_finished_tictactoe_game_shows_its_winning_line_and_only_it(shown):

@@ -40,32 +40,15 @@ from tictacgo.protocol.coords import GO_LETTERS, action_to_course, course_to_act
 
 COMMANDS = ("undo", "quit", "help")
 
-# Why a game ended, in words, by the rules cores' ``end_reason`` (``{limit}``, ``{winner}``,
-# ``{loser}`` are filled in).
-END_WORDS = {
-    "win": "{winner} has three in a row",
-    "draw": "the board is full",
-    "max_actions": "the {limit}-action limit was reached",
-    "double_pass": "both players passed in a row",
-    "pass_on_empty_start": "Black passed on the very first action (the course host's rule: White wins)",
-    "illegal": "{loser} played an illegal action and forfeits",
-}
-
 
 def uses_go_vertices(game: Game, state=None) -> bool:
-    """Whether moves are also typed as Go vertices (``C3``, ``pass``): games of stones with a pass."""
-    spec = game.spec
-    return spec.pieces == "stones" and spec.pass_action is not None
+    """Whether moves are also typed as Go vertices (``C3``, ``pass``): ``game.writes_vertices``."""
+    return game.writes_vertices
 
 
 def player_label(game: Game, colour: int) -> str:
-    """The player's name (``spec.player_name``) with the mark the board shows for stones:
-    ``Black (X)``/``White (O)`` in Little-Go, ``X``/``O`` in Tic-Tac-Toe."""
-    spec = game.spec
-    name = spec.player_name(colour)
-    if spec.pieces == "stones":
-        return f"{name} ({'X' if colour == 1 else 'O'})"
-    return name
+    """The player as the game names it to a person (``Black (X)`` in Little-Go, ``X`` in Tic-Tac-Toe)."""
+    return game.player_label(colour)
 
 
 def move_name(game: Game, state, action: int) -> str:
@@ -149,10 +132,7 @@ def result_text(game: Game, state, human: int) -> str:
     w = game.winner(state)
     who = "draw" if w == 0 else f"{player_label(game, w)} wins"
     you = "it is a draw" if w == 0 else "you win" if w == human else "the agent wins"
-    reason = game.end_reason(state)
-    why = END_WORDS.get(reason, str(reason)).format(
-        limit=spec.max_actions, winner=player_label(game, w) if w else "nobody",
-        loser=player_label(game, 3 - w) if w else "a player")
+    why = game.end_words(state)
     scores = getattr(game, "scores", None)
     if spec.komi is not None and scores is not None:
         b, wh = scores(state)

@@ -1,10 +1,14 @@
-"""The Gymnasium ids of the package and the entry points behind them.
+"""The Gymnasium ids of the package and the entry points behind them, one per registered game.
 
 ``import tictacgo`` registers ``TicTacToe-v0`` and ``LittleGo-v0`` (also
 reachable as ``gymnasium.make("tictacgo:LittleGo-v0")`` without a prior
-import). Their entry points are the two factories below, not the env classes,
-because two conveniences of ``gymnasium.make`` sit above the envs in the
-package's one-way data flow (games <- envs <- wrappers <- baselines):
+import), and ``register_envs()`` registers an id for every game of the game
+registry, a game registered later included (``tictacgo.envs.game_envs.env_id``:
+the class name and ``-v0``). Every id has the same entry point, ``make_env``,
+told its game by the spec's ``kwargs`` (as ale-py's ids are), and the native
+vector env as its vector entry point. The entry point is a factory, not the
+env class, because two conveniences of ``gymnasium.make`` sit above the envs
+in the package's one-way data flow (games <- envs <- wrappers <- baselines):
 
 * ``opponent="greedy"``: registry specs are resolved here, with
   ``tictacgo.baselines.make_agent``, and the env gets the same resolver so
@@ -24,7 +28,7 @@ from typing import Any
 
 import gymnasium as gym
 
-from tictacgo.games.registry import GAMES, game_entry
+from tictacgo.games.registry import GAMES, versioned_name
 
 ILLEGAL_POLICIES = ("lose", "penalty")
 
@@ -41,19 +45,22 @@ def make_env(game: str, opponent: Any = "random", illegal: str = "lose", illegal
     """The single-agent env of ``game``, wrapped in ``IllegalMovePenalty`` if ``illegal="penalty"``.
 
     Args:
-        game: a game name (the registry's, e.g. ``"littlego"``).
+        game: a game name (the registry's, e.g. ``"littlego"``), class or object.
         opponent: a registry spec, an agent, or a callable ``f(state) -> action``.
         illegal: "lose" (the env's own rule) or "penalty".
         illegal_penalty: the reward of a refused action under "penalty".
         max_illegal_in_a_row: the penalty wrapper's cap (default ``2 * actions``).
-        **kwargs: the game's env factory's (``tictacgo.envs.gym_littlego.env``:
-            board_size, komi, ...; learner, observation, render_mode, ...).
+        **kwargs: the env's (``tictacgo.envs.single_agent.TurnBasedEnv``: learner,
+            observation, render_mode, ...) and the variant's (Little-Go: board_size, komi, ...).
     """
     if illegal not in ILLEGAL_POLICIES:
         raise ValueError(f"illegal must be one of {ILLEGAL_POLICIES}, got {illegal!r}")
     if illegal != "penalty" and (illegal_penalty != -1.0 or max_illegal_in_a_row is not None):
         raise ValueError("illegal_penalty and max_illegal_in_a_row apply only with illegal='penalty'")
-    env = game_entry(game).load("gym_env")(opponent=opponent, opponent_resolver=resolve_opponent, **kwargs)
+    # Imported here, not at the top: ``import tictacgo`` registers the ids without loading the envs.
+    from tictacgo.envs.game_envs import single_agent_env
+
+    env = single_agent_env(game, opponent=opponent, opponent_resolver=resolve_opponent, **kwargs)
     if illegal == "penalty":
         from tictacgo.wrappers.illegal_move_penalty import IllegalMovePenalty
 
@@ -72,29 +79,32 @@ def make_littlego(**kwargs: Any) -> gym.Env:
 
 
 NAMESPACE = "tictacgo"
+ENTRY_POINT = "tictacgo.registration:make_env"
+VECTOR_ENTRY_POINT = "tictacgo.envs.game_envs:vector_env"
 
 
 def register_envs() -> None:
-    """Register the package's Gymnasium ids, plain (``LittleGo-v0``) and namespaced
+    """Register a Gymnasium id for every game of the registry, plain (``LittleGo-v0``) and namespaced
     (``tictacgo/LittleGo-v0``, listed under the package by ``gymnasium.pprint_registry()``).
 
-    Registering again is fine; a foreign id of the same name is refused.
+    Registering again is fine (a game registered since gets its ids); a foreign id of the same name is
+    refused.
 
     Raises:
         gymnasium.error.Error: an id is already registered with another entry point.
     """
     from gymnasium.envs.registration import register, registry
 
-    ids = [(game.env_id, game) for game in GAMES.values()]  # the ids and entry points are the game registry's
-    ids += [(f"{NAMESPACE}/{env_id}", game) for env_id, game in ids]
-    for env_id, game in ids:
-        entry = game.env_entry_point
+    ids = [(versioned_name(cls), name) for name, cls in GAMES.items()]  # the ids are the game registry's
+    ids += [(f"{NAMESPACE}/{env_id}", name) for env_id, name in ids]
+    for env_id, name in ids:
         existing = registry.get(env_id)
         if existing is not None:
-            if existing.entry_point == entry:
+            if existing.entry_point == ENTRY_POINT and existing.kwargs.get("game") == name:
                 continue
             raise gym.error.Error(f"the Gymnasium id {env_id!r} is already registered with entry point "
-                                  f"{existing.entry_point!r}; tictacgo registers it as {entry!r}. "
+                                  f"{existing.entry_point!r}; tictacgo registers it as {ENTRY_POINT!r}. "
                                   f"Remove the other registration (del gymnasium.registry[{env_id!r}]) "
                                   "before importing tictacgo")
-        register(id=env_id, entry_point=entry, vector_entry_point=game.vector_entry_point)
+        register(id=env_id, entry_point=ENTRY_POINT, vector_entry_point=VECTOR_ENTRY_POINT,
+                 kwargs={"game": name})

@@ -36,12 +36,13 @@ the ``info`` of a finished game (``winner_colour``, ``learner_colour``,
 
 from __future__ import annotations
 
-import inspect
 from typing import Any
 
 import numpy as np
 from stable_baselines3.common.vec_env import VecEnv
 
+from tictacgo.envs.game_envs import env_id as game_env_id
+from tictacgo.envs.game_envs import variant_keywords
 from tictacgo.envs.reset_options import check_seed
 from tictacgo.envs.vector_env import BUILTIN_OPPONENTS, OBSERVATIONS, BatchedMatch
 from tictacgo.games import GAMES, make_game
@@ -184,15 +185,16 @@ SINGLE_ENV_HINT = ("; SB3's stable_baselines3.common.env_util.make_vec_env({env_
 VECTOR_KWARGS = ("opponent", "learner", "observation", "render_mode", "illegal")
 
 
-def _game_of_id(env_id: Any):
-    """The registry entry whose Gymnasium id is ``env_id`` (plain, ``tictacgo/...`` or ``tictacgo:...``)."""
+def _game_of_id(env_id: Any) -> str:
+    """The name of the registered game whose Gymnasium id is ``env_id`` (plain, ``tictacgo/...`` or
+    ``tictacgo:...``)."""
     if not isinstance(env_id, str):
         raise TypeError(f"env_id must be a Gymnasium id (a str), got {env_id!r} ({type(env_id).__name__})")
     name = env_id.removeprefix("tictacgo:").removeprefix("tictacgo/")
-    for entry in GAMES.values():
-        if entry.env_id == name:
-            return entry
-    ids = [entry.env_id for entry in GAMES.values()]
+    for game in GAMES:
+        if game_env_id(game) == name:
+            return game
+    ids = [game_env_id(game) for game in GAMES]
     raise ValueError(f"unknown env id {env_id!r}; make_sb3_vec_env takes the package's ids {ids} "
                      f"(also as 'tictacgo/<id>' or 'tictacgo:<id>')")
 
@@ -228,15 +230,13 @@ def make_sb3_vec_env(env_id: str, n_envs: int = 1, seed: int | None = None,
             the id takes those.
         TypeError: a keyword argument the id does not take.
     """
-    entry = _game_of_id(env_id)
-    variant = [name for name, p in inspect.signature(entry.load("vector_entry_point")).parameters.items()
-               if name != "num_envs" and p.kind is not p.VAR_KEYWORD]
-    takes = (*VECTOR_KWARGS, *variant)
+    game = _game_of_id(env_id)
+    takes = (*VECTOR_KWARGS, *variant_keywords(game))
     unknown = sorted(set(env_kwargs) - set(takes))
     if unknown:
-        raise TypeError(f"{entry.env_id} takes the keyword arguments {', '.join(takes)}; got unknown "
+        raise TypeError(f"{game_env_id(game)} takes the keyword arguments {', '.join(takes)}; got unknown "
                         f"{', '.join(unknown)}")
-    hint = SINGLE_ENV_HINT.format(env_id=entry.env_id)
+    hint = SINGLE_ENV_HINT.format(env_id=game_env_id(game))
     kwargs = dict(env_kwargs)
     opponent = kwargs.pop("opponent", "random")
     if isinstance(opponent, str) and opponent not in BUILTIN_OPPONENTS:
@@ -253,7 +253,7 @@ def make_sb3_vec_env(env_id: str, n_envs: int = 1, seed: int | None = None,
         raise ValueError(f"in a vector of games an illegal action loses the game (illegal='lose'), "
                          f"got illegal={illegal!r}{hint}")
     learner = kwargs.pop("learner", "first")
-    env = BatchedVecEnv(entry.name, num_envs=n_envs, opponent=opponent, learner=learner,
+    env = BatchedVecEnv(game, num_envs=n_envs, opponent=opponent, learner=learner,
                         observation=observation, **kwargs)
     if seed is not None:
         env.seed(check_seed(seed))

@@ -33,7 +33,6 @@ Imports ray and torch at module import: import it only where RLlib is wanted.
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 import gymnasium as gym
@@ -50,12 +49,13 @@ from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 from ray.rllib.utils.torch_utils import FLOAT_MIN
 
 from tictacgo.envs import observations
-from tictacgo.games.registry import GAMES, game_entry
+from tictacgo.envs.game_envs import aec_env
+from tictacgo.games.registry import GAMES, game_class, make_game
 from tictacgo.validate import check_int
 
 SHARED_POLICY = "shared"
 OBS_KEY, MASK_KEY = "observations", "action_mask"
-FIRST_MOVERS = frozenset(entry.factory().spec.agent_names[0] for entry in GAMES.values())
+FIRST_MOVERS = frozenset(make_game(name).spec.agent_names[0] for name in GAMES)
 
 
 class RLlibObservation(BaseWrapper):
@@ -104,11 +104,10 @@ class TictacgoRLlibEnv(PettingZooEnv):
 
     def __init__(self, config: dict[str, Any] | None = None):
         config = dict(config or {})
-        entry = game_entry(config.pop("game", "tictactoe"))
+        cls = game_class(config.pop("game", "tictactoe"))
         config.setdefault("observation", "flat")
-        self.game = entry.name
-        aec = importlib.import_module(entry.aec_module)
-        super().__init__(RLlibObservation(aec.env(**config)))
+        self.game = cls.name
+        super().__init__(RLlibObservation(aec_env(cls, **config)))
 
 
 def _shared_policy(agent_id: str, episode: Any = None, **kwargs: Any) -> str:
@@ -219,7 +218,7 @@ def self_play_config(game: str = "tictactoe", env_config: dict[str, Any] | None 
     Raises:
         ValueError: an unknown game or a non-positive size.
     """
-    game = game_entry(game).name
+    game = game_class(game).name
     for name, value in (("train_batch_size", train_batch_size), ("minibatch_size", minibatch_size),
                         ("num_epochs", num_epochs)):
         check_int(name, value, min=1)

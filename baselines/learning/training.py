@@ -70,8 +70,9 @@ from tictacgo.baselines.learning.training_config import (
 )
 from tictacgo.baselines.model_files import model_game_file
 from tictacgo.baselines.registry import make_agent, parse_agent_spec
+from tictacgo.envs.game_envs import env_id
 from tictacgo.game_loop import play_wdl
-from tictacgo.games import game_entry, make_game
+from tictacgo.games import make_game
 from tictacgo.wrappers import RandomOpening
 
 
@@ -191,7 +192,7 @@ class Opponents:
 
 
 def _env(cfg: TrainConfig, opponent, kwargs: dict[str, Any]) -> gym.Env:
-    env = gym.make(game_entry(cfg.game).env_id, opponent=opponent, **kwargs)
+    env = gym.make(env_id(cfg.game), opponent=opponent, **kwargs)
     return RandomOpening(env, cfg.random_opening) if cfg.random_opening else env
 
 

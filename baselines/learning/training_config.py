@@ -49,7 +49,7 @@ def setting(default: Any, help: str, **command_line: Any) -> Any:
 class TrainConfig:
     """One training run. Every field has a default; see ``tictacgo train --help``."""
 
-    game: str = setting("tictactoe", "The game.", choices=tuple(GAMES))
+    game: str = setting("tictactoe", "The game.", choices=GAMES)  # the live registry: later games too
     algo: str = setting("maskable-ppo", '"maskable-ppo" (action masks) or "a2c" (no masks: trained '
                         "through the illegal-move penalty, credited to the illegal step alone); "
                         '"--algo alphazero --help" lists the AlphaZero options.',

@@ -78,9 +78,9 @@ def tictacgo_aec(case: str, batch: int):
 
 def env_id(key: str) -> str:
     """The Gymnasium id of a case key's game, from the game registry."""
-    from tictacgo.games import game_entry
+    from tictacgo.envs.game_envs import env_id
 
-    return game_entry(GAME_NAMES[key]).env_id
+    return env_id(GAME_NAMES[key])
 
 
 def tictacgo_gym(case: str, batch: int):

@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
+from tictacgo.arena.game_stream import GameStream  # noqa: F401 -- its old home: the name stays importable
 from tictacgo.arena.results import MatchGame, MatchTally
 from tictacgo.atomic import atomic_write
 from tictacgo.game_loop import GameRecord
@@ -146,29 +147,6 @@ class GameSpool:
             self.close()
         except Exception:
             pass
-
-
-class GameStream(list):
-    """A list that ``json.dump(..., indent=...)`` walks lazily: its items come from ``make()`` as the
-    encoder reaches them, so a results file is written without every game in memory.
-
-    Only for ``json.dump`` / ``json.dumps`` with ``indent`` (the pure-Python encoder, which iterates
-    the list); the encoder without ``indent`` reads a list's own storage, which is empty here.
-    """
-
-    def __init__(self, make: Callable[[], Iterator[Any]], count: int):
-        super().__init__()
-        self._make = make
-        self._count = count
-
-    def __iter__(self) -> Iterator[Any]:
-        return self._make()
-
-    def __len__(self) -> int:
-        return self._count
-
-    def __bool__(self) -> bool:
-        return self._count > 0
 
 
 def write_results_json(path: str | os.PathLike, result: Any) -> Path:

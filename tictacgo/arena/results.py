@@ -20,6 +20,7 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any, NamedTuple
 
+from tictacgo.arena.game_stream import GameStream
 from tictacgo.arena.stats import Z95, score_interval
 from tictacgo.atomic import atomic_write_json
 from tictacgo.game_loop import GameRecord
@@ -223,8 +224,6 @@ class MatchResult:
                 game at a time (``tictacgo.arena.records.write_results_json``), not as a list.
         """
         if lazy:
-            from tictacgo.arena.records import GameStream
-
             count = self.spool.count(self.spool_key) if self.spool is not None else len(self.games)
             games: list[Any] = GameStream(lambda: (self._game_json(g) for g in self.iter_games()), count)
         else:

@@ -193,3 +193,28 @@ class BatchedGame:
     def relative_boards(self, colour) -> np.ndarray:
         """``(B, rows, cols)`` int8: +1 the stones of ``colour`` (1 or 2, or one per game), -1 the other's."""
         return self.game.encoder.relative_boards(self, colour)
+
+    def opponent_choices(self, mask: np.ndarray, games: np.ndarray, greedy: bool = False) -> np.ndarray:
+        """The moves a built-in opponent of the vector env draws from, uniformly, in ``games``.
+
+        Every legal placement, and a pass (in a game with one) only when no placement is legal.
+
+        Args:
+            mask: ``(len(games), num_actions)`` bool, the legal actions of those games.
+            games: the indices of the games.
+            greedy: keep only the course's greedy player's choices (``greedy_choices``).
+        Returns:
+            A bool array like ``mask``.
+        """
+        allowed = mask.copy()
+        if self.pass_action is None:
+            return allowed
+        allowed[:, self.pass_action] = False
+        if greedy:
+            self.greedy_choices(allowed, games)
+        allowed[~allowed.any(axis=1), self.pass_action] = True
+        return allowed
+
+    def greedy_choices(self, allowed: np.ndarray, games: np.ndarray) -> None:
+        """Narrow the placements ``allowed`` in ``games`` (in place) to the greedy player's: all of them
+        unless the game defines better (Little-Go: the most captures)."""

@@ -1,8 +1,7 @@
-"""The batched engine of a game: ``make_batched_engine(game, 1024)``.
+"""The batched engine of a game: ``make_batched_engine(game, 1024)`` is ``make_game(game).batched(1024)``.
 
-Code outside ``tictacgo.games`` builds a batched engine through the game
-registry (each entry names its engine) instead of testing which game it was
-given.
+Kept for the code that builds an engine from a game name; with a game
+object in hand, ask it: ``game.batched(batch_size, backend)``.
 """
 
 from __future__ import annotations
@@ -10,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from tictacgo.games.batched_common import BatchedGame
-from tictacgo.games.registry import game_entry, make_game
+from tictacgo.games.registry import make_game
 
 
 def make_batched_engine(game: Any, batch_size: int, backend: str | None = None) -> BatchedGame:
@@ -24,5 +23,4 @@ def make_batched_engine(game: Any, batch_size: int, backend: str | None = None) 
     Raises:
         ValueError: an unknown game, a variant the engine cannot hold.
     """
-    game = make_game(game)
-    return game_entry(game).load("batched")(batch_size, game, backend=backend)
+    return make_game(game).batched(batch_size, backend=backend)

@@ -27,11 +27,14 @@ several board sizes (``tests/test_batched_engines.py``). See
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
-from tictacgo.games import littlego as go
+from tictacgo.games import littlego_place as go
 from tictacgo.games.batched_common import BatchedGame, popcount, unpack
 from tictacgo.games.errors import IllegalActionError
+from tictacgo.games.registry import make_game
 
 END_NONE, END_MAX_ACTIONS, END_DOUBLE_PASS, END_PASS_ON_EMPTY_START, END_ILLEGAL = range(5)
 END_NAMES = (None, go.END_MAX_ACTIONS, go.END_DOUBLE_PASS, go.END_PASS_ON_EMPTY_START, go.END_ILLEGAL)
@@ -60,10 +63,10 @@ class BatchedLittleGo(BatchedGame):
     END_NAMES = END_NAMES
     END_ILLEGAL = END_ILLEGAL
 
-    def __init__(self, batch_size: int, game: go.LittleGo | None = None, backend: str | None = None):
+    def __init__(self, batch_size: int, game: Any = None, backend: str | None = None):
         super().__init__(batch_size, backend)
-        game = go.LittleGo() if game is None else game
-        if not isinstance(game, go.LittleGo):
+        game = make_game("littlego") if game is None else game
+        if getattr(game, "name", None) != "littlego":
             raise TypeError(f"game must be a LittleGo, got {game!r}")
         if game.size > MAX_BOARD:
             raise ValueError(f"the batched engine takes boards up to {MAX_BOARD}x{MAX_BOARD} "
@@ -72,6 +75,7 @@ class BatchedLittleGo(BatchedGame):
             raise ValueError(f"the batched engine counts actions in int64: max_actions must be at most "
                              f"{MAX_ACTION_LIMIT}, got {game.max_actions}")
         self.game = game
+        self._state_type = type(game.initial_state())
         self.n = game.size
         self.num_points = game.num_points
         self.num_actions = game.num_actions
@@ -298,6 +302,12 @@ class BatchedLittleGo(BatchedGame):
         out[self.done] = -1
         return out
 
+    def greedy_choices(self, allowed: np.ndarray, games: np.ndarray) -> None:
+        """Keep the placements of ``games`` that capture the most stones (the course's greedy player)."""
+        counts = self.capture_counts()[games]
+        best = counts.max(axis=1, keepdims=True)
+        allowed[:, :self.pass_action] &= counts == best
+
     def boards(self) -> np.ndarray:
         """``(B, n, n)`` int8: 0 empty, 1 Black, 2 White."""
         N = self.num_points
@@ -305,27 +315,27 @@ class BatchedLittleGo(BatchedGame):
         return cells.reshape(self.batch_size, self.n, self.n)
 
     # -- conversion to and from the rules core -----------------------------------------
-    def state(self, i: int) -> go.GoState:
+    def state(self, i: int) -> Any:
         """Game ``i`` as a rules-core ``GoState``."""
         end = END_NAMES[int(self.end[i])]
         loser = int(3 - self.winner[i]) if self.end[i] == END_ILLEGAL else 0
-        return go.GoState(self.game, int(self.black[i]), int(self.white[i]), int(self.to_move[i]),
+        return self._state_type(self.game, int(self.black[i]), int(self.white[i]), int(self.to_move[i]),
                           int(self.t[i]), int(self.prev_black[i]), int(self.prev_white[i]),
                           bool(self.ko_armed[i]), bool(self.last_pass[i]), int(self.captured[i]),
                           int(self.last_action[i]), end, loser)
 
-    def set_state(self, i: int, s: go.GoState) -> None:
+    def set_state(self, i: int, s: Any) -> None:
         """Make game ``i`` the rules-core state ``s`` (same board size, komi and limit).
 
         Raises:
             TypeError / ValueError: not a state of this variant, or not a position legal
                 play reaches (``LittleGo.check_state``).
         """
-        if not isinstance(s, go.GoState):
+        if not isinstance(s, self._state_type):
             raise TypeError(f"expected a littlego.GoState, got {type(s).__name__}")
         if s.game is not self.game:
             raise ValueError(f"state is for {s.game!r}, this engine plays {self.game!r}")
-        go.check_state(s)
+        self.game.check_state(s)
         self.black[i], self.white[i] = s.black, s.white
         self.prev_black[i], self.prev_white[i] = s.prev_black, s.prev_white
         self.to_move[i], self.t[i] = s.to_move, s.t
@@ -333,5 +343,5 @@ class BatchedLittleGo(BatchedGame):
         self.captured[i], self.last_action[i] = s.captured, s.last_action
         self.end[i] = _END_CODES[s.end]
         self.done[i] = s.end is not None
-        w = go.winner(s)
+        w = self.game.winner(s)
         self.winner[i] = -1 if w is None else w

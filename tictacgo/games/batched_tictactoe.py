@@ -12,11 +12,14 @@ one compiled loop over the games (``batched_kernels``). See
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
-from tictacgo.games import tictactoe as ttt
+from tictacgo.games import tictactoe_lines as ttt
 from tictacgo.games.batched_common import BatchedGame, popcount, unpack
 from tictacgo.games.errors import IllegalActionError
+from tictacgo.games.registry import make_game
 
 END_NONE, END_WIN, END_DRAW, END_ILLEGAL = range(4)
 END_NAMES = (None, ttt.END_WIN, ttt.END_DRAW, ttt.END_ILLEGAL)
@@ -40,11 +43,12 @@ class BatchedTicTacToe(BatchedGame):
     pass_action = None
     board_shape = (3, 3)
 
-    def __init__(self, batch_size: int, game: ttt.TicTacToe | None = None, backend: str | None = None):
-        if game is not None and not isinstance(game, ttt.TicTacToe):
+    def __init__(self, batch_size: int, game: Any = None, backend: str | None = None):
+        if game is not None and getattr(game, "name", None) != "tictactoe":
             raise TypeError(f"game must be a TicTacToe, got {game!r}")
         super().__init__(batch_size, backend)
-        self.game = ttt.TicTacToe()
+        self.game = make_game("tictactoe")
+        self._start = self.game.initial_state()
         B = self.batch_size
         self.x = np.zeros(B, np.int64)
         self.o = np.zeros(B, np.int64)
@@ -131,24 +135,25 @@ class BatchedTicTacToe(BatchedGame):
         cells = unpack(self.x, 9).astype(np.int8) + 2 * unpack(self.o, 9).astype(np.int8)
         return cells.reshape(self.batch_size, 3, 3)
 
-    def state(self, i: int) -> ttt.TTTState:
+    def state(self, i: int) -> Any:
         """Game ``i`` as a rules-core ``TTTState``."""
         w = int(self.winner[i])
-        return ttt.TTTState(int(self.x[i]), int(self.o[i]), int(self.to_move[i]),
-                            END_NAMES[int(self.end[i])], max(w, 0), int(self.last_action[i]))
+        return self._start._replace(x=int(self.x[i]), o=int(self.o[i]), to_move=int(self.to_move[i]),
+                                    end=END_NAMES[int(self.end[i])], winner=max(w, 0),
+                                    last_action=int(self.last_action[i]))
 
-    def set_state(self, i: int, s: ttt.TTTState) -> None:
+    def set_state(self, i: int, s: Any) -> None:
         """Make game ``i`` the rules-core state ``s``.
 
         Raises:
             TypeError / ValueError: not a position legal play reaches (``TicTacToe.check_state``).
         """
-        if not isinstance(s, ttt.TTTState):
+        if not isinstance(s, type(self._start)):
             raise TypeError(f"expected a tictactoe.TTTState, got {type(s).__name__}")
-        ttt.check_state(s)
+        self.game.check_state(s)
         self.x[i], self.o[i], self.to_move[i] = s.x, s.o, s.to_move
         self.last_action[i] = s.last_action
         self.end[i] = _END_CODES[s.end]
         self.done[i] = s.end is not None
-        w = ttt.winner(s)
+        w = self.game.winner(s)
         self.winner[i] = -1 if w is None else w

@@ -25,44 +25,59 @@ rules are pure functions of a state, also offered as the game's methods:
 
 from __future__ import annotations
 
-from functools import cached_property
-from typing import NamedTuple
+import math
+import random
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
+from tictacgo.games import littlego_fast
+from tictacgo.games.base import Game, GameSpec
 from tictacgo.games.batched_common import unpack
+from tictacgo.games.batched_littlego import BatchedLittleGo
 from tictacgo.games.bits import unpack_bits
+from tictacgo.games.board_labels import go_column, go_row
 from tictacgo.games.errors import GameOverError, IllegalActionError, check_action_type
-from tictacgo.games.features import FeatureEncoder
-from tictacgo.games.spec import GameSpec
+from tictacgo.games.littlego_place import (
+    BLACK,
+    EMPTY,
+    END_DOUBLE_PASS,
+    END_ILLEGAL,
+    END_MAX_ACTIONS,
+    END_PASS_ON_EMPTY_START,
+    KO,
+    NO_KO,
+    OCCUPIED,
+    SUICIDE,
+    WHITE,
+    ko_board,
+    place_bits,
+)
+from tictacgo.games.pictures import go_image
+from tictacgo.games.playouts import go_playout
+from tictacgo.games.registry import register_game
+from tictacgo.games.svg import go_svg
 from tictacgo.games.symmetry import board_symmetries
 from tictacgo.validate import check_int, check_number
 
-BLACK = 1
-WHITE = 2
-EMPTY = 0
+__all__ = ["BLACK", "WHITE", "EMPTY", "END_MAX_ACTIONS", "END_DOUBLE_PASS", "END_PASS_ON_EMPTY_START",
+           "END_ILLEGAL", "OCCUPIED", "SUICIDE", "KO", "NO_KO", "NAME", "PLANES", "LittleGo", "GoState",
+           "place_bits", "ko_board", "stone_bits", "ko_bits", "end_reason", "fast_rollout", "num_actions",
+           "pass_action", "current_player", "is_terminal", "legal_bits", "legal_actions", "legal_mask",
+           "illegal_reason", "play", "forfeit", "scores", "winner", "returns", "to_board", "previous_board",
+           "from_boards", "from_ascii", "check_state", "render_ascii", "IllegalActionError", "GameOverError"]
 
 NAME = "littlego"
 
-# Why a game ended; ``GoState.end`` holds one of these (None while live).
-END_MAX_ACTIONS = "max_actions"
-END_DOUBLE_PASS = "double_pass"
-END_PASS_ON_EMPTY_START = "pass_on_empty_start"
-END_ILLEGAL = "illegal"
 
-# Why a placement is refused (the ``reason`` of IllegalActionError).
-OCCUPIED = "occupied"
-SUICIDE = "suicide"
-KO = "ko"
-
-
-class LittleGo:
+class LittleGo(Game):
     """Little-Go of one variant: the game object that states carry.
 
     ``LittleGo(size=5, komi=None, max_actions=None)`` holds the variant (board
     size, komi, action limit), its ``spec`` and the bit masks of the board;
     the rules themselves are the pure functions of this module, offered as
-    methods (``game.play(state, a)`` is ``play(state, a)``). Instances are
+    methods (``game.play(state, a)`` is ``play(state, a)``), with its batched
+    engine, playouts, drawings and words. Instances are
     cached and immutable: ``LittleGo(5) is LittleGo(5)``, and a game pickles
     as its three parameters.
 
@@ -78,6 +93,16 @@ class LittleGo:
     """
 
     name = NAME
+    END_REASONS = (END_MAX_ACTIONS, END_DOUBLE_PASS, END_PASS_ON_EMPTY_START, END_ILLEGAL)
+    END_WORDS: ClassVar[dict[str, str]] = {
+        END_MAX_ACTIONS: "the {limit}-action limit was reached",
+        END_DOUBLE_PASS: "both players passed in a row",
+        END_PASS_ON_EMPTY_START: "Black passed on the very first action (the course host's rule: White wins)",
+        END_ILLEGAL: "{loser} played an illegal action and forfeits",
+    }
+    ENV_KEYWORDS: ClassVar[dict[str, str]] = {"board_size": "size"}
+    writes_vertices = True
+    default_rollout = "capture"
     _instances: dict[tuple[int, float, int], LittleGo] = {}
 
     def __new__(cls, size: int = 5, komi: float | None = None, max_actions: int | None = None):
@@ -182,16 +207,121 @@ class LittleGo:
                 out += table[byte]
         return out
 
-    @property
-    def random_playout(self):
-        """``f(state, seed, pass_prob=0.0, backend=None) -> winner``: a seeded uniformly random playout.
+    # -- the rules: the pure functions of this module ---------------------------------------
+    def current_player(self, state: GoState) -> int:
+        return current_player(state)
 
-        The leaf evaluation of plain UCT search, compiled with numba when it
-        is installed; see ``tictacgo.games.playouts.go_playout``.
-        """
-        from tictacgo.games.playouts import go_playout
+    def legal_bits(self, state: GoState) -> int:
+        return legal_bits(state)
 
-        return go_playout
+    def legal_actions(self, state: GoState) -> list[int]:
+        return legal_actions(state)
+
+    def legal_mask(self, state: GoState) -> np.ndarray:
+        return legal_mask(state)
+
+    def illegal_reason(self, state: GoState, action: int) -> str | None:
+        return illegal_reason(state, action)
+
+    def play(self, state: GoState, action: int) -> GoState:
+        return play(state, action)
+
+    def forfeit(self, state: GoState) -> GoState:
+        return forfeit(state)
+
+    def is_terminal(self, state: GoState) -> bool:
+        return state.end is not None
+
+    def winner(self, state: GoState) -> int | None:
+        return winner(state)
+
+    def returns(self, state: GoState) -> tuple[float, float]:
+        return returns(state)
+
+    def scores(self, state: GoState) -> tuple[float, float]:
+        return scores(state)
+
+    def to_board(self, state: GoState) -> np.ndarray:
+        return to_board(state)
+
+    def heuristic_value(self, state: GoState) -> float:
+        """The score margin (stones, komi to White) from the mover's view, squashed into (-1, 1)."""
+        black, white = scores(state)
+        margin = black - white if state.to_move == BLACK else white - black
+        # Keep clear of +-1, which only a finished game may score.
+        return 0.9 * math.tanh(margin / 4.0)
+
+    def previous_board(self, state: GoState) -> np.ndarray:
+        return previous_board(state)
+
+    def stone_bits(self, state: GoState) -> tuple[int, int]:
+        return state.black, state.white
+
+    def ko_bits(self, state: GoState) -> int:
+        return ko_bits(state)
+
+    def end_reason(self, state: GoState) -> str | None:
+        return state.end
+
+    def check_state(self, state: GoState) -> None:
+        check_state(state)
+
+    def render_ascii(self, state: GoState) -> str:
+        return render_ascii(state)
+
+    # -- words --------------------------------------------------------------------------
+    def player_label(self, colour: int) -> str:
+        """``Black (X)``, ``White (O)``: the name with the mark ``render_ascii`` shows."""
+        name = self.spec.player_name(colour)
+        return f"{name} ({'X' if colour == BLACK else 'O'})" if colour in (BLACK, WHITE) else name
+
+    def point_label(self, action: int) -> str:
+        """A Go vertex (``C3``: column letter without I, row 1 at the bottom), or ``pass``."""
+        if action == self.pass_action:
+            return "pass"
+        i, j = divmod(action, self.size)
+        return f"{go_column(j)}{go_row(self.size, i)}"
+
+    # -- engines and drawings -------------------------------------------------------------
+    def batched(self, batch_size: int, backend: str | None = None) -> BatchedLittleGo:
+        """``BatchedLittleGo``: B games of this variant as numpy bitboards (numba kernels when installed)."""
+        return BatchedLittleGo(batch_size, self, backend=backend)
+
+    #: ``f(state, rnd, pass_prob=0.0, capture_prob=0.0) -> winner``: play to the end on raw bitboards
+    #: (``tictacgo.games.littlego_fast``)
+    fast_rollout = staticmethod(littlego_fast.fast_rollout)
+
+    #: ``f(state, seed, pass_prob=0.0, backend=None) -> winner``: a seeded uniformly random playout, the
+    #: leaf evaluation of plain UCT search, compiled with numba when it is installed
+    #: (``tictacgo.games.playouts.go_playout``)
+    random_playout = staticmethod(go_playout)
+
+    def rollout_move(self, state: GoState, candidates: int, rnd: random.Random) -> GoState | None:
+        """A capture: the state after one of the placements of ``candidates`` that capture, drawn with
+        ``rnd`` (only points next to opponent stones can capture, so only those are tried); None if none."""
+        opp = state.white if state.to_move == BLACK else state.black
+        if not opp:
+            return None
+        empty = self.full & ~(state.black | state.white)
+        cand = candidates & empty & self.neighbours(opp)
+        out = []
+        while cand:
+            low = cand & -cand
+            cand ^= low
+            child = play(state, low.bit_length() - 1)
+            if child.captured:
+                out.append(child)
+        return out[rnd.randrange(len(out))] if out else None
+
+    def board_image(self, board: np.ndarray, cell: int | None = None, last: int | None = None,
+                    coords: bool = False) -> np.ndarray:
+        """A wooden board with stones (``tictacgo.games.pictures.go_image``)."""
+        return go_image(board, cell, last=last, coords=coords)
+
+    def board_svg(self, board: np.ndarray, last: int | None = None, caption: str = "",
+                  captured: Any = (), every_point: bool = False) -> str:
+        """A wooden board with stones as SVG (``tictacgo.games.svg.go_svg``)."""
+        return go_svg(board, last=last, caption=caption, captured=captured, every_point=every_point)
 
     def from_boards(self, board, to_move: int, previous=None, t: int | None = None) -> GoState:
         """A state of this variant from the course's view (see the module's ``from_boards``)."""
@@ -205,11 +335,6 @@ class LittleGo:
     #: ends the game): everything the rules depend on, so a position's value is a function of them.
     network_plane_names = ("own", "opponent", "previous_own", "previous_opponent", "legal",
                            "black_to_move", "actions_left", "opponent_passed")
-
-    @cached_property
-    def encoder(self) -> FeatureEncoder:
-        """The one feature encoder of this variant: every observation format, single states and batches."""
-        return FeatureEncoder(self)
 
     def symmetries(self) -> np.ndarray:
         """The board's 8 symmetries as action maps, ``(8, size * size + 1)``, PASS fixed
@@ -281,9 +406,7 @@ class GoState(NamedTuple):
 
     def _repr_svg_(self) -> str:
         """The position as an SVG picture (Jupyter shows it; ``tictacgo.games.svg``)."""
-        from tictacgo.games.svg import state_svg
-
-        return state_svg(self.game, self)
+        return self.game.svg(self)
 
 
 # The "planes" observation channels (``tictacgo.envs.observations``), in order.
@@ -313,11 +436,7 @@ def end_reason(state: GoState) -> str | None:
     return state.end
 
 
-def fast_rollout(state: GoState, rnd, pass_prob: float = 0.0, capture_prob: float = 0.0) -> int:
-    """Play to the end on raw bitboards; the winner (see ``tictacgo.games.littlego_fast``)."""
-    from tictacgo.games.littlego_fast import fast_rollout as run
-
-    return run(state, rnd, pass_prob, capture_prob)
+fast_rollout = littlego_fast.fast_rollout  # play to the end on raw bitboards; the winner
 
 
 def num_actions(state: GoState) -> int:
@@ -342,74 +461,6 @@ def _own_opp(state: GoState) -> tuple[int, int]:
     if state.to_move == BLACK:
         return state.black, state.white
     return state.white, state.black
-
-
-def _prev_own_opp(state: GoState) -> tuple[int, int]:
-    if state.to_move == BLACK:
-        return state.prev_black, state.prev_white
-    return state.prev_white, state.prev_black
-
-
-NO_KO = -1  # ``place_bits``' ko board when no ko applies: never equal to a bitboard
-
-
-def place_bits(game: LittleGo, own: int, opp: int, p: int, ko_own: int = NO_KO,
-               ko_opp: int = NO_KO) -> tuple[int, int, int] | str:
-    """One placement on raw bitboards: the rules of a move in one place.
-
-    This is the primitive every Little-Go engine of the package calls (the
-    rules core's ``play`` and ``legal_bits``, and the fast rollout of MCTS), so
-    the placement, capture, suicide and ko rules exist once.
-
-    Args:
-        game: the variant (its board masks).
-        own: the mover's stones.
-        opp: the opponent's stones.
-        p: the point, ``0 <= p < n*n``.
-        ko_own: the mover's stones of the board that this move may not
-            recreate, i.e. the board before the opponent's last action when
-            that action captured; ``NO_KO`` (-1) when no ko applies.
-        ko_opp: the opponent's stones of that board (``NO_KO`` likewise).
-    Returns:
-        ``(own, opp, captured)`` after the move (captured: the removed
-        opponent stones as bits), or the refusal reason: ``"occupied"``,
-        ``"suicide"`` or ``"ko"``.
-    """
-    stone = game.point_bits[p]
-    if (own | opp) & stone:
-        return OCCUPIED
-    own2 = own | stone
-    empty = game.full & ~(own2 | opp)
-    # Only opponent groups next to the new stone can have lost their last
-    # liberty: every group on a reachable board has a liberty (see from_boards).
-    touching = opp & game.neighbour_bits[p]
-    dead = 0
-    if touching:
-        breathing = game.neighbours(empty)
-        if touching & ~breathing:  # else every touching stone has a liberty of its own: none dies
-            groups = game.flood(touching, opp)
-            breathing &= groups
-            dead = groups & ~game.flood(breathing, groups) if breathing else groups
-    if game.neighbour_bits[p] & empty:
-        return own2, opp & ~dead, dead
-    group = game.flood(stone, own2)
-    if game.neighbours(group) & empty:
-        return own2, opp & ~dead, dead
-    # The host's order: no liberty at once, so captures must give one (else
-    # suicide), and only this kind of move can be a ko recapture.
-    if not dead or not game.neighbours(group) & dead:
-        return SUICIDE
-    opp2 = opp & ~dead
-    if own2 == ko_own and opp2 == ko_opp:
-        return KO
-    return own2, opp2, dead
-
-
-def ko_board(state: GoState) -> tuple[int, int]:
-    """(mover's, opponent's) stones that the mover may not recreate; ``(NO_KO, NO_KO)`` if none."""
-    if not state.ko_armed:
-        return NO_KO, NO_KO
-    return _prev_own_opp(state)
 
 
 def _place(state: GoState, p: int) -> tuple[int, int, int] | str:
@@ -783,9 +834,4 @@ def render_ascii(state: GoState) -> str:
     return "\n".join(lines)
 
 
-# The rules as the game object's methods: ``game.play(state, a)`` is ``play(state, a)``.
-for _rule in (current_player, legal_bits, legal_actions, legal_mask,
-              illegal_reason, play, forfeit, is_terminal, winner, returns, scores, to_board,
-              previous_board, stone_bits, ko_bits, end_reason, render_ascii, fast_rollout, check_state):
-    setattr(LittleGo, _rule.__name__, staticmethod(_rule))
-del _rule
+register_game(LittleGo, aliases=("go", "little-go", "little_go"))

@@ -24,12 +24,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Any
 
-from tictacgo.games import littlego
-from tictacgo.games.littlego import NO_KO, GoState, place_bits
+from tictacgo.games.errors import IllegalActionError
+from tictacgo.games.littlego_place import NO_KO, ko_board, place_bits
 
 
-def fast_rollout(state: GoState, rnd: random.Random, pass_prob: float = 0.0, capture_prob: float = 0.0,
+def fast_rollout(state: Any, rnd: random.Random, pass_prob: float = 0.0, capture_prob: float = 0.0,
                  trace: list | None = None, choose: Callable[[int, int, int, int], int] | None = None,
                  record: list | None = None) -> int:
     """Play ``state`` to its end; the winner (1 Black, 2 White, 0 draw).
@@ -49,7 +50,7 @@ def fast_rollout(state: GoState, rnd: random.Random, pass_prob: float = 0.0, cap
             recreate, ``(NO_KO, NO_KO)`` if none), so tests can check the ko memory.
     """
     if state.end is not None:
-        return littlego.winner(state)
+        return state.game.winner(state)
     geo = state.game
     full, neighbours, flood = geo.full, geo.neighbours, geo.flood
     max_actions, pass_action = geo.max_actions, geo.pass_action
@@ -58,7 +59,7 @@ def fast_rollout(state: GoState, rnd: random.Random, pass_prob: float = 0.0, cap
     own, opp = (state.black, state.white) if mover == 1 else (state.white, state.black)
     t = state.t
     last_pass = state.last_pass
-    ko_own, ko_opp = littlego.ko_board(state)
+    ko_own, ko_opp = ko_board(state)
     rand = rnd.random
     while True:
         empty = full & ~(own | opp)
@@ -70,7 +71,7 @@ def fast_rollout(state: GoState, rnd: random.Random, pass_prob: float = 0.0, cap
             if p != pass_action:
                 move = place_bits(geo, own, opp, p, ko_own, ko_opp)
                 if isinstance(move, str):
-                    raise littlego.IllegalActionError(f"action {p} at t={t} is illegal: {move}", reason=move)
+                    raise IllegalActionError(f"action {p} at t={t} is illegal: {move}", reason=move)
             pools = ()
         elif pass_prob and rand() < pass_prob:
             pools = ()

@@ -36,12 +36,14 @@ larger boards always take the Python twin.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import numpy as np
 
-from tictacgo.games import littlego as go
-from tictacgo.games import tictactoe as ttt
+from tictacgo.games import littlego_place as go
+from tictacgo.games import tictactoe_lines as ttt
 from tictacgo.games.batched_common import BACKEND_ENV, load_kernels, resolve_backend
+from tictacgo.games.errors import IllegalActionError
 
 MASK64 = (1 << 64) - 1
 SEED_BITS = 63  # seeds are non-negative int64s: one numba signature for every seed
@@ -114,7 +116,7 @@ def _check_seed(seed) -> int:
 
 # -- Little-Go ------------------------------------------------------------------------
 
-def _go_tables(game: go.LittleGo) -> tuple[np.ndarray, np.ndarray, float]:
+def _go_tables(game: Any) -> tuple[np.ndarray, np.ndarray, float]:
     """The kernel's view of a variant: ``geo`` (n, full, left, right, max_actions), neighbour bits, komi."""
     key = id(game)  # variants are cached singletons; id() is cheaper than their hash
     tables = _GO_TABLES.get(key)
@@ -128,7 +130,7 @@ def _go_tables(game: go.LittleGo) -> tuple[np.ndarray, np.ndarray, float]:
 _GO_TABLES: dict = {}
 
 
-def go_playout(state: go.GoState, seed: int, pass_prob: float = 0.0, backend: str | None = None, *,
+def go_playout(state: Any, seed: int, pass_prob: float = 0.0, backend: str | None = None, *,
                script=None, record: list | None = None) -> int:
     """Play ``state`` to its end by random legal actions; the winner (1 Black, 2 White, 0 draw).
 
@@ -144,7 +146,7 @@ def go_playout(state: go.GoState, seed: int, pass_prob: float = 0.0, backend: st
             ko board the next mover may not recreate, ``NO_KO`` twice if none).
     """
     if state.end is not None:
-        return go.winner(state)
+        return state.game.winner(state)
     if type(seed) is not int or not 0 <= seed < _SEED_END:
         seed = _check_seed(seed)
     if not 0.0 <= pass_prob <= 1.0:
@@ -178,18 +180,18 @@ def go_playout(state: go.GoState, seed: int, pass_prob: float = 0.0, backend: st
         record.extend((a, b, w, c, (ko, kp)) for a, b, w, c, ko, kp in rows)
     if winner < 0:
         p = int(script[played])
-        reason = go.illegal_reason(_replayed(state, script[:played]), p)
-        raise go.IllegalActionError(f"action {p} at t={state.t + played} is illegal: {reason}", reason=reason)
+        reason = state.game.illegal_reason(_replayed(state, script[:played]), p)
+        raise IllegalActionError(f"action {p} at t={state.t + played} is illegal: {reason}", reason=reason)
     return int(winner)
 
 
-def _replayed(state: go.GoState, actions) -> go.GoState:
+def _replayed(state: Any, actions) -> Any:
     for a in actions:
-        state = go.play(state, int(a))
+        state = state.game.play(state, int(a))
     return state
 
 
-def _go_playout_py(game: go.LittleGo, own: int, opp: int, mover: int, t: int, last_pass: bool, ko_own: int,
+def _go_playout_py(game: Any, own: int, opp: int, mover: int, t: int, last_pass: bool, ko_own: int,
                    ko_opp: int, seed: int, pass_prob: float, script, keep: bool):
     """The Python twin of ``playout_kernels.go_playout``: ``(winner, played, record rows)``."""
     full, neighbour_bits = game.full, game.neighbour_bits
@@ -268,7 +270,7 @@ _HAS_LINE = np.array([ttt.has_line(b) for b in range(512)], dtype=bool)
 _NO_TTT_RECORD = np.zeros((0, 1), dtype=np.int64)
 
 
-def ttt_playout(state: ttt.TTTState, seed: int, pass_prob: float = 0.0, backend: str | None = None, *,
+def ttt_playout(state: Any, seed: int, pass_prob: float = 0.0, backend: str | None = None, *,
                 script=None, record: list | None = None) -> int:
     """Play ``state`` to its end by random moves; the winner (1 X, 2 O, 0 draw).
 
@@ -284,7 +286,7 @@ def ttt_playout(state: ttt.TTTState, seed: int, pass_prob: float = 0.0, backend:
     if pass_prob:
         raise ValueError(f"Tic-Tac-Toe has no pass: pass_prob must be 0, got {pass_prob!r}")
     if state.end is not None:
-        return ttt.winner(state)
+        return state.winner  # the winner (0 for a draw) once the game is over
     seed = _check_seed(seed)
     script = _EMPTY if script is None else np.asarray(script, dtype=np.int64).ravel()
     k = _kernels_for(backend)
@@ -297,7 +299,7 @@ def ttt_playout(state: ttt.TTTState, seed: int, pass_prob: float = 0.0, backend:
     if record is not None:
         record.extend(moves)
     if winner < 0:
-        raise ttt.IllegalActionError(f"cell {int(script[played])} is already taken", reason=ttt.OCCUPIED)
+        raise IllegalActionError(f"cell {int(script[played])} is already taken", reason=ttt.OCCUPIED)
     return int(winner)
 
 

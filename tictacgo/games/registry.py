@@ -1,104 +1,104 @@
-"""The registry of games: one entry per game, and ``make_game`` to build one.
+"""The registry of games: a name (and its aliases) for each game class, and ``make_game`` to build one.
 
-An entry names everything the package offers for a game: its rules (the
-game class, built with the variant's parameters), its batched engine, its
-Gymnasium id and PettingZoo module, and its renderer. Code at the edges
-(CLI, envs, arena) builds a game with ``make_game(name, **params)`` and
-passes the object down; a new game is one entry here.
+``register_game(TicTacToe, aliases=("ttt",))`` is all a game does to join:
+each game module registers its class when it is imported, and a game of
+your own (a test's Connect-Three, say) registers the same way. Code at the
+edges (CLI, envs, arena) builds a game with ``make_game(name, **params)``
+and passes the object down; everything else it needs (rules, batched
+engine, drawings, playouts, words) it asks the object for. The layers above
+build their own entries from this table: ``tictacgo.registration`` the
+Gymnasium ids, ``tictacgo.envs`` the PettingZoo and vector env factories.
 
-Engines and renderers are named by ``"module:attribute"`` and imported when
-first asked for, so importing the games imports neither numba nor pygame.
+The registry names no module above ``tictacgo.games`` and imports no game:
+the game modules import it.
 """
 
 from __future__ import annotations
 
-import importlib
 import inspect
-from dataclasses import dataclass
 from typing import Any
 
-from tictacgo.games.littlego import LittleGo
-from tictacgo.games.tictactoe import TicTacToe
+from tictacgo.games.base import Game
+
+#: The registered game classes by name (``GAMES["littlego"] is LittleGo``).
+GAMES: dict[str, type[Game]] = {}
+_ALIASES: dict[str, str] = {}
 
 
-@dataclass(frozen=True)
-class GameEntry:
-    """What the package offers for one game.
+def register_game(cls: type[Game], aliases: tuple[str, ...] = (), replace: bool = False) -> type[Game]:
+    """Make the game class ``cls`` known by its ``name`` and ``aliases`` (``make_game`` takes either).
 
-    Attributes:
-        name: the game's name (``spec.name``).
-        aliases: other names ``make_game`` accepts.
-        factory: the game class; its keyword arguments are the variant.
-        batched: the batched engine class, as ``"module:attribute"``.
-        env_id: the Gymnasium id of the single-agent env.
-        env_entry_point: the id's entry point (``gymnasium.make``).
-        vector_entry_point: the id's native vector env (``gymnasium.make_vec``).
-        gym_env: the single-agent env factory, ``f(**kwargs) -> env``.
-        aec_module: the PettingZoo module (``env()``, ``raw_env()``).
-        renderer: ``f(board, cell=None, last=None, coords=False) -> RGB array`` that
-            draws a board (``to_board``'s array), as ``"module:attribute"``.
-        svg: ``f(board, last=None, caption="", captured=(), every_point=False) -> str``
-            that draws a board as SVG (``tictacgo.games.svg``), as ``"module:attribute"``.
+    Args:
+        cls: a ``Game`` subclass with a ``name`` (lower case).
+        aliases: other names for it.
+        replace: allow a name already taken by another class to be taken over.
+    Returns:
+        ``cls`` (so it can decorate the class).
+    Raises:
+        TypeError: ``cls`` is not a ``Game`` subclass.
+        ValueError: a name already taken by another game (without ``replace``).
     """
-
-    name: str
-    aliases: tuple[str, ...]
-    factory: type
-    batched: str
-    env_id: str
-    env_entry_point: str
-    vector_entry_point: str
-    gym_env: str
-    aec_module: str
-    renderer: str
-    svg: str
-
-    def load(self, what: str) -> Any:
-        """The object named by the ``"module:attribute"`` field ``what`` (``batched``, ``gym_env``, ...)."""
-        module, _, attr = getattr(self, what).partition(":")
-        return getattr(importlib.import_module(module), attr)
+    if not (isinstance(cls, type) and issubclass(cls, Game)):
+        raise TypeError(f"register_game takes a Game subclass, got {cls!r}")
+    name = getattr(cls, "name", None)
+    if not isinstance(name, str) or not name or name != name.strip().lower():
+        raise ValueError(f"{cls.__name__}.name must be a non-empty lower-case name, got {name!r}")
+    names = [name, *(a.strip().lower() for a in aliases)]
+    for n in names:
+        owner = _ALIASES.get(n)
+        if owner is not None and GAMES[owner] is not cls and not replace:
+            raise ValueError(f"the game name {n!r} is taken by {GAMES[owner].__name__}; pick another "
+                             "name or pass replace=True")
+    GAMES[name] = cls
+    for n in names:
+        _ALIASES[n] = name
+    return cls
 
 
-GAMES: dict[str, GameEntry] = {
-    "tictactoe": GameEntry(
-        name="tictactoe", aliases=("ttt", "tic-tac-toe", "tic_tac_toe"), factory=TicTacToe,
-        batched="tictacgo.games.batched_tictactoe:BatchedTicTacToe", env_id="TicTacToe-v0",
-        env_entry_point="tictacgo.registration:make_tictactoe",
-        vector_entry_point="tictacgo.envs.vector_env:make_tictactoe",
-        gym_env="tictacgo.envs.gym_tictactoe:env",
-        aec_module="tictacgo.envs.tictactoe_v0", renderer="tictacgo.envs.rendering:tictactoe_image",
-        svg="tictacgo.games.svg:tictactoe_svg"),
-    "littlego": GameEntry(
-        name="littlego", aliases=("go", "little-go", "little_go"), factory=LittleGo,
-        batched="tictacgo.games.batched_littlego:BatchedLittleGo", env_id="LittleGo-v0",
-        env_entry_point="tictacgo.registration:make_littlego",
-        vector_entry_point="tictacgo.envs.vector_env:make_littlego",
-        gym_env="tictacgo.envs.gym_littlego:env",
-        aec_module="tictacgo.envs.littlego_v0", renderer="tictacgo.envs.rendering:go_image",
-        svg="tictacgo.games.svg:go_svg"),
-}
-
-_ALIASES = {alias: entry.name for entry in GAMES.values() for alias in (entry.name, *entry.aliases)}
+def unregister_game(name: str) -> None:
+    """Forget the game ``name`` and its aliases (a test's game, once the test is over)."""
+    cls = GAMES.pop(game_class(name).name)
+    for alias in [a for a, n in _ALIASES.items() if n == cls.name]:
+        del _ALIASES[alias]
 
 
-def game_entry(name: Any) -> GameEntry:
-    """The registry entry of a game, by name, alias or game object.
+def game_class(name: Any) -> type[Game]:
+    """The game class of a name, alias or game object.
 
     Raises:
+        TypeError: neither a name nor a registered game's object.
         ValueError: an unknown name.
     """
     if not isinstance(name, str):
-        spec = getattr(name, "spec", None)
-        if spec is None or getattr(spec, "name", None) not in GAMES:
+        cls = type(name)
+        if not isinstance(name, Game) or GAMES.get(cls.name) is not cls:
             raise TypeError(f"expected a game name or game object, got {name!r}")
-        return GAMES[spec.name]
+        return cls
     key = _ALIASES.get(name.strip().lower())
     if key is None:
         raise ValueError(f"unknown game {name!r}; expected one of {sorted(GAMES)}")
     return GAMES[key]
 
 
-def make_game(game: Any, **params: Any) -> Any:
+def versioned_name(game: Any) -> str:
+    """The game's class name and version, ``LittleGo-v0``: its Gymnasium id."""
+    cls = game if isinstance(game, type) and issubclass(game, Game) else game_class(game)
+    return f"{cls.__name__}-v{cls.version}"
+
+
+def versioned_module(game: Any) -> str:
+    """The game's name and version, ``littlego_v0``: its PettingZoo module (see ``tictacgo.envs``)."""
+    cls = game if isinstance(game, type) and issubclass(game, Game) else game_class(game)
+    return f"{cls.name}_v{cls.version}"
+
+
+#: ``game_entry`` was the name of ``game_class`` when entries were records; kept so old code runs.
+game_entry = game_class
+#: The type of a registry entry: a game class.
+GameEntry = type
+
+
+def make_game(game: Any, **params: Any) -> Game:
     """A game object from a name and its variant's parameters.
 
     ``make_game("littlego", size=7)`` is ``LittleGo(size=7)``; a game object
@@ -113,14 +113,14 @@ def make_game(game: Any, **params: Any) -> Any:
     """
     if not isinstance(game, str):
         if not params:
-            game_entry(game)
+            game_class(game)
             return game
         params = {**game.params, **params}
-    entry = game_entry(game)
+    cls = game_class(game)
     params = {k: v for k, v in params.items() if v is not None}
-    accepted = [p for p in inspect.signature(entry.factory).parameters]
+    accepted = list(inspect.signature(cls).parameters)
     unknown = sorted(set(params) - set(accepted))
     if unknown:
         takes = ", ".join(accepted) if accepted else "no parameters"
-        raise ValueError(f"{entry.name} takes {takes}; got unknown parameter(s) {', '.join(unknown)}")
-    return entry.factory(**params)
+        raise ValueError(f"{cls.name} takes {takes}; got unknown parameter(s) {', '.join(unknown)}")
+    return cls(**params)

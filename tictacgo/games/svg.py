@@ -7,8 +7,8 @@ do: Little-Go as a wooden board with its column letters and row numbers
 reaches, Tic-Tac-Toe as a grid with each cell's action number and a winning
 line marked by a band under it; a red dot marks the last move and the status line
 of ``render_ascii`` is the caption. ``state_svg(game, state)`` is the same
-picture as a string; the game's registry entry names its drawing function
-(``svg``), so a new game brings its own.
+picture as a string; each game draws itself (``game.board_svg``; a grid of
+marks, ``grid_svg``, unless the game brings its own).
 
 A drawing function ``f(board, last=None, caption="", captured=(),
 every_point=False)`` draws ``to_board``'s array. Each element that shows
@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from tictacgo.games.board_labels import go_column, go_row, star_points
-from tictacgo.games.tictactoe import LINES as TTT_LINES
+from tictacgo.games.tictactoe_lines import LINES as TTT_LINES
 
 WOOD = "#dbb066"
 GRID = "#281e0f"
@@ -121,50 +121,56 @@ def go_svg(board: Any, last: int | None = None, caption: str = "", captured: Ite
     return "\n".join(out)
 
 
-def tictactoe_svg(board: Any, last: int | None = None, caption: str = "", captured: Iterable[int] = (),
-                  every_point: bool = False, cell: int = 60) -> str:
-    """A Tic-Tac-Toe grid as SVG, each cell's action number in its corner, a winning line marked.
+def grid_svg(board: Any, last: int | None = None, caption: str = "", captured: Iterable[int] = (),
+             every_point: bool = False, cell: int = 60, lines: Iterable[int] = ()) -> str:
+    """A grid of cells as SVG, X (the first player's marks) and O (the second's), each cell's action
+    number in its corner; the default drawing of every game.
 
     Args:
-        board: ``3 x 3`` array of 0 empty, 1 X, 2 O.
-        last: the cell of the last move, marked with a red dot.
+        board: ``rows x cols`` array of 0 empty, 1 X, 2 O.
+        last: the cell ``i * cols + j`` of the last move, marked with a red dot.
         caption: text under the grid (one line a line).
-        captured: unused (nothing is captured in Tic-Tac-Toe); taken for a common signature.
+        captured: unused (nothing is captured in a game of marks); taken for a common signature.
         every_point: write every cell's elements, the ones not shown hidden.
         cell: the side of a cell in SVG units.
+        lines: the winning lines of the game, each as bits of its cells: one held by a player is
+            marked by a band under it.
 
     Returns:
         The ``<svg>`` element as a string.
     """
     board = np.asarray(board)
-    side = 3 * cell
-    lines = _caption_lines(caption)
-    height = side + int(0.4 * cell * len(lines)) + (cell // 6 if lines else 0)
-    out = [f"<svg xmlns='http://www.w3.org/2000/svg' width='{side}' height='{height}' "
-           f"viewBox='0 0 {side} {height}' class='tictacgo-board'>",
-           f"<rect width='{side}' height='{height}' fill='white'/>"]
+    rows, cols = board.shape
+    width, side = cols * cell, rows * cell
+    text = _caption_lines(caption)
+    height = side + int(0.4 * cell * len(text)) + (cell // 6 if text else 0)
+    out = [f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' "
+           f"viewBox='0 0 {width} {height}' class='tictacgo-board'>",
+           f"<rect width='{width}' height='{height}' fill='white'/>"]
     pad = cell * 0.1
-    for k in (1, 2):
-        out.append(f"<line x1='{pad}' y1='{k * cell}' x2='{side - pad}' y2='{k * cell}' stroke='{TTT_GRID}' "
-                   f"stroke-width='{cell * 0.04:.1f}'/>")
-        out.append(f"<line x1='{k * cell}' y1='{pad}' x2='{k * cell}' y2='{side - pad}' stroke='{TTT_GRID}' "
-                   f"stroke-width='{cell * 0.04:.1f}'/>")
-    out += _ttt_lines(board.ravel(), cell, every_point)  # under the marks, as a highlighter would
-    width = cell * 0.1
+    for k in range(1, max(rows, cols)):
+        if k < rows:
+            out.append(f"<line x1='{pad}' y1='{k * cell}' x2='{width - pad}' y2='{k * cell}' "
+                       f"stroke='{TTT_GRID}' stroke-width='{cell * 0.04:.1f}'/>")
+        if k < cols:
+            out.append(f"<line x1='{k * cell}' y1='{pad}' x2='{k * cell}' y2='{side - pad}' "
+                       f"stroke='{TTT_GRID}' stroke-width='{cell * 0.04:.1f}'/>")
+    out += _line_bands(board, lines, cell, every_point)  # under the marks, as a highlighter would
+    stroke = cell * 0.1
     for (i, j), v in np.ndenumerate(board):
-        point, x0, y0 = i * 3 + j, j * cell, i * cell
+        point, x0, y0 = i * cols + j, j * cell, i * cell
         out.append(f"<text x='{x0 + cell * 0.12:.1f}' y='{y0 + cell * 0.16:.1f}' "
                    f"font-size='{cell * 0.18:.1f}' {FONT} fill='{TTT_LABEL}' text-anchor='middle' "
                    f"dominant-baseline='central'>{point}</text>")
         a, b = cell * 0.22, cell * 0.78
         tag = _shown(f"<path d='M{x0 + a:.1f},{y0 + a:.1f} L{x0 + b:.1f},{y0 + b:.1f} "
                      f"M{x0 + a:.1f},{y0 + b:.1f} L{x0 + b:.1f},{y0 + a:.1f}' stroke='{X_COLOUR}' "
-                     f"stroke-width='{width:.1f}' "
+                     f"stroke-width='{stroke:.1f}' "
                      f"stroke-linecap='round' fill='none'", point, "1", int(v) == 1, every_point)
         if tag:
             out.append(tag + "/>")
         tag = _shown(f"<circle cx='{x0 + cell / 2:.1f}' cy='{y0 + cell / 2:.1f}' r='{cell * 0.3:.1f}' "
-                     f"stroke='{O_COLOUR}' stroke-width='{width:.1f}' fill='none'", point, "2", int(v) == 2,
+                     f"stroke='{O_COLOUR}' stroke-width='{stroke:.1f}' fill='none'", point, "2", int(v) == 2,
                      every_point)
         if tag:
             out.append(tag + "/>")
@@ -172,17 +178,19 @@ def tictactoe_svg(board: Any, last: int | None = None, caption: str = "", captur
                      f"fill='{LAST_MOVE}'", point, "last", point == last, every_point)
         if tag:
             out.append(tag + "/>")
-    out += _caption(lines, side, cell * 0.7, side)
+    out += _caption(text, side, cell * 0.7, width)
     out.append("</svg>")
     return "\n".join(out)
 
 
-def _ttt_lines(cells: Any, cell: float, every_point: bool) -> list[str]:
-    """A band along each line of three of one player's marks (all of them, hidden, for a page)."""
+def _line_bands(board: np.ndarray, lines: Iterable[int], cell: float, every_point: bool) -> list[str]:
+    """A band along each line of one player's marks (all of them, hidden, for a page)."""
+    cols = board.shape[1]
+    cells = board.ravel()
     out = []
-    for bits in TTT_LINES:
-        points = [p for p in range(9) if bits >> p & 1]
-        (i0, j0), (i1, j1) = divmod(points[0], 3), divmod(points[-1], 3)
+    for bits in lines:
+        points = [p for p in range(cells.size) if bits >> p & 1]
+        (i0, j0), (i1, j1) = divmod(points[0], cols), divmod(points[-1], cols)
         # From a little before the first cell's centre to a little past the last's, along the line.
         length = ((i1 - i0) ** 2 + (j1 - j0) ** 2) ** 0.5
         di, dj = (i1 - i0) / length * 0.25, (j1 - j0) / length * 0.25
@@ -208,14 +216,13 @@ def _caption(lines: list[str], top: float, cell: float, width: float) -> list[st
 
 
 def drawing_function(game: Any) -> Callable[..., str]:
-    """The game's SVG drawing function, as its registry entry names it (``svg``)."""
-    from tictacgo.games.registry import game_entry
-
-    return game_entry(game).load("svg")
+    """The game's SVG drawing function of a board: its ``board_svg`` method."""
+    return game.board_svg
 
 
 def state_svg(game: Any, state: Any) -> str:
-    """``state`` of ``game`` as SVG: the board, coordinates, the last move marked, the status as caption.
+    """``state`` of ``game`` as SVG (``game.svg(state)``): the board, coordinates, the last move marked,
+    the status as caption.
 
     Args:
         game: the game object.
@@ -224,8 +231,11 @@ def state_svg(game: Any, state: Any) -> str:
     Returns:
         The ``<svg>`` element as a string.
     """
-    last = getattr(state, "last_action", -1)
-    last = int(last) if 0 <= last < game.spec.num_points else None
-    status = game.render_ascii(state).splitlines()[-1]  # the game's own status line, in short lines
-    caption = "\n".join(part.strip() for part in status.split(";"))
-    return drawing_function(game)(game.to_board(state), last=last, caption=caption)
+    return game.svg(state)
+
+
+def tictactoe_svg(board: Any, last: int | None = None, caption: str = "", captured: Iterable[int] = (),
+                  every_point: bool = False, cell: int = 60) -> str:
+    """A Tic-Tac-Toe grid as SVG: ``grid_svg`` of the ``3 x 3`` board, a line of three marked."""
+    return grid_svg(board, last=last, caption=caption, captured=captured, every_point=every_point, cell=cell,
+                    lines=TTT_LINES)

@@ -17,32 +17,42 @@ Version history: v0, the first release.
 
 from __future__ import annotations
 
-from functools import cached_property
-from typing import NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
+from tictacgo.games.base import Game, GameSpec
 from tictacgo.games.batched_common import unpack
+from tictacgo.games.batched_tictactoe import BatchedTicTacToe
 from tictacgo.games.bits import unpack_bits
 from tictacgo.games.errors import GameOverError, IllegalActionError, check_action_type
-from tictacgo.games.features import FeatureEncoder
-from tictacgo.games.spec import GameSpec
+from tictacgo.games.pictures import tictactoe_image
+from tictacgo.games.playouts import ttt_playout
+from tictacgo.games.registry import register_game
+from tictacgo.games.svg import tictactoe_svg
 from tictacgo.games.symmetry import board_symmetries
+from tictacgo.games.tictactoe_lines import (
+    EMPTY,
+    END_DRAW,
+    END_ILLEGAL,
+    END_WIN,
+    FULL,
+    LINES,
+    NUM_ACTIONS,
+    OCCUPIED,
+    O,
+    X,
+    has_line,
+)
+from tictacgo.games.tictactoe_lines import HAS_LINE as _HAS_LINE
 
-X = 1
-O = 2  # noqa: E741 -- the piece's name
-EMPTY = 0
+__all__ = ["X", "O", "EMPTY", "NAME", "NUM_ACTIONS", "FULL", "LINES", "END_WIN", "END_DRAW", "END_ILLEGAL",
+           "OCCUPIED", "TTTState", "SPEC", "TicTacToe", "has_line", "num_actions", "pass_action",
+           "current_player", "is_terminal", "legal_bits", "legal_actions", "legal_mask", "illegal_reason",
+           "play", "forfeit", "winner", "returns", "stone_bits", "ko_bits", "end_reason", "to_board",
+           "from_board", "check_state", "render_ascii", "IllegalActionError", "GameOverError"]
 
 NAME = "tictactoe"
-NUM_ACTIONS = 9
-FULL = 0b111111111
-LINES = tuple(sum(1 << c for c in line) for line in (
-    (0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)))
-
-END_WIN = "win"
-END_DRAW = "draw"
-END_ILLEGAL = "illegal"
-OCCUPIED = "occupied"
 
 
 class TTTState(NamedTuple):
@@ -57,9 +67,7 @@ class TTTState(NamedTuple):
 
     def _repr_svg_(self) -> str:
         """The position as an SVG picture (Jupyter shows it; ``tictacgo.games.svg``)."""
-        from tictacgo.games.svg import state_svg
-
-        return state_svg(TicTacToe(), self)
+        return TicTacToe().svg(self)
 
     @property
     def t(self) -> int:
@@ -89,21 +97,6 @@ def current_player(state: TTTState) -> int:
 
 def is_terminal(state: TTTState) -> bool:
     return state.end is not None
-
-
-def _holds_line(bits: int) -> bool:
-    for line in LINES:
-        if bits & line == line:
-            return True
-    return False
-
-
-_HAS_LINE = tuple(_holds_line(b) for b in range(FULL + 1))  # every set of cells, looked up in play()
-
-
-def has_line(bits: int) -> bool:
-    """Whether the cells in ``bits`` hold three in a row."""
-    return _HAS_LINE[bits & FULL]
 
 
 def legal_bits(state: TTTState) -> int:
@@ -300,19 +293,25 @@ def render_ascii(state: TTTState) -> str:
     status = (f"over ({state.end}, winner {sym.get(state.winner, 'none')})" if state.end
               else f"{sym[state.to_move]} to move")
     return "\n---------\n".join(rows) + "\n" + status
-fast_rollout = None  # no fast playout engine: search plays through play()
 
 
-class TicTacToe:
+class TicTacToe(Game):
     """Tic-Tac-Toe, the game object (one variant, so ``TicTacToe() is TicTacToe()``).
 
     It holds ``spec``; the rules are the pure functions of this module,
-    offered as methods (``game.play(state, a)`` is ``play(state, a)``).
+    offered as methods (``game.play(state, a)`` is ``play(state, a)``), with
+    its batched engine, playouts, drawings and words.
     """
 
     name = NAME
     spec = SPEC
-    params: dict = {}
+    END_REASONS = (END_WIN, END_DRAW, END_ILLEGAL)
+    END_WORDS: ClassVar[dict[str, str]] = {
+        END_WIN: "{winner} has three in a row",
+        END_DRAW: "the board is full",
+        END_ILLEGAL: "{loser} played an illegal action and forfeits",
+    }
+    fast_rollout = None  # no fast playout engine: capture rollouts play through play()
     _instance: TicTacToe | None = None
 
     def __new__(cls):
@@ -332,6 +331,11 @@ class TicTacToe:
     def __repr__(self) -> str:
         return "TicTacToe()"
 
+    @property
+    def params(self) -> dict[str, Any]:
+        """One variant: no parameters."""
+        return {}
+
     num_actions = NUM_ACTIONS
     num_points = NUM_ACTIONS
     pass_action = None
@@ -340,25 +344,81 @@ class TicTacToe:
         """The empty board, X to move."""
         return TTTState(0, 0, X)
 
-    @property
-    def random_playout(self):
-        """``f(state, seed, pass_prob=0.0, backend=None) -> winner``: a seeded uniformly random playout.
+    # -- the rules: the pure functions of this module ---------------------------------------
+    def current_player(self, state: TTTState) -> int:
+        return state.to_move
 
-        The leaf evaluation of plain UCT search, compiled with numba when it
-        is installed; see ``tictacgo.games.playouts.ttt_playout``.
-        """
-        from tictacgo.games.playouts import ttt_playout
+    def legal_bits(self, state: TTTState) -> int:
+        return legal_bits(state)
 
-        return ttt_playout
+    def legal_actions(self, state: TTTState) -> list[int]:
+        return legal_actions(state)
+
+    def legal_mask(self, state: TTTState) -> np.ndarray:
+        return legal_mask(state)
+
+    def illegal_reason(self, state: TTTState, action: int) -> str | None:
+        return illegal_reason(state, action)
+
+    def play(self, state: TTTState, action: int) -> TTTState:
+        return play(state, action)
+
+    def forfeit(self, state: TTTState) -> TTTState:
+        return forfeit(state)
+
+    def is_terminal(self, state: TTTState) -> bool:
+        return state.end is not None
+
+    def winner(self, state: TTTState) -> int | None:
+        return winner(state)
+
+    def returns(self, state: TTTState) -> tuple[float, float]:
+        return returns(state)
+
+    def to_board(self, state: TTTState) -> np.ndarray:
+        return to_board(state)
+
+    def from_board(self, board, to_move: int | None = None) -> TTTState:
+        return from_board(board, to_move)
+
+    def stone_bits(self, state: TTTState) -> tuple[int, int]:
+        return state.x, state.o
+
+    def ko_bits(self, state: TTTState) -> int:
+        return 0
+
+    def end_reason(self, state: TTTState) -> str | None:
+        return state.end
+
+    def check_state(self, state: TTTState) -> None:
+        check_state(state)
+
+    def render_ascii(self, state: TTTState) -> str:
+        return render_ascii(state)
+
+    # -- engines and drawings -------------------------------------------------------------
+    def batched(self, batch_size: int, backend: str | None = None) -> BatchedTicTacToe:
+        """``BatchedTicTacToe``: B games as numpy bitboards (numba kernels when installed)."""
+        return BatchedTicTacToe(batch_size, self, backend=backend)
+
+    #: ``f(state, seed, pass_prob=0.0, backend=None) -> winner``: a seeded uniformly random playout, the
+    #: leaf evaluation of plain UCT search, compiled with numba when it is installed
+    #: (``tictacgo.games.playouts.ttt_playout``)
+    random_playout = staticmethod(ttt_playout)
+
+    def board_image(self, board: np.ndarray, cell: int | None = None, last: int | None = None,
+                    coords: bool = False) -> np.ndarray:
+        """The 3 x 3 grid of X and O (``tictacgo.games.pictures.tictactoe_image``)."""
+        return tictactoe_image(board, cell, last=last, coords=coords)
+
+    def board_svg(self, board: np.ndarray, last: int | None = None, caption: str = "",
+                  captured: Any = (), every_point: bool = False) -> str:
+        """The grid as SVG, a line of three marked (``tictacgo.games.svg.tictactoe_svg``)."""
+        return tictactoe_svg(board, last=last, caption=caption, captured=captured, every_point=every_point)
 
     # -- features and symmetries (tictacgo.games.features, tictacgo.games.symmetry) ---------------
     #: The network's input planes (AlphaZero): the mover's marks, the opponent's, X to move.
     network_plane_names = ("own", "opponent", "x_to_move")
-
-    @cached_property
-    def encoder(self) -> FeatureEncoder:
-        """The one feature encoder of this game: every observation format, single states and batches."""
-        return FeatureEncoder(self)
 
     def symmetries(self) -> np.ndarray:
         """The board's 8 symmetries as cell maps, ``(8, 9)`` (``tictacgo.games.symmetry``)."""
@@ -382,9 +442,4 @@ class TicTacToe:
         return out.reshape(len(rows), 3, 3, 3)
 
 
-for _rule in (current_player, legal_bits, legal_actions, legal_mask,
-              illegal_reason, play, forfeit, is_terminal, winner, returns, stone_bits, ko_bits,
-              end_reason, to_board, from_board, render_ascii, check_state):
-    setattr(TicTacToe, _rule.__name__, staticmethod(_rule))
-TicTacToe.fast_rollout = None
-del _rule
+register_game(TicTacToe, aliases=("ttt", "tic-tac-toe", "tic_tac_toe"))

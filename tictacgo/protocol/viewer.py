@@ -48,8 +48,6 @@ from pathlib import Path
 from typing import Any
 
 from tictacgo.games import make_game
-from tictacgo.games.board_labels import go_column, go_row
-from tictacgo.games.svg import drawing_function
 from tictacgo.protocol.files import read_regular_file
 from tictacgo.protocol.results_file import MAX_RESULTS_BYTES, read_results_json, results_matches
 from tictacgo.protocol.viewer_page import CONTENT_SECURITY_POLICY, PAGE, SCRIPT, STYLE
@@ -85,15 +83,9 @@ class ViewerGame:
 
 
 def point_label(game: Any, point: int) -> str:
-    """How a move is written: ``C3`` on a board of stones (as GTP and SGF viewers do), the cell number
-    in a grid of marks, ``pass`` for a pass."""
-    if point == game.spec.pass_action:
-        return "pass"
-    n = game.spec.board_shape[1]
-    i, j = divmod(point, n)
-    if game.spec.pieces == "stones":
-        return f"{go_column(j)}{go_row(game.spec.board_shape[0], i)}"
-    return f"cell {point}"
+    """How a move is written, as the game writes it (``game.point_label``): ``C3`` in Little-Go (as GTP
+    and SGF viewers do), the cell number in Tic-Tac-Toe, ``pass`` for a pass."""
+    return game.point_label(point)
 
 
 def _board_text(game: Any, state: Any) -> str:
@@ -174,7 +166,7 @@ def _result(vg: ViewerGame, state: Any) -> tuple[str, int | None]:
     else:
         winner = int(game.winner(state) or 0)
         who = "a draw" if not winner else f"{vg.players[winner - 1]} ({game.spec.player_name(winner)}) wins"
-        text = f"result: {who}, {illegal or 'ended by ' + str(game.end_reason(state))}"
+        text = f"result: {who}, {illegal or game.end_words(state)}"
     if vg.recorded:
         text += f"; the record says {vg.recorded}"
     return text, winner
@@ -280,7 +272,7 @@ def page_data(games: list[ViewerGame]) -> dict[str, Any]:
         key = json.dumps(vg.game.params, sort_keys=True) + vg.game.spec.name
         if key not in boards:
             empty = vg.game.to_board(vg.game.initial_state())
-            boards[key] = drawing_function(vg.game)(empty, every_point=True)
+            boards[key] = vg.game.board_svg(empty, every_point=True)
         out.append({"label": vg.label, "board": list(boards).index(key), "points": vg.game.spec.num_points,
                     "captures": vg.game.spec.captures,
                     "komi": None if vg.game.spec.komi is None else [0.0, float(vg.game.spec.komi)],

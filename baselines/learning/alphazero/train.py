@@ -69,7 +69,8 @@ from tictacgo.baselines.learning.training_config import (
     setting,
 )
 from tictacgo.games import make_game
-from tictacgo.games.spec import Game
+from tictacgo.games.base import Game
+from tictacgo.games.registry import GAMES
 from tictacgo.validate import check_installed, check_settings
 
 
@@ -82,8 +83,8 @@ class AlphaZeroConfig:
     not finite, naming the field's flag (``--min-buffer must be ...``).
     """
 
-    game: str = setting("tictactoe", 'The game: "tictactoe" or "littlego".',
-                        choices=("tictactoe", "littlego"))
+    game: str = setting("tictactoe", "The game (the name of a registered game).",
+                        choices=GAMES)  # the live registry: a game registered later too
     board_size: int | None = setting(None, "Little-Go's board size (None: 5).",
                                            metavar="N", default_text="the game's own", min=1)
     out: str | None = setting(None, 'Output folder (None: runs/<game>_az).', default_text="runs/GAME_az")
