@@ -55,7 +55,9 @@ def test_every_book_move_keeps_the_value_of_its_position(book_3x3):
             assert hit is None  # Black loses 3x3 whatever it plays: no proved-best move to keep
             actions = littlego.legal_actions(state)
         stack.extend(s for s in (littlego.play(state, a) for a in actions) if s.end is None)
-    assert seen >= len(book) == 157
+    # The book holds the certificate's White positions (how many depends on which winning moves the
+    # solver picked); the walk meets each of them at least once.
+    assert seen >= len(book) > 0
 
 
 def test_a_book_reads_back_as_it_was_written(book_3x3):
