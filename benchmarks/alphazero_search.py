@@ -117,9 +117,9 @@ def timing(selfplay: SelfPlay, evaluator: NetworkEvaluator, timer: SelfTimer):
 
 
 def selfplay_split(variant: Game, net: PolicyValueNet, batch: int, sims: int, moves: int,
-                   precision: str = "float32") -> None:
+                   precision: str = "float32", device: str = "cpu") -> None:
     """Print positions/s of ``moves`` self-play moves of ``batch`` games and the split of their time."""
-    evaluator = NetworkEvaluator(net, variant, precision=precision)
+    evaluator = NetworkEvaluator(net, variant, device=device, precision=precision)
     sp = SelfPlay(variant, evaluator, batch, SearchConfig("gumbel", sims), np.random.default_rng(0))
     sp.step()  # warm-up (the first call of the kernels)
     plain = []
@@ -156,6 +156,7 @@ class Args:
     selfplay: bool = setting(False, "Time SelfPlay.step and split its time instead.")
     moves: int = setting(24, "--selfplay: moves timed (24: one course game).")
     precision: str = setting("float32", "The network's arithmetic.", choices=PRECISIONS)
+    device: str = setting("cpu", "Where the network runs.", choices=("cpu", "cuda"))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -163,15 +164,16 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(args.threads)
     torch.manual_seed(0)
     variant = make_game("littlego")
-    net = PolicyValueNet(Architecture.for_variant(variant, channels=args.channels, blocks=args.blocks)).eval()
+    net = PolicyValueNet(Architecture.for_variant(variant, channels=args.channels, blocks=args.blocks))
+    net = net.to(args.device).eval()
     print(f"load average {os.getloadavg()[0]:.2f}; {args.channels} channels x {args.blocks} blocks, "
-          f"{args.sims} simulations, torch threads {args.threads}, {args.precision}")
+          f"{args.sims} simulations, torch threads {args.threads}, {args.precision}, on {args.device}")
     if args.selfplay:
         for batch in args.batches:
-            selfplay_split(variant, net, batch, args.sims, args.moves, args.precision)
+            selfplay_split(variant, net, batch, args.sims, args.moves, args.precision, args.device)
         print(f"load average {os.getloadavg()[0]:.2f} after")
         return 0
-    evaluator = NetworkEvaluator(net, variant, precision=args.precision)
+    evaluator = NetworkEvaluator(net, variant, device=args.device, precision=args.precision)
     rng = np.random.default_rng(0)
     print("| B | search evals/s (median) | network alone evals/s |")
     print("|---:|---:|---:|")

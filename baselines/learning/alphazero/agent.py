@@ -6,7 +6,9 @@ move (``sims=0``: the raw network's best legal move; at most ``MAX_SIMS``),
 ``search=gumbel|puct``, ``time=SECONDS`` (stop searching after that long; the
 loading of the model is not counted, and the search's arrays grow with the
 simulations run, so a huge ``sims`` with ``time`` still stops on time) and
-``considered=K`` (Gumbel's root sample, 1 to ``MAX_CONSIDERED``). The search
+``considered=K`` (Gumbel's root sample, 1 to ``MAX_CONSIDERED``) and
+``device=cpu|cuda|auto`` (where the network runs; ``cuda`` and ``auto`` need torch,
+and ``auto`` is CUDA when torch sees a GPU, else the CPU). The search
 plays to win: no Gumbel or Dirichlet noise, the best action by its own rule.
 A model trained for another game variant (board size, komi, action limit) is
 refused when the agent is built, before any game, and a position of another
@@ -137,28 +139,33 @@ _LOADED: dict[tuple, tuple] = {}
 _KEEP = 4
 
 
-def load_cached(path: str | Path):
+#: Where the az agent's network may run.
+DEVICES = ("cpu", "cuda", "auto")
+
+
+def load_cached(path: str | Path, device: str = "cpu"):
     """``(evaluator, game)`` for a model folder, cached per process.
 
-    The numpy export (``model.npz``) is played when the model has one, so no torch is imported;
-    otherwise the torch weights.
+    On the CPU the numpy export (``model.npz``) is played when the model has one, so no torch is
+    imported; otherwise (or with ``device`` "cuda" or "auto") the torch weights.
     """
     from tictacgo.baselines.learning.alphazero.modelfile import META_FILE, NUMPY_FILE, WEIGHTS_FILE, read_meta
 
     folder = Path(path)
     stamp = tuple(os.stat(folder / f).st_mtime_ns if (folder / f).exists() else None
                   for f in (META_FILE, WEIGHTS_FILE, NUMPY_FILE))
-    key = (os.path.realpath(folder), stamp)
+    key = (os.path.realpath(folder), stamp, device)
     hit = _LOADED.pop(key, None)
     if hit is None:
-        if read_meta(folder).get("numpy_sha256"):
+        if device == "cpu" and read_meta(folder).get("numpy_sha256"):
             from tictacgo.baselines.learning.alphazero.numpy_net import load_numpy
 
             evaluator, network_game, _ = load_numpy(folder)
         else:
             if importlib.util.find_spec("torch") is None:
-                raise ValueError(f"{folder} has no numpy export (model.npz), and its torch weights need "
-                                 "torch: pip install 'tictacgo[train]'")
+                why = (f"device={device} runs the torch weights" if device != "cpu"
+                       else f"{folder} has no numpy export (model.npz), and its torch weights need torch")
+                raise ValueError(f"{why}: pip install 'tictacgo[train]'")
             import torch
 
             from tictacgo.baselines.learning.alphazero.network import NetworkEvaluator, load_model
@@ -166,8 +173,9 @@ def load_cached(path: str | Path):
             # One thread: single positions run fastest on one, and OpenMP's spinning threads slow
             # everything down badly when other processes (arena workers) share the cores.
             torch.set_num_threads(1)
+            where = _torch_device(torch, device)
             net, network_game, _ = load_model(folder)
-            evaluator = NetworkEvaluator(net, network_game, device="cpu")
+            evaluator = NetworkEvaluator(net.to(where), network_game, device=where)
         hit = (evaluator, network_game)
         while len(_LOADED) >= _KEEP:
             del _LOADED[next(iter(_LOADED))]
@@ -175,8 +183,18 @@ def load_cached(path: str | Path):
     return hit
 
 
+def _torch_device(torch, device: str):
+    """The ``torch.device`` for ``device`` ("auto": CUDA when torch sees a GPU, else the CPU)."""
+    if device == "auto":
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+    if device == "cuda" and not torch.cuda.is_available():
+        raise ValueError("device=cuda asked for, but torch sees no CUDA device (use device=auto or cpu)")
+    return torch.device(device)
+
+
 def _make_az(game, rng, path: str | None = None, sims: int = DEFAULT_SIMS, search: str = "gumbel",
-             time: float | None = None, considered: int = 16):
+             time: float | None = None, considered: int = 16, device: str = "cpu"):
+    check_choice("device", device, DEVICES)
     name = game.spec.name
     if path is None:
         path = shipped_model(name)
@@ -185,7 +203,7 @@ def _make_az(game, rng, path: str | None = None, sims: int = DEFAULT_SIMS, searc
                              f"tictacgo train {name} --algo alphazero --out DIR and pass az:path=DIR")
     else:
         path = check_path("path", path, "a model folder")
-    evaluator, network_game = load_cached(path)
+    evaluator, network_game = load_cached(path, device)
     check_plays(network_game, game, f"the model {str(path)!r}")
     return AZAgent(game, evaluator, network_game, sims=sims, search=search, time_limit=time,
                    max_considered=considered, rng=rng)
@@ -193,4 +211,4 @@ def _make_az(game, rng, path: str | None = None, sims: int = DEFAULT_SIMS, searc
 
 register_agent("az", _make_az, description="an AlphaZero network with batched Gumbel or PUCT search "
                "(path=DIR, default the shipped model; sims=256, 0 for the raw network, at most 100000; "
-               "search=gumbel|puct; time=SECONDS; considered=16)")
+               "search=gumbel|puct; time=SECONDS; considered=16; device=cpu|cuda|auto)")
