@@ -40,8 +40,9 @@ step() {  # step NAME SECONDS COMMAND...: run COMMAND with a time limit, log to 
 if ls .whl/*.whl >/dev/null 2>&1; then
     $PY -m pip install -q --no-index --no-deps --no-compile .whl/*.whl || exit 99
 fi
-if ! $PY -c "import tictacgo" 2>/dev/null; then  # installed editable, or else found on the path
-    $PY -m pip install -q --no-deps --no-build-isolation -e . || export PYTHONPATH=$PWD${PYTHONPATH:+:$PYTHONPATH}
+# tictacgo.baselines, .envs and .wrappers live at the top level: only an install maps them in.
+if ! $PY -c "import tictacgo.baselines" 2>/dev/null; then
+    $PY -m pip install -q --no-deps --no-build-isolation -e . || exit 99
 fi
 TTG="$PY -m tictacgo.cli"
 
