@@ -9,6 +9,7 @@ networks, the command in the models' README for the SB3 zips).
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 import json
 import re
 import shlex
@@ -43,6 +44,8 @@ def _alphazero_config(settings: dict) -> dict:
     from tictacgo.baselines.learning.alphazero.train import AlphaZeroConfig
 
     names = {f.name for f in dataclasses.fields(AlphaZeroConfig)}
+    if importlib.util.find_spec("ray") is None:  # --actors needs the ray extra; the other flags still count
+        names.discard("actors")
     cfg = dataclasses.asdict(AlphaZeroConfig(**{k: v for k, v in settings.items() if k in names}))
     return {k: v for k, v in cfg.items() if k not in NOT_RECIPE}
 
