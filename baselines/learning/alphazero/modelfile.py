@@ -28,7 +28,7 @@ from typing import Any
 
 from tictacgo.baselines.model_reading import read_file, read_json
 from tictacgo.games import make_game
-from tictacgo.games.spec import Game
+from tictacgo.games.base import Game
 from tictacgo.validate import check_bool, check_int
 
 WEIGHTS_FILE = "model.pt"

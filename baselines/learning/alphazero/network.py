@@ -58,8 +58,8 @@ from tictacgo.baselines.learning.alphazero.modelfile import (
 )
 from tictacgo.baselines.learning.alphazero.numpy_net import export
 from tictacgo.baselines.model_reading import check_zip_size, first_line
+from tictacgo.games.base import Game
 from tictacgo.games.batched_common import BatchedGame
-from tictacgo.games.spec import Game
 
 
 @dataclass(frozen=True)

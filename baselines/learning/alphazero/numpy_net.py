@@ -27,8 +27,8 @@ from tictacgo.baselines.learning.alphazero.modelfile import (
     weights_cap,
 )
 from tictacgo.baselines.model_reading import expect_arrays, read_npz
+from tictacgo.games.base import Game
 from tictacgo.games.batched_common import BatchedGame
-from tictacgo.games.spec import Game
 
 
 def _fold(conv, bn) -> tuple[np.ndarray, np.ndarray]:
