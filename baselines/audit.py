@@ -16,7 +16,7 @@ from collections.abc import Callable
 import numpy as np
 
 from tictacgo.baselines.minimax import MinimaxAgent
-from tictacgo.games.spec import Game
+from tictacgo.games.base import Game
 
 
 def reachable_positions(game: Game) -> list:

@@ -67,7 +67,7 @@ from tictacgo.agent import Agent
 from tictacgo.baselines.mcts_evaluators import CaptureRollout, Evaluator, default_evaluator
 from tictacgo.baselines.registry import register_agent
 from tictacgo.baselines.search.formulas import puct_scores
-from tictacgo.games.spec import Game
+from tictacgo.games.base import Game
 from tictacgo.validate import check_bool, check_int, check_number
 
 _log, _sqrt = math.log, math.sqrt

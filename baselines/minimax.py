@@ -21,7 +21,7 @@ import numpy as np
 
 from tictacgo.agent import Agent
 from tictacgo.baselines.registry import register_agent
-from tictacgo.games.spec import Game
+from tictacgo.games.base import Game
 from tictacgo.validate import check_int, check_number
 
 SHRINK = 0.99

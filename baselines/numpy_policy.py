@@ -24,7 +24,7 @@ import numpy as np
 from tictacgo.agent import Agent
 from tictacgo.baselines.model_reading import read_file, read_npz
 from tictacgo.envs import observations
-from tictacgo.games.spec import Game
+from tictacgo.games.base import Game
 from tictacgo.validate import check_bool
 
 

@@ -59,7 +59,7 @@ from tictacgo.baselines.mcts import MCTSAgent, Node, SelectionRule
 from tictacgo.baselines.mcts_evaluators import AgentPolicy, PolicyRollout
 from tictacgo.baselines.registry import make_agent, register_agent
 from tictacgo.baselines.search.formulas import policy_bonus, ucb1
-from tictacgo.games.spec import Game
+from tictacgo.games.base import Game
 from tictacgo.validate import check_number
 
 DEFAULT_SIMS = 100      # simulations per move

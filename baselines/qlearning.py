@@ -72,7 +72,7 @@ from tictacgo.agent import Agent
 from tictacgo.atomic import atomic_write_json
 from tictacgo.baselines.registry import register_agent
 from tictacgo.games import tictactoe as ttt
-from tictacgo.games.spec import Game
+from tictacgo.games.base import Game
 from tictacgo.validate import check_int, check_number, check_probability
 
 FORMAT = "tictacgo-qtable"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from tictacgo.agent import Agent
 from tictacgo.baselines.registry import register_agent
-from tictacgo.games.spec import Game
+from tictacgo.games.base import Game
 
 
 def placements(game: Game, state) -> list[int]:

@@ -27,7 +27,7 @@ import numpy as np
 from tictacgo.agent import Agent, FunctionAgent
 from tictacgo.baselines.agent_spec import AgentSpec, nested_text, split_spec_text
 from tictacgo.games import game_class, make_game
-from tictacgo.games.spec import Game
+from tictacgo.games.base import Game
 from tictacgo.validate import MissingExtraError
 
 

@@ -49,7 +49,7 @@ from tictacgo.agent import Agent
 from tictacgo.baselines.minimax import MinimaxAgent
 from tictacgo.baselines.registry import register_agent
 from tictacgo.games import tictactoe as ttt
-from tictacgo.games.spec import Game
+from tictacgo.games.base import Game
 from tictacgo.validate import check_int
 
 CENTRE = 4

@@ -48,8 +48,8 @@ from tictacgo.baselines.learning.alphazero.selfplay import SearchConfig, SelfPla
 from tictacgo.baselines.learning.training_config import setting
 from tictacgo.cli.options import parse_options
 from tictacgo.games import make_game
+from tictacgo.games.base import Game
 from tictacgo.games.batched_engines import make_batched_engine
-from tictacgo.games.spec import Game
 
 PARTS = ("network", "input planes", "engine", "search bookkeeping", "self-play bookkeeping")
 ENGINE_METHODS = ("play", "legal_mask", "returns", "reset", "boards", "snapshot")

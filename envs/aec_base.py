@@ -51,9 +51,9 @@ from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers import BaseWrapper
 
 from tictacgo.envs import observations, rendering, reset_options
+from tictacgo.games.base import Game
 from tictacgo.games.bits import signed_board_and_flags, unpack_bits
 from tictacgo.games.errors import GameOverError, IllegalActionError
-from tictacgo.games.spec import Game
 
 # Observation boards by (own bits, opponent bits) and legal masks by legal bits, per
 # game, shared by its envs. Bounded: Tic-Tac-Toe's all fit; Little-Go's caches fill with

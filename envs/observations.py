@@ -47,8 +47,8 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 
+from tictacgo.games.base import Game
 from tictacgo.games.features import BOARD, FLAT, FORMATS, PLANES, PLANES_HWC
-from tictacgo.games.spec import Game
 
 __all__ = ["FLAT", "BOARD", "PLANES", "PLANES_HWC", "FORMATS", "relative_board", "planes", "observe",
            "observation_space", "format_for_shape"]

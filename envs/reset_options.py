@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tictacgo.games.spec import Game
+from tictacgo.games.base import Game
 from tictacgo.validate import check_int
 
 

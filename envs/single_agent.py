@@ -21,9 +21,9 @@ from gymnasium import spaces
 
 from tictacgo.agent import as_agent
 from tictacgo.envs import observations, rendering, reset_options
+from tictacgo.games.base import Game
 from tictacgo.games.bits import unpack_bits
 from tictacgo.games.errors import GameOverError, IllegalActionError, check_action_type
-from tictacgo.games.spec import Game
 
 LEARNER_MODES = ("first", "second", "alternate", "random")
 RENDER_MODES = ["ansi", "rgb_array", "human"]

@@ -24,10 +24,10 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 
 from tictacgo.envs import reset_options
 from tictacgo.games import LittleGo, TicTacToe
+from tictacgo.games.base import Game
 from tictacgo.games.batched_common import BatchedGame
 from tictacgo.games.batched_engines import make_batched_engine
 from tictacgo.games.errors import IllegalActionError
-from tictacgo.games.spec import Game
 from tictacgo.validate import check_int
 
 LEARNER_MODES = ("first", "second", "alternate", "random")

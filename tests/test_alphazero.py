@@ -38,8 +38,8 @@ from tictacgo.baselines.registry import make_agent  # noqa: E402
 from tictacgo.games import littlego as go  # noqa: E402
 from tictacgo.games import make_game  # noqa: E402
 from tictacgo.games import tictactoe as ttt  # noqa: E402
+from tictacgo.games.base import Game  # noqa: E402
 from tictacgo.games.batched_engines import make_batched_engine  # noqa: E402
-from tictacgo.games.spec import Game  # noqa: E402
 
 TTT = ttt.TicTacToe()
 GO5 = go.LittleGo()

@@ -17,7 +17,7 @@ from tictacgo.baselines.learning.alphazero.agent import shipped_model  # noqa: E
 from tictacgo.baselines.learning.alphazero.network import NetworkEvaluator, load_model  # noqa: E402
 from tictacgo.evaluation.value_check import endgame_values  # noqa: E402
 from tictacgo.games import LittleGo  # noqa: E402
-from tictacgo.games.spec import Game  # noqa: E402
+from tictacgo.games.base import Game  # noqa: E402
 from tictacgo.solver.endgames import load_endgames  # noqa: E402
 
 ENDGAMES = Path(__file__).resolve().parent / "data" / "littlego_endgames.npz"

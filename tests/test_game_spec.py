@@ -3,6 +3,7 @@ code outside tictacgo/games asks the spec instead of testing which game it holds
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import re
 from pathlib import Path
@@ -204,6 +205,49 @@ def test_the_old_import_paths_still_work():
     board = np.zeros((3, 3), np.int8)
     np.testing.assert_array_equal(tictactoe_image(board), grid_image(board))
     assert go_image(np.zeros((5, 5), np.int8)).shape == (320, 320, 3)
+
+
+OLD_SPEC_MODULE = "tictacgo.games.spec"
+
+
+def old_spec_imports(paths: list[Path]) -> list[str]:
+    """``file:line`` of each import of the old ``tictacgo.games.spec`` path in ``paths`` (every form,
+    function-local ones included); files under the repository by their path in it."""
+    found = []
+    for path in paths:
+        shown = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else path.name
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [f"{node.module}.{alias.name}" for alias in node.names]
+                if node.module == OLD_SPEC_MODULE or OLD_SPEC_MODULE in names:
+                    found.append(f"{shown}:{node.lineno}")
+            elif isinstance(node, ast.Import) and any(a.name == OLD_SPEC_MODULE for a in node.names):
+                found.append(f"{shown}:{node.lineno}")
+    return found
+
+
+def library_files() -> list[Path]:
+    """Every Python file of the package, the scripts and the benchmarks, the old path's shim aside."""
+    folders = ("tictacgo", "envs", "wrappers", "baselines", "scripts", "benchmarks")
+    paths = sorted(p for folder in folders for p in (ROOT / folder).rglob("*.py"))
+    return [p for p in paths if p != ROOT / "tictacgo" / "games" / "spec.py"]
+
+
+def test_the_library_imports_game_from_its_own_module_not_the_old_path():
+    assert len(library_files()) > 100  # the package, the scripts and the benchmarks were found
+    assert old_spec_imports(library_files()) == []
+
+
+def test_the_old_path_check_sees_every_form_of_import(tmp_path):
+    path = tmp_path / "bad.py"
+    path.write_text("from tictacgo.games.spec import Game\n"
+                    "from tictacgo.games import spec\n"
+                    "import tictacgo.games.spec\n"
+                    "def f():\n"
+                    "    from tictacgo.games.spec import GameSpec\n"
+                    "from tictacgo.games.base import Game\n"
+                    "from tictacgo.games import Game, GameSpec\n")
+    assert old_spec_imports([path]) == ["bad.py:1", "bad.py:2", "bad.py:3", "bad.py:5"]
 
 
 def test_the_envs_name_each_game_from_its_class():

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from tictacgo.games.spec import Game
+from tictacgo.games.base import Game
 
 
 class Agent:

@@ -28,8 +28,8 @@ import numpy as np
 
 from tictacgo.agent import as_agent
 from tictacgo.games import make_game
+from tictacgo.games.base import Game
 from tictacgo.games.errors import IllegalActionError
-from tictacgo.games.spec import Game
 
 
 @dataclass

@@ -35,7 +35,7 @@ import time
 from collections.abc import Callable
 from typing import IO
 
-from tictacgo.games.spec import Game
+from tictacgo.games.base import Game
 from tictacgo.protocol.coords import GO_LETTERS, action_to_course, course_to_action, vertex_to_action
 
 COMMANDS = ("undo", "quit", "help")

@@ -45,7 +45,7 @@ from tictacgo.baselines.learning.networks import (
     TwoBranchPolicy,
 )
 from tictacgo.baselines.model_reading import check_zip_size
-from tictacgo.games.spec import Game
+from tictacgo.games.base import Game
 
 MAX_DATA_BYTES = 16 << 20       # the shipped models' data JSON: 6 to 21 kB
 MAX_WEIGHTS_BYTES = 512 << 20   # the largest shipped policy.pth: 0.9 MB

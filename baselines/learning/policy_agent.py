@@ -27,7 +27,7 @@ import torch as th
 from tictacgo.baselines.learning.model_zip import check_finite, read_model_zip, rebuild_policy
 from tictacgo.baselines.numpy_policy import LogitsAgent
 from tictacgo.envs import observations
-from tictacgo.games.spec import Game
+from tictacgo.games.base import Game
 from tictacgo.validate import check_bool
 
 ALGOS = ("maskable-ppo", "a2c")

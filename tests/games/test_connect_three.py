@@ -1,11 +1,12 @@
 """The proof that a new game is one file: Connect-Three (tests/games/connect_three.py), registered here
 and defined nowhere in the library, runs through every layer: its rules, the PettingZoo AEC env
 (api_test), the Gymnasium env (check_env), the native vector env, the random, minimax and MCTS agents,
-the arena, and AlphaZero's input planes from the feature encoder every game owns (an AlphaZero run waits
-for a network that takes a board that is not square)."""
+the arena, AlphaZero's input planes from the feature encoder every game owns, and AlphaZero itself: its
+network on the 4x5 board, a 30-second training run and the trained agent in the arena."""
 
 from __future__ import annotations
 
+import json
 import warnings
 
 import gymnasium
@@ -196,24 +197,85 @@ def test_its_symmetries_are_the_identity_alone(connect_three):
     np.testing.assert_array_equal(connect_three.symmetries(), [np.arange(COLS)])
 
 
-AZ_NEEDS_A_SQUARE_BOARD = ("AlphaZero's network (baselines/learning/alphazero/network.py) assumes a square "
-                           "board: its policy and value heads are sized from board_shape[0] squared, and "
-                           "Connect-Three's board is 4x5")
-
-
-@pytest.mark.xfail(strict=True, reason=AZ_NEEDS_A_SQUARE_BOARD)
-def test_a_30_second_alphazero_run_trains_and_its_az_agent_plays(connect_three, tmp_path):
+def test_a_30_second_alphazero_run_trains_and_its_agent_plays_in_the_arena(connect_three, tmp_path, capsys):
     pytest.importorskip("torch")
-    from tictacgo.baselines import make_agent
-    from tictacgo.baselines.learning.alphazero.train import AlphaZeroConfig, train
+    from tictacgo.arena import run_match
+    from tictacgo.cli import main
 
-    cfg = AlphaZeroConfig(game="connect_three", out=str(tmp_path / "run"), channels=8, blocks=1, num_games=16,
-                          simulations=8, batch_size=32, min_buffer=32, max_seconds=30, checkpoint_every=1e9,
-                          progress=False, tensorboard=False, buffer_size=4000)
-    record = train(cfg, log=lambda *_: None)
-    assert record["games"] > 0 and record["gradient_steps"] > 0
-    agent = make_agent(f"az:path={tmp_path / 'run'},sims=8", connect_three, rng=np.random.default_rng(0))
-    state = connect_three.initial_state()
-    while not connect_three.is_terminal(state):
-        state = connect_three.play(state, agent.act(state))
-    assert connect_three.winner(state) in (0, 1, 2)
+    run = tmp_path / "run"
+    rc = main(["train", "connect_three", "--algo", "alphazero", "--out", str(run), "--channels", "8",
+               "--blocks", "1", "--num-games", "16", "--simulations", "8", "--batch-size", "32",
+               "--min-buffer", "32", "--max-seconds", "30", "--checkpoint-every", "1e9",
+               "--buffer-size", "4000", "--no-progress", "--no-tensorboard"])
+    assert rc == 0, capsys.readouterr().err
+    out = capsys.readouterr().out
+    summary = json.loads(out[out.index("\n{") + 1:])  # the JSON summary after the progress lines
+    assert summary["games"] > 0 and summary["gradient_steps"] > 0
+    meta = json.loads((run / "model.json").read_text())
+    assert meta["variant"]["game"] == "connect_three"
+    arch = meta["architecture"]  # a board that is not square: rows, columns, and the game's five actions
+    assert [arch[k] for k in ("in_planes", "board", "board_cols", "num_actions")] == [2, ROWS, COLS, COLS]
+    result = run_match("connect_three", f"az:path={run},sims=8", "random", games=10, seed=0, workers=1)
+    summary = result.summary()
+    assert summary["wins"] + summary["draws"] + summary["losses"] == 10
+    assert summary["wins"] > summary["losses"], summary  # the trained agent beats random moves
+
+
+@pytest.fixture
+def c3_network(connect_three):
+    torch = pytest.importorskip("torch")
+    from tictacgo.baselines.learning.alphazero.network import Architecture, PolicyValueNet
+
+    torch.manual_seed(0)
+    net = PolicyValueNet(Architecture.for_game(connect_three, channels=8, blocks=1))
+    net.train()
+    with torch.no_grad():  # move the batch norms' running statistics away from their start
+        for _ in range(3):
+            net(torch.rand(32, 2, ROWS, COLS) * 2)
+    return net.eval()
+
+
+def test_the_network_takes_its_4x5_planes_and_gives_a_logit_per_column(connect_three, c3_network):
+    import torch
+
+    planes = np.stack([connect_three.encoder.from_state(drop(connect_three, *moves))
+                       for moves in ((), (2,), (2, 2, 3), (0, 4, 0, 4))])
+    with torch.inference_mode():
+        logits, value, _ = c3_network(torch.from_numpy(planes))
+        folded = c3_network.inference(torch.from_numpy(planes))
+    assert logits.shape == (4, COLS) and value.shape == (4,)
+    torch.testing.assert_close(folded[0], logits, atol=1e-5, rtol=1e-4)
+    torch.testing.assert_close(folded[1], value, atol=1e-5, rtol=1e-4)
+
+
+def test_its_saved_model_plays_the_same_through_numpy_and_torch(connect_three, c3_network, tmp_path):
+    import torch
+
+    from tictacgo.baselines.learning.alphazero.network import load_model, save_model
+    from tictacgo.baselines.learning.alphazero.numpy_net import load_numpy
+
+    save_model(tmp_path / "m", c3_network, connect_three)
+    net, game, _ = load_model(tmp_path / "m")
+    evaluator, numpy_game, _ = load_numpy(tmp_path / "m")
+    assert game == connect_three and numpy_game == connect_three and net.arch == c3_network.arch
+    planes = np.stack([connect_three.encoder.from_state(drop(connect_three, *moves))
+                       for moves in ((), (1, 1), (4, 3, 2, 1, 0))])
+    with torch.inference_mode():
+        logits, value, _ = net(torch.from_numpy(planes))
+    np_logits, np_value = evaluator.evaluate_planes(planes)
+    np.testing.assert_allclose(np_logits, logits.numpy(), atol=2e-5, rtol=1e-4)
+    np.testing.assert_allclose(np_value, value.numpy(), atol=2e-5, rtol=1e-4)
+
+
+def test_a_model_json_that_lost_its_columns_is_refused_naming_them(connect_three, c3_network, tmp_path):
+    from tictacgo.baselines.learning.alphazero.modelfile import read_description
+    from tictacgo.baselines.learning.alphazero.network import save_model
+
+    save_model(tmp_path / "m", c3_network, connect_three)
+    meta_path = tmp_path / "m" / "model.json"
+    meta = json.loads(meta_path.read_text())
+    del meta["architecture"]["board_cols"]  # read as a 4x4 network
+    meta_path.write_text(json.dumps(meta))
+    refused = r"the architecture's board_cols is absent \(a square board\), but connect_three needs 5"
+    with pytest.raises(ValueError, match=refused):
+        read_description(tmp_path / "m")

@@ -20,7 +20,7 @@ from tictacgo.arena.results import MatchGame, MatchResult
 from tictacgo.arena.runner import check_backend, execute_jobs
 from tictacgo.baselines.agent_spec import AgentSpec
 from tictacgo.games import make_game
-from tictacgo.games.spec import Game
+from tictacgo.games.base import Game
 from tictacgo.validate import check_int
 
 

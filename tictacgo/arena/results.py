@@ -25,7 +25,7 @@ from tictacgo.arena.stats import Z95, score_interval
 from tictacgo.atomic import atomic_write_json
 from tictacgo.game_loop import GameRecord
 from tictacgo.games import make_game
-from tictacgo.games.spec import GameSpec
+from tictacgo.games.base import GameSpec
 
 
 class MatchGame(NamedTuple):

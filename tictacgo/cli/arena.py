@@ -78,7 +78,7 @@ from tictacgo.atomic import check_writable, same_file
 from tictacgo.baselines.agent_spec import AgentSpec
 from tictacgo.baselines.registry import parse_agent_spec
 from tictacgo.cli.games import add_board_size, game_from_options
-from tictacgo.games.spec import Game
+from tictacgo.games.base import Game
 from tictacgo.interrupt import TERMINATION_SIGNALS
 from tictacgo.protocol import grading
 from tictacgo.protocol.grading import COURSE_OPPONENTS

@@ -26,7 +26,7 @@ from tictacgo.arena.round_robin import pair_seed
 from tictacgo.arena.runner import execute_jobs
 from tictacgo.baselines.agent_spec import AgentSpec
 from tictacgo.baselines.registry import available_agents
-from tictacgo.games.spec import Game
+from tictacgo.games.base import Game
 from tictacgo.validate import check_probability
 
 # The opponents of each grading stage, in the assignment's order.

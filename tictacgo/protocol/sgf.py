@@ -60,7 +60,7 @@ from tictacgo import __version__
 from tictacgo.atomic import atomic_write_bytes
 from tictacgo.games import littlego as go
 from tictacgo.games import make_game
-from tictacgo.games.spec import Game
+from tictacgo.games.base import Game
 from tictacgo.protocol.coords import GO_LETTERS, action_to_vertex
 from tictacgo.protocol.files import read_regular_file
 from tictacgo.validate import check_int

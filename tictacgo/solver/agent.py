@@ -37,7 +37,7 @@ import numpy as np
 
 from tictacgo.agent import Agent
 from tictacgo.baselines.registry import make_agent
-from tictacgo.games.spec import Game
+from tictacgo.games.base import Game
 from tictacgo.solver.book import Book, default_book, load_book
 from tictacgo.solver.search import MAX_SIZE, Solver, SolveResult, actions_left
 from tictacgo.validate import check_number

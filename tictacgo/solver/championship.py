@@ -34,7 +34,7 @@ import numpy as np
 
 from tictacgo.agent import Agent
 from tictacgo.games import littlego
-from tictacgo.games.spec import Game
+from tictacgo.games.base import Game
 from tictacgo.solver import championship_search as S
 from tictacgo.solver.search import MAX_SIZE, Solver, actions_left, board_tables, kernel_position
 from tictacgo.validate import check_int, check_number

@@ -35,8 +35,8 @@ from tictacgo.baselines.learning.alphazero.modelfile import describe_game
 from tictacgo.baselines.learning.alphazero.search import NEG
 from tictacgo.baselines.learning.alphazero.selfplay import SEARCHES, SearchConfig
 from tictacgo.baselines.registry import register_agent
+from tictacgo.games.base import Game
 from tictacgo.games.batched_engines import make_batched_engine
-from tictacgo.games.spec import Game
 from tictacgo.validate import check_choice, check_int, check_number, check_path
 
 MODELS_DIR = Path(__file__).resolve().parents[2] / "models"

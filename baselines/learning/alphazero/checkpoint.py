@@ -43,7 +43,7 @@ from tictacgo.baselines.learning.alphazero.modelfile import META_FILE, publish_m
 from tictacgo.baselines.learning.alphazero.network import PolicyValueNet, save_model
 from tictacgo.baselines.learning.alphazero.replay import ReplayBuffer
 from tictacgo.baselines.learning.training_config import TrainingFailed
-from tictacgo.games.spec import Game
+from tictacgo.games.base import Game
 from tictacgo.validate import check_int, check_number
 
 RESUME_DIR = "resume"

@@ -13,6 +13,10 @@ its nesting, the variant, and an architecture within ``MAX_CHANNELS``,
 ``MAX_BLOCKS``, ``MAX_VALUE_HIDDEN`` and ``MAX_PARAMETERS`` whose inputs and
 outputs fit the variant), and ``weights_cap`` bounds the weights files by
 what that architecture needs, before anything else is read or built.
+
+The architecture's ``board`` is the board's rows; a board that is not square
+also has ``board_cols`` (absent, or None, for a square one: the models saved
+before boards could be rectangles are read unchanged).
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from typing import Any
 
 from tictacgo.baselines.model_reading import read_file, read_json
 from tictacgo.games import make_game
-from tictacgo.games.spec import Game
+from tictacgo.games.base import Game
 from tictacgo.validate import check_bool, check_int
 
 WEIGHTS_FILE = "model.pt"
@@ -178,18 +182,22 @@ MAX_BLOCKS = 100
 MAX_VALUE_HIDDEN = 4096
 MAX_PARAMETERS = 32_000_000  # 128 MB of float32 weights
 #: Each size field's largest value (in_planes, board and num_actions must also fit the variant).
-SIZE_LIMITS = {"in_planes": 64, "board": 19, "num_actions": 19 * 19 + 1, "channels": MAX_CHANNELS,
-               "value_hidden": MAX_VALUE_HIDDEN}
+SIZE_LIMITS = {"in_planes": 64, "board": 19, "board_cols": 19, "num_actions": 19 * 19 + 1,
+               "channels": MAX_CHANNELS, "value_hidden": MAX_VALUE_HIDDEN}
 _ARCH_FIELDS = ("in_planes", "board", "num_actions", "channels", "blocks", "value_hidden")
+_OPTIONAL_FIELDS = ("ownership", "board_cols")
 
 
 def check_sizes(arch: dict[str, Any], prefix: str = "") -> dict[str, Any]:
     """An architecture's fields as plain values, each a whole number within its limit.
 
     Args:
-        arch: ``in_planes``, ``board``, ``num_actions``, ``channels``, ``blocks``,
-            ``value_hidden`` and ``ownership`` (optional, default False).
+        arch: ``in_planes``, ``board`` (the rows), ``num_actions``, ``channels``, ``blocks``,
+            ``value_hidden``, and optionally ``ownership`` (default False) and ``board_cols``
+            (the columns; absent or None: as many as the rows).
         prefix: put before each field's name in messages (``"Architecture."``).
+    Returns:
+        Every field, ``board_cols`` None for a square board (also when given equal to ``board``).
     Raises:
         ValueError: a field missing, of another type, out of its range, or a network over
             ``MAX_PARAMETERS`` weights.
@@ -201,21 +209,31 @@ def check_sizes(arch: dict[str, Any], prefix: str = "") -> dict[str, Any]:
                            for f in _ARCH_FIELDS if f != "blocks"}
     out["blocks"] = check_int(prefix + "blocks", arch["blocks"], min=0, max=MAX_BLOCKS)
     out["ownership"] = check_bool(prefix + "ownership", arch.get("ownership", False))
+    cols = arch.get("board_cols")
+    if cols is not None:
+        cols = check_int(prefix + "board_cols", cols, min=1, max=SIZE_LIMITS["board_cols"])
+    out["board_cols"] = None if cols == out["board"] else cols
     count = parameter_count(out)
     if count > MAX_PARAMETERS:
         raise ValueError(f"the architecture has {count:,} weights, over the {MAX_PARAMETERS:,} allowed "
                          f"(channels {out['channels']}, blocks {out['blocks']})")
-    return {f: out[f] for f in (*_ARCH_FIELDS, "ownership")}
+    return {f: out[f] for f in (*_ARCH_FIELDS, *_OPTIONAL_FIELDS)}
+
+
+def board_points(arch: dict[str, Any]) -> int:
+    """The points of the board an architecture's inputs cover: ``board`` rows times its columns."""
+    cols = arch.get("board_cols")
+    return arch["board"] * (arch["board"] if cols is None else cols)
 
 
 def parameter_count(arch: dict[str, Any]) -> int:
     """The weights and batch-norm statistics of the network ``arch`` describes (checked sizes)."""
-    ch, n, a, h = arch["channels"], arch["board"], arch["num_actions"], arch["value_hidden"]
+    ch, points, a, h = arch["channels"], board_points(arch), arch["num_actions"], arch["value_hidden"]
     norm = 4  # a batch norm's weight, bias, running mean and variance per channel
     count = ch * arch["in_planes"] * 9 + norm * ch
     count += arch["blocks"] * 2 * (ch * ch * 9 + norm * ch)
-    count += 2 * ch + norm * 2 + a * 2 * n * n + a                  # the policy head
-    count += ch + norm + h * n * n + h + h + 1                       # the value head
+    count += 2 * ch + norm * 2 + a * 2 * points + a                 # the policy head
+    count += ch + norm + h * points + h + h + 1                      # the value head
     return count + (ch + 1 if arch["ownership"] else 0)
 
 
@@ -239,11 +257,17 @@ class Description:
         return self.game
 
 
+def _shown(value: Any) -> Any:
+    """A field's value in a message (``board_cols`` None reads as a square board)."""
+    return "absent (a square board)" if value is None else value
+
+
 def read_description(folder: str | Path) -> Description:
     """``model.json`` of a model folder with its variant and architecture checked.
 
     The architecture must be one ``Architecture`` builds within its limits, and its inputs and
-    outputs must fit the variant (the encoder's planes, the board, the game's actions).
+    outputs must fit the variant (the encoder's planes, the board's rows and columns, the game's
+    actions).
 
     Raises:
         ValueError: naming the file and what is wrong in it.
@@ -257,7 +281,7 @@ def read_description(folder: str | Path) -> Description:
     arch = meta.get("architecture")
     if not isinstance(arch, dict):
         raise ValueError(f"{path} has no architecture (a JSON object), got {arch!r:.80}")
-    unknown = sorted(set(arch) - {*_ARCH_FIELDS, "ownership"})
+    unknown = sorted(set(arch) - {*_ARCH_FIELDS, *_OPTIONAL_FIELDS})
     if unknown:
         raise ValueError(f"{path}: the architecture has unknown fields {unknown[:6]}")
     try:
@@ -265,10 +289,11 @@ def read_description(folder: str | Path) -> Description:
     except ValueError as e:
         raise ValueError(f"{path}: {e}") from None
     encoder = game.encoder
-    fits = {"in_planes": len(encoder.network_planes), "board": encoder.board_shape[0],
-            "num_actions": game.num_actions}
+    rows, cols = encoder.board_shape
+    fits = {"in_planes": len(encoder.network_planes), "board": rows,
+            "board_cols": None if cols == rows else cols, "num_actions": game.num_actions}
     for field, want in fits.items():
         if arch[field] != want:
-            raise ValueError(f"{path}: the architecture's {field} is {arch[field]}, but "
-                             f"{describe_game(game)} needs {want}")
+            raise ValueError(f"{path}: the architecture's {field} is {_shown(arch[field])}, but "
+                             f"{describe_game(game)} needs {_shown(want)}")
     return Description(meta, game, arch)

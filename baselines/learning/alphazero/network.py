@@ -1,13 +1,19 @@
 """The policy-value network: a small residual CNN, saved as weights plus a JSON description.
 
-``PolicyValueNet(Architecture(...))`` maps the input planes of ``features``
-``(B, C, n, n)`` to
+``PolicyValueNet(Architecture(...))`` maps the game's input planes
+``(B, C, rows, cols)`` (``game.encoder``) to
 
-* policy logits over every action (PASS included, last), ``(B, A)``;
+* policy logits over the game's actions, ``(B, A)`` (A is ``game.num_actions``:
+  Little-Go's points then PASS, Connect-Three's five columns);
 * a value in [-1, 1] from the view of the player to move, ``(B,)``;
 * optionally (``ownership=True``) an auxiliary ownership map in [-1, 1]
-  ``(B, n*n)``: the final board from the mover's view (+1 own stone, -1 the
+  ``(B, rows*cols)``: the final board from the mover's view (+1 own stone, -1 the
   opponent's, 0 empty), KataGo's auxiliary target.
+
+Any rectangular board: the convolutions do not care, and the heads' linear
+layers are sized ``rows * cols``. A square board's architecture is written to
+``model.json`` as it always was (``board``: n); a board that is not square adds
+``board_cols`` (``board`` is then its rows).
 
 The trunk is AlphaZero's: a 3x3 convolution stem, ``blocks`` residual blocks
 of two 3x3 convolutions with batch norm, then 1x1 convolution heads.
@@ -52,8 +58,8 @@ from tictacgo.baselines.learning.alphazero.modelfile import (
 )
 from tictacgo.baselines.learning.alphazero.numpy_net import export
 from tictacgo.baselines.model_reading import check_zip_size, first_line
+from tictacgo.games.base import Game
 from tictacgo.games.batched_common import BatchedGame
-from tictacgo.games.spec import Game
 
 
 @dataclass(frozen=True)
@@ -62,12 +68,13 @@ class Architecture:
 
     Attributes:
         in_planes: input channels (the encoder's plane count).
-        board: board size n (inputs are n x n).
-        num_actions: policy outputs (placements, then PASS if the game has one).
+        board: the board's rows (a square board's size n).
+        num_actions: policy outputs, the game's actions (Little-Go: the points, then PASS).
         channels: channels of the trunk.
         blocks: residual blocks.
         value_hidden: units of the value head's hidden layer.
         ownership: add the auxiliary ownership head.
+        board_cols: the board's columns where they differ from its rows; None: a square board.
     """
 
     in_planes: int
@@ -77,15 +84,24 @@ class Architecture:
     blocks: int = 4
     value_hidden: int = 64
     ownership: bool = False
+    board_cols: int | None = None
 
     def __post_init__(self):
-        check_sizes(asdict(self), prefix="Architecture.")  # whole numbers within modelfile's limits
+        checked = check_sizes(asdict(self), prefix="Architecture.")  # whole numbers within modelfile's limits
+        object.__setattr__(self, "board_cols", checked.get("board_cols"))  # the columns of a square: None
+
+    @property
+    def board_shape(self) -> tuple[int, int]:
+        """``(rows, cols)`` of the input planes."""
+        return self.board, self.board if self.board_cols is None else self.board_cols
 
     @classmethod
     def for_game(cls, game: Game, **kw) -> Architecture:
         """The architecture whose inputs and outputs fit ``game`` (``kw``: channels, blocks, ...)."""
         enc = game.encoder
-        return cls(len(enc.network_planes), enc.board_shape[0], game.num_actions, **kw)
+        rows, cols = enc.board_shape
+        return cls(len(enc.network_planes), rows, game.num_actions, **kw,
+                   board_cols=None if cols == rows else cols)
 
     for_variant = for_game  # the name it had when a network's game was a ``Variant``
 
@@ -95,6 +111,14 @@ class Architecture:
         if not isinstance(data, dict) or set(data) - names:
             raise ValueError(f"an architecture is a dict with fields {sorted(names)}, got {data!r}")
         return cls(**data)
+
+    def to_json(self) -> dict:
+        """The ``architecture`` object of ``model.json``: every field, ``board_cols`` only for a
+        board that is not square (a square model's description reads as it always did)."""
+        data = asdict(self)
+        if self.board_cols is None:
+            del data["board_cols"]
+        return data
 
 
 PRECISIONS = ("float32", "bfloat16")
@@ -120,25 +144,26 @@ class _Block(nn.Module):
 
 
 class PolicyValueNet(nn.Module):
-    """AlphaZero's residual network for a small board (see the module docstring)."""
+    """AlphaZero's residual network for a small rectangular board (see the module docstring)."""
 
     def __init__(self, arch: Architecture):
         super().__init__()
         self.arch = arch
-        ch, n = arch.channels, arch.board
+        ch, points = arch.channels, arch.board_shape[0] * arch.board_shape[1]
         self.stem = nn.Sequential(nn.Conv2d(arch.in_planes, ch, 3, padding=1, bias=False),
                                   nn.BatchNorm2d(ch), nn.ReLU())
         self.trunk = nn.Sequential(*[_Block(ch) for _ in range(arch.blocks)])
         self.policy_head = nn.Sequential(nn.Conv2d(ch, 2, 1, bias=False), nn.BatchNorm2d(2), nn.ReLU(),
-                                         nn.Flatten(), nn.Linear(2 * n * n, arch.num_actions))
+                                         nn.Flatten(), nn.Linear(2 * points, arch.num_actions))
         self.value_head = nn.Sequential(nn.Conv2d(ch, 1, 1, bias=False), nn.BatchNorm2d(1), nn.ReLU(),
-                                        nn.Flatten(), nn.Linear(n * n, arch.value_hidden), nn.ReLU(),
+                                        nn.Flatten(), nn.Linear(points, arch.value_hidden), nn.ReLU(),
                                         nn.Linear(arch.value_hidden, 1), nn.Tanh())
         self.ownership_head = (nn.Sequential(nn.Conv2d(ch, 1, 1), nn.Flatten(), nn.Tanh())
                                if arch.ownership else None)
 
     def forward(self, x: torch.Tensor):
-        """``(logits (B, A), value (B,), ownership (B, n*n) or None)`` for planes ``(B, C, n, n)``."""
+        """``(logits (B, A), value (B,), ownership (B, rows*cols) or None)`` for planes
+        ``(B, C, rows, cols)``."""
         h = self.trunk(self.stem(x))
         own = self.ownership_head(h) if self.ownership_head is not None else None
         return self.policy_head(h), self.value_head(h).squeeze(-1), own
@@ -158,7 +183,7 @@ class PolicyValueNet(nn.Module):
         """``(logits, value)`` of eval mode's ``forward``, computed in ``x``'s dtype.
 
         Args:
-            x: planes ``(B, C, n, n)``.
+            x: planes ``(B, C, rows, cols)``.
             weights: ``folded_weights(x.dtype)`` (computed here when not given); run without autograd.
         """
         w = weights if weights is not None else self.folded_weights(x.dtype)
@@ -302,7 +327,7 @@ class NetworkEvaluator:
         return self.encoder.from_engine(engine, rows, legal)
 
     def evaluate_planes(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """``(logits, values)`` of a ``(B, C, n, n)`` float32 batch."""
+        """``(logits, values)`` of a ``(B, C, rows, cols)`` float32 batch."""
         if self.net.training:
             self.net.eval()
         self._refold()
@@ -347,7 +372,7 @@ def save_model(folder: str | Path, net: PolicyValueNet, game: Game, info: dict |
     np.savez(buf, **export(net))
     arrays = buf.getvalue()
     atomic_write_bytes(folder / NUMPY_FILE, arrays)
-    meta = {"format": FORMAT, "variant": game_to_json(game), "architecture": asdict(net.arch),
+    meta = {"format": FORMAT, "variant": game_to_json(game), "architecture": net.arch.to_json(),
             "weights_sha256": sha256(data), "numpy_sha256": sha256(arrays), "info": info or {}}
     atomic_write_json(folder / META_FILE, meta, indent=1)
     return folder

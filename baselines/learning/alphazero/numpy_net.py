@@ -21,13 +21,14 @@ import numpy as np
 
 from tictacgo.baselines.learning.alphazero.modelfile import (
     NUMPY_FILE,
+    board_points,
     checked_bytes,
     read_description,
     weights_cap,
 )
 from tictacgo.baselines.model_reading import expect_arrays, read_npz
+from tictacgo.games.base import Game
 from tictacgo.games.batched_common import BatchedGame
-from tictacgo.games.spec import Game
 
 
 def _fold(conv, bn) -> tuple[np.ndarray, np.ndarray]:
@@ -61,17 +62,33 @@ def export(net) -> dict[str, np.ndarray]:
     return out
 
 
+def conv_windows(rows: int, cols: int) -> np.ndarray:
+    """For each point of a ``rows x cols`` board (row-major), the points of its 3x3 window in
+    ``(kh, kw)`` order, ``(rows*cols, 9)`` int64; a window's cells off the board: ``rows*cols``
+    (the zero row ``_conv3`` appends)."""
+    points = rows * cols
+    idx = np.full((points, 9), points, np.int64)
+    for i in range(rows):
+        for j in range(cols):
+            for k, (di, dj) in enumerate((a, b) for a in (-1, 0, 1) for b in (-1, 0, 1)):
+                if 0 <= i + di < rows and 0 <= j + dj < cols:
+                    idx[i * cols + j, k] = (i + di) * cols + j + dj
+    return idx
+
+
 class NumpyNet:
     """``PolicyValueNet``'s forward pass (policy logits and value) on exported arrays.
 
     Args:
         arrays: ``export``'s dict (or the loaded ``model.npz``).
         blocks: the number of residual blocks.
+        board_shape: ``(rows, cols)`` of the input planes; None: a square board, its size read
+            from the arrays.
     Raises:
-        ValueError: arrays missing for the blocks or heads.
+        ValueError: arrays missing for the blocks or heads, or heads that do not fit ``board_shape``.
     """
 
-    def __init__(self, arrays, blocks: int):
+    def __init__(self, arrays, blocks: int, board_shape: tuple[int, int] | None = None):
         needed = ["stem", "policy.conv", "policy.fc", "value.conv", "value.fc1", "value.fc2"]
         needed += [f"block{i}.c{k}" for i in range(blocks) for k in (1, 2)]
         missing = [n for n in needed if f"{n}.w" not in arrays or f"{n}.b" not in arrays]
@@ -93,18 +110,17 @@ class NumpyNet:
         self.value_conv, self.value_fc1 = conv("value.conv"), linear("value.fc1")
         self.value_fc2 = linear("value.fc2")
         points = self.policy_fc[0].shape[0] // 2
-        n = int(round(points ** 0.5))
-        # For each point, its 3x3 window's points in (kh, kw) order; off the board: the zero row n*n.
-        idx = np.full((n * n, 9), n * n, np.int64)
-        for i in range(n):
-            for j in range(n):
-                for k, (di, dj) in enumerate((a, b) for a in (-1, 0, 1) for b in (-1, 0, 1)):
-                    if 0 <= i + di < n and 0 <= j + dj < n:
-                        idx[i * n + j, k] = (i + di) * n + j + dj
-        self.window = idx
+        if board_shape is None:
+            n = int(round(points ** 0.5))
+            board_shape = (n, n)
+        rows, cols = board_shape
+        if rows * cols != points:
+            raise ValueError(f"the numpy export's policy head covers {points} points, not the "
+                             f"{rows}x{cols} board's {rows * cols}")
+        self.window = conv_windows(rows, cols)
 
     def _conv3(self, x: np.ndarray, wb) -> np.ndarray:
-        """A 3x3 convolution (same padding) of ``(B, n*n, C)`` points: one gather, one matrix product."""
+        """A 3x3 convolution (same padding) of ``(B, points, C)``: one gather, one matrix product."""
         B, N, C = x.shape
         ext = np.concatenate([x, np.zeros((B, 1, C), np.float32)], axis=1)
         cols = ext[:, self.window].reshape(B * N, 9 * C)
@@ -115,7 +131,7 @@ class NumpyNet:
         return x @ wb[0] + wb[1]
 
     def __call__(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """``(logits (B, A), value (B,))`` float32 for planes ``(B, C, n, n)``."""
+        """``(logits (B, A), value (B,))`` float32 for planes ``(B, C, rows, cols)``."""
         B, C = planes.shape[:2]
         x = np.ascontiguousarray(np.asarray(planes, np.float32).reshape(B, C, -1).transpose(0, 2, 1))
         h = np.maximum(self._conv3(x, self.stem), 0)
@@ -151,7 +167,7 @@ class NumpyEvaluator:
 
 def export_shapes(arch: dict) -> dict[str, tuple[int, ...]]:
     """The name and shape of every array ``export`` writes for a network of ``arch`` (checked sizes)."""
-    ch, n, a, h = arch["channels"], arch["board"], arch["num_actions"], arch["value_hidden"]
+    ch, points, a, h = arch["channels"], board_points(arch), arch["num_actions"], arch["value_hidden"]
     shapes: dict[str, tuple[int, ...]] = {}
 
     def put(name, w, out):
@@ -162,9 +178,9 @@ def export_shapes(arch: dict) -> dict[str, tuple[int, ...]]:
         put(f"block{i}.c1", (ch, ch, 3, 3), ch)
         put(f"block{i}.c2", (ch, ch, 3, 3), ch)
     put("policy.conv", (2, ch, 1, 1), 2)
-    put("policy.fc", (a, 2 * n * n), a)
+    put("policy.fc", (a, 2 * points), a)
     put("value.conv", (1, ch, 1, 1), 1)
-    put("value.fc1", (h, n * n), h)
+    put("value.fc1", (h, points), h)
     put("value.fc2", (1, h), 1)
     return shapes
 
@@ -184,5 +200,6 @@ def load_numpy(folder: str | Path) -> tuple[NumpyEvaluator, Game, dict]:
     data = checked_bytes(folder, NUMPY_FILE, desc.meta.get("numpy_sha256"), cap=weights_cap(arch))
     shapes = export_shapes(arch)
     arrays = read_npz(data, str(Path(folder) / NUMPY_FILE), lambda declared: expect_arrays(declared, shapes))
-    net = NumpyNet(arrays, arch["blocks"])
+    board_shape = (arch["board"], arch["board_cols"] or arch["board"])
+    net = NumpyNet(arrays, arch["blocks"], board_shape)
     return NumpyEvaluator(net, desc.game), desc.game, desc.meta

@@ -1,6 +1,6 @@
 """The replay buffer of self-play positions, augmented by the game's board symmetries.
 
-A position is stored as its input planes ``(C, n, n)``, the search's policy
+A position is stored as its input planes ``(C, rows, cols)``, the search's policy
 target over all actions, the game's result from the view of the player to
 move (+1, 0, -1), a weight for that value target (0 where the result says
 little about the position, e.g. during a random opening) and, if asked, the
@@ -8,11 +8,15 @@ final board from the mover's view (the ownership target).
 
 The buffer is a ring of fixed capacity (the oldest positions leave first).
 ``sample`` draws uniformly and, with ``augment``, applies one of the game's
-symmetries (``game.symmetries()``, ``tictacgo.games.symmetry``; a square
-board's eight by default) to each sample: planes, ownership and the
-placement part of the policy move together; PASS (the action after the
-points) is left unchanged. The value does not change: a symmetry keeps the
-player to move. ``transform_boards``, ``transform_policy`` and
+symmetries (``game.symmetries()``, ``tictacgo.games.symmetry``; by default
+every symmetry of the board's shape: a square's eight, a rectangle's four) to
+each sample: planes, ownership and the placement part of the policy move
+together; PASS (the action after the points) is left unchanged. The value
+does not change: a symmetry keeps the player to move. A symmetry moves the
+planes by the map of its first ``rows * cols`` actions, so only a game whose
+actions begin with the board's points can declare more than the identity
+(Connect-Three, whose actions are its five columns, declares the identity
+alone and trains without augmentation). ``transform_boards``, ``transform_policy`` and
 ``transform_action`` apply one symmetry of a square board.
 """
 
@@ -58,8 +62,12 @@ class ReplayBuffer:
         plane_shape: ``(C, rows, cols)``.
         num_actions: the policy's length.
         ownership: keep an ownership target ``(rows * cols,)`` per position.
-        symmetries: the game's ``symmetries()`` (``(S, num_actions)`` action maps); default: every
-            symmetry of the board's shape (``board_symmetries``).
+        symmetries: the game's ``symmetries()`` (``(S, num_actions)`` action maps, the identity
+            first); default: every symmetry of the board's shape (``board_symmetries``), or the
+            identity alone where there are fewer actions than points.
+    Raises:
+        ValueError: a bad capacity, symmetries of another shape, or symmetries besides the
+            identity where the actions are not the board's points (they could not move the planes).
     """
 
     def __init__(self, capacity: int, plane_shape: tuple[int, int, int], num_actions: int,
@@ -67,12 +75,18 @@ class ReplayBuffer:
         if isinstance(capacity, bool) or not isinstance(capacity, int) or capacity < 1:
             raise ValueError(f"capacity must be a positive int, got {capacity!r}")
         C, rows, cols = plane_shape
+        actions_are_points = num_actions >= rows * cols
         if symmetries is None:
-            symmetries = board_symmetries(rows, cols, num_actions)
+            symmetries = (board_symmetries(rows, cols, num_actions) if actions_are_points
+                          else np.arange(num_actions)[None])
         symmetries = np.asarray(symmetries, dtype=np.int64)
         if symmetries.ndim != 2 or symmetries.shape[1] != num_actions:
             raise ValueError(f"symmetries must be maps of the {num_actions} actions, (S, {num_actions}), "
                              f"got shape {symmetries.shape}")
+        if len(symmetries) > 1 and not actions_are_points:
+            raise ValueError(f"{len(symmetries)} symmetries given, but the {num_actions} actions are not "
+                             f"the {rows}x{cols} board's points, so they cannot move the planes: pass the "
+                             f"identity alone")
         self.capacity = capacity
         self.board_shape = (rows, cols)
         self.symmetries = symmetries

@@ -24,8 +24,8 @@ import numpy as np
 
 from tictacgo.baselines.search import SEARCHES as _SEARCH_FUNCTIONS
 from tictacgo.baselines.search import Evaluator, SearchOutput, gumbel_search, puct_search
+from tictacgo.games.base import Game
 from tictacgo.games.batched_engines import make_batched_engine
-from tictacgo.games.spec import Game
 
 SEARCHES = tuple(_SEARCH_FUNCTIONS)
 

@@ -15,9 +15,9 @@ from typing import Any
 
 from tictacgo.baselines.learning.alphazero.modelfile import describe_game, game_from_json, game_to_json
 from tictacgo.games import make_game
+from tictacgo.games.base import Game
 from tictacgo.games.batched_common import BatchedGame
 from tictacgo.games.batched_engines import make_batched_engine
-from tictacgo.games.spec import Game
 
 
 @dataclass(frozen=True)
