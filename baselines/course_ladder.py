@@ -6,7 +6,9 @@ core ``tictacgo.games.littlego``. They play Little-Go only.
 
 * ``greedy`` (``GreedyAgent``): for every legal placement count the opponent
   stones it captures; play uniformly at random among the placements that
-  capture the most (so, with no capture on the board, any legal placement).
+  capture the most (so, with no capture on the board, any legal placement):
+  the rule of ``tictacgo.games.greedy``, which the native vector env's
+  ``"greedy"`` opponent plays too.
 * ``aggressive`` (``AggressiveAgent``): if some placement captures, play like
   greedy. Otherwise look at every pair of two consecutive placements of its
   own (the opponent not replying) and keep the first moves of the pairs that
@@ -31,6 +33,7 @@ from tictacgo.agent import Agent
 from tictacgo.baselines.minimax import AlphaBeta
 from tictacgo.baselines.registry import register_agent
 from tictacgo.games import littlego
+from tictacgo.games.greedy import most_captures
 from tictacgo.validate import check_int
 
 WIN_BONUS = 100.0
@@ -95,11 +98,12 @@ class GreedyAgent(Agent):
         """The placements capturing the most stones, and that number ([] if none is legal)."""
         if littlego.is_terminal(state):
             raise ValueError("act() called on a finished game")
-        counts = capture_counts(state)
-        if not counts:
+        moves = placements(state)
+        if not moves:
             return [], 0
-        best = max(counts.values())
-        return [a for a, c in counts.items() if c == best], best
+        counts = np.full(state.game.num_points, -1)
+        counts[moves] = [littlego.play(state, a).captured for a in moves]
+        return np.flatnonzero(most_captures(counts)).tolist(), int(counts.max())
 
     def act(self, state: littlego.GoState) -> int:
         moves, _ = self.best_captures(state)
