@@ -6,7 +6,9 @@ core ``tictacgo.games.littlego``. They play Little-Go only.
 
 * ``greedy`` (``GreedyAgent``): for every legal placement count the opponent
   stones it captures; play uniformly at random among the placements that
-  capture the most (so, with no capture on the board, any legal placement).
+  capture the most (so, with no capture on the board, any legal placement):
+  the rule of ``tictacgo.games.greedy``, which the native vector env's
+  ``"greedy"`` opponent plays too.
 * ``aggressive`` (``AggressiveAgent``): if some placement captures, play like
   greedy. Otherwise look at every pair of two consecutive placements of its
   own (the opponent not replying) and keep the first moves of the pairs that
@@ -28,8 +30,10 @@ from __future__ import annotations
 import numpy as np
 
 from tictacgo.agent import Agent
+from tictacgo.baselines.minimax import AlphaBeta
 from tictacgo.baselines.registry import register_agent
 from tictacgo.games import littlego
+from tictacgo.games.greedy import most_captures
 from tictacgo.validate import check_int
 
 WIN_BONUS = 100.0
@@ -94,11 +98,12 @@ class GreedyAgent(Agent):
         """The placements capturing the most stones, and that number ([] if none is legal)."""
         if littlego.is_terminal(state):
             raise ValueError("act() called on a finished game")
-        counts = capture_counts(state)
-        if not counts:
+        moves = placements(state)
+        if not moves:
             return [], 0
-        best = max(counts.values())
-        return [a for a, c in counts.items() if c == best], best
+        counts = np.full(state.game.num_points, -1)
+        counts[moves] = [littlego.play(state, a).captured for a in moves]
+        return np.flatnonzero(most_captures(counts)).tolist(), int(counts.max())
 
     def act(self, state: littlego.GoState) -> int:
         moves, _ = self.best_captures(state)
@@ -153,7 +158,8 @@ def score_margin(state: littlego.GoState) -> float:
     return black - white if state.to_move == littlego.BLACK else white - black
 
 
-def _leaf_value(state: littlego.GoState) -> float:
+def leaf_value(state: littlego.GoState) -> float:
+    """The score margin from the mover's view, +-``WIN_BONUS`` more once the game is won or lost."""
     value = score_margin(state)
     if state.end is not None:
         w = littlego.winner(state)
@@ -184,8 +190,37 @@ def ordered_children(state: littlego.GoState, branching: int) -> list[tuple[int,
     return [(r[3], r[4]) for r in ranked[:branching]]
 
 
+class OrderedMoves:
+    """The course search's moves and play: ``moves`` ranks the placements by playing each
+    (``ordered_children``); ``play`` hands back the positions it made instead of playing them again.
+
+    Positions are found by the ``id`` of the state they follow: the search asks ``moves(state)``
+    before ``play(state, a)`` while ``state`` lives, and no other live state has its ``id``.
+    ``forget()`` drops them (the agent does before each move).
+    """
+
+    def __init__(self, branching: int):
+        self.branching = branching
+        self.made: dict[int, dict[int, littlego.GoState]] = {}
+
+    def moves(self, state: littlego.GoState) -> dict[int, littlego.GoState]:
+        """The ordered placements (as the keys of a dict, in order, whose values are their positions)."""
+        made = self.made[id(state)] = dict(ordered_children(state, self.branching))
+        return made
+
+    def play(self, state: littlego.GoState, action: int) -> littlego.GoState:
+        return self.made[id(state)][action]
+
+    def forget(self) -> None:
+        self.made.clear()
+
+
 class CourseAlphaBetaAgent(Agent):
     """Depth-limited negamax with alpha-beta over the ``branching`` best-ordered placements.
+
+    The package's one alpha-beta (``tictacgo.baselines.minimax.AlphaBeta``)
+    set as the course's: moves from ``ordered_children`` (``OrderedMoves``), leaves scored by
+    ``leaf_value``, no shrink per ply and no transposition table.
 
     Args:
         game: ``tictacgo.games.littlego``.
@@ -203,22 +238,14 @@ class CourseAlphaBetaAgent(Agent):
         super().__init__(game if game is not None else littlego.LittleGo(), rng)
         self.depth = check_int("depth", depth, min=1, max=1000)
         self.branching = check_int("branching", branching, min=1)
-        self.nodes = 0
+        self.ordering = OrderedMoves(self.branching)
+        self.search = AlphaBeta(self.game, leaf_value, terminal=leaf_value, moves=self.ordering.moves,
+                                play=self.ordering.play, shrink=1.0, table=False)
 
-    def _search(self, state: littlego.GoState, depth: int, alpha: float, beta: float) -> float:
-        self.nodes += 1
-        if depth == 0 or state.end is not None:
-            return _leaf_value(state)
-        best = -float("inf")
-        for _, child in ordered_children(state, self.branching):
-            v = -self._search(child, depth - 1, -beta, -alpha)
-            if v > best:
-                best = v
-                if v > alpha:
-                    alpha = v
-                    if alpha >= beta:
-                        break
-        return best
+    @property
+    def nodes(self) -> int:
+        """Live positions searched so far (leaves not counted)."""
+        return self.search.nodes
 
     def action_values(self, state: littlego.GoState) -> dict[int, float]:
         """Root placements (the ``branching`` best-ordered) and their negamax values.
@@ -226,14 +253,8 @@ class CourseAlphaBetaAgent(Agent):
         Values of moves that cannot be best are upper bounds (alpha-beta);
         every move whose value ties the best is exact.
         """
-        values: dict[int, float] = {}
-        best = -float("inf")
-        for a, child in ordered_children(state, self.branching):
-            # A window just below the best so far: ties stay exact for the tie-break.
-            v = -self._search(child, self.depth - 1, -float("inf"), -(best - 1e-9))
-            values[a] = v
-            best = max(best, v)
-        return values
+        self.ordering.forget()
+        return self.search.action_values(state, self.depth, ties_only=True)
 
     def act(self, state: littlego.GoState) -> int:
         if littlego.is_terminal(state):

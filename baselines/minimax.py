@@ -10,10 +10,16 @@ shrinks a value by ``SHRINK`` so that, among winning moves, the quickest win
 scores highest and, among losing ones, the slowest loss: a value then
 depends only on the position, so the transposition table stays sound.
 Ties between equally good root moves are broken with the agent's generator.
+
+The search itself is ``AlphaBeta``, parameterised by the moves it tries and
+their order, the value of a leaf, the shrink per ply and whether it keeps a
+table; ``MinimaxAgent`` and the course's alpha-beta opponent
+(``tictacgo.baselines.course_ladder``) are two settings of it.
 """
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 
@@ -37,8 +43,97 @@ class _OutOfTime(Exception):
     pass
 
 
+class AlphaBeta:
+    """Negamax with alpha-beta pruning, parameterised (one instance per agent: it holds the table).
+
+    Args:
+        game: the game object.
+        evaluate: ``f(state) -> float`` from the mover's view, the value of a
+            live position at the depth limit (None: search to the end only).
+        terminal: ``f(state) -> float`` from the mover's view, the value of a
+            finished game (default: ``terminal_value``, the result in [-1, 1]).
+        moves: ``f(state) -> iterable of actions``, the moves tried, in order
+            (default: the game's ``legal_actions``).
+        play: ``f(state, action) -> next state`` (default: the game's ``play``).
+        shrink: each ply away shrinks a value by this factor (1: none).
+        table: keep a transposition table (it needs values that depend on the
+            position only, as ``shrink`` makes them).
+
+    ``nodes`` counts the live positions searched; past ``deadline`` (a
+    ``time.perf_counter()`` time) the search raises ``_OutOfTime``.
+    """
+
+    def __init__(self, game: Game, evaluate: Callable | None = None, *, terminal: Callable | None = None,
+                 moves: Callable | None = None, play: Callable | None = None, shrink: float = SHRINK,
+                 table: bool = True):
+        self.game = game
+        self.evaluate = evaluate
+        self.terminal = terminal if terminal is not None else functools.partial(terminal_value, game)
+        self.moves = moves if moves is not None else game.legal_actions
+        self.play = play if play is not None else game.play
+        self.shrink = shrink
+        self.table: dict | None = {} if table else None
+        self.deadline = float("inf")
+        self.nodes = 0
+
+    def value(self, state, depth: float, alpha: float, beta: float) -> float:
+        """The negamax value of ``state`` for its mover, searched ``depth`` plies within ``(alpha, beta)``:
+        exact inside the window, else a bound on the side it falls."""
+        if self.game.is_terminal(state):
+            return self.terminal(state)
+        if depth <= 0:
+            return self.evaluate(state)
+        self.nodes += 1
+        if self.nodes & 1023 == 0 and time.perf_counter() > self.deadline:
+            raise _OutOfTime
+        table = self.table
+        if table is not None:
+            entry = table.get(state)
+            if entry is not None and entry[0] >= depth:
+                _, flag, value = entry
+                if flag == EXACT:
+                    return value
+                if flag == LOWER and value >= beta:
+                    return value
+                if flag == UPPER and value <= alpha:
+                    return value
+        alpha0 = alpha
+        best = -float("inf")
+        shrink, play = self.shrink, self.play
+        for a in self.moves(state):
+            child = play(state, a)
+            # v = -shrink * c, so v > alpha  <=>  c < -alpha / shrink.
+            v = -shrink * self.value(child, depth - 1, -beta / shrink, -alpha / shrink)
+            if v > best:
+                best = v
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        break
+        if table is not None:
+            table[state] = (depth, UPPER if best <= alpha0 else LOWER if best >= beta else EXACT, best)
+        return best
+
+    def action_values(self, state, depth: float, ties_only: bool = False) -> dict[int, float]:
+        """The value of each move ``moves`` gives at ``state`` (which is live), searched to ``depth``.
+
+        Every value is exact; with ``ties_only`` each move is searched within
+        a window just below the best so far instead (faster): the values of
+        the moves that tie the best stay exact, the others are upper bounds.
+        """
+        values: dict[int, float] = {}
+        best = -float("inf")
+        shrink = self.shrink
+        for a in self.moves(state):
+            child = self.play(state, a)
+            floor = best - 1e-9 if ties_only else -float("inf")
+            values[a] = v = -shrink * self.value(child, depth - 1, -float("inf"), -floor / shrink)
+            best = max(best, v)
+        return values
+
+
 class MinimaxAgent(Agent):
-    """Negamax alpha-beta with a transposition table.
+    """Negamax alpha-beta with a transposition table (an ``AlphaBeta`` search).
 
     Args:
         game: a rules module from ``tictacgo.games``.
@@ -65,61 +160,27 @@ class MinimaxAgent(Agent):
         self.evaluate = evaluate
         self.time_limit = time_limit
         # Exact values are kept across moves and games: they never go stale.
-        self._table: dict = {}
-        self._deadline = float("inf")
-        self.nodes = 0
+        self.search = AlphaBeta(game, evaluate)
+        self._table = self.search.table
+
+    @property
+    def nodes(self) -> int:
+        """Live positions searched so far."""
+        return self.search.nodes
 
     def reset(self) -> None:
         if self.depth is not None:
             self._table.clear()
 
-    def _search(self, state, depth: float, alpha: float, beta: float) -> float:
-        game = self.game
-        if game.is_terminal(state):
-            return terminal_value(game, state)
-        if depth <= 0:
-            return self.evaluate(state)
-        self.nodes += 1
-        if self.nodes & 1023 == 0 and time.perf_counter() > self._deadline:
-            raise _OutOfTime
-        entry = self._table.get(state)
-        if entry is not None and entry[0] >= depth:
-            _, flag, value = entry
-            if flag == EXACT:
-                return value
-            if flag == LOWER and value >= beta:
-                return value
-            if flag == UPPER and value <= alpha:
-                return value
-        alpha0 = alpha
-        best = -2.0
-        for a in game.legal_actions(state):
-            child = game.play(state, a)
-            # v = -SHRINK * c, so v > alpha  <=>  c < -alpha / SHRINK.
-            v = -SHRINK * self._search(child, depth - 1, -beta / SHRINK, -alpha / SHRINK)
-            if v > best:
-                best = v
-                if v > alpha:
-                    alpha = v
-                    if alpha >= beta:
-                        break
-        flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
-        self._table[state] = (depth, flag, best)
-        return best
-
     def action_values(self, state, depth: float | None = None) -> dict[int, float]:
         """Each legal action's value for the mover, searched to ``depth`` (default: the agent's)."""
         d = (self.depth if depth is None else depth) or float("inf")
-        values = {}
-        for a in self.game.legal_actions(state):
-            child = self.game.play(state, a)
-            values[a] = -SHRINK * self._search(child, d - 1, -2.0, 2.0)
-        return values
+        return self.search.action_values(state, d)
 
     def act(self, state) -> int:
         if self.game.is_terminal(state):
             raise ValueError("act() called on a finished game")
-        self._deadline = (time.perf_counter() + self.time_limit) if self.time_limit else float("inf")
+        self.search.deadline = (time.perf_counter() + self.time_limit) if self.time_limit else float("inf")
         if self.depth is None:
             # Exact search, one root action at a time: when the clock runs out,
             # choose among the actions valued so far (any legal one if none).
@@ -127,7 +188,7 @@ class MinimaxAgent(Agent):
             try:
                 for a in self.game.legal_actions(state):
                     child = self.game.play(state, a)
-                    values[a] = -SHRINK * self._search(child, float("inf"), -2.0, 2.0)
+                    values[a] = -SHRINK * self.search.value(child, float("inf"), -2.0, 2.0)
             except _OutOfTime:
                 if not values:
                     acts = self.game.legal_actions(state)

@@ -56,6 +56,7 @@ from tictacgo.games.batched_kernels import (
     TTT_END_NONE,
     TTT_END_WIN,
     TTT_FULL,
+    go_most_captures,
     go_place,
     nbrs,
     popcount,
@@ -316,14 +317,7 @@ def go_opponent_move(black, white, prev_black, prev_white, to_move, ko_armed, nb
     own, opp, ko_own, ko_opp = go_sides(black, white, prev_black, prev_white, to_move, ko_armed)
     allowed = go_legal_bits(own, opp, ko_own, ko_opp, nb, n, full, left, right)
     if greedy and allowed:
-        best = -1
-        for p in range(n * n):
-            if (allowed >> p) & 1:
-                counts[p] = popcount(go_place(own, opp, p, ko_own, ko_opp, nb, n, full, left, right)[3])
-                best = max(best, counts[p])
-        for p in range(n * n):
-            if (allowed >> p) & 1 and counts[p] != best:
-                allowed &= ~(np.int64(1) << p)
+        allowed = go_most_captures(allowed, own, opp, ko_own, ko_opp, nb, n, full, left, right, counts)
     a = draw_choice(rng, allowed, pass_action, pass_action + 1)
     if not allowed:
         return pass_action, own, opp, np.int64(0)

@@ -25,6 +25,7 @@ from tictacgo.games import tictactoe as ttt
 from tictacgo.games.batched_littlego import BatchedLittleGo
 from tictacgo.games.batched_tictactoe import BatchedTicTacToe
 from tictacgo.games.errors import IllegalActionError
+from tictacgo.games.greedy import most_captures
 
 
 @pytest.fixture(params=BACKEND_PARAMS)
@@ -214,6 +215,43 @@ def test_greedy_capture_counts_match_the_core(backend):
         mask[~mask.any(axis=1), -1] = True
         engine.play(random_legal(rng, mask | engine.done[:, None]))
     assert engine.captured.max() > 0
+
+
+def test_the_greedy_rule_keeps_the_legal_placements_capturing_the_most():
+    counts = np.array([[0, 2, -1, 2, 1], [-1, -1, -1, -1, -1], [0, 0, -1, 0, 0]])
+    assert most_captures(counts).tolist() == [[False, True, False, True, False], [False] * 5,
+                                              [True, True, False, True, True]]
+    assert most_captures(counts[0]).tolist() == [False, True, False, True, False]
+
+
+def test_the_compiled_greedy_rule_chooses_what_the_rule_chooses():
+    kernels = pytest.importorskip("tictacgo.games.batched_kernels")
+    rng = np.random.default_rng(5)
+    engine = BatchedLittleGo(128, backend="numpy")
+    game = engine.game
+    geometry = (np.array(game.neighbour_bits, np.int64), game.size, np.int64(game.full),
+                np.int64(game.not_first_col), np.int64(game.not_last_col))
+    scratch = np.zeros(25, np.int64)
+    checked = captures = 0
+    for _ in range(14):
+        kept = most_captures(engine.capture_counts())
+        for i in range(engine.batch_size):
+            s = engine.state(i)
+            if s.end is not None:
+                continue
+            own, opp = (s.black, s.white) if s.to_move == go.BLACK else (s.white, s.black)
+            ko_own, ko_opp = go.ko_board(s)
+            legal = go.legal_bits(s) & ~(1 << game.pass_action)
+            bits = kernels.go_most_captures(np.int64(legal), np.int64(own), np.int64(opp), np.int64(ko_own),
+                                            np.int64(ko_opp), *geometry, scratch)
+            assert [bool((bits >> p) & 1) for p in range(25)] == kept[i].tolist()
+            checked += 1
+            captures += int(kept[i].sum()) < legal.bit_count()  # a capture narrows the choice
+        mask = engine.legal_mask()
+        mask[:, -1] = False
+        mask[~mask.any(axis=1), -1] = True
+        engine.play(random_legal(rng, mask | engine.done[:, None]))
+    assert checked > 1000 and captures > 10
 
 
 def test_play_where_leaves_the_other_games_untouched(backend):

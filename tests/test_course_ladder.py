@@ -14,6 +14,7 @@ from tictacgo.baselines.course_ladder import (
     GreedyAgent,
     capture_counts,
     centre_distance,
+    leaf_value,
     ordered_children,
     placements,
 )
@@ -135,6 +136,31 @@ def test_course_alphabeta_ordering_keeps_at_most_branching_moves_captures_first(
     kids = ordered_children(s, 10)
     assert len(kids) == 10
     assert [a for a, _ in kids[:2]] == [at(3, 2), at(2, 1)]
+
+
+def _plain_negamax(state, depth, branching):
+    """Negamax without pruning over the ordered placements: the course search's values, the slow way."""
+    if depth == 0 or go.is_terminal(state):
+        return leaf_value(state)
+    children = ordered_children(state, branching)
+    return max(-_plain_negamax(child, depth - 1, branching) for _, child in children)
+
+
+@pytest.mark.parametrize("depth,branching", [(1, 10), (2, 10), (2, 4), (3, 3)])
+def test_course_alphabeta_values_its_best_moves_as_plain_negamax_does(depth, branching):
+    r = np.random.default_rng(depth * 10 + branching)
+    s = go.LittleGo().initial_state()
+    for _ in range(8):
+        moves = go.legal_actions(s)[:-1]
+        s = go.play(s, int(r.choice(moves)))
+        agent = CourseAlphaBetaAgent(go.LittleGo(), depth=depth, branching=branching, rng=rng())
+        values = agent.action_values(s)
+        children = ordered_children(s, branching)
+        exact = {a: -_plain_negamax(child, depth - 1, branching) for a, child in children}
+        best = max(exact.values())
+        assert list(values) == list(exact) and max(values.values()) == best
+        assert all(values[a] == v for a, v in exact.items() if v == best)
+        assert all(values[a] >= v for a, v in exact.items())  # upper bounds elsewhere
 
 
 @pytest.mark.parametrize("name", LADDER)

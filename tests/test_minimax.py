@@ -110,3 +110,20 @@ def test_go_states_hash_by_value_and_the_geometry_by_its_rules_only():
     # The geometry's lookup tables are not hashed with every state (search
     # hashes states in its transposition table): only size, komi and limit.
     assert hash(s.game) == hash((5, 2.5, 24))
+
+
+def test_the_alpha_beta_search_gives_the_same_best_moves_with_or_without_its_table_and_shrink():
+    from tictacgo.baselines.minimax import AlphaBeta
+
+    game = ttt.TicTacToe()
+    r = np.random.default_rng(0)
+    for _ in range(40):
+        s = game.initial_state()
+        for _ in range(int(r.integers(0, 6))):
+            s = game.play(s, int(r.choice(game.legal_actions(s))))
+        if game.is_terminal(s):
+            continue
+        shrunk = AlphaBeta(game).action_values(s, float("inf"))
+        plain = AlphaBeta(game, shrink=1.0, table=False).action_values(s, float("inf"))
+        assert list(shrunk) == list(plain) == game.legal_actions(s)
+        assert all(np.sign(shrunk[a]) == plain[a] for a in plain)  # results in {-1, 0, 1}, shrunk by depth

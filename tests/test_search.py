@@ -113,3 +113,15 @@ def test_puct_plays_its_most_visited_move_once_exploring_is_over_and_gumbel_its_
     assert puct.greedy[0] == visits.argmax()
     gumbel = SearchConfig("gumbel", 30).run(eng, _uniform, np.random.default_rng(1))
     assert gumbel.greedy[0] == gumbel.action[0]
+
+
+def test_the_old_alphazero_search_module_re_exports_the_search_packages_names():
+    import tictacgo.baselines.learning.alphazero.search as old
+    import tictacgo.baselines.search as package
+
+    assert set(package.__all__) <= set(old.__all__)
+    for name in old.__all__:
+        assert getattr(old, name) is getattr(package, name, None) or name in (
+            "EPS", "INITIAL_NODES", "TINY", "clone_engine", "dirichlet_noise", "gumbel_noise")
+    assert old.gumbel_search is gumbel_search
+    assert old.clone_engine.__module__ == "tictacgo.baselines.search.tree"

@@ -5,9 +5,11 @@ one-game search (the ``az`` agent, B = 1) in the few dozen numpy calls each
 step of a simulation makes over ``(B, nodes, actions)`` arrays. These kernels
 do the same work game by game, node by node, on scalars:
 
-* ``simulate_gumbel`` / ``simulate_puct``: every game's walk from its root to
-  a leaf with Gumbel MuZero's root and interior rules, or AlphaZero's PUCT
-  (the formulas of ``tictacgo.baselines.search.formulas``, line for line);
+* ``simulate``: every game's walk from its root to a leaf, one loop for
+  every selection rule, which it takes as an int (``GUMBEL``: Gumbel
+  MuZero's root and interior rules; ``PUCT``: AlphaZero's), the formulas of
+  ``tictacgo.baselines.search.formulas`` line for line (an int rather than a
+  compiled function passed in: numba caches no function that takes one);
 * ``backward``: the leaf values backed up to the roots.
 
 They compute what the numpy rules compute with the same operations in the
@@ -156,42 +158,6 @@ def _gumbel_interior(g, node, logits, legal, child_visits, child_value, child_di
 
 
 @njit(cache=True)
-def simulate_gumbel(children, terminal, logits, legal, child_visits, child_value, child_discount, raw_value,
-                    gumbel, num_considered, table, value_scale, maxvisit_init, parent, action, leaf):
-    """Every game's walk to a leaf under Gumbel's rules (``tree._simulate`` with ``GumbelRoot`` and
-    ``GumbelInterior``), written into ``parent``, ``action`` and ``leaf`` (``-1`` where none)."""
-    B, _, A = children.shape
-    prior = np.empty(A)
-    w = np.empty(A)
-    cq = np.empty(A)
-    score = np.empty(A)
-    for g in range(B):
-        node = 0
-        parent[g], action[g], leaf[g] = -1, -1, -1
-        depth = 0
-        while True:
-            if terminal[g, node]:
-                leaf[g] = node
-                break
-            if depth == 0:
-                total = 0
-                for i in range(A):
-                    total += child_visits[g, node, i]
-                a = _gumbel_root(g, node, table[num_considered[g], total], gumbel, logits, legal,
-                                 child_visits, child_value, child_discount, raw_value, value_scale,
-                                 maxvisit_init, prior, w, cq, score)
-            else:
-                a = _gumbel_interior(g, node, logits, legal, child_visits, child_value, child_discount,
-                                     raw_value, value_scale, maxvisit_init, prior, w, cq, score)
-            child = children[g, node, a]
-            if child < 0:
-                parent[g], action[g] = node, a
-                break
-            node = child
-            depth += 1
-
-
-@njit(cache=True)
 def _puct(g, node, prior, legal, visits_of_node, value, child_visits, child_value, child_discount, c_init,
           c_base, score):
     """AlphaZero's PUCT action at a node (``formulas.puct_scores``, Q normalised over the node)."""
@@ -216,13 +182,48 @@ def _puct(g, node, prior, legal, visits_of_node, value, child_visits, child_valu
     return _argmax(score)
 
 
+GUMBEL, PUCT = 0, 1  # the selection rules ``simulate`` walks by
+
+
 @njit(cache=True)
-def simulate_puct(children, terminal, logits, legal, visits, value, child_visits, child_value,
-                  child_discount, root_prior, use_root_prior, c_init, c_base, parent, action, leaf):
-    """Every game's walk to a leaf under PUCT (``tree._simulate`` with ``rules.Puct``); ``c_base <= 0``
-    keeps ``c = c_init``; ``root_prior`` replaces the roots' prior where ``use_root_prior``."""
+def _choose(rule, g, node, depth, logits, legal, visits, value, raw_value, child_visits, child_value,
+            child_discount, root_noise, num_considered, table, consts, prior, w, cq, score):
+    """The action ``rule`` picks at ``node`` of game ``g``, ``depth`` plies below the root.
+
+    ``GUMBEL``: ``_gumbel_root`` at the root (``root_noise``: the Gumbel noise), ``_gumbel_interior``
+    below; ``consts`` = ``(value_scale, maxvisit_init)``. ``PUCT``: ``_puct`` everywhere, on the
+    node's softmaxed logits or, at the root where ``consts[2]`` is set, on ``root_noise`` (the root
+    prior); ``consts`` = ``(c_init, c_base, use_root_prior)``.
+    """
+    if rule == GUMBEL:
+        if depth == 0:
+            total = 0
+            for i in range(child_visits.shape[2]):
+                total += child_visits[g, node, i]
+            return _gumbel_root(g, node, table[num_considered[g], total], root_noise, logits, legal,
+                                child_visits, child_value, child_discount, raw_value, consts[0], consts[1],
+                                prior, w, cq, score)
+        return _gumbel_interior(g, node, logits, legal, child_visits, child_value, child_discount, raw_value,
+                                consts[0], consts[1], prior, w, cq, score)
+    if depth == 0 and consts[2] != 0.0:
+        for i in range(prior.shape[0]):
+            prior[i] = root_noise[g, i]
+    else:
+        _softmax(logits[g, node], prior)
+    return _puct(g, node, prior, legal, visits, value, child_visits, child_value, child_discount, consts[0],
+                 consts[1], score)
+
+
+@njit(cache=True)
+def simulate(rule, children, terminal, logits, legal, visits, value, raw_value, child_visits, child_value,
+             child_discount, root_noise, num_considered, table, consts, parent, action, leaf):
+    """Every game's walk from its root to a leaf under ``rule`` (``tree._simulate`` with the rules
+    ``_choose`` names), written into ``parent``, ``action`` and ``leaf`` (``-1`` where none): a
+    finished node is the leaf; else the walk stops at the first action without a child node."""
     B, _, A = children.shape
     prior = np.empty(A)
+    w = np.empty(A)
+    cq = np.empty(A)
     score = np.empty(A)
     for g in range(B):
         node = 0
@@ -232,13 +233,9 @@ def simulate_puct(children, terminal, logits, legal, visits, value, child_visits
             if terminal[g, node]:
                 leaf[g] = node
                 break
-            if depth == 0 and use_root_prior:
-                for i in range(A):
-                    prior[i] = root_prior[g, i]
-            else:
-                _softmax(logits[g, node], prior)
-            a = _puct(g, node, prior, legal, visits, value, child_visits, child_value, child_discount, c_init,
-                      c_base, score)
+            a = _choose(rule, g, node, depth, logits, legal, visits, value, raw_value, child_visits,
+                        child_value, child_discount, root_noise, num_considered, table, consts, prior, w, cq,
+                        score)
             child = children[g, node, a]
             if child < 0:
                 parent[g], action[g] = node, a

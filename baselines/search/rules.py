@@ -97,23 +97,30 @@ class GumbelRoot:
         kernels = _tree.compiled_kernels()
         gumbel = np.ascontiguousarray(self.gumbel, np.float64)
         considered = np.ascontiguousarray(self.num_considered, np.int64)
+        consts = np.array([self.value_scale, self.maxvisit_init], np.float64)
 
         def walk(tree: Tree):
             table = self.table.array
             if tree.simulations >= table.shape[1]:
                 table = self.table.columns(tree.simulations + 1)
-            return _walk_out(tree, lambda p, a, lf: kernels.simulate_gumbel(
-                tree.children, tree.terminal, tree.logits, tree.legal, tree.child_visits, tree.child_value,
-                tree.child_discount, tree.raw_value, gumbel, considered, table, float(self.value_scale),
-                float(self.maxvisit_init), p, a, lf))
+            return _walk_out(kernels, tree, kernels.GUMBEL, gumbel, considered, table, consts)
 
         return walk
 
 
-def _walk_out(tree: Tree, kernel):
+_NO_CONSIDERED = np.zeros(1, np.int64)  # what PUCT passes for Gumbel's arrays
+_NO_TABLE = np.zeros((1, 1), np.int64)
+
+
+def _walk_out(kernels, tree: Tree, rule: int, root_noise: np.ndarray, num_considered: np.ndarray,
+              table: np.ndarray, consts: np.ndarray):
+    """``(parent, action, leaf)`` of every game's walk by the compiled ``kernels.simulate`` under ``rule``."""
     B = tree.batch_size
     parent, action, leaf = np.empty(B, np.int64), np.empty(B, np.int64), np.empty(B, np.int64)
-    kernel(parent, action, leaf)
+    kernels.simulate(
+        rule, tree.children, tree.terminal, tree.logits, tree.legal, tree.visits, tree.value, tree.raw_value,
+        tree.child_visits, tree.child_value, tree.child_discount, root_noise, num_considered, table, consts,
+        parent, action, leaf)
     return parent, action, leaf
 
 
@@ -157,11 +164,9 @@ class Puct:
         use_prior = self.root_prior is not None
         prior = np.ascontiguousarray(self.root_prior if use_prior else np.zeros((1, 1)), np.float64)
         c_base = -1.0 if self.c_base is None else float(self.c_base)
+        consts = np.array([self.c_init, c_base, 1.0 if use_prior else 0.0], np.float64)
 
         def walk(tree: Tree):
-            return _walk_out(tree, lambda p, a, lf: kernels.simulate_puct(
-                tree.children, tree.terminal, tree.logits, tree.legal, tree.visits, tree.value,
-                tree.child_visits, tree.child_value, tree.child_discount, prior, use_prior,
-                float(self.c_init), c_base, p, a, lf))
+            return _walk_out(kernels, tree, kernels.PUCT, prior, _NO_CONSIDERED, _NO_TABLE, consts)
 
         return walk

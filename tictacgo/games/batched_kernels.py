@@ -205,6 +205,21 @@ def go_capture_counts(black, white, prev_black, prev_white, to_move, ko_armed, d
 
 
 @njit(cache=True)
+def go_most_captures(allowed, own, opp, ko_own, ko_opp, nb, n, full, left, right, counts):
+    """``greedy.most_captures`` on one game's bits: of the placements ``allowed`` (bits, legal ones),
+    those that capture the most stones (bits; ``counts`` (n*n) is scratch for the counts)."""
+    best = -1
+    for p in range(n * n):
+        if (allowed >> p) & 1:
+            counts[p] = popcount(go_place(own, opp, p, ko_own, ko_opp, nb, n, full, left, right)[3])
+            best = max(best, counts[p])
+    for p in range(n * n):
+        if (allowed >> p) & 1 and counts[p] != best:
+            allowed &= ~(np.int64(1) << p)
+    return allowed
+
+
+@njit(cache=True)
 def go_play(black, white, prev_black, prev_white, to_move, t, ko_armed, last_pass, captured, last_action,
             done, end, winner, actions, where, nb, n, full, left, right, pass_action, max_actions, komi,
             autoreset, ended, ret):

@@ -34,6 +34,7 @@ import numpy as np
 from tictacgo.games import littlego_place as go
 from tictacgo.games.batched_common import BatchedGame, popcount, unpack
 from tictacgo.games.errors import IllegalActionError
+from tictacgo.games.greedy import most_captures
 from tictacgo.games.registry import make_game
 
 END_NONE, END_MAX_ACTIONS, END_DOUBLE_PASS, END_PASS_ON_EMPTY_START, END_ILLEGAL = range(5)
@@ -304,9 +305,7 @@ class BatchedLittleGo(BatchedGame):
 
     def greedy_choices(self, allowed: np.ndarray, games: np.ndarray) -> None:
         """Keep the placements of ``games`` that capture the most stones (the course's greedy player)."""
-        counts = self.capture_counts()[games]
-        best = counts.max(axis=1, keepdims=True)
-        allowed[:, :self.pass_action] &= counts == best
+        allowed[:, :self.pass_action] &= most_captures(self.capture_counts()[games])
 
     def boards(self) -> np.ndarray:
         """``(B, n, n)`` int8: 0 empty, 1 Black, 2 White."""

@@ -6,7 +6,7 @@ twin, and says why the two agree move for move). The Little-Go placement is
 ``batched_kernels.go_place``, the line-for-line twin of the rules core's
 ``littlego.place_bits`` that the conformance suite checks; this module adds
 whose turn it is, passes, the action limit, the ko memory and the score, as
-``littlego_fast.fast_rollout`` does.
+``littlego_fast.play_out`` (the Python twin) does.
 
 Importing this module imports numba (ImportError when it is missing). The
 kernels are compiled on first use and cached on disk (``cache=True``), as the

@@ -4,7 +4,9 @@
 ``random_playout`` method) return the winner of the game that random play
 finishes from ``state``: the leaf evaluation of plain UCT search, its hot
 path. They run as one compiled call (``playout_kernels``, the ``fast`` extra:
-numba) or, without numba, as the pure-Python twins of this module; both play
+numba) or, without numba, as their pure-Python twins (Little-Go's is the
+package's one Python rollout, ``littlego_fast.play_out``, drawing from
+``splitmix64_draws``; Tic-Tac-Toe's is ``_ttt_playout_py``); both play
 exactly the same moves for the same seed, so a seeded search does not depend
 on whether numba is installed.
 
@@ -21,7 +23,7 @@ modulo ``2**64``, so the compiled and the Python twins agree bit for bit.
 The rules: every Little-Go placement goes through the rules' placement
 primitive (``littlego.place_bits`` here, its line-for-line compiled twin
 ``batched_kernels.go_place`` in the kernel); turns, passes, the action limit,
-the ko memory and the score are this module's and the kernel's own, and both
+the ko memory and the score are ``play_out``'s and the kernel's own, and both
 replay every recorded course-host game in the conformance suite through
 ``script`` (actions to play instead of random ones) and ``record`` (what each
 action did).
@@ -36,6 +38,7 @@ larger boards always take the Python twin.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -44,6 +47,7 @@ from tictacgo.games import littlego_place as go
 from tictacgo.games import tictactoe_lines as ttt
 from tictacgo.games.batched_common import BACKEND_ENV, load_kernels, resolve_backend
 from tictacgo.games.errors import IllegalActionError
+from tictacgo.games.littlego_fast import play_out
 
 MASK64 = (1 << 64) - 1
 SEED_BITS = 63  # seeds are non-negative int64s: one numba signature for every seed
@@ -159,25 +163,21 @@ def go_playout(state: Any, seed: int, pass_prob: float = 0.0, backend: str | Non
         own, opp = state.white, state.black
         ko_own, ko_opp = (state.prev_white, state.prev_black) if state.ko_armed else (go.NO_KO, go.NO_KO)
     k = _kernels_for(backend)
+    if k is None or game.size > _MAX_KERNEL_BOARD:  # the Python twin: the one Python rollout
+        uniform, fraction = splitmix64_draws(seed)
+        return play_out(game, own, opp, state.to_move, state.t, state.last_pass, ko_own, ko_opp,
+                        uniform, fraction, pass_prob,
+                        choose=None if script is None else _scripted(script, state.t), record=record)
+    geo, nb, komi = _go_tables(game)
     if script is None and record is None:
-        if k is None or game.size > _MAX_KERNEL_BOARD:
-            return _go_playout_py(game, own, opp, state.to_move, state.t, state.last_pass, ko_own, ko_opp,
-                                  seed, pass_prob, (), False)[0]
-        geo, nb, komi = _go_tables(game)
         return k.go_playout(own, opp, state.to_move, state.t, state.last_pass, ko_own, ko_opp, seed,
                             float(pass_prob), geo, nb, komi, _EMPTY, _NO_RECORD)[0]
     script = _EMPTY if script is None else np.asarray(script, dtype=np.int64).ravel()
-    if k is None or game.size > _MAX_KERNEL_BOARD:
-        winner, played, rows = _go_playout_py(game, own, opp, state.to_move, state.t, state.last_pass,
-                                              ko_own, ko_opp, seed, pass_prob, script, record is not None)
-    else:
-        geo, nb, komi = _go_tables(game)
-        rows = np.zeros((game.max_actions - state.t, 6), np.int64) if record is not None else _NO_RECORD
-        winner, played = k.go_playout(own, opp, state.to_move, state.t, state.last_pass, ko_own, ko_opp,
-                                      seed, float(pass_prob), geo, nb, komi, script, rows)
-        rows = [tuple(int(v) for v in row) for row in rows[:played]]
+    rows = np.zeros((game.max_actions - state.t, 6), np.int64) if record is not None else _NO_RECORD
+    winner, played = k.go_playout(own, opp, state.to_move, state.t, state.last_pass, ko_own, ko_opp,
+                                  seed, float(pass_prob), geo, nb, komi, script, rows)
     if record is not None:
-        record.extend((a, b, w, c, (ko, kp)) for a, b, w, c, ko, kp in rows)
+        record.extend((a, b, w, c, (ko, kp)) for a, b, w, c, ko, kp in rows[:played].tolist())
     if winner < 0:
         p = int(script[played])
         reason = state.game.illegal_reason(_replayed(state, script[:played]), p)
@@ -191,77 +191,41 @@ def _replayed(state: Any, actions) -> Any:
     return state
 
 
-def _go_playout_py(game: Any, own: int, opp: int, mover: int, t: int, last_pass: bool, ko_own: int,
-                   ko_opp: int, seed: int, pass_prob: float, script, keep: bool):
-    """The Python twin of ``playout_kernels.go_playout``: ``(winner, played, record rows)``."""
-    full, neighbour_bits = game.full, game.neighbour_bits
-    max_actions, pass_action = game.max_actions, game.pass_action
-    place = go.place_bits
-    no_ko = go.NO_KO
+def _scripted(script, t0: int):
+    """``play_out``'s ``choose`` for a script: its actions from action ``t0`` on, then None (random)."""
+    script = [int(a) for a in np.asarray(script, dtype=np.int64).ravel()]
+
+    def choose(black: int, white: int, mover: int, t: int) -> int | None:
+        return script[t - t0] if t - t0 < len(script) else None
+
+    return choose
+
+
+def splitmix64_draws(seed: int) -> tuple[Callable[[], float], Callable[[], float]]:
+    """The playouts' random stream as ``play_out`` draws it: ``(uniform, fraction)`` on one splitmix64
+    stream from ``seed``.
+
+    ``uniform()``: the top 53 bits of the next output over ``2**53`` (a pass
+    decision); ``fraction()``: its top 32 bits over ``2**32``, so that
+    ``int(fraction() * k)`` is the kernel's ``((z >> 32) * k) >> 32`` exactly
+    (both products are exact in a double for ``k < 2**21``).
+    """
     s = seed
-    rows = []
-    played = 0
-    n_script = len(script)
-    while True:
-        empty = full & ~(own | opp)
-        p = pass_action
-        own2, opp2, dead = own, opp, 0
-        if played < n_script:
-            p = int(script[played])
-            if p != pass_action:
-                result = place(game, own, opp, p, ko_own, ko_opp)
-                if isinstance(result, str):
-                    return -1, played, rows
-                own2, opp2, dead = result
-        else:
-            voluntary = False
-            if pass_prob > 0.0:
-                s, z = splitmix64(s)
-                voluntary = (z >> 11) * (1.0 / 9007199254740992.0) < pass_prob
-            if not voluntary:
-                cand = empty
-                while cand:
-                    # splitmix64, inlined (this loop is the fallback's hot path)
-                    s = (s + _GOLDEN) & MASK64
-                    z = ((s ^ (s >> 30)) * _MIX1) & MASK64
-                    z = ((z ^ (z >> 27)) * _MIX2) & MASK64
-                    r = (((z ^ (z >> 31)) >> 32) * cand.bit_count()) >> 32
-                    pick = cand
-                    while r:
-                        pick &= pick - 1
-                        r -= 1
-                    stone = pick & -pick
-                    q = stone.bit_length() - 1
-                    nb = neighbour_bits[q]
-                    if nb & empty and not nb & opp:
-                        p, own2 = q, own | stone  # place_bits' first exit, inlined (see the kernel)
-                        break
-                    result = place(game, own, opp, q, ko_own, ko_opp)
-                    if not isinstance(result, str):
-                        p, (own2, opp2, dead) = q, result
-                        break
-                    cand ^= stone
-        t += 1
-        ended = t >= max_actions
-        if p == pass_action:
-            ko_own = ko_opp = no_ko
-            ended = ended or last_pass or t == 1
-            last_pass = True
-        else:
-            last_pass = False
-            ko_own, ko_opp = (opp, own) if dead else (no_ko, no_ko)
-        if keep:
-            black, white = (own2, opp2) if mover == go.BLACK else (opp2, own2)
-            rows.append((p, black, white, dead.bit_count(), ko_own, ko_opp))
-        played += 1
-        own, opp = opp2, own2
-        mover = 3 - mover
-        if ended:
-            break
-    black, white = (own, opp) if mover == go.BLACK else (opp, own)
-    b = black.bit_count()
-    w = white.bit_count() + game.komi
-    return (1 if b > w else 2 if w > b else 0), played, rows
+
+    def uniform() -> float:
+        nonlocal s
+        s, z = splitmix64(s)
+        return (z >> 11) * (1.0 / 9007199254740992.0)
+
+    def fraction() -> float:
+        nonlocal s
+        # splitmix64, inlined (the Python twin's hot path)
+        s = (s + _GOLDEN) & MASK64
+        z = ((s ^ (s >> 30)) * _MIX1) & MASK64
+        z = ((z ^ (z >> 27)) * _MIX2) & MASK64
+        return ((z ^ (z >> 31)) >> 32) * (1.0 / 4294967296.0)
+
+    return uniform, fraction
 
 
 # -- Tic-Tac-Toe ----------------------------------------------------------------------
