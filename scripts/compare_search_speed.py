@@ -171,11 +171,30 @@ def bookkeeping_runner(sims: int):
     return search
 
 
+def bench_of(checkout: Path):
+    """The bench cases of ``checkout`` (``build(spec)`` and ``timed(chunk, budget)``): its
+    ``benchmarks.peers`` package, or, in checkouts older than that package, its ``scripts/bench.py``."""
+    import types
+
+    if (checkout / "benchmarks" / "peers" / "worker.py").is_file():
+        # appended, after PYTHONPATH's staged tictacgo: the checkout's bare folder lacks the mapped parts
+        sys.path.append(str(checkout))
+        from benchmarks.peers.cases import timed
+        from benchmarks.peers.worker import build
+
+        return types.SimpleNamespace(build=build, timed=timed)
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench", checkout / "scripts" / "bench.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    return bench
+
+
 def worker_main() -> None:
     """Serve JSON requests on stdin (``setup`` a row, ``measure`` it), one reply a line."""
     import_from_pythonpath()
-    sys.path.insert(0, str(HERE))
-    import bench  # scripts/bench.py: its cases, built on whichever tictacgo this process imports
+    bench = bench_of(Path(os.environ["COMPARE_CHECKOUT"]))
 
     reply = os.fdopen(os.dup(1), "w", buffering=1)
     os.dup2(2, 1)
@@ -218,10 +237,10 @@ def stage(checkout: Path, dest: Path) -> Path:
 
 
 class Worker:
-    def __init__(self, name: str, path: Path):
+    def __init__(self, name: str, path: Path, checkout: Path):
         self.name = name
         self.log = tempfile.TemporaryFile(mode="w+")
-        env = dict(os.environ, PYTHONPATH=str(path))
+        env = dict(os.environ, PYTHONPATH=str(path), COMPARE_CHECKOUT=str(checkout))
         self.proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--worker"],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log,
                                      text=True, env=env)
@@ -253,7 +272,8 @@ def main(argv=None) -> int:
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         checkouts = {"base": Path(args.base).resolve(), "this": ROOT}
-        workers = {name: Worker(name, stage(path, Path(tmp) / name)) for name, path in checkouts.items()}
+        workers = {name: Worker(name, stage(path, Path(tmp) / name), path)
+                   for name, path in checkouts.items()}
         runs = {row: {name: [] for name in workers} for row in rows}
         try:
             for row in rows:
