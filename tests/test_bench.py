@@ -226,3 +226,9 @@ def test_the_alphazero_search_bench_gives_a_row_per_batch_and_splits_self_play(c
                                   "--blocks", "1", "--moves", "1"]) == 0
     out = capsys.readouterr().out
     assert all(f"| {part} |" in out for part in alphazero_search.PARTS)
+    assert alphazero_search.main(["--batches", "2", "--sims", "2", "--channels", "4", "--blocks", "1",
+                                  "--repeats", "1", "--precision", "auto"]) == 0
+    out = capsys.readouterr().out  # auto says what it picked on this CPU, then runs it
+    picked = [line for line in out.splitlines() if line.startswith("inference precision auto: ")]
+    assert len(picked) == 1 and picked[0].split(": ")[1].split(",")[0] in ("bfloat16", "float32")
+    assert picked[0].split(": ")[1].split(",")[0] in out.splitlines()[1]
