@@ -449,9 +449,10 @@ class MatchKernel:
     def step(self, *args):
         """``kernel(*args)``, calling the compiled code for the first call's argument types directly.
 
-        numba's dispatcher works out the types of the 24 arguments on every call, a third of a
-        one-game step's call; here they repeat, so the caller must pass arrays of the first call's
-        dtypes, dimensions and flags (C order, aligned, writable) every time.
+        numba's dispatcher works out the types of the 24 arguments on every call (about 0.6 us of a
+        1.5 us call, measured on a kernel with these arguments); here they repeat, so the caller
+        must pass arrays of the first call's dtypes, dimensions and flags (C order, aligned,
+        writable) every time.
         """
         if self._compiled is not None:
             return self._compiled(*args)
