@@ -82,7 +82,8 @@ def test_a_subtree_keeps_the_nodes_under_its_root_with_their_links_visits_and_po
     below = tree.nodes_below(0, node)
     sub = tree.subtree(np.array([node]), 10)
     k = len(below)
-    assert sub.nodes_used == k and sub.capacity == k + 10 and sub.simulations == 0
+    assert sub.nodes_used == k and sub.num_nodes == k + 10 and sub.simulations == 0
+    sub.ensure(k + 10)  # room for the next search's nodes, allocated as they come
     assert (sub.visits[0, :k] == tree.visits[0, below]).all() and sub.parent[0, 0] == -1
     for name in tree.fields:
         assert (sub.states[name][0, :k] == tree.states[name][0, below]).all()

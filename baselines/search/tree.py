@@ -157,7 +157,7 @@ class Tree:
 
     def subtree(self, roots: np.ndarray, num_simulations: int) -> Tree:
         """A tree of the subtrees under node ``roots[g]`` of each game, renumbered from 0 (each root
-        becomes node 0, no parent), with room for ``num_simulations`` more nodes; ``simulations`` 0.
+        becomes node 0, no parent), for ``num_simulations`` more nodes; ``simulations`` 0.
 
         What a search keeps between moves: the next search starts from these visits
         (``run_search(..., reuse=tree.subtree(...))``).
@@ -165,7 +165,8 @@ class Tree:
         kept = [self.nodes_below(g, int(r)) for g, r in enumerate(roots)]
         size = max(len(k) for k in kept)
         new = copy.copy(self)
-        new.num_nodes = new.capacity = size + num_simulations
+        new.num_nodes = size + num_simulations
+        new.capacity = min(new.num_nodes, size + INITIAL_NODES)  # grown by ``ensure`` as in a new tree
         new.simulations = 0
         B, N = self.batch_size, new.capacity
         for name in _NODE_ARRAYS:
