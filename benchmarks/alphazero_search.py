@@ -23,6 +23,7 @@ time (nested calls are counted in their own part, not their caller's):
 
     python scripts/bench_alphazero.py --batches 64,256 --sims 32
     python scripts/bench_alphazero.py --selfplay --batches 256 --sims 32 --moves 24 [--precision bfloat16]
+    python scripts/bench_alphazero.py --batches 1 --sims 128 --precision auto
 """
 
 from __future__ import annotations
@@ -38,11 +39,11 @@ import numpy as np
 import torch
 
 from tictacgo.baselines.learning.alphazero.network import (
-    PRECISIONS,
     Architecture,
     NetworkEvaluator,
     PolicyValueNet,
 )
+from tictacgo.baselines.learning.alphazero.precision import PRECISION_CHOICES, resolve_precision
 from tictacgo.baselines.learning.alphazero.search import gumbel_search
 from tictacgo.baselines.learning.alphazero.selfplay import SearchConfig, SelfPlay
 from tictacgo.baselines.learning.training_config import setting
@@ -155,7 +156,9 @@ class Args:
     threads: int = setting(1, "torch threads (1: as training runs).")
     selfplay: bool = setting(False, "Time SelfPlay.step and split its time instead.")
     moves: int = setting(24, "--selfplay: moves timed (24: one course game).")
-    precision: str = setting("float32", "The network's arithmetic.", choices=PRECISIONS)
+    precision: str = setting("float32", 'The network\'s arithmetic ("auto": bfloat16 where the CPU has AMX '
+                             'or AVX512-BF16, as training\'s --inference-precision auto).',
+                             choices=PRECISION_CHOICES)
     device: str = setting("cpu", "Where the network runs.", choices=("cpu", "cuda"))
 
 
@@ -163,6 +166,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_options(Args(), argv, description=__doc__.split("\n\n")[0])
     torch.set_num_threads(args.threads)
     torch.manual_seed(0)
+    picked = resolve_precision(args.precision, args.device)
+    if args.precision == "auto":
+        print(picked.reason)
+    args.precision = picked.used
     variant = make_game("littlego")
     net = PolicyValueNet(Architecture.for_variant(variant, channels=args.channels, blocks=args.blocks))
     net = net.to(args.device).eval()

@@ -36,6 +36,9 @@ BUILTIN_OPPONENTS = ("random", "greedy")
 # The keys of the vector env's info, in order (and "scores" where the engine scores).
 INFO_KEYS = ("action_mask", "learner_colour", "winner_colour", "opponent_action", "illegal_action", "t",
              "reason")
+# The arrays of a compiled step, in the order it returns them (and "scores" where the engine scores).
+STEP_KEYS = ("obs", "rewards", "terminated", "opponent_action", "illegal", "action_mask", "t", "reason",
+             "scores")
 # gymnasium.make_vec picks the vector entry point by default; what only the single-game envs take
 # (registry opponents, planes, the penalty wrapper) is there with vectorization_mode="sync".
 SYNC_HINT = ('; the single-game envs take more through gymnasium.make_vec(..., '
@@ -95,8 +98,6 @@ class BatchedMatch:
         self._bitgen_of: np.random.Generator | None = None  # the generator self._bitgen points into
         self._points = rows * cols
         self._scored = hasattr(engine, "scores")
-        keys = INFO_KEYS + (("scores",) if self._scored else ())
-        self._info_masks = tuple("_" + key for key in keys)
         self._all_true = np.ones(self.num_envs, bool)  # copied: cheaper than np.ones at small B
         self._no_reasons = self._reasons.take(np.zeros(self.num_envs, np.intp))  # every game live
 
@@ -254,17 +255,31 @@ class BatchedMatch:
         this step ended, all 1 for one the opponent's opening ended), ``t`` (actions played),
         ``reason`` and, where the engine scores, ``scores``; each a fresh array.
         """
+        a = self._checked_actions(actions)
+        if self._kernels is not None and type(self.opponent) is str:  # self.compiled, inlined
+            return dict(zip(STEP_KEYS, self._compiled_step(a), strict=False))
+        with self.all_or_nothing():
+            rewards, terminated, opponent_action, illegal = self._step(a)
+        return {"rewards": rewards, "terminated": terminated, "opponent_action": opponent_action,
+                "illegal": illegal, **self.outputs()}
+
+    def advance_with_info(self, actions) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+        """``advance`` as the vector env's step returns it: ``(obs, rewards, terminated, info)``."""
+        a = self._checked_actions(actions)
+        if self._kernels is not None and type(self.opponent) is str:  # self.compiled, inlined
+            obs, rewards, terminated, replies, illegal, mask, t, reason, *scores = self._compiled_step(a)
+            return obs, rewards, terminated, self._info(mask, replies, illegal, t, reason, scores)
+        out = self.advance(a)
+        return out["obs"], out["rewards"], out["terminated"], self.info(out)
+
+    def _checked_actions(self, actions) -> np.ndarray:
+        """``actions`` as an array of B integers, or a ValueError/TypeError saying what is wrong."""
         a = np.asarray(actions)
         if a.shape != (self.num_envs,):
             raise ValueError(f"actions must have shape ({self.num_envs},), got {a.shape}")
         if a.dtype.kind not in "iu":
             raise TypeError(f"actions must be integers, got dtype {a.dtype}")
-        if self._kernels is not None and type(self.opponent) is str:  # self.compiled, inlined
-            return self._compiled_step(a)
-        with self.all_or_nothing():
-            rewards, terminated, opponent_action, illegal = self._step(a)
-        return {"rewards": rewards, "terminated": terminated, "opponent_action": opponent_action,
-                "illegal": illegal, **self.outputs()}
+        return a
 
     def outputs(self) -> dict[str, np.ndarray]:
         """Fresh arrays of the games as they are: ``obs``, ``action_mask`` (int8, the info's), ``t``,
@@ -279,25 +294,28 @@ class BatchedMatch:
             out["scores"] = self.engine.scores()
         return out
 
-    def _compiled_step(self, a: np.ndarray) -> dict[str, np.ndarray]:
+    def _compiled_step(self, a: np.ndarray) -> tuple[np.ndarray, ...]:
         """``advance`` in one kernel call (``tictacgo.envs.vector_kernels``), for the built-in
-        opponents: the same games and random draws as ``_step``."""
+        opponents: the same games and random draws as ``_step``; its arrays in ``STEP_KEYS`` order
+        (``scores`` where the engine scores)."""
         B, A, kernel = self.num_envs, self.engine.num_actions, self._kernels
         if self._bitgen_of is not self.rng:
             from tictacgo.envs.vector_kernels import bitgen_addresses
 
             self._bitgen = np.array(bitgen_addresses(self.rng), dtype=np.int64)
             self._bitgen_of = self.rng
+        actions = np.ascontiguousarray(a, dtype=np.int64)
+        if not actions.flags.carray:  # the kernel's compiled types: C order, aligned, writable
+            actions = actions.copy()
         obs, rewards = np.empty((B, self._points), np.int8), np.empty(B)
         terminated, illegal = np.empty(B, bool), np.empty(B, bool)
         opponent_action, t = np.empty(B, np.int64), np.empty(B, np.int64)
         mask, action_mask = np.empty((B, A), bool), np.empty((B, A), np.int8)
         extra = (np.empty((B, 2)),) if kernel.scored else ()
-        bad, refused, code, finished = kernel.kernel(
+        bad, refused, code, finished = kernel.step(
             *kernel.engine_args, self.learner_colour, self._next_alternate, self.needs_reset,
-            self.ended_at_reset, self.mask, self.mode_code, self.opponent == "greedy",
-            np.ascontiguousarray(a, dtype=np.int64), self._bitgen, obs, rewards, terminated, opponent_action,
-            illegal, mask, action_mask, t, *extra)
+            self.ended_at_reset, self.mask, self.mode_code, self.opponent == "greedy", actions, self._bitgen,
+            obs, rewards, terminated, opponent_action, illegal, mask, action_mask, t, *extra)
         if bad >= 0:
             raise ValueError(f"actions must be in [0, {A - 1}], got {int(a[bad])}")
         if refused >= 0:
@@ -307,12 +325,8 @@ class BatchedMatch:
         self.mask = mask
         if self.observation_format == "board":
             obs = obs.reshape(B, *self.observation_space.shape)
-        out = {"obs": obs, "rewards": rewards, "terminated": terminated, "opponent_action": opponent_action,
-               "illegal": illegal, "action_mask": action_mask, "t": t,
-               "reason": self._reasons.take(self.engine.end) if finished else self._no_reasons.copy()}
-        if extra:
-            out["scores"] = extra[0]
-        return out
+        reason = self._reasons.take(self.engine.end) if finished else self._no_reasons.copy()
+        return obs, rewards, terminated, opponent_action, illegal, action_mask, t, reason, *extra
 
     def _step(self, a: np.ndarray) -> tuple[np.ndarray, ...]:
         engine = self.engine
@@ -350,19 +364,27 @@ class BatchedMatch:
     def info(self, out: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         """The vector env's ``info`` from ``advance``'s (or ``outputs``' and the reset's) arrays,
         each key with its ``_key`` mask (all True: every game reports every key)."""
-        info = {
-            "action_mask": out["action_mask"],
-            "learner_colour": self.learner_colour.copy(),
-            "winner_colour": self.engine.winner.copy(),
-            "opponent_action": out["opponent_action"],
-            "illegal_action": out["illegal"],
-            "t": out["t"],
-            "reason": out["reason"],
-        }
-        if self._scored:
-            info["scores"] = out["scores"]
-        info.update(dict.fromkeys(self._info_masks, self._all_true.copy()))
-        return info
+        scores = [out["scores"]] if self._scored else []
+        return self._info(out["action_mask"], out["opponent_action"], out["illegal"], out["t"], out["reason"],
+                          scores)
+
+    def _info(self, action_mask, opponent_action, illegal, t, reason, scores: list) -> dict[str, np.ndarray]:
+        """``info`` from its arrays (``scores``: ``[scores]`` where the engine scores, else ``[]``):
+        the keys in ``INFO_KEYS`` order, then their ``_key`` masks, which share one fresh array.
+
+        Written out as one dict display: a one-game step's info costs half of building it key by key.
+        """
+        every, colours, winners = self._all_true.copy(), self.learner_colour.copy(), self.engine.winner.copy()
+        if not scores:
+            return {"action_mask": action_mask, "learner_colour": colours, "winner_colour": winners,
+                    "opponent_action": opponent_action, "illegal_action": illegal, "t": t, "reason": reason,
+                    "_action_mask": every, "_learner_colour": every, "_winner_colour": every,
+                    "_opponent_action": every, "_illegal_action": every, "_t": every, "_reason": every}
+        return {"action_mask": action_mask, "learner_colour": colours, "winner_colour": winners,
+                "opponent_action": opponent_action, "illegal_action": illegal, "t": t, "reason": reason,
+                "scores": scores[0], "_action_mask": every, "_learner_colour": every, "_winner_colour": every,
+                "_opponent_action": every, "_illegal_action": every, "_t": every, "_reason": every,
+                "_scores": every}
 
 
 class TurnBasedVectorEnv(VectorEnv):
@@ -413,9 +435,8 @@ class TurnBasedVectorEnv(VectorEnv):
     def step(self, actions):
         if not self._started:
             raise RuntimeError("call reset() before step()")
-        out = self.match.advance(actions)
-        truncated = np.zeros(self.num_envs, bool)
-        return out["obs"], out["rewards"], out["terminated"], truncated, self.match.info(out)
+        obs, rewards, terminated, info = self.match.advance_with_info(actions)
+        return obs, rewards, terminated, np.zeros(self.num_envs, bool), info
 
 
 def make_littlego(num_envs: int, board_size: int = 5, komi: float | None = None,

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.peers import cases as bench
+from benchmarks.peers.ours import one_game_policy
 from benchmarks.peers.report import fmt_ratio, ratios
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -177,7 +178,27 @@ def test_ratio_compares_a_tictacgo_row_with_the_peers_of_the_same_case_batch_and
     assert ratios(rows[0], rows) == "3.00x pgx"
     assert ratios(rows[3], rows) == "5.00x openspiel_mctsbot"
     assert ratios(rows[1], rows) == ""   # peers get no ratio
+    one_game = [{"case": "ttt_random_play", "impl": "tictacgo_gym", "batch": 1, "per_s": 100.0},
+                {"case": "ttt_random_play", "impl": "pgx", "batch": 1, "per_s": 10.0},
+                {"case": "ttt_random_play", "impl": "tictacgo_vector", "batch": 1, "per_s": 120.0},
+                {"case": "ttt_random_play", "impl": "tictacgo_vector", "batch": 64, "per_s": 900.0},
+                {"case": "go5_random_play", "impl": "tictacgo_gym", "batch": 1, "per_s": 50.0}]
+    # the vector env at B = 1 over the Gymnasium env first, then the peers; at B = 64 there is no gym row
+    assert ratios(one_game[2], one_game) == "1.20x tictacgo_gym, 12.00x pgx"
+    assert ratios(one_game[3], one_game) == ""
+    assert ratios(one_game[0], one_game) == "10.00x pgx"
     assert fmt_ratio(0.0042) == "0.004x" and fmt_ratio(12.345) == "12.35x"
+
+
+def test_the_one_game_policy_of_the_gym_and_vector_rows_draws_every_legal_action_and_0_without_one():
+    import numpy as np
+
+    pick = one_game_policy()
+    mask = np.array([0, 1, 0, 1, 0, 0, 0, 0, 1], np.int8)
+    assert {pick(mask) for _ in range(200)} == {1, 3, 8}
+    assert pick(np.zeros(9, np.int8)) == 0  # a vector env's reset step: the action is ignored
+    first, second = one_game_policy(), one_game_policy()
+    assert [first(mask) for _ in range(20)] == [second(mask) for _ in range(20)]  # seeded alike
 
 
 @pytest.mark.parametrize("args, message", [
@@ -205,3 +226,9 @@ def test_the_alphazero_search_bench_gives_a_row_per_batch_and_splits_self_play(c
                                   "--blocks", "1", "--moves", "1"]) == 0
     out = capsys.readouterr().out
     assert all(f"| {part} |" in out for part in alphazero_search.PARTS)
+    assert alphazero_search.main(["--batches", "2", "--sims", "2", "--channels", "4", "--blocks", "1",
+                                  "--repeats", "1", "--precision", "auto"]) == 0
+    out = capsys.readouterr().out  # auto says what it picked on this CPU, then runs it
+    picked = [line for line in out.splitlines() if line.startswith("inference precision auto: ")]
+    assert len(picked) == 1 and picked[0].split(": ")[1].split(",")[0] in ("bfloat16", "float32")
+    assert picked[0].split(": ")[1].split(",")[0] in out.splitlines()[1]

@@ -10,7 +10,7 @@ from engines import NUMBA_MISSING
 from gymnasium.vector import AutoresetMode
 
 import tictacgo  # noqa: F401  (registers the ids)
-from tictacgo.envs.vector_env import TurnBasedVectorEnv
+from tictacgo.envs.vector_env import INFO_KEYS, TurnBasedVectorEnv
 from tictacgo.envs.vector_env import make_littlego as LittleGoVectorEnv
 from tictacgo.envs.vector_env import make_tictactoe as TicTacToeVectorEnv
 from tictacgo.games import littlego as go
@@ -312,6 +312,41 @@ def test_the_compiled_step_plays_the_numpy_steps_games_and_draws(monkeypatch, ma
             assert (getattr(fast.match.engine, name) == getattr(slow.match.engine, name)).all(), name
     assert fast.match.rng.bit_generator.state == slow.match.rng.bit_generator.state
     assert info_f["illegal_action"].dtype == bool
+
+
+@needs_numba
+@pytest.mark.parametrize("make", [LittleGoVectorEnv, TicTacToeVectorEnv])
+def test_the_compiled_step_calls_its_compiled_code_directly_and_any_action_array_plays_the_same(make):
+    # After the first step the kernel is called through the compiled entry point of its argument types;
+    # read-only, strided and int32 actions are made into the kernel's type first, so they play as a copy.
+    plain, odd = make(5, learner="random"), make(5, learner="random")
+    (_, info), _ = plain.reset(seed=2), odd.reset(seed=2)
+    rng = np.random.default_rng(0)
+    for step in range(30):
+        actions = masked_random(rng, info)
+        if step % 3 == 0:
+            weird = np.repeat(actions.astype(np.int32), 2)[::2]  # strided, int32
+        else:
+            weird = actions.copy()
+            weird.setflags(write=False)
+        out_p, out_o = plain.step(actions), odd.step(weird)
+        for a, b in zip(out_p[:4], out_o[:4], strict=True):
+            assert (a == b).all()
+        assert all((out_p[4][k] == out_o[4][k]).all() for k in out_p[4])
+        info = out_p[4]
+    kernel = odd.match._kernels
+    assert kernel._compiled is not kernel.kernel and kernel._compiled is not None
+
+
+@pytest.mark.parametrize("make", [LittleGoVectorEnv, TicTacToeVectorEnv])
+def test_info_lists_its_keys_in_order_then_their_masks(make):
+    envs = make(3)
+    _, reset_info = envs.reset(seed=0)
+    _, _, _, _, info = envs.step(np.zeros(3, np.int64))
+    keys = list(INFO_KEYS) + (["scores"] if "scores" in info else [])
+    assert list(info) == list(reset_info) == keys + ["_" + k for k in keys]
+    assert ("scores" in info) == (make is LittleGoVectorEnv)
+    assert all(info["_" + k].all() and info["_" + k].dtype == bool for k in keys)
 
 
 @pytest.mark.parametrize("backend", ["numpy", pytest.param("numba", marks=needs_numba)])

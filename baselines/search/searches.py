@@ -55,6 +55,7 @@ class SearchOutput:
         greedy: the action once a game's exploring moves are over: the most
             visited for PUCT (whose ``action`` samples the visits), ``action``
             for Gumbel (whose noise is its exploration).
+        tree: the search's trees, where it was asked to keep them (``keep_tree``), else None.
     """
 
     action: np.ndarray
@@ -67,6 +68,7 @@ class SearchOutput:
     legal: np.ndarray
     simulations: int
     greedy: np.ndarray
+    tree: Tree | None = None
 
 
 
@@ -130,8 +132,8 @@ def gumbel_search(roots: BatchedGame, evaluate: Evaluator, num_simulations: int,
 
 def puct_search(roots: BatchedGame, evaluate: Evaluator, num_simulations: int, rng: np.random.Generator,
                 dirichlet_fraction: float = 0.25, dirichlet_alpha: float = 0.3, c_init: float = 1.25,
-                c_base: float = 19652.0, temperature: float = 1.0,
-                deadline: float | None = None) -> SearchOutput:
+                c_base: float = 19652.0, temperature: float = 1.0, deadline: float | None = None,
+                reuse: Tree | None = None, keep_tree: bool = False) -> SearchOutput:
     """AlphaZero's search (PUCT, Dirichlet noise at the root) from every game of ``roots``.
 
     Args:
@@ -145,6 +147,9 @@ def puct_search(roots: BatchedGame, evaluate: Evaluator, num_simulations: int, r
         c_base: its growth: it rises by ``log 2`` by ``c_base`` visits of the parent.
         temperature: act in proportion to ``visits ** (1 / temperature)``; 0 plays the most visited.
         deadline: a ``time.perf_counter()`` time after which no simulation starts.
+        reuse: the roots' trees kept from the last search (``Tree.subtree``): their visits count, and
+            their roots' evaluations stand (see ``run_search``).
+        keep_tree: return the trees in ``SearchOutput.tree``.
     Returns:
         ``SearchOutput``; ``policy`` is the visit distribution (the prior with no simulation).
     """
@@ -154,8 +159,11 @@ def puct_search(roots: BatchedGame, evaluate: Evaluator, num_simulations: int, r
         raise ValueError(f"temperature must be >= 0, got {temperature!r}")
     B = roots.batch_size
     legal = roots.legal_mask()
-    scratch = clone_engine(roots)
-    logits, values, _ = evaluate_games(scratch, evaluate, np.arange(B), legal)
+    if reuse is None:
+        scratch = clone_engine(roots)
+        logits, values, _ = evaluate_games(scratch, evaluate, np.arange(B), legal)
+    else:
+        logits, values = reuse.logits[:, 0], reuse.raw_value[:, 0]
     prior = softmax(masked_logits(logits, legal))
     if dirichlet_fraction > 0:
         _check_positive("dirichlet_alpha", dirichlet_alpha)
@@ -163,7 +171,7 @@ def puct_search(roots: BatchedGame, evaluate: Evaluator, num_simulations: int, r
                                                                                         dirichlet_alpha)
     rule = Puct(c_init, c_base, root_prior=prior)
     tree = run_search(roots, evaluate, num_simulations, rule, Puct(c_init, c_base), deadline,
-                      root_eval=(logits, values, legal))
+                      root_eval=(logits, values, legal), reuse=reuse)
     visits = tree.child_visits[:, 0].astype(np.float64)
     total = visits.sum(-1, keepdims=True)
     policy = np.where(total > 0, visits / np.maximum(total, 1), prior)
@@ -177,6 +185,7 @@ def puct_search(roots: BatchedGame, evaluate: Evaluator, num_simulations: int, r
         action = np.where(legal[np.arange(B), action], action, np.where(legal, w, -1).argmax(-1))
     out = _output(tree, action, policy)
     out.greedy = np.where(out.legal, out.visits + out.prior * 1e-3, -np.inf).argmax(-1)
+    out.tree = tree if keep_tree else None
     return out
 
 

@@ -115,6 +115,7 @@ class Tree:
         self.fields = engine.state_fields()
         self.states = {f: np.zeros((B, n), getattr(engine, f).dtype) for f in self.fields}
         self.simulations = 0
+        self.nodes_used = 1  # the nodes numbered so far in every tree: the roots
 
     def ensure(self, nodes: int) -> None:
         """Room for ``nodes`` nodes per tree (at most ``num_nodes``): the arrays grow by doubling."""
@@ -144,6 +145,49 @@ class Tree:
         """Put the positions of ``nodes`` into the engine's games ``games``."""
         for f in self.fields:
             getattr(engine, f)[games] = self.states[f][games, nodes]
+
+    def nodes_below(self, game: int, node: int) -> np.ndarray:
+        """The nodes of game ``game``'s subtree under ``node`` (itself first), parents before children."""
+        order, i = [node], 0
+        while i < len(order):
+            kids = self.children[game, order[i]]
+            order.extend(int(c) for c in kids[kids >= 0])
+            i += 1
+        return np.array(order, np.int64)
+
+    def subtree(self, roots: np.ndarray, num_simulations: int) -> Tree:
+        """A tree of the subtrees under node ``roots[g]`` of each game, renumbered from 0 (each root
+        becomes node 0, no parent), for ``num_simulations`` more nodes; ``simulations`` 0.
+
+        What a search keeps between moves: the next search starts from these visits
+        (``run_search(..., reuse=tree.subtree(...))``).
+        """
+        kept = [self.nodes_below(g, int(r)) for g, r in enumerate(roots)]
+        size = max(len(k) for k in kept)
+        new = copy.copy(self)
+        new.num_nodes = size + num_simulations
+        new.capacity = min(new.num_nodes, size + INITIAL_NODES)  # grown by ``ensure`` as in a new tree
+        new.simulations = 0
+        B, N = self.batch_size, new.capacity
+        for name in _NODE_ARRAYS:
+            old = getattr(self, name)
+            fill = -1 if name in ("parent", "action_from_parent", "children") else 0
+            setattr(new, name, np.full((B, N) + old.shape[2:], fill, old.dtype))
+        new.states = {f: np.zeros((B, N), a.dtype) for f, a in self.states.items()}
+        for g, nodes in enumerate(kept):
+            renumber = np.full(self.capacity, -1, np.int64)
+            renumber[nodes] = np.arange(len(nodes))
+            k = len(nodes)
+            for name in _NODE_ARRAYS:
+                getattr(new, name)[g, :k] = getattr(self, name)[g, nodes]
+            for f in self.fields:
+                new.states[f][g, :k] = self.states[f][g, nodes]
+            kids = new.children[g, :k]
+            kids[kids >= 0] = renumber[kids[kids >= 0]]
+            new.parent[g, 1:k] = renumber[new.parent[g, 1:k]]
+            new.parent[g, 0] = new.action_from_parent[g, 0] = -1
+        new.nodes_used = size
+        return new
 
     def q(self, games: np.ndarray, nodes) -> np.ndarray:
         """``(k, A)`` Q of the nodes' actions from their mover's view (0 where unvisited)."""
@@ -289,7 +333,8 @@ def _backward(tree: Tree, leaf: np.ndarray) -> None:
 
 def run_search(roots: BatchedGame, evaluate: Evaluator, num_simulations: int, root_rule: Rule,
                interior_rule: Rule, deadline: float | None = None,
-               root_eval: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> Tree:
+               root_eval: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
+               reuse: Tree | None = None) -> Tree:
     """Search from every game of ``roots`` (left unchanged) and return the trees.
 
     Args:
@@ -300,6 +345,9 @@ def run_search(roots: BatchedGame, evaluate: Evaluator, num_simulations: int, ro
         interior_rule: the same below the roots.
         deadline: a ``time.perf_counter()`` time after which no simulation starts.
         root_eval: the roots' ``(logits, values, legal)`` if already known.
+        reuse: trees whose roots are the positions of ``roots`` (``Tree.subtree`` of the last search,
+            with room for ``num_simulations`` nodes): the search goes on from their visits, adding
+            its nodes after theirs (``root_eval`` is then not used).
     Raises:
         ValueError: a finished root, or a negative simulation count.
     """
@@ -310,26 +358,32 @@ def run_search(roots: BatchedGame, evaluate: Evaluator, num_simulations: int, ro
         over = np.nonzero(roots.done)[0].tolist()
         raise ValueError(f"every root must be a live game; games {over} are over")
     B = roots.batch_size
-    tree = Tree(roots, num_simulations + 1)
     scratch = clone_engine(roots)
     games = np.arange(B)
-    tree.store(games, 0, scratch)
-    if root_eval is None:
-        legal = scratch.legal_mask()
-        logits, values, _ = evaluate_games(scratch, evaluate, games, legal)
+    if reuse is None:
+        tree = Tree(roots, num_simulations + 1)
+        tree.store(games, 0, scratch)
+        if root_eval is None:
+            legal = scratch.legal_mask()
+            logits, values, _ = evaluate_games(scratch, evaluate, games, legal)
+        else:
+            logits, values, legal = root_eval
+        _set_nodes(tree, games, 0, logits, values, legal, False)
     else:
-        logits, values, legal = root_eval
-    _set_nodes(tree, games, 0, logits, values, legal, False)
+        tree = reuse
+    start = tree.nodes_used  # simulation s adds node start + s in every tree
     walk, backup = walk_and_backup(roots, root_rule, interior_rule)
     for sim in range(num_simulations):
         if deadline is not None and time.perf_counter() > deadline:
             break
         parent, action, leaf = walk(tree)
         grow = np.nonzero(leaf < 0)[0]
+        new = start + sim
         if grow.size:
-            tree.ensure(sim + 2)
-            _expand(tree, scratch, evaluate, grow, parent[grow], action[grow], sim + 1)
-            leaf[grow] = sim + 1
-        backup(tree, leaf, sim + 1)
+            tree.ensure(new + 1)
+            _expand(tree, scratch, evaluate, grow, parent[grow], action[grow], new)
+            leaf[grow] = new
+        backup(tree, leaf, new)
         tree.simulations = sim + 1
+        tree.nodes_used = new + 1
     return tree

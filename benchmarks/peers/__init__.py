@@ -14,10 +14,17 @@ Cases (``case`` / ``impl`` in the JSON; every rate is a median of ``--repeats`` 
       ``env.step``; the AEC dead steps at game end run but do not count).
     * ``tictacgo_gym``: the single-agent Gymnasium env against its built-in
       ``random`` opponent; a step counts the learner's ply and the opponent's
-      reply (``info["opponent_action"]``).
+      reply (``info["opponent_action"]``). The learner's action is drawn with
+      Python's ``random`` from ``flatnonzero(info["action_mask"])``.
     * ``tictacgo_vector``: the native vector env,
       ``gymnasium.make_vec(id, num_envs=B, vectorization_mode="vector_entry_point")``,
-      counted as ``tictacgo_gym``.
+      counted as ``tictacgo_gym``. At B = 1 the learner's action is drawn as
+      ``tictacgo_gym``'s, and the table gives its rate over ``tictacgo_gym``'s
+      first (the two differ by the env alone); for larger B it is
+      ``argmax(mask * rng.random(mask.shape), axis=1)``, one numpy draw for
+      the batch (at B = 1 those numpy calls, and the numpy counting of the
+      plies, cost more than the one-game draw: the ratio would compare the
+      policies as much as the envs).
     * ``pettingzoo``: ``tictactoe_v3`` / ``go_v5(board_size=5, komi=2.5)``, the AEC loop.
     * ``openspiel``: ``tic_tac_toe`` / ``go(board_size=5, komi=2.5)`` through
       pyspiel: ``legal_actions()`` -> ``apply_action``.

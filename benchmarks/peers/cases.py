@@ -30,6 +30,9 @@ WORKER_OF = {"tictacgo_core": "tictacgo", "tictacgo_aec": "tictacgo", "tictacgo_
              "dummy_vec_env": "sb3", "tictacgo_vecenv": "sb3", "tictacgo_az": "tictacgo_az",
              "pgx_mctx": "pgx_mctx", "envpool": "envpool"}
 PEERS = ("pettingzoo", "openspiel", "pgx", "envpool", "openspiel_mctsbot", "dummy_vec_env", "pgx_mctx")
+# tictacgo rows also compared with another tictacgo row of the same case and batch: the vector env
+# at B = 1 with the single Gymnasium env (both driven by the same one-game policy).
+OWN_BASELINES = {"tictacgo_vector": "tictacgo_gym"}
 # The midgame position of go5_mcts: this many seeded random placements from the empty board.
 MIDGAME_PLIES = 10
 MIDGAME_SEED = 7

@@ -83,20 +83,34 @@ def env_id(key: str) -> str:
     return env_id(GAME_NAMES[key])
 
 
+def one_game_policy():
+    """``pick(action_mask) -> action``: a uniformly random legal action of one game, drawn with Python's
+    ``random`` (0 where none is legal: the ignored action of a vector env's reset step). The one-game rows
+    of the Gymnasium env and the vector env both draw with it, so their rates differ by the env alone."""
+    import numpy as np
+
+    rnd = random.Random(SEED)
+    flatnonzero = np.flatnonzero
+
+    def pick(mask):
+        legal = flatnonzero(mask)
+        return int(legal[rnd.randrange(len(legal))]) if len(legal) else 0
+
+    return pick
+
+
 def tictacgo_gym(case: str, batch: int):
     import gymnasium
-    import numpy as np
 
     import tictacgo  # noqa: F401  (registers the ids)
 
     env = gymnasium.make(env_id(game_key(case)), opponent="random", learner="first")
-    rnd = random.Random(SEED)
+    pick = one_game_policy()
     _, info = env.reset(seed=SEED)
     state = {"info": info}
 
     def step():
-        legal = np.flatnonzero(state["info"]["action_mask"])
-        _, _, term, trunc, info = env.step(int(legal[rnd.randrange(len(legal))]))
+        _, _, term, trunc, info = env.step(pick(state["info"]["action_mask"]))
         plies = 1 + (info["opponent_action"] >= 0)
         if term or trunc:
             _, info = env.reset()
@@ -118,16 +132,28 @@ def tictacgo_vector(case: str, batch: int):
         raise Unavailable(f"{gym_id} has no vector_entry_point in this checkout")
     envs = gymnasium.make_vec(gym_id, num_envs=batch, vectorization_mode="vector_entry_point",
                               opponent="random", learner="first")
-    rng = np.random.default_rng(SEED)
     _, info = envs.reset(seed=SEED)
     state = {"info": info, "waiting": 0}
+    if batch == 1:
+        pick = one_game_policy()
+
+        def one_step():
+            actions = np.array([pick(state["info"]["action_mask"][0])])
+            _, _, term, trunc, info = envs.step(actions)
+            # NEXT_STEP auto-reset: a game that ended last step only resets now (its action is ignored).
+            plies = 1 - state["waiting"] + (int(info["opponent_action"][0]) >= 0)
+            state["waiting"] = int(term[0] or trunc[0])
+            state["info"] = info
+            return plies, state["waiting"]
+
+        return lambda budget: timed(one_step, budget)
+    rng = np.random.default_rng(SEED)
     count = np.count_nonzero  # the counting is the harness's, kept cheap beside a small batch's step
 
     def step():
         mask = state["info"]["action_mask"]
         actions = np.argmax(mask * rng.random(mask.shape), axis=1)
         _, _, term, trunc, info = envs.step(actions)
-        # NEXT_STEP auto-reset: a game that ended last step only resets now (its action is ignored).
         plies = batch - state["waiting"] + count(info["opponent_action"] >= 0)
         state["waiting"] = count(term | trunc)
         state["info"] = info

@@ -7,7 +7,7 @@ import os
 import platform
 import time
 
-from .cases import AZ_CASES, PEERS, UNITS
+from .cases import AZ_CASES, OWN_BASELINES, PEERS, UNITS
 
 
 def unit(case: str) -> str:
@@ -20,14 +20,15 @@ def fmt_ratio(x: float) -> str:
 
 
 def ratios(row: dict, rows: list[dict]) -> str:
+    """A tictacgo row's rate over each peer's of the same case, batch and position, after its own
+    baseline's (``OWN_BASELINES``: the vector env over the Gymnasium env at B = 1); "" for a peer."""
     if row["impl"] in PEERS:
         return ""
-    out = []
-    for peer in rows:
-        if (peer["impl"] in PEERS and peer["case"] == row["case"] and peer["batch"] == row["batch"]
-                and peer.get("position") == row.get("position")):
-            out.append(f"{fmt_ratio(row['per_s'] / peer['per_s'])} {peer['impl']}")
-    return ", ".join(out)
+    own = OWN_BASELINES.get(row["impl"])
+    compared = [r for r in rows if (r["impl"] in PEERS or r["impl"] == own) and r["case"] == row["case"]
+                and r["batch"] == row["batch"] and r.get("position") == row.get("position")]
+    compared.sort(key=lambda r: r["impl"] != own)  # the own baseline first, then the peers in row order
+    return ", ".join(f"{fmt_ratio(row['per_s'] / r['per_s'])} {r['impl']}" for r in compared)
 
 
 def markdown(rows: list[dict]) -> str:

@@ -24,6 +24,7 @@ import torch
 
 from tictacgo.baselines.learning.alphazero.actors import start_actors
 from tictacgo.baselines.learning.alphazero.network import Architecture, NetworkEvaluator, PolicyValueNet
+from tictacgo.baselines.learning.alphazero.precision import resolve_precision
 from tictacgo.baselines.learning.alphazero.selfplay import SelfPlay
 from tictacgo.validate import check_int, check_number
 
@@ -47,7 +48,8 @@ def self_play_rate(cfg, actors: int, seconds: float) -> dict:
     net = PolicyValueNet(Architecture.for_variant(variant, channels=cfg.channels, blocks=cfg.blocks))
     if actors == 0:
         torch.set_num_threads(cfg.threads)
-        evaluator = NetworkEvaluator(net, variant, device="cpu", precision=cfg.inference_precision)
+        precision = resolve_precision(cfg.inference_precision, "cpu").used
+        evaluator = NetworkEvaluator(net, variant, device="cpu", precision=precision)
         selfplay = SelfPlay(variant, evaluator, cfg.num_games, cfg.search_config(),
                             np.random.default_rng(cfg.seed), temperature_moves=cfg.temperature_moves,
                             random_opening=cfg.random_opening)

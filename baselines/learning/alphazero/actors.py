@@ -35,6 +35,7 @@ import numpy as np
 import torch
 
 from tictacgo.baselines.learning.alphazero.network import Architecture, NetworkEvaluator, PolicyValueNet
+from tictacgo.baselines.learning.alphazero.precision import resolve_precision
 from tictacgo.baselines.learning.alphazero.selfplay import Positions, SearchConfig, SelfPlay
 from tictacgo.baselines.learning.training_config import TrainingFailed
 from tictacgo.games import make_game
@@ -96,7 +97,8 @@ class SelfPlayWorker:
         torch.set_num_threads(settings.threads)
         variant = make_game(settings.game, size=settings.board_size)
         self.net = PolicyValueNet(Architecture(**settings.architecture))
-        self.evaluator = NetworkEvaluator(self.net, variant, device="cpu", precision=settings.precision)
+        self.precision = resolve_precision(settings.precision, "cpu").used  # "auto": by this actor's CPU
+        self.evaluator = NetworkEvaluator(self.net, variant, device="cpu", precision=self.precision)
         rng = np.random.default_rng(np.random.SeedSequence(seed[0], spawn_key=seed[1]))
         self.selfplay = SelfPlay(variant, self.evaluator, settings.num_games, SearchConfig(**settings.search),
                                  rng, temperature_moves=settings.temperature_moves,

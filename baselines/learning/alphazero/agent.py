@@ -34,10 +34,11 @@ from tictacgo.agent import Agent
 from tictacgo.baselines.learning.alphazero.modelfile import describe_game
 from tictacgo.baselines.learning.alphazero.search import NEG
 from tictacgo.baselines.learning.alphazero.selfplay import SEARCHES, SearchConfig
+from tictacgo.baselines.learning.alphazero.tree_reuse import TreeReuse
 from tictacgo.baselines.registry import register_agent
 from tictacgo.games.base import Game
 from tictacgo.games.batched_engines import make_batched_engine
-from tictacgo.validate import check_choice, check_int, check_number, check_path
+from tictacgo.validate import check_bool, check_choice, check_int, check_number, check_path
 
 MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
 DEFAULT_SIMS = 256
@@ -64,13 +65,14 @@ class AZAgent(Agent):
         time_limit: seconds of search per move at most (None: no limit).
         max_considered: Gumbel's root sample size.
         rng: unused by the noiseless search; kept for the interface.
+        reuse: keep the tree between moves (``TreeReuse``; PUCT only).
     """
 
     name = "az"
 
     def __init__(self, game, evaluator, network_game: Game, sims: int = DEFAULT_SIMS, search: str = "gumbel",
                  time_limit: float | None = None, max_considered: int = 16,
-                 rng: np.random.Generator | None = None):
+                 rng: np.random.Generator | None = None, reuse: bool = False):
         super().__init__(game, rng)
         check_plays(network_game, game, "the network")
         sims = check_int("sims", sims, min=0, max=MAX_SIMS)
@@ -84,6 +86,7 @@ class AZAgent(Agent):
                                    dirichlet_fraction=0.0)
         self.engine = make_batched_engine(network_game, 1)
         self.last = None  # the last move's SearchOutput
+        self.reuse = TreeReuse(search) if check_bool("reuse", reuse) else None  # the tree between moves
         self._warm_up()
 
     def _warm_up(self) -> None:
@@ -103,6 +106,9 @@ class AZAgent(Agent):
                              f"the position is {describe_game(here)}")
         self.engine.set_state(0, state)
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        if self.reuse is not None:
+            self.last = self.reuse.search(self.config, self.engine, self.evaluator, self.rng, deadline)
+            return self.last
         self.last = self.config.run(self.engine, self.evaluator, self.rng, temperature=0.0, deadline=deadline)
         return self.last
 
@@ -193,7 +199,7 @@ def _torch_device(torch, device: str):
 
 
 def _make_az(game, rng, path: str | None = None, sims: int = DEFAULT_SIMS, search: str = "gumbel",
-             time: float | None = None, considered: int = 16, device: str = "cpu"):
+             time: float | None = None, considered: int = 16, reuse: bool = False, device: str = "cpu"):
     check_choice("device", device, DEVICES)
     name = game.spec.name
     if path is None:
@@ -206,9 +212,10 @@ def _make_az(game, rng, path: str | None = None, sims: int = DEFAULT_SIMS, searc
     evaluator, network_game = load_cached(path, device)
     check_plays(network_game, game, f"the model {str(path)!r}")
     return AZAgent(game, evaluator, network_game, sims=sims, search=search, time_limit=time,
-                   max_considered=considered, rng=rng)
+                   max_considered=considered, rng=rng, reuse=reuse)
 
 
 register_agent("az", _make_az, description="an AlphaZero network with batched Gumbel or PUCT search "
                "(path=DIR, default the shipped model; sims=256, 0 for the raw network, at most 100000; "
-               "search=gumbel|puct; time=SECONDS; considered=16; device=cpu|cuda|auto)")
+               "search=gumbel|puct; time=SECONDS; considered=16; reuse=true keeps PUCT's tree between moves; "
+               "device=cpu|cuda|auto)")

@@ -44,6 +44,7 @@ from torch.optim.optimizer import register_optimizer_step_post_hook
 
 from tictacgo.atomic import atomic_write_bytes, atomic_write_json
 from tictacgo.baselines.learning.alphazero import onednn
+from tictacgo.baselines.learning.alphazero import precision as precision_names
 from tictacgo.baselines.learning.alphazero.modelfile import (
     FORMAT,
     META_FILE,
@@ -121,7 +122,7 @@ class Architecture:
         return data
 
 
-PRECISIONS = ("float32", "bfloat16")
+PRECISIONS = precision_names.PRECISIONS
 
 
 def _folded(conv: nn.Conv2d, bn: nn.BatchNorm2d) -> tuple[torch.Tensor, torch.Tensor]:

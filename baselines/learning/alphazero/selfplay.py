@@ -57,14 +57,17 @@ class SearchConfig:
             raise ValueError(f"simulations must be an int >= 0, got {self.simulations!r}")
 
     def run(self, roots, evaluate: Evaluator, rng: np.random.Generator, temperature: float = 1.0,
-            deadline: float | None = None) -> SearchOutput:
-        """Search ``roots`` (a batched engine of live games) with these settings."""
+            deadline: float | None = None, **reuse) -> SearchOutput:
+        """Search ``roots`` (a batched engine of live games) with these settings; ``reuse``: PUCT's
+        ``reuse`` and ``keep_tree`` (``puct_search``: the trees kept between moves)."""
+        if reuse and self.search != "puct":
+            raise ValueError(f"only the PUCT search keeps its tree between moves, not {self.search!r}")
         if self.search == "gumbel":
             return gumbel_search(roots, evaluate, self.simulations, rng, max_considered=self.max_considered,
                                  gumbel_scale=self.gumbel_scale, deadline=deadline)
         return puct_search(roots, evaluate, self.simulations, rng, dirichlet_fraction=self.dirichlet_fraction,
                            dirichlet_alpha=self.dirichlet_alpha, c_init=self.c_init, temperature=temperature,
-                           deadline=deadline)
+                           deadline=deadline, **reuse)
 
 
 @dataclass

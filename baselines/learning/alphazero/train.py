@@ -53,12 +53,12 @@ from tictacgo.baselines.learning.alphazero.checkpoint import (
 )
 from tictacgo.baselines.learning.alphazero.modelfile import describe_game
 from tictacgo.baselines.learning.alphazero.network import (
-    PRECISIONS,
     Architecture,
     NetworkEvaluator,
     PolicyValueNet,
     load_model,
 )
+from tictacgo.baselines.learning.alphazero.precision import PRECISION_CHOICES, resolve_precision
 from tictacgo.baselines.learning.alphazero.replay import ReplayBuffer
 from tictacgo.baselines.learning.alphazero.search import NEG
 from tictacgo.baselines.learning.alphazero.selfplay import SearchConfig, SelfPlay
@@ -98,10 +98,12 @@ class AlphaZeroConfig:
     threads: int = setting(1, "torch CPU threads. One is fastest for these small batches, and OpenMP's "
                               "spinning threads slow everything down badly when other processes share the "
                               "cores.", min=1, max=1024)
-    inference_precision: str = setting("float32", 'The self-play network\'s arithmetic: "float32", or '
+    inference_precision: str = setting("float32", 'The self-play network\'s arithmetic: "float32", '
                                        '"bfloat16" (about twice as fast on CPUs with AMX or AVX512-BF16, '
-                                       'much slower on others; training stays float32).',
-                                       choices=PRECISIONS)
+                                       'much slower on others; training stays float32) or "auto" '
+                                       '(bfloat16 where the CPU has those instructions, float32 elsewhere; '
+                                       'the log and model.json say which).',
+                                       choices=PRECISION_CHOICES)
     channels: int = setting(32, 'Channels of the residual trunk.', min=1)
     blocks: int = setting(4, 'Residual blocks.', min=0)
     ownership_weight: float = setting(0.0, 'Weight of the auxiliary ownership loss (0: no ownership '
@@ -249,6 +251,8 @@ def train(cfg: AlphaZeroConfig, log=print, info: dict | None = None) -> dict:
     cfg.validate()
     game = cfg.game_object()
     device = resolve_device(cfg.device)
+    precision = resolve_precision(cfg.inference_precision, device)
+    info = {**(info or {}), "inference_precision": precision.used}  # model.json: the precision run
     search = cfg.search_config()
     arch = Architecture.for_game(game, channels=cfg.channels, blocks=cfg.blocks,
                                  ownership=cfg.ownership_weight > 0)
@@ -271,7 +275,10 @@ def train(cfg: AlphaZeroConfig, log=print, info: dict | None = None) -> dict:
                 group.update(lr=cfg.learning_rate, weight_decay=cfg.weight_decay)
             republish_if_needed(out, state, log)
             log(f"resuming {out}: {progress['positions']} positions, {progress['seconds']:.0f} s so far")
-        progress = _run(cfg, out, game, net, opt, buffer, progress, rng, device, search, log, info)
+        if cfg.inference_precision == "auto":
+            log(precision.reason + ("; each Ray actor picks by its own CPU" if cfg.actors else ""))
+        progress = _run(cfg, out, game, net, opt, buffer, progress, rng, device, precision.used, search, log,
+                        info)
     progress["wall_seconds_this_session"] = round(time.perf_counter() - t_start, 1)
     return progress
 
@@ -288,9 +295,10 @@ def _network(out: Path, state, game: Game, arch: Architecture) -> PolicyValueNet
 
 
 def _run(cfg: AlphaZeroConfig, out: Path, game: Game, net: PolicyValueNet, opt, buffer: ReplayBuffer,
-         progress: dict, rng: np.random.Generator, device, search, log, info: dict | None) -> dict:
+         progress: dict, rng: np.random.Generator, device, precision: str, search, log,
+         info: dict | None) -> dict:
     """The self-play and training loop, with its checkpoints; returns the progress record."""
-    evaluator = NetworkEvaluator(net, game, device=device, precision=cfg.inference_precision)
+    evaluator = NetworkEvaluator(net, game, device=device, precision=precision)
     audit = RawPolicyAudit(game) if game.spec.solvable else None
     # With --actors, Ray actors play and this process only trains (``actors``).
     pool = start_actors(cfg, net, lambda: progress["gradient_steps"], progress["positions"], log) \
