@@ -187,6 +187,7 @@ def bench_of(checkout: Path):
 
     spec = importlib.util.spec_from_file_location("bench", checkout / "scripts" / "bench.py")
     bench = importlib.util.module_from_spec(spec)
+    sys.modules["bench"] = bench  # dataclasses look their module up while it runs
     spec.loader.exec_module(bench)
     return bench
 
