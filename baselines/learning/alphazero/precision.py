@@ -5,8 +5,8 @@
 instructions (Intel's AMX, or AVX512-BF16) and much slower on CPUs without
 them, so ``"auto"`` asks the CPU: ``resolve_precision("auto", device)`` is
 bfloat16 where the CPU lists ``amx_bf16`` or ``avx512_bf16`` among its flags
-(``/proc/cpuinfo``; where that file does not exist, torch's own CPU checks
-when this torch has them) and float32 elsewhere, a CUDA device included (the
+(``/proc/cpuinfo``; where that file does not exist, float32: torch's own
+CPU checks are private names) and float32 elsewhere, a CUDA device included (the
 rule is about the CPU's instructions; bfloat16 on a GPU is not measured
 here). Training, the Ray actors (each on its own machine's CPU) and the
 benchmarks resolve the name once and say what they picked and why.
@@ -48,31 +48,15 @@ def cpu_flags(cpuinfo: Path) -> set[str] | None:
     return set()
 
 
-def torch_bfloat16_flags() -> set[str]:
-    """``BFLOAT16_FLAGS`` keys this CPU has by torch's own checks (empty where torch or they are missing)."""
-    try:
-        import torch
-    except ImportError:
-        return set()
-    # torch checks AMX's tiles, not AMX-BF16 itself; every CPU with AMX so far has AMX-BF16.
-    checks = {"amx_bf16": "_is_amx_tile_supported", "avx512_bf16": "_is_avx512_bf16_supported"}
-    found = set()
-    for flag, name in checks.items():
-        check = getattr(torch.cpu, name, None)
-        if check is not None and check():
-            found.add(flag)
-    return found
-
-
 def bfloat16_instructions(cpuinfo: Path | None = None) -> tuple[list[str], str]:
     """The CPU's fast-bfloat16 instruction sets (``BFLOAT16_FLAGS`` names) and where that was read
-    (``cpuinfo``, default ``CPUINFO``; torch's checks where that file does not exist)."""
+    (``cpuinfo``, default ``CPUINFO``). Without that file none are assumed: torch's own checks are
+    private names, which this package does not call."""
     cpuinfo = CPUINFO if cpuinfo is None else cpuinfo
     flags = cpu_flags(cpuinfo)
-    source = str(cpuinfo)
     if flags is None:
-        flags, source = torch_bfloat16_flags(), "torch's CPU checks"
-    return [name for flag, name in BFLOAT16_FLAGS.items() if flag in flags], source
+        return [], f"{cpuinfo} absent"
+    return [name for flag, name in BFLOAT16_FLAGS.items() if flag in flags], str(cpuinfo)
 
 
 def resolve_precision(requested: str, device="cpu") -> Precision:
