@@ -6,7 +6,8 @@ move (``sims=0``: the raw network's best legal move; at most ``MAX_SIMS``),
 ``search=gumbel|puct``, ``time=SECONDS`` (stop searching after that long; the
 loading of the model is not counted, and the search's arrays grow with the
 simulations run, so a huge ``sims`` with ``time`` still stops on time) and
-``considered=K`` (Gumbel's root sample, 1 to ``MAX_CONSIDERED``) and
+``considered=K`` (Gumbel's root sample, 1 to ``MAX_CONSIDERED``), ``reuse=true``
+(with ``search=puct`` only: the next search starts from the kept subtree, ``tree_reuse``) and
 ``device=cpu|cuda|auto`` (where the network runs; ``cuda`` and ``auto`` need torch,
 and ``auto`` is CUDA when torch sees a GPU, else the CPU). The search
 plays to win: no Gumbel or Dirichlet noise, the best action by its own rule.
