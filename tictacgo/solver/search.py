@@ -329,6 +329,31 @@ class Solver:
         budget, deadline = _budget(budget_nodes, time_limit)
         return self._run(pos, budget, deadline, check_bool("margin", margin), time.perf_counter())
 
+    def hint(self, state: littlego.GoState, action: int, margin: bool = False) -> None:
+        """Have the search try ``action`` first at ``state`` (a move-ordering hint, say a policy's).
+
+        The hint is a table entry with no bounds and that move, as a finished search would leave
+        its best move: it changes the order of the search, never a value. A position already in
+        the table keeps its entry; a deeper one may later take the hint's slot.
+        """
+        check_position(state)
+        pos = kernel_position(state)
+        if not 0 <= action <= pos.n * pos.n:
+            raise ValueError(f"action must be in [0, {pos.n * pos.n}], got {action!r}")
+        tb = board_tables(pos.n, pos.max_actions)
+        table = self.table(margin, (pos.n, pos.komi, pos.max_actions))
+        hs = np.zeros(8, dtype=np.uint64)
+        black_stones, white_stones = (pos.own, pos.opp) if pos.black else (pos.opp, pos.own)
+        K.stone_hashes(np.int64(black_stones), np.int64(white_stones), tb.zs, hs)
+        key, ks = K.table_key(hs, np.int64(pos.ko), np.int64(pos.t), int(pos.last_pass), pos.black, tb.zk,
+                              tb.zt, tb.zmisc)
+        key = np.uint64(key)  # numba hands it back as a Python int
+        slot = int(key % np.uint64(len(table.key) >> 1)) * 2
+        if key in (table.key[slot], table.key[slot + 1]):
+            return
+        K._store(table.key, table.lo, table.hi, table.move, table.depth, key, np.int64(-K.INF),
+                 np.int64(K.INF), np.int64(tb.sym[ks, action]), np.int64(0))
+
     def move_values(self, state: littlego.GoState, budget_nodes: int | None = None,
                     time_limit: float | None = None, margin: bool = False) -> dict[int, SolveResult]:
         """The exact value of every legal action of ``state``, from the mover's view.
