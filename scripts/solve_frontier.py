@@ -38,6 +38,7 @@ from tictacgo.atomic import atomic_write, atomic_write_json, check_writable
 from tictacgo.games import littlego
 from tictacgo.protocol.coords import action_to_course, course_to_action
 from tictacgo.solver import Solver, SolveResult
+from tictacgo.solver.hints import network_best_moves, policy_hints
 from tictacgo.solver.resumable import ResumableSearch, restore_table, table_arrays
 
 CHECKPOINT_FORMAT = "tictacgo-solve-frontier-1"
@@ -124,7 +125,7 @@ class FrontierRun:
     """
 
     def __init__(self, states, actions, start_left, all_moves, table_bits, bounds=True, life=True,
-                 end_left=None):
+                 end_left=None, hint_depth=0):
         game = states[0].game
         live = [k for k, s in enumerate(states) if s.end is None]
         self.states, self.actions = states, actions
@@ -135,6 +136,7 @@ class FrontierRun:
         self.moves_todo: list[int] = []
         self.search: ResumableSearch | None = None
         self.elapsed = 0.0  # seconds spent by earlier sessions
+        self._best_moves = None  # the network that gives the hints (made when first needed)
         self.out: dict = {
             "size": game.size,
             "komi": game.komi,
@@ -145,11 +147,23 @@ class FrontierRun:
             "table_bits": table_bits,
             "bounds": bounds,
             "life": life,
+            "hint_depth": hint_depth,
             "positions": [],
             "deepest": None,
             "value_for_black": None,
             "moves_at_deepest": None,
         }
+
+    def _hint(self, state) -> None:
+        """The network's moves as the first tried within ``hint_depth`` actions of ``state``."""
+        depth = self.out.get("hint_depth", 0)
+        if depth:
+            if self._best_moves is None:
+                self._best_moves = network_best_moves()
+            t0 = time.perf_counter()
+            count = policy_hints(self.solver, state, depth, self._best_moves)
+            print(f"  hints: the network's moves at {count:,} positions within {depth} actions "
+                  f"({time.perf_counter() - t0:.1f} s)", flush=True)
 
     # The position the search in progress (or the next one) is about.
     def _target(self):
@@ -186,6 +200,7 @@ class FrontierRun:
                         report(self.out)
                     continue
                 if self.search is None:
+                    self._hint(state)
                     self.search = ResumableSearch(self.solver, state)
                 keep = reserve if self.phase == "line" and self.all_moves and self.k > 0 else 0.0
                 t0 = time.perf_counter()
@@ -282,7 +297,7 @@ class FrontierRun:
             actions = parse_moves(" ".join(out["line"]), out["size"])
             states = line_from_moves(game, actions)
             run = cls(states, actions, out["start_left"], meta["all_moves"], out["table_bits"], out["bounds"],
-                      out["life"], out["end_left"])
+                      out["life"], out["end_left"], out.get("hint_depth", 0))
             run.out, run.k, run.phase, run.moves_todo = out, meta["k"], meta["phase"], meta["moves_todo"]
             run.elapsed = meta["elapsed"]
             restore_table(run.solver, states[0], {f[6:]: z[f] for f in z.files if f.startswith("table_")})
@@ -411,6 +426,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--table-bits", type=int, default=24, help="log2 of the table's entries (13 bytes each)")
     p.add_argument("--no-bounds", action="store_true", help="search without the static bounds")
     p.add_argument("--no-life", action="store_true", help="bounds without pass-alive chains")
+    p.add_argument("--hint-depth", type=int, default=0,
+                   help="try the shipped AlphaZero network's move first at every position within this "
+                        "many actions of each position solved (0: no hints; see "
+                        "scripts/compare_solver_techniques.py --hint-depths)")
     p.add_argument("--json", default=None, help="write the results here (after every search)")
     p.add_argument("--checkpoint", default=None,
                    help="keep the whole run in this file (.npz: results, table, the search in progress), "
@@ -423,6 +442,8 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if not 2 <= args.size <= 7:
         p.error(f"--size must be 2..7, got {args.size}")
+    if args.hint_depth < 0:
+        p.error(f"--hint-depth must be 0 or more, got {args.hint_depth}")
     if args.budget <= 0 or args.start_left < 1:
         p.error(
             f"--budget must be positive and --start-left at least 1, got {args.budget} and {args.start_left}"
@@ -455,7 +476,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"playing the line: {args.line} against itself, seed {args.seed}", flush=True)
             states, actions = line_from_agent(game, args.line, args.seed)
         run = FrontierRun(states, actions, args.start_left, not args.no_all_moves, args.table_bits,
-                          bounds=not args.no_bounds, life=not args.no_life, end_left=args.end_left)
+                          bounds=not args.no_bounds, life=not args.no_life, end_left=args.end_left,
+                          hint_depth=args.hint_depth)
     run.out["budget_seconds"] = args.budget
     reserve = args.budget / 5 if args.reserve is None else args.reserve
     Solver(8).solve(

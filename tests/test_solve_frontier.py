@@ -183,3 +183,15 @@ def test_a_saved_search_is_refused_for_another_position():
         ResumableSearch(Solver(12), b, search.arrays())
     with pytest.raises(ValueError, match="does not fit this position"):  # another number of actions left
         ResumableSearch(Solver(12), start, search.arrays())
+
+
+def test_network_hints_keep_every_value_and_are_kept_by_a_checkpoint(tmp_path):
+    game = littlego.LittleGo(5)
+    states, actions = frontier.line_from_agent(game, "greedy", seed=2)
+    plain = frontier.FrontierRun(states, actions, 10, False, 18, end_left=12)
+    hinted = frontier.FrontierRun(states, actions, 10, False, 18, end_left=12, hint_depth=2)
+    assert plain.run(600) == hinted.run(600) == "done"
+    assert [(p["taken"], p["value_for_black"]) for p in plain.out["positions"]] == [
+        (p["taken"], p["value_for_black"]) for p in hinted.out["positions"]]
+    hinted.save(tmp_path / "run.npz")
+    assert frontier.FrontierRun.load(tmp_path / "run.npz").out["hint_depth"] == 2
