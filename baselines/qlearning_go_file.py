@@ -3,11 +3,13 @@
 Arrays (``numpy.savez_compressed``; read with ``allow_pickle=False``):
 
 * ``keys``: uint64, sorted and unique (``tictacgo.baselines.qlearning_go_keys``);
-* ``q``: float32 values in [-1, 1], one a key;
+* ``q``: float32 values in [-1.5, 1.5], one a key (``VALUE_BOUND``);
 * ``visits``: uint32, how many updates each key had;
 * ``meta``: uint8, UTF-8 JSON: ``format`` (``"tictacgo-qtable-littlego"``),
-  ``version``, the ``variant`` (size, komi, action limit), the training
-  parameters and record (games, seconds, opponents, the learning curve).
+  ``version`` (2; a version-1 table's phase field meant the quarter of the
+  game, so it is refused rather than misread), the ``variant`` (size, komi,
+  action limit), the training parameters and record (games, seconds,
+  opponents, the learning curve).
 
 ``save_table(..., min_board_visits=m)`` leaves out the board keys updated
 fewer than ``m`` times (their values rest on a few games and the pattern
@@ -32,10 +34,13 @@ from tictacgo.baselines.qlearning_go import QLearningGoAgent, QTable
 from tictacgo.baselines.qlearning_go_keys import BOARD_FLAG, valid_keys
 
 FORMAT = "tictacgo-qtable-littlego"
-VERSION = 1
+VERSION = 2                    # 2: the phase counts the mover's moves left (1: quarters of the game)
 SHIPPED_TABLE = Path(__file__).resolve().parent / "models" / "littlego_qlearning.npz"
 MAX_FILE_BYTES = 64 << 20      # the loader refuses bigger files before reading them
 MAX_ENTRIES = 4_000_000        # and bigger tables before allocating them
+# Every value lies in [-1.5, 1.5]: a shaped value is an unshaped one (an end reward in [-1, 1],
+# discounted) less the position's potential (in [-0.5, 0.5]); see qlearning_go.update.
+VALUE_BOUND = 1.5
 _ARRAYS = {"keys": np.uint64, "q": np.float32, "visits": np.uint32, "meta": np.uint8}
 _MAX_META_BYTES = 1 << 20
 _NPY_HEADER = 1024             # room for a .npy member's header
@@ -135,8 +140,8 @@ def load_table(path: str | os.PathLike) -> QTable:
         raise bad(f"keys, q and visits differ in length ({len(keys)}, {len(q)}, {len(visits)})")
     if len(keys) > 1 and not (keys[1:] > keys[:-1]).all():
         raise bad("the keys must be sorted and unique")
-    if not (np.isfinite(q).all() and (np.abs(q) <= 1).all()):
-        raise bad("every value in q must be a finite number in [-1, 1]")
+    if not (np.isfinite(q).all() and (np.abs(q) <= VALUE_BOUND).all()):
+        raise bad(f"every value in q must be a finite number in [-{VALUE_BOUND}, {VALUE_BOUND}]")
     ok = valid_keys(keys)
     if not ok.all():
         raise bad(f"the key {int(keys[~ok][0])} is not a Little-Go Q-table key")

@@ -20,12 +20,15 @@ from tictacgo.baselines.qlearning_go import (
     potential,
     train,
     update,
+    variant_of,
 )
 from tictacgo.baselines.qlearning_go_keys import (
     BOARD_FLAG,
     action_keys,
     describe_key,
     layout,
+    moves_left,
+    phase,
     transform_bits,
 )
 from tictacgo.baselines.qlearning_go_train import board_recurrence, parse_mix
@@ -133,6 +136,45 @@ def test_a_capture_shows_in_the_key():
     assert keys[18]["captures"] == 0
 
 
+def test_the_phase_counts_the_movers_own_moves_left_with_the_last_move_apart():
+    empty = ".....\n" * 5
+    by_t = {t: littlego.from_ascii(empty, to_move=littlego.WHITE if t % 2 else littlego.BLACK, t=t)
+            for t in range(24)}
+    assert [moves_left(by_t[t]) for t in (0, 1, 20, 21, 22, 23)] == [12, 12, 2, 2, 1, 1]
+    assert [t for t, s in by_t.items() if phase(s) == 3] == [22, 23]  # each colour's last move
+    assert [phase(by_t[t]) for t in (18, 19, 20, 21)] == [2, 2, 2, 2]
+    assert [phase(by_t[t]) for t in (8, 9, 10, 16, 17)] == [0, 0, 1, 1, 1]
+
+
+def test_a_last_move_and_the_same_move_earlier_have_different_pattern_keys():
+    board = """
+        .X...
+        XO...
+        .X...
+        .....
+        .....
+    """
+    early = dict((a, pk) for a, pk, _ in action_keys(littlego.from_ascii(board, to_move=littlego.BLACK, t=4)))
+    last = dict((a, pk) for a, pk, _ in action_keys(littlego.from_ascii(board, to_move=littlego.BLACK, t=22)))
+    assert describe_key(last[7])["phase"] == 3 and describe_key(early[7])["phase"] == 0
+    assert last[7] != early[7]
+
+
+def test_a_pattern_key_says_how_many_of_the_movers_stones_the_reply_could_capture_anywhere():
+    # Black's two stones at the top left have one liberty left (point 2): White's reply there takes both.
+    state = littlego.from_ascii("""
+        XX...
+        OOO..
+        .....
+        .....
+        .....
+    """, to_move=littlego.BLACK, t=6)
+    keys = {a: describe_key(pk) for a, pk, _ in action_keys(state)}
+    assert keys[24]["exposed"] == 2   # a move far away leaves them in atari
+    assert keys[2]["exposed"] == 3    # extending into the last liberty leaves three stones in atari
+    assert all(describe_key(pk)["exposed"] == 0 for _, pk, _ in action_keys(GO.initial_state()))
+
+
 # --- the update rule ---------------------------------------------------------
 
 def test_the_update_sets_new_keys_to_the_chained_targets_last_move_first():
@@ -222,7 +264,8 @@ def _npz(path, **arrays) -> None:
 
 
 def _good_arrays(meta: dict | None = None) -> dict:
-    meta = meta if meta is not None else {"format": qfile.FORMAT, "version": 1, "params": {"board_plies": 0},
+    meta = meta if meta is not None else {"format": qfile.FORMAT, "version": qfile.VERSION,
+                                          "params": {"board_plies": 0},
                                           "variant": {"size": 5, "komi": 2.5, "max_actions": 24}}
     return {"keys": np.array([1, 2], dtype=np.uint64), "q": np.array([0.5, -0.5], dtype=np.float32),
             "visits": np.array([3, 4], dtype=np.uint32),
@@ -241,7 +284,7 @@ BAD_FILES = {
     "not a key": lambda p: _npz(p, **{**_good_arrays(), "keys": np.array([1, 3 << 26], dtype=np.uint64)}),
     "meta not json": lambda p: _npz(p, **{**_good_arrays(), "meta": np.frombuffer(b"{nope", dtype=np.uint8)}),
     "other format": lambda p: _npz(p, **_good_arrays({"format": "x", "version": 1})),
-    "no variant": lambda p: _npz(p, **_good_arrays({"format": qfile.FORMAT, "version": 1})),
+    "no variant": lambda p: _npz(p, **_good_arrays({"format": qfile.FORMAT, "version": qfile.VERSION})),
     "object array": lambda p: _npz(p, **{**_good_arrays(), "keys": np.array([1, "a"], dtype=object)}),
 }
 
@@ -271,6 +314,23 @@ def test_a_valid_hand_made_file_loads(tmp_path):
     path = tmp_path / "ok.npz"
     _npz(path, **_good_arrays())
     assert qfile.load_table(path).q == {1: 0.5, 2: -0.5}
+
+
+def test_a_shaped_value_above_one_is_reached_and_a_table_holding_it_loads(tmp_path):
+    # A win (reward 1) from a position whose potential is -0.5 (ten stones behind): target 1.5.
+    table = QTable(meta={"params": {"board_plies": 0}, "variant": variant_of(GO)})
+    update(table, [(7, -1, [(0, 7, -1)], -0.5)], reward=1.0, alpha=0.5, gamma=0.9)
+    assert table.q[7] == pytest.approx(qfile.VALUE_BOUND)
+    path = qfile.save_table(table, tmp_path / "t.npz")
+    assert qfile.load_table(path).q[7] == pytest.approx(1.5)
+
+
+def test_a_table_of_another_version_is_refused_by_name(tmp_path):
+    path = tmp_path / "old.npz"
+    _npz(path, **_good_arrays({"format": qfile.FORMAT, "version": 1, "params": {"board_plies": 0},
+                               "variant": {"size": 5, "komi": 2.5, "max_actions": 24}}))
+    with pytest.raises(ValueError, match="unsupported version 1"):
+        qfile.load_table(path)
 
 
 # --- the agent -----------------------------------------------------------------
