@@ -6,10 +6,11 @@ Arrays (``numpy.savez_compressed``; read with ``allow_pickle=False``):
 * ``q``: float32 values in [-1.5, 1.5], one a key (``VALUE_BOUND``);
 * ``visits``: uint32, how many updates each key had;
 * ``meta``: uint8, UTF-8 JSON: ``format`` (``"tictacgo-qtable-littlego"``),
-  ``version`` (2; a version-1 table's phase field meant the quarter of the
-  game, so it is refused rather than misread), the ``variant`` (size, komi,
-  action limit), the training parameters and record (games, seconds,
-  opponents, the learning curve).
+  ``version`` (2; version 1 is read too), the ``variant`` (size, komi,
+  action limit), the training parameters (``params.keys``, the pattern
+  keys' scheme: 1 for a version-1 file, whose phase counted quarters of the
+  game and whose keys have no field for the reply's capture) and record
+  (games, seconds, opponents, the learning curve).
 
 ``save_table(..., min_board_visits=m)`` leaves out the board keys updated
 fewer than ``m`` times (their values rest on a few games and the pattern
@@ -31,10 +32,11 @@ import numpy as np
 
 from tictacgo.atomic import atomic_write
 from tictacgo.baselines.qlearning_go import QLearningGoAgent, QTable
-from tictacgo.baselines.qlearning_go_keys import BOARD_FLAG, valid_keys
+from tictacgo.baselines.qlearning_go_keys import BOARD_FLAG, KEY_SCHEMES, valid_keys
 
 FORMAT = "tictacgo-qtable-littlego"
-VERSION = 2                    # 2: the phase counts the mover's moves left (1: quarters of the game)
+VERSION = 2                    # the version written; 1 and 2 are read
+READABLE_VERSIONS = (1, 2)
 SHIPPED_TABLE = Path(__file__).resolve().parent / "models" / "littlego_qlearning.npz"
 MAX_FILE_BYTES = 64 << 20      # the loader refuses bigger files before reading them
 MAX_ENTRIES = 4_000_000        # and bigger tables before allocating them
@@ -103,8 +105,9 @@ def _check_meta(raw: np.ndarray, bad) -> dict:
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         found = meta.get("format") if isinstance(meta, dict) else type(meta).__name__
         raise bad(f"expected the format {FORMAT!r}, found {found!r}")
-    if meta.get("version") != VERSION:
-        raise bad(f"unsupported version {meta.get('version')!r} (this code reads version {VERSION})")
+    if meta.get("version") not in READABLE_VERSIONS:
+        raise bad(f"unsupported version {meta.get('version')!r} (this code reads versions "
+                  f"{', '.join(map(str, READABLE_VERSIONS))})")
     variant = meta.get("variant")
     if not (isinstance(variant, dict) and set(variant) == {"size", "komi", "max_actions"}):
         raise bad(f"the meta record must give the variant (size, komi, max_actions), got {variant!r}")
@@ -112,6 +115,10 @@ def _check_meta(raw: np.ndarray, bad) -> dict:
     plies = params.get("board_plies", 0) if isinstance(params, dict) else None
     if not isinstance(plies, int) or isinstance(plies, bool) or not 0 <= plies <= 1000:
         raise bad(f"the params must be an object with board_plies an integer in [0, 1000], got {params!r}")
+    if meta["version"] == 1:      # written before the key schemes had a name: scheme 1
+        meta["params"] = params = {**params, "keys": 1}
+    if params.get("keys", KEY_SCHEMES[-1]) not in KEY_SCHEMES:
+        raise bad(f"the params' key scheme must be one of {KEY_SCHEMES}, got {params.get('keys')!r}")
     return meta
 
 
@@ -142,12 +149,12 @@ def load_table(path: str | os.PathLike) -> QTable:
         raise bad("the keys must be sorted and unique")
     if not (np.isfinite(q).all() and (np.abs(q) <= VALUE_BOUND).all()):
         raise bad(f"every value in q must be a finite number in [-{VALUE_BOUND}, {VALUE_BOUND}]")
-    ok = valid_keys(keys)
+    meta = _check_meta(arrays["meta"], bad)
+    ok = valid_keys(keys, meta.get("params", {}).get("keys", KEY_SCHEMES[-1]))
     if not ok.all():
         raise bad(f"the key {int(keys[~ok][0])} is not a Little-Go Q-table key")
     if (visits == 0).any():
         raise bad("every key must have at least one visit")
-    meta = _check_meta(arrays["meta"], bad)
     key_list = keys.tolist()
     return QTable(dict(zip(key_list, q.tolist(), strict=True)),
                   dict(zip(key_list, visits.tolist(), strict=True)), meta)

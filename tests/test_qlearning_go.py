@@ -325,12 +325,43 @@ def test_a_shaped_value_above_one_is_reached_and_a_table_holding_it_loads(tmp_pa
     assert qfile.load_table(path).q[7] == pytest.approx(1.5)
 
 
-def test_a_table_of_another_version_is_refused_by_name(tmp_path):
-    path = tmp_path / "old.npz"
-    _npz(path, **_good_arrays({"format": qfile.FORMAT, "version": 1, "params": {"board_plies": 0},
-                               "variant": {"size": 5, "komi": 2.5, "max_actions": 24}}))
-    with pytest.raises(ValueError, match="unsupported version 1"):
-        qfile.load_table(path)
+def test_a_version_1_file_loads_with_the_first_key_scheme_and_another_version_is_refused(tmp_path):
+    meta = {"format": qfile.FORMAT, "params": {"board_plies": 0}, "variant": variant_of(GO)}
+    old = tmp_path / "old.npz"
+    _npz(old, **_good_arrays({**meta, "version": 1}))
+    assert qfile.load_table(old).key_scheme == 1
+    new = tmp_path / "new.npz"
+    _npz(new, **_good_arrays({**meta, "version": 3}))
+    with pytest.raises(ValueError, match="unsupported version 3"):
+        qfile.load_table(new)
+
+
+def test_a_table_plays_with_its_own_key_scheme():
+    state = littlego.from_ascii("""
+        XX...
+        OOO..
+        .....
+        .....
+        .....
+    """, to_move=littlego.BLACK, t=22)
+    first = dict((a, pk) for a, pk, _ in action_keys(state, scheme=1))
+    second = dict((a, pk) for a, pk, _ in action_keys(state, scheme=2))
+    assert describe_key(first[24], scheme=1)["phase"] == 3
+    assert describe_key(first[24], scheme=1)["exposed"] == 0
+    assert describe_key(second[24])["exposed"] == 2
+    # A scheme-1 table whose only known key is Black's move at point 24 plays it.
+    table = QTable({first[24]: 1.0}, {first[24]: 5}, {"params": {"board_plies": 0, "keys": 1}})
+    assert QLearningGoAgent(GO, rng=rng(0), table=table).act(state) == 24
+    assert QTable(meta={"params": {}}).key_scheme == 2
+
+
+def test_training_records_the_key_scheme_and_a_resumed_table_keeps_its_own():
+    table = QTable()
+    train(table, GO, {"random": (make_agent("random", GO, rng=rng(1)), 1.0)}, rng(0), episodes=3, keys=1,
+          board_plies=0, every=1000, log=lambda s: None)
+    assert table.key_scheme == 1 and all(k < 1 << 28 for k in table.q)   # no reply-capture field
+    with pytest.raises(ValueError, match="key scheme 1"):
+        train(table, GO, {"self": (None, 1.0)}, rng(), episodes=1, board_plies=0, keys=2)
 
 
 # --- the agent -----------------------------------------------------------------
