@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from tictacgo.agent import Agent
-from tictacgo.baselines.qlearning_go_keys import BOARD_FLAG, action_keys
+from tictacgo.baselines.qlearning_go_keys import BOARD_FLAG, KEY_SCHEME, KEY_SCHEMES, action_keys
 from tictacgo.games import littlego
 from tictacgo.games.littlego import BLACK, WHITE
 
@@ -78,6 +78,11 @@ class QTable:
     def board_plies(self) -> int:
         """The actions from the start that have board keys (the training parameter)."""
         return int(self.meta.get("params", {}).get("board_plies", DEFAULTS["board_plies"]))
+
+    @property
+    def key_scheme(self) -> int:
+        """The pattern keys' scheme the table was trained with (``qlearning_go_keys.KEY_SCHEMES``)."""
+        return int(self.meta.get("params", {}).get("keys", KEY_SCHEME))
 
     def board_keys(self) -> int:
         """How many board keys the table holds."""
@@ -170,7 +175,8 @@ class QLearningGoAgent(Agent):
     def act(self, state: littlego.GoState) -> int:
         if state.end is not None:
             raise ValueError("act() called on a finished game")
-        a, _, _, by_table = choose(self.table, state, action_keys(state, self.table.board_plies), self.rng)
+        keys = action_keys(state, self.table.board_plies, self.table.key_scheme)
+        a, _, _, by_table = choose(self.table, state, keys, self.rng)
         if by_table:
             self.table_moves += 1
         else:
@@ -228,7 +234,7 @@ def potential(state: littlego.GoState, colour: int) -> float:
 
 def play_training_game(table: QTable, game: littlego.LittleGo, opponent: Agent | None, colour: int,
                        rng: np.random.Generator, alpha: float, gamma: float, epsilon: float,
-                       board_plies: int) -> int:
+                       board_plies: int, scheme: int = KEY_SCHEME) -> int:
     """One training game, then the update; the learner plays ``colour`` (both if ``opponent`` is None).
 
     Returns:
@@ -241,7 +247,7 @@ def play_training_game(table: QTable, game: littlego.LittleGo, opponent: Agent |
     while state.end is None:
         c = state.to_move
         if c in records:
-            keys = action_keys(state, board_plies)
+            keys = action_keys(state, board_plies, scheme)
             a, pk, bk, _ = choose(table, state, keys, rng, epsilon)
             records[c].append((pk, bk, keys, potential(state, c)))
         else:
@@ -272,7 +278,7 @@ def train(table: QTable, game: littlego.LittleGo, opponents: dict[str, tuple[Age
           rng: np.random.Generator, *, episodes: int | None = None, max_seconds: float | None = None,
           alpha: float = DEFAULTS["alpha"], gamma: float = DEFAULTS["gamma"],
           epsilon: float = DEFAULTS["epsilon"], board_plies: int = DEFAULTS["board_plies"],
-          black_share: float = 0.5, every: int = 1000,
+          black_share: float = 0.5, keys: int | None = None, every: int = 1000,
           callback: Callable[[QTable], bool | None] | None = None,
           log: Callable[[str], None] = print) -> QTable:
     """Train ``table`` in place by games against a weighted mix of opponents.
@@ -292,6 +298,8 @@ def train(table: QTable, game: littlego.LittleGo, opponents: dict[str, tuple[Age
         board_plies: the actions from the start that get board keys (a resumed
             table must keep its value).
         black_share: the share of games against an opponent in which the learner plays Black.
+        keys: the pattern keys' scheme (``qlearning_go_keys.KEY_SCHEMES``; None: a resumed
+            table's own, else ``KEY_SCHEME``).
         every: games between progress lines and ``callback`` calls.
         callback: ``f(table)`` every ``every`` games and at the end; a true return stops.
         log: where progress lines go.
@@ -315,8 +323,14 @@ def train(table: QTable, game: littlego.LittleGo, opponents: dict[str, tuple[Age
     meta.setdefault("games", 0)
     meta.setdefault("train_seconds", 0.0)
     meta["variant"] = variant_of(game)
+    scheme = table.key_scheme if table.q else keys if keys is not None else KEY_SCHEME
+    if keys is not None and keys != scheme:
+        raise ValueError(f"the table was trained with key scheme {scheme}; "
+                         f"continue it with the same, not {keys}")
+    if scheme not in KEY_SCHEMES:
+        raise ValueError(f"keys must be one of {KEY_SCHEMES}, got {scheme!r}")
     meta["params"] = {"alpha": alpha, "gamma": gamma, "epsilon": epsilon, "board_plies": board_plies,
-                      "black_share": black_share}
+                      "black_share": black_share, "keys": scheme}
     meta["opponents"] = {n: float(w) for n, (_, w) in opponents.items()}
     done = wins = 0
     trained, mark = 0.0, time.process_time()
@@ -324,7 +338,7 @@ def train(table: QTable, game: littlego.LittleGo, opponents: dict[str, tuple[Age
         name = names[int(rng.choice(len(names), p=weights))]
         colour = BLACK if rng.random() < black_share else WHITE
         w = play_training_game(table, game, opponents[name][0], colour, rng, alpha, gamma, epsilon,
-                               board_plies)
+                               board_plies, scheme)
         wins += w == colour
         done += 1
         meta["games"] += 1

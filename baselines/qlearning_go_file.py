@@ -3,11 +3,14 @@
 Arrays (``numpy.savez_compressed``; read with ``allow_pickle=False``):
 
 * ``keys``: uint64, sorted and unique (``tictacgo.baselines.qlearning_go_keys``);
-* ``q``: float32 values in [-1, 1], one a key;
+* ``q``: float32 values in [-1.5, 1.5], one a key (``VALUE_BOUND``);
 * ``visits``: uint32, how many updates each key had;
 * ``meta``: uint8, UTF-8 JSON: ``format`` (``"tictacgo-qtable-littlego"``),
-  ``version``, the ``variant`` (size, komi, action limit), the training
-  parameters and record (games, seconds, opponents, the learning curve).
+  ``version`` (2; version 1 is read too), the ``variant`` (size, komi,
+  action limit), the training parameters (``params.keys``, the pattern
+  keys' scheme: 1 for a version-1 file, whose phase counted quarters of the
+  game and whose keys have no field for the reply's capture) and record
+  (games, seconds, opponents, the learning curve).
 
 ``save_table(..., min_board_visits=m)`` leaves out the board keys updated
 fewer than ``m`` times (their values rest on a few games and the pattern
@@ -29,13 +32,17 @@ import numpy as np
 
 from tictacgo.atomic import atomic_write
 from tictacgo.baselines.qlearning_go import QLearningGoAgent, QTable
-from tictacgo.baselines.qlearning_go_keys import BOARD_FLAG, valid_keys
+from tictacgo.baselines.qlearning_go_keys import BOARD_FLAG, KEY_SCHEMES, valid_keys
 
 FORMAT = "tictacgo-qtable-littlego"
-VERSION = 1
+VERSION = 2                    # the version written; 1 and 2 are read
+READABLE_VERSIONS = (1, 2)
 SHIPPED_TABLE = Path(__file__).resolve().parent / "models" / "littlego_qlearning.npz"
 MAX_FILE_BYTES = 64 << 20      # the loader refuses bigger files before reading them
 MAX_ENTRIES = 4_000_000        # and bigger tables before allocating them
+# Every value lies in [-1.5, 1.5]: a shaped value is an unshaped one (an end reward in [-1, 1],
+# discounted) less the position's potential (in [-0.5, 0.5]); see qlearning_go.update.
+VALUE_BOUND = 1.5
 _ARRAYS = {"keys": np.uint64, "q": np.float32, "visits": np.uint32, "meta": np.uint8}
 _MAX_META_BYTES = 1 << 20
 _NPY_HEADER = 1024             # room for a .npy member's header
@@ -98,8 +105,9 @@ def _check_meta(raw: np.ndarray, bad) -> dict:
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         found = meta.get("format") if isinstance(meta, dict) else type(meta).__name__
         raise bad(f"expected the format {FORMAT!r}, found {found!r}")
-    if meta.get("version") != VERSION:
-        raise bad(f"unsupported version {meta.get('version')!r} (this code reads version {VERSION})")
+    if meta.get("version") not in READABLE_VERSIONS:
+        raise bad(f"unsupported version {meta.get('version')!r} (this code reads versions "
+                  f"{', '.join(map(str, READABLE_VERSIONS))})")
     variant = meta.get("variant")
     if not (isinstance(variant, dict) and set(variant) == {"size", "komi", "max_actions"}):
         raise bad(f"the meta record must give the variant (size, komi, max_actions), got {variant!r}")
@@ -107,6 +115,10 @@ def _check_meta(raw: np.ndarray, bad) -> dict:
     plies = params.get("board_plies", 0) if isinstance(params, dict) else None
     if not isinstance(plies, int) or isinstance(plies, bool) or not 0 <= plies <= 1000:
         raise bad(f"the params must be an object with board_plies an integer in [0, 1000], got {params!r}")
+    if meta["version"] == 1:      # written before the key schemes had a name: scheme 1
+        meta["params"] = params = {**params, "keys": 1}
+    if params.get("keys", KEY_SCHEMES[-1]) not in KEY_SCHEMES:
+        raise bad(f"the params' key scheme must be one of {KEY_SCHEMES}, got {params.get('keys')!r}")
     return meta
 
 
@@ -135,14 +147,14 @@ def load_table(path: str | os.PathLike) -> QTable:
         raise bad(f"keys, q and visits differ in length ({len(keys)}, {len(q)}, {len(visits)})")
     if len(keys) > 1 and not (keys[1:] > keys[:-1]).all():
         raise bad("the keys must be sorted and unique")
-    if not (np.isfinite(q).all() and (np.abs(q) <= 1).all()):
-        raise bad("every value in q must be a finite number in [-1, 1]")
-    ok = valid_keys(keys)
+    if not (np.isfinite(q).all() and (np.abs(q) <= VALUE_BOUND).all()):
+        raise bad(f"every value in q must be a finite number in [-{VALUE_BOUND}, {VALUE_BOUND}]")
+    meta = _check_meta(arrays["meta"], bad)
+    ok = valid_keys(keys, meta.get("params", {}).get("keys", KEY_SCHEMES[-1]))
     if not ok.all():
         raise bad(f"the key {int(keys[~ok][0])} is not a Little-Go Q-table key")
     if (visits == 0).any():
         raise bad("every key must have at least one visit")
-    meta = _check_meta(arrays["meta"], bad)
     key_list = keys.tolist()
     return QTable(dict(zip(key_list, q.tolist(), strict=True)),
                   dict(zip(key_list, visits.tolist(), strict=True)), meta)

@@ -11,11 +11,14 @@ rotations and reflections (``tests/test_qlearning_go.py`` checks it):
   ``p`` is on (edge, second line, centre); what the move does (opponent
   stones captured 0..3+, the liberties of the new stone's group: a lone stone
   in atari, a group in atari, 2, 3+; opponent stones next to it left in
-  atari 0..3+; whether it joins an own group that was in atari); the phase
-  (the quarter of the action limit) and the mover's colour (Black must
-  capture to beat the komi, White must not be captured). PASS is keyed by
-  the phase, the colour, whether the mover is ahead on the board and
-  whether the opponent just passed.
+  atari 0..3+; whether it joins an own group that was in atari; the most
+  of the mover's stones anywhere on the board that the opponent's reply
+  could then capture, 0..3+, which is what the course's greedy opponent
+  plays for); the phase (the mover's own moves left: its last, 2 or 3, 4 to
+  7, more) and the mover's colour (Black must capture to beat the komi,
+  White must not be captured). PASS is keyed by the phase, the colour,
+  whether the mover is ahead on the board and whether the opponent just
+  passed.
 * a **board key** in the first ``board_plies`` actions: the board under the
   smallest of its 8 symmetric images (Black's bits, then White's), the
   number of actions played (it fixes who moves and how many remain),
@@ -24,7 +27,13 @@ rotations and reflections (``tests/test_qlearning_go.py`` checks it):
   move, so equivalent moves share one key. The ko state is not in the key:
   it changes which moves are legal, not what a legal move leads to.
 
-Keys are Python ints (pattern keys below ``2**29``, board keys with bit 62
+Two **key schemes** exist, and a table plays with the one it was trained
+with (``QTable.key_scheme``): scheme 2 (``KEY_SCHEME``, new tables) as
+above; scheme 1, the shipped table's, counts the phase in quarters of the
+action limit and has no field for what the reply could capture (its PASS
+flag is bit 28).
+
+Keys are Python ints (pattern keys below ``2**31``, board keys with bit 62
 set), so the table is one dict and its file one uint64 array. The agent
 always scores the real board's legal moves by their keys, so a move it
 picks is legal where it is played; no move is mapped back.
@@ -40,7 +49,8 @@ from tictacgo.games import littlego
 from tictacgo.games.littlego import BLACK, place_bits
 
 OFF_BOARD, OWN, OPP = 3, 1, 2  # a window cell's code (0: empty)
-PASS_FLAG = 1 << 28
+KEY_SCHEME = 2                 # the keys new tables get (see ``pass_flag`` and ``phase``)
+KEY_SCHEMES = (1, 2)
 BOARD_FLAG = 1 << 62
 _PASS_FIELDS = 1 << 5          # a PASS key's fields below its flag
 _POINT_BITS = 6                # a board key's move field (0..n*n, PASS = n*n)
@@ -150,9 +160,31 @@ def pattern_code(lay: Layout, own: int, opp: int, p: int) -> int:
     return CANONICAL_PATTERN[code]
 
 
-def phase(state: littlego.GoState) -> int:
-    """Which quarter of the action limit the game is in (0..3)."""
-    return min(3, 4 * state.t // state.game.max_actions)
+def pass_flag(scheme: int) -> int:
+    """The bit that marks a PASS key: above the placement keys' fields, which scheme 2 widened."""
+    return 1 << 30 if scheme >= 2 else 1 << 28
+
+
+def moves_left(state: littlego.GoState) -> int:
+    """The mover's actions left before the action limit, this one included (1 on its last move)."""
+    return (state.game.max_actions - 1 - state.t) // 2 + 1
+
+
+def phase(state: littlego.GoState, scheme: int = KEY_SCHEME) -> int:
+    """How near the mover is to its end: 3 on its last move, 2 with 2 or 3 left, 1 with 4 to 7, else 0.
+
+    Key scheme 1 (the first tables) used the quarter of the action limit instead.
+
+    Counted in the mover's own moves left rather than in quarters of the
+    game, since what a move is worth turns on what can still follow it: on
+    the last move only what it captures (and what the opponent's one reply
+    can capture) counts, an atari no longer threatens anything, and two or
+    three moves before the end a threat has just the time to be carried out.
+    """
+    if scheme < 2:
+        return min(3, 4 * state.t // state.game.max_actions)
+    left = moves_left(state)
+    return 3 if left <= 1 else 2 if left <= 3 else 1 if left <= 7 else 0
 
 
 def _in_atari(game: littlego.LittleGo, seeds: int, stones: int, empty: int) -> int:
@@ -167,8 +199,30 @@ def _in_atari(game: littlego.LittleGo, seeds: int, stones: int, empty: int) -> i
     return out
 
 
-def placement_key(state: littlego.GoState, p: int, after: tuple[int, int, int]) -> int:
-    """The pattern key of the legal placement ``p`` in ``state``, given ``place_bits``' result ``after``."""
+def reply_capture(game: littlego.LittleGo, mover: int, other: int) -> int:
+    """The most of ``other``'s stones one placement of ``mover`` captures (ko left aside).
+
+    A placement captures the groups whose only liberty it fills, so the
+    answer is the largest total size of ``other``'s groups in atari that
+    share one last liberty; 0 if none is in atari.
+    """
+    empty = game.full & ~(mover | other)
+    by_liberty: dict[int, int] = {}
+    rest = other
+    while rest:
+        group = game.flood(rest & -rest, other)
+        rest &= ~group
+        libs = game.neighbours(group) & empty
+        if libs and not libs & (libs - 1):
+            by_liberty[libs] = by_liberty.get(libs, 0) + group.bit_count()
+    return max(by_liberty.values(), default=0)
+
+
+def placement_key(state: littlego.GoState, p: int, after: tuple[int, int, int],
+                  scheme: int = KEY_SCHEME) -> int:
+    """The pattern key of the legal placement ``p`` in ``state``, given ``place_bits``' result ``after``.
+
+    Key scheme 1 has no field for what the reply could capture."""
     game = state.game
     lay = layout(game.size)
     own, opp = (state.black, state.white) if state.to_move == BLACK else (state.white, state.black)
@@ -179,16 +233,17 @@ def placement_key(state: littlego.GoState, p: int, after: tuple[int, int, int]) 
     libs_code = (0 if group & (group - 1) else 1) if libs == 1 else min(libs, 3)
     atari = _in_atari(game, opp2 & game.neighbour_bits[p], opp2, empty2).bit_count()
     rescue = 1 if _in_atari(game, own & game.neighbour_bits[p], own, game.full & ~(own | opp)) else 0
-    return (pattern_code(lay, own, opp, p)
-            | min(dead.bit_count(), 3) << 16 | libs_code << 18 | min(atari, 3) << 20
-            | rescue << 22 | phase(state) << 23 | (state.to_move - 1) << 25 | lay.line[p] << 26)
+    key = (pattern_code(lay, own, opp, p)
+           | min(dead.bit_count(), 3) << 16 | libs_code << 18 | min(atari, 3) << 20
+           | rescue << 22 | phase(state, scheme) << 23 | (state.to_move - 1) << 25 | lay.line[p] << 26)
+    return key | min(reply_capture(game, opp2, own2), 3) << 28 if scheme >= 2 else key
 
 
-def pass_key(state: littlego.GoState) -> int:
+def pass_key(state: littlego.GoState, scheme: int = KEY_SCHEME) -> int:
     """The pattern key of PASS: phase, colour, ahead on the board, opponent just passed."""
     black, white = littlego.scores(state)
     ahead = (black > white) if state.to_move == BLACK else (white > black)
-    return (PASS_FLAG | phase(state) | (state.to_move - 1) << 2 | int(ahead) << 3
+    return (pass_flag(scheme) | phase(state, scheme) | (state.to_move - 1) << 2 | int(ahead) << 3
             | int(state.last_pass) << 4)
 
 
@@ -224,13 +279,18 @@ def board_action_key(lay: Layout, base: int, syms: tuple[int, ...], action: int)
 
 # --- every legal move's keys -----------------------------------------------------
 
-def action_keys(state: littlego.GoState, board_plies: int = 0) -> list[tuple[int, int, int]]:
+def action_keys(state: littlego.GoState, board_plies: int = 0,
+                scheme: int = KEY_SCHEME) -> list[tuple[int, int, int]]:
     """The moves the Q-learner considers in a live ``state``, with their keys.
 
     Every legal placement; PASS only when no placement is legal, as the
     course's players do (a pass keyed by little more than the phase would
     otherwise compete with every placement on an average over whole games).
 
+    Args:
+        state: the position.
+        board_plies: the actions from the start that get board keys.
+        scheme: the pattern keys' scheme (``KEY_SCHEMES``; a table plays with its own).
     Returns:
         ``[(action, pattern key, board key), ...]``; the board key is -1 from
         action ``board_plies`` on (and on boards larger than 5x5).
@@ -244,37 +304,41 @@ def action_keys(state: littlego.GoState, board_plies: int = 0) -> list[tuple[int
     out = []
     for p in game.bits_to_list(littlego.legal_bits(state) & game.full):
         after = place_bits(game, own, opp, p, ko_own, ko_opp)
-        out.append((p, placement_key(state, p, after), board_action_key(lay, base, syms, p) if board else -1))
+        out.append((p, placement_key(state, p, after, scheme),
+                    board_action_key(lay, base, syms, p) if board else -1))
     if not out:
         pa = game.pass_action
-        out.append((pa, pass_key(state), board_action_key(lay, base, syms, pa) if board else -1))
+        out.append((pa, pass_key(state, scheme), board_action_key(lay, base, syms, pa) if board else -1))
     return out
 
 
-def describe_key(key: int) -> dict[str, int | bool | str]:
-    """A key's fields by name (for reports and tests)."""
+def describe_key(key: int, scheme: int = KEY_SCHEME) -> dict[str, int | bool | str]:
+    """A key's fields by name (for reports and tests); ``exposed`` is always 0 in scheme 1."""
     if key & BOARD_FLAG:
         stones = key >> _POINT_BITS & ((1 << 2 * _BOARD_BITS) - 1)
         return {"kind": "board", "black": stones >> _BOARD_BITS, "white": stones & ((1 << _BOARD_BITS) - 1),
                 "t": key >> 56 & 31, "after_pass": bool(key >> 61 & 1), "move": key & 63}
-    if key & PASS_FLAG:
+    if key & pass_flag(scheme):
         return {"kind": "pass", "phase": key & 3, "white": bool(key >> 2 & 1),
                 "ahead": bool(key >> 3 & 1), "after_pass": bool(key >> 4 & 1)}
     return {"kind": "placement", "pattern": key & 0xFFFF, "captures": key >> 16 & 3,
             "liberties": key >> 18 & 3, "ataris": key >> 20 & 3, "rescue": bool(key >> 22 & 1),
-            "phase": key >> 23 & 3, "white": bool(key >> 25 & 1), "line": key >> 26 & 3}
+            "phase": key >> 23 & 3, "white": bool(key >> 25 & 1), "line": key >> 26 & 3,
+            "exposed": key >> 28 & 3}
 
 
-def valid_keys(keys: np.ndarray) -> np.ndarray:
-    """Which of ``keys`` (uint64) have the shape of a key ``action_keys`` makes (the loader's check)."""
+def valid_keys(keys: np.ndarray, scheme: int = KEY_SCHEME) -> np.ndarray:
+    """Which of ``keys`` (uint64) have the shape of a key ``action_keys`` makes in ``scheme`` (the loader's
+    check)."""
     k = keys.astype(np.uint64)
+    flag = pass_flag(scheme)
     board = (k >> np.uint64(62)) == 1
-    is_pass = ~board & (k >= PASS_FLAG)
+    is_pass = ~board & (k >= flag)
     ok = np.zeros(len(k), dtype=bool)
-    ok[is_pass] = k[is_pass] < PASS_FLAG | _PASS_FIELDS
+    ok[is_pass] = k[is_pass] < flag | _PASS_FIELDS
     place = ~board & ~is_pass
     code = (k[place] & np.uint64(0xFFFF)).astype(np.int64)
-    ok[place] = ((k[place] >> np.uint64(26)) < 3) & (CANONICAL_PATTERN_ARRAY[code] == code)
+    ok[place] = (((k[place] >> np.uint64(26)) & np.uint64(3)) < 3) & (CANONICAL_PATTERN_ARRAY[code] == code)
     mask = np.uint64((1 << _BOARD_BITS) - 1)
     black = (k[board] >> np.uint64(_POINT_BITS + _BOARD_BITS)) & mask
     white = (k[board] >> np.uint64(_POINT_BITS)) & mask

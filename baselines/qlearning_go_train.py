@@ -68,6 +68,7 @@ class RunConfig:
     epsilon: float = DEFAULTS["epsilon"]
     board_plies: int = DEFAULTS["board_plies"]
     black_share: float = 0.5
+    keys: int | None = None
     eval_every: int = 5000
     eval_games: int = 20
     min_board_visits: int = 2
@@ -108,7 +109,7 @@ def run(config: RunConfig, log: Callable[[str], None] = print) -> QTable:
         train(table, game, {n: (None if n == "self" else opponents[n], w) for n, w in mix.items()},
               train_rng, episodes=config.episodes, max_seconds=config.max_seconds, alpha=config.alpha,
               gamma=config.gamma, epsilon=config.epsilon, board_plies=config.board_plies,
-              black_share=config.black_share,
+              black_share=config.black_share, keys=config.keys,
               every=config.eval_every, callback=checkpoint, log=log)
     except KeyboardInterrupt:
         save_table(table, config.out, config.min_board_visits)

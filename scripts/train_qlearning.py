@@ -7,8 +7,9 @@ which a wheel's user has too; ``--help`` lists the options):
     python scripts/train_qlearning.py littlego --max-seconds 1800 --seed 0 --out runs/littlego_q.npz
 
 One measurement is this script's own: ``littlego --recurrence N`` plays N
-games for two pairings of the course's opponents and prints how often the
-positions of each ply recur (``tictacgo.baselines.qlearning_go_train.board_recurrence``).
+games for two pairings of the course's opponents (or ``--black SPEC
+--white SPEC``) and prints how often the positions of each ply recur
+(``tictacgo.baselines.qlearning_go_train.board_recurrence``).
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ from tictacgo.cli.options import parse_options
 class RecurrenceArgs:
     recurrence: int = setting(0, "Games per pairing of how often positions recur.")
     recurrence_out: str | None = setting(None, "Where the recurrence table is written (JSON).")
+    black: str | None = setting(None, "Measure this agent spec (Black) against --white instead of the two "
+                                "pairings of the course's opponents.")
+    white: str = setting("aggressive", "Black's opponent with --black.")
     seed: int = setting(0, "Seeds the games, once.")
 
 
@@ -37,12 +41,14 @@ def recurrence(argv: list[str]) -> int:
     args = parse_options(RecurrenceArgs(), argv, description="How often Little-Go positions recur by ply.")
     rng = np.random.default_rng(args.seed)
     out = {}
-    for first, second in (("greedy", "random"), ("aggressive", "greedy")):
+    pairings = ((args.black, args.white),) if args.black else (("greedy", "random"), ("aggressive", "greedy"))
+    for first, second in pairings:
         rows = board_recurrence(first, second, args.recurrence, rng)
         out[f"{first} vs {second}"] = rows
         print(f"{first} (Black) vs {second}, {args.recurrence:,} games: "
               "share of positions met in an earlier game")
         print("  " + "  ".join(f"t={r['t']}: {r['seen_before']:.0%}" for r in rows[:14]))
+        print("  distinct positions by ply: " + " ".join(str(r["distinct"]) for r in rows))
     if args.recurrence_out:
         atomic_write_json(args.recurrence_out, {"games": args.recurrence, "seed": args.seed, "pairings": out},
                           indent=1)

@@ -20,12 +20,15 @@ from tictacgo.baselines.qlearning_go import (
     potential,
     train,
     update,
+    variant_of,
 )
 from tictacgo.baselines.qlearning_go_keys import (
     BOARD_FLAG,
     action_keys,
     describe_key,
     layout,
+    moves_left,
+    phase,
     transform_bits,
 )
 from tictacgo.baselines.qlearning_go_train import board_recurrence, parse_mix
@@ -133,6 +136,45 @@ def test_a_capture_shows_in_the_key():
     assert keys[18]["captures"] == 0
 
 
+def test_the_phase_counts_the_movers_own_moves_left_with_the_last_move_apart():
+    empty = ".....\n" * 5
+    by_t = {t: littlego.from_ascii(empty, to_move=littlego.WHITE if t % 2 else littlego.BLACK, t=t)
+            for t in range(24)}
+    assert [moves_left(by_t[t]) for t in (0, 1, 20, 21, 22, 23)] == [12, 12, 2, 2, 1, 1]
+    assert [t for t, s in by_t.items() if phase(s) == 3] == [22, 23]  # each colour's last move
+    assert [phase(by_t[t]) for t in (18, 19, 20, 21)] == [2, 2, 2, 2]
+    assert [phase(by_t[t]) for t in (8, 9, 10, 16, 17)] == [0, 0, 1, 1, 1]
+
+
+def test_a_last_move_and_the_same_move_earlier_have_different_pattern_keys():
+    board = """
+        .X...
+        XO...
+        .X...
+        .....
+        .....
+    """
+    early = dict((a, pk) for a, pk, _ in action_keys(littlego.from_ascii(board, to_move=littlego.BLACK, t=4)))
+    last = dict((a, pk) for a, pk, _ in action_keys(littlego.from_ascii(board, to_move=littlego.BLACK, t=22)))
+    assert describe_key(last[7])["phase"] == 3 and describe_key(early[7])["phase"] == 0
+    assert last[7] != early[7]
+
+
+def test_a_pattern_key_says_how_many_of_the_movers_stones_the_reply_could_capture_anywhere():
+    # Black's two stones at the top left have one liberty left (point 2): White's reply there takes both.
+    state = littlego.from_ascii("""
+        XX...
+        OOO..
+        .....
+        .....
+        .....
+    """, to_move=littlego.BLACK, t=6)
+    keys = {a: describe_key(pk) for a, pk, _ in action_keys(state)}
+    assert keys[24]["exposed"] == 2   # a move far away leaves them in atari
+    assert keys[2]["exposed"] == 3    # extending into the last liberty leaves three stones in atari
+    assert all(describe_key(pk)["exposed"] == 0 for _, pk, _ in action_keys(GO.initial_state()))
+
+
 # --- the update rule ---------------------------------------------------------
 
 def test_the_update_sets_new_keys_to_the_chained_targets_last_move_first():
@@ -222,7 +264,8 @@ def _npz(path, **arrays) -> None:
 
 
 def _good_arrays(meta: dict | None = None) -> dict:
-    meta = meta if meta is not None else {"format": qfile.FORMAT, "version": 1, "params": {"board_plies": 0},
+    meta = meta if meta is not None else {"format": qfile.FORMAT, "version": qfile.VERSION,
+                                          "params": {"board_plies": 0},
                                           "variant": {"size": 5, "komi": 2.5, "max_actions": 24}}
     return {"keys": np.array([1, 2], dtype=np.uint64), "q": np.array([0.5, -0.5], dtype=np.float32),
             "visits": np.array([3, 4], dtype=np.uint32),
@@ -241,7 +284,7 @@ BAD_FILES = {
     "not a key": lambda p: _npz(p, **{**_good_arrays(), "keys": np.array([1, 3 << 26], dtype=np.uint64)}),
     "meta not json": lambda p: _npz(p, **{**_good_arrays(), "meta": np.frombuffer(b"{nope", dtype=np.uint8)}),
     "other format": lambda p: _npz(p, **_good_arrays({"format": "x", "version": 1})),
-    "no variant": lambda p: _npz(p, **_good_arrays({"format": qfile.FORMAT, "version": 1})),
+    "no variant": lambda p: _npz(p, **_good_arrays({"format": qfile.FORMAT, "version": qfile.VERSION})),
     "object array": lambda p: _npz(p, **{**_good_arrays(), "keys": np.array([1, "a"], dtype=object)}),
 }
 
@@ -271,6 +314,54 @@ def test_a_valid_hand_made_file_loads(tmp_path):
     path = tmp_path / "ok.npz"
     _npz(path, **_good_arrays())
     assert qfile.load_table(path).q == {1: 0.5, 2: -0.5}
+
+
+def test_a_shaped_value_above_one_is_reached_and_a_table_holding_it_loads(tmp_path):
+    # A win (reward 1) from a position whose potential is -0.5 (ten stones behind): target 1.5.
+    table = QTable(meta={"params": {"board_plies": 0}, "variant": variant_of(GO)})
+    update(table, [(7, -1, [(0, 7, -1)], -0.5)], reward=1.0, alpha=0.5, gamma=0.9)
+    assert table.q[7] == pytest.approx(qfile.VALUE_BOUND)
+    path = qfile.save_table(table, tmp_path / "t.npz")
+    assert qfile.load_table(path).q[7] == pytest.approx(1.5)
+
+
+def test_a_version_1_file_loads_with_the_first_key_scheme_and_another_version_is_refused(tmp_path):
+    meta = {"format": qfile.FORMAT, "params": {"board_plies": 0}, "variant": variant_of(GO)}
+    old = tmp_path / "old.npz"
+    _npz(old, **_good_arrays({**meta, "version": 1}))
+    assert qfile.load_table(old).key_scheme == 1
+    new = tmp_path / "new.npz"
+    _npz(new, **_good_arrays({**meta, "version": 3}))
+    with pytest.raises(ValueError, match="unsupported version 3"):
+        qfile.load_table(new)
+
+
+def test_a_table_plays_with_its_own_key_scheme():
+    state = littlego.from_ascii("""
+        XX...
+        OOO..
+        .....
+        .....
+        .....
+    """, to_move=littlego.BLACK, t=22)
+    first = dict((a, pk) for a, pk, _ in action_keys(state, scheme=1))
+    second = dict((a, pk) for a, pk, _ in action_keys(state, scheme=2))
+    assert describe_key(first[24], scheme=1)["phase"] == 3
+    assert describe_key(first[24], scheme=1)["exposed"] == 0
+    assert describe_key(second[24])["exposed"] == 2
+    # A scheme-1 table whose only known key is Black's move at point 24 plays it.
+    table = QTable({first[24]: 1.0}, {first[24]: 5}, {"params": {"board_plies": 0, "keys": 1}})
+    assert QLearningGoAgent(GO, rng=rng(0), table=table).act(state) == 24
+    assert QTable(meta={"params": {}}).key_scheme == 2
+
+
+def test_training_records_the_key_scheme_and_a_resumed_table_keeps_its_own():
+    table = QTable()
+    train(table, GO, {"random": (make_agent("random", GO, rng=rng(1)), 1.0)}, rng(0), episodes=3, keys=1,
+          board_plies=0, every=1000, log=lambda s: None)
+    assert table.key_scheme == 1 and all(k < 1 << 28 for k in table.q)   # no reply-capture field
+    with pytest.raises(ValueError, match="key scheme 1"):
+        train(table, GO, {"self": (None, 1.0)}, rng(), episodes=1, board_plies=0, keys=2)
 
 
 # --- the agent -----------------------------------------------------------------

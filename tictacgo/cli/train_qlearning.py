@@ -64,6 +64,10 @@ class QLearningOptions:
     board_plies: int | None = setting(None, "Little-Go: actions from the start that get whole-board keys.",
                                       default_text="the table's default")
     black_share: float = setting(0.5, "Little-Go: share of games with the learner as Black.")
+    keys: int | None = setting(None, "Little-Go: the pattern keys' scheme: 2 counts the phase in the mover's "
+                               "moves left and what the reply could capture; 1 is the shipped table's "
+                               "(quarters of the game).", choices=(1, 2),
+                               default_text="2, or a resumed table's")
     min_board_visits: int = setting(2, "Little-Go: board keys updated fewer times are left out of the file.")
     resume: bool = setting(False, "Little-Go: continue the table at --out if there is one.")
     curve: str | None = setting(None, "Little-Go: also write the learning curve to this JSON file.")
@@ -115,7 +119,7 @@ def littlego_config(opts: QLearningOptions):
         raise ValueError("--eval-every, --eval-games and --min-board-visits must be positive, --board-plies "
                          f">= 0; got {opts.eval_every}, {opts.eval_games}, {opts.min_board_visits} and "
                          f"{opts.board_plies}")
-    given = {k: getattr(opts, k) for k in ("alpha", "gamma", "epsilon", "board_plies", "mix")
+    given = {k: getattr(opts, k) for k in ("alpha", "gamma", "epsilon", "board_plies", "mix", "keys")
              if getattr(opts, k) is not None}
     if "mix" in given:
         parse_mix(given["mix"])
