@@ -381,23 +381,36 @@ class Progress:
         rate = s.nodes / s.seconds if s.seconds > 0 else 0.0
         where = (f"after {run.k} actions ({run.out['max_actions'] - run.k} to go)" if run.phase == "line"
                  else f"move {action_to_course(run.moves_todo[0], run.out['size'])} at the deepest position")
-        guess = estimate(run.out["positions"], s.nodes, rate) if run.phase == "line" else ""
+        guess = (estimate(run.out["positions"], s.nodes, rate, run.out["max_actions"] - run.k)
+                 if run.phase == "line" else "")
         print(f"[{time.strftime('%H:%M:%S')}] {where}: {s.nodes:,} positions in {s.seconds:,.0f} s "
               f"({rate:,.0f}/s); {guess}", file=sys.stderr, flush=True)
 
 
-def estimate(rows: list[dict], nodes: int, rate: float) -> str:
-    """A guess of the time the search in progress still needs: the last proved position's positions times
-    the growth per action between the last two proved positions."""
-    proved = [e["nodes"] for e in rows if e["value_for_black"] is not None]
-    if len(proved) < 2 or rate <= 0 or proved[-2] <= 0:
-        return "no estimate yet (fewer than two positions proved)"
-    growth = max(proved[-1] / proved[-2], 1.0)
-    expected = proved[-1] * growth
+def estimate(rows: list[dict], nodes: int, rate: float, left: int | None = None) -> str:
+    """A guess of the time the search in progress (``left`` actions to go) still needs: the last two
+    searched positions' growth per action, carried on to ``left``.
+
+    Positions the table all but answered (under ``MIN_SEARCHED`` positions, as when the line's next
+    move is the winning one already proved) say nothing of the growth and are left out.
+    """
+    proved = [(e["left"], e["nodes"]) for e in rows
+              if e["value_for_black"] is not None and e["nodes"] >= MIN_SEARCHED]
+    if len(proved) < 2 or rate <= 0:
+        return "no estimate yet (fewer than two positions searched)"
+    (left1, n1), (left2, n2) = proved[-2], proved[-1]
+    steps = max(left2 - left1, 1)
+    growth = max((n2 / n1) ** (1 / steps), 1.0)
+    ahead = max((left if left is not None else left2 + 1) - left2, 1)
+    expected = n2 * growth ** ahead
     if nodes >= expected:
         return f"past the estimate ({expected:,.0f} positions at a growth of {growth:.1f}x per action)"
     return (f"estimate {(expected - nodes) / rate:,.0f} s more ({expected:,.0f} positions at a growth of "
             f"{growth:.1f}x per action)")
+
+
+#: Fewer positions than this: a search the table all but answered (no measure of growth).
+MIN_SEARCHED = 1000
 
 
 def main(argv: list[str] | None = None) -> int:

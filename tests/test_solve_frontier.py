@@ -195,3 +195,14 @@ def test_network_hints_keep_every_value_and_are_kept_by_a_checkpoint(tmp_path):
         (p["taken"], p["value_for_black"]) for p in hinted.out["positions"]]
     hinted.save(tmp_path / "run.npz")
     assert frontier.FrontierRun.load(tmp_path / "run.npz").out["hint_depth"] == 2
+
+
+def test_the_estimate_skips_positions_the_table_answered_and_grows_per_action():
+    rows = [{"left": 16, "nodes": 1_000_000, "value_for_black": -1},
+            {"left": 17, "nodes": 2, "value_for_black": -1},
+            {"left": 18, "nodes": 4_000_000, "value_for_black": -1},
+            {"left": 19, "nodes": 2, "value_for_black": -1}]
+    # 1 million at 16 to go, 4 million at 18: twice an action, so 16 million at 20 to go
+    assert frontier.estimate(rows, 6_000_000, 1_000_000.0, 20) == (
+        "estimate 10 s more (16,000,000 positions at a growth of 2.0x per action)")
+    assert frontier.estimate(rows[:2], 10, 1.0, 18).startswith("no estimate yet")
