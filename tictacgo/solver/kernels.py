@@ -218,7 +218,8 @@ def table_key(hs, ko, t, last_pass, black, zk, zt, zmisc):
 
 
 @njit(cache=True)
-def _store(tkey, tlo, thi, tmove, tdepth, key, lo, hi, move, depth):
+def store_entry(tkey, tlo, thi, tmove, tdepth, key, lo, hi, move, depth):
+    """Store bounds and a move for ``key`` in the table's 2-slot bucket (the move in the key's frame)."""
     nb = tkey.shape[0] >> 1
     i = np.int64(key % np.uint64(nb)) * 2
     for j in (i, i + 1):
@@ -274,8 +275,8 @@ def _finish(ply, frames, keys, table, sym, stats, max_actions):
         lo, hi = best, best
     move = f[F_BEST_MOVE]
     tkey, tlo, thi, tmove, tdepth = table
-    _store(tkey, tlo, thi, tmove, tdepth, keys[ply], lo, hi, sym[f[F_SYM], move] if move >= 0 else -1,
-           max_actions - f[F_T])
+    store_entry(tkey, tlo, thi, tmove, tdepth, keys[ply], lo, hi, sym[f[F_SYM], move] if move >= 0 else -1,
+                max_actions - f[F_T])
     if ply == 0:
         stats[S_BEST] = move
     return best

@@ -351,7 +351,7 @@ class Solver:
         slot = int(key % np.uint64(len(table.key) >> 1)) * 2
         if key in (table.key[slot], table.key[slot + 1]):
             return
-        K._store(table.key, table.lo, table.hi, table.move, table.depth, key, np.int64(-K.INF),
+        K.store_entry(table.key, table.lo, table.hi, table.move, table.depth, key, np.int64(-K.INF),
                  np.int64(K.INF), np.int64(tb.sym[ks, action]), np.int64(0))
 
     def move_values(self, state: littlego.GoState, budget_nodes: int | None = None,
