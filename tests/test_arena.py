@@ -782,9 +782,18 @@ def test_a_signal_while_the_results_are_saved_waits_for_them_and_a_second_stops_
         return real(path, result)
 
     monkeypatch.setattr(arena, "write_results_json", write_while_signalled)
+    # Under nohup SIGHUP is ignored, and the arena leaves an ignored signal ignored: hear it here.
+    sigs = [getattr(signal, name) for name in signals]
+    ignored = [sig for sig in sigs if signal.getsignal(sig) is signal.SIG_IGN]
+    for sig in ignored:
+        signal.signal(sig, signal.SIG_DFL)
     out = tmp_path / "r.json"
-    rc = main(["arena", "tictactoe", "random", "random", "--games", "4", "--workers", "1", "--no-progress",
-               "--out", str(out)])
+    try:
+        rc = main(["arena", "tictactoe", "random", "random", "--games", "4", "--workers", "1",
+                   "--no-progress", "--out", str(out)])
+    finally:
+        for sig in ignored:
+            signal.signal(sig, signal.SIG_IGN)
     err = capsys.readouterr().err
     assert rc == 130 and "Traceback" not in err and len(err.splitlines()) == 1, err
     if len(signals) == 1:
