@@ -45,6 +45,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from tictacgo.baselines.course_ladder import atari_capture
 from tictacgo.games import littlego
 from tictacgo.games.littlego import BLACK, place_bits
 
@@ -200,22 +201,9 @@ def _in_atari(game: littlego.LittleGo, seeds: int, stones: int, empty: int) -> i
 
 
 def reply_capture(game: littlego.LittleGo, mover: int, other: int) -> int:
-    """The most of ``other``'s stones one placement of ``mover`` captures (ko left aside).
-
-    A placement captures the groups whose only liberty it fills, so the
-    answer is the largest total size of ``other``'s groups in atari that
-    share one last liberty; 0 if none is in atari.
-    """
-    empty = game.full & ~(mover | other)
-    by_liberty: dict[int, int] = {}
-    rest = other
-    while rest:
-        group = game.flood(rest & -rest, other)
-        rest &= ~group
-        libs = game.neighbours(group) & empty
-        if libs and not libs & (libs - 1):
-            by_liberty[libs] = by_liberty.get(libs, 0) + group.bit_count()
-    return max(by_liberty.values(), default=0)
+    """The most of ``other``'s stones one placement of ``mover`` captures (ko left aside): the
+    course's greedy count (``course_ladder.atari_capture``) on the game's board."""
+    return atari_capture(game, mover, other)
 
 
 def placement_key(state: littlego.GoState, p: int, after: tuple[int, int, int],
