@@ -136,3 +136,47 @@ def test_a_watched_network_still_pickles_and_copies():
     for twin in (pickle.loads(pickle.dumps(net)), copy.deepcopy(net)):
         np.testing.assert_array_equal(_reference(twin, planes), _reference(net, planes))
         _follows(NetworkEvaluator(twin, TTT), twin, planes)
+
+
+def test_a_tensor_assigned_in_place_of_a_buffer_or_parameter_is_followed():
+    net, planes = _net(), _planes()
+    evaluator = NetworkEvaluator(net, TTT)
+    evaluator.evaluate_planes(planes)
+    bn = net.stem[1]
+    bn.running_mean = bn.running_mean + 0.5               # a new buffer tensor, by assignment
+    _follows(evaluator, net, planes)
+    net.stem[0].weight = torch.nn.Parameter(net.stem[0].weight.detach() * -2.0)   # a new parameter
+    _follows(evaluator, net, planes)
+
+
+def test_to_that_makes_new_parameter_objects_is_followed():
+    net, planes = _net(), _planes()
+    evaluator = NetworkEvaluator(net, TTT)
+    evaluator.evaluate_planes(planes)
+    keep = torch.__future__.get_overwrite_module_params_on_conversion()
+    torch.__future__.set_overwrite_module_params_on_conversion(True)
+    try:
+        first = next(net.parameters())
+        net.to(torch.float64)
+        assert next(net.parameters()) is not first  # the case this test is about
+        with torch.no_grad():
+            for p in net.parameters():
+                p.mul_(-1.0)
+        net.to(torch.float32)
+    finally:
+        torch.__future__.set_overwrite_module_params_on_conversion(keep)
+    _follows(evaluator, net, planes)
+
+
+def test_the_watch_reads_the_modules_again_only_when_a_tensor_may_have_been_replaced(monkeypatch):
+    net = _net()
+    watch = WeightsWatch.of(net)
+    key = watch.key()
+    walks = []
+    real = net.buffers
+    monkeypatch.setattr(net, "buffers", lambda *a, **k: walks.append(1) or real(*a, **k))
+    assert all(watch.key() == key for _ in range(5))
+    assert walks == []
+    net.to(torch.float64)
+    assert watch.key() != key
+    assert walks == [1]

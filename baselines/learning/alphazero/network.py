@@ -40,6 +40,10 @@ from pathlib import Path
 import numpy as np
 import torch
 from torch import nn
+from torch.nn.modules.module import (
+    register_module_buffer_registration_hook,
+    register_module_parameter_registration_hook,
+)
 from torch.optim.optimizer import register_optimizer_step_post_hook
 
 from tictacgo.atomic import atomic_write_bytes, atomic_write_json
@@ -213,23 +217,39 @@ class WeightsWatch:
     ``key()`` changes whenever the weights may have: after any optimizer step in the
     process (a global post-step hook), a ``load_state_dict`` into the network, a
     forward pass in training mode (it moves the batch norms' statistics), a tensor
-    replaced by ``.to()`` (its ``data_ptr``), or a call of ``changed()`` (for edits
+    replaced by ``.to()`` (its ``data_ptr``) or by assignment (a global hook on the
+    registration of parameters and buffers), or a call of ``changed()`` (for edits
     by hand). One watch per network (``WeightsWatch.of``), shared by its evaluators,
     so building many evaluators adds no hooks.
+
+    ``key()`` runs before every forward pass of self-play, so it reads the data
+    pointers of a kept list of the network's tensors (walking the modules for it took
+    a millisecond a call, as long as a small network's forward pass): the list is made
+    again when a tensor may have been replaced: a parameter or buffer registered
+    anywhere, a pointer that moved (``.to()`` keeps the parameters and replaces the
+    buffers), or a first parameter that is another object (``.to()`` with torch's
+    ``overwrite_module_params_on_conversion``).
     """
 
     _optimizer_steps = 0  # optimizer steps in this process since the first watch was made
+    _registrations = 0    # parameters and buffers registered (or assigned) in any module since then
     _hooked = False
     _watches: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
     def __init__(self, net: nn.Module):
         self.net = weakref.ref(net)
         self.changes = 0
+        self._tensors: tuple[torch.Tensor, ...] = ()
+        self._first: torch.Tensor | None = None
+        self._ptrs: tuple[int, ...] = ()
+        self._registrations_seen = -1
         # Module-level functions, not closures: the network still pickles and deep-copies.
         net.register_load_state_dict_post_hook(_after_load_state_dict)
         net.register_forward_pre_hook(_before_forward)
         if not WeightsWatch._hooked:
             register_optimizer_step_post_hook(_after_optimizer_step)
+            register_module_parameter_registration_hook(_after_registration)
+            register_module_buffer_registration_hook(_after_registration)
             WeightsWatch._hooked = True
 
     @classmethod
@@ -247,12 +267,25 @@ class WeightsWatch:
     def key(self) -> tuple:
         """Equal to an earlier key only if the weights cannot have changed in between."""
         net = self.net()
-        ptrs = () if net is None else tuple(t.data_ptr() for t in (*net.parameters(), *net.buffers()))
+        if net is None:
+            return WeightsWatch._optimizer_steps, self.changes, ()
+        first = next(net.parameters(), None)
+        ptrs = tuple(t.data_ptr() for t in self._tensors)
+        if (ptrs != self._ptrs or first is not self._first
+                or self._registrations_seen != WeightsWatch._registrations):
+            self._registrations_seen = WeightsWatch._registrations
+            self._first = first
+            self._tensors = (*net.parameters(), *net.buffers())
+            ptrs = self._ptrs = tuple(t.data_ptr() for t in self._tensors)
         return WeightsWatch._optimizer_steps, self.changes, ptrs
 
 
 def _after_optimizer_step(optimizer, args, kwargs) -> None:
     WeightsWatch._optimizer_steps += 1
+
+
+def _after_registration(module: nn.Module, name: str, tensor) -> None:
+    WeightsWatch._registrations += 1
 
 
 def _after_load_state_dict(module: nn.Module, incompatible_keys) -> None:
