@@ -8,7 +8,7 @@ gives, with no code of the game's own:
 * ``single_agent_env(game, **kwargs)``: the Gymnasium env (``TurnBasedEnv``);
 * ``raw_aec_env(game, **kwargs)`` / ``aec_env(game, **kwargs)``: the
   PettingZoo AEC env without and with its standard wrapper;
-* ``vector_env(game, num_envs, **kwargs)``: the native vector env;
+* ``vector_env(num_envs, game, **kwargs)``: the native vector env;
 * ``pettingzoo_module(game)``: a module with ``env()`` and ``raw_env()``,
   PettingZoo's habit; ``tictacgo.envs.<name>_v0`` names it
   (``from tictacgo.envs import connect_three_v0`` once that game is registered).
