@@ -1,4 +1,4 @@
-"""Seed 001's policy MCTS and mix MCTS over any policy agent.
+"""The AlphaGo chapter's policy MCTS and mix MCTS over any policy agent.
 
 Policies here are cheap: the random player's uniform distribution, toy agents
 with fixed probabilities, and (when sb3-contrib is installed) a PolicyAgent on
