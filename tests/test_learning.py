@@ -66,7 +66,7 @@ def test_bad_input_to_the_returns_is_refused(args):
         illegal_aware_returns(*args)
 
 
-def test_the_a2c_buffer_gives_legal_steps_the_seeds_returns_and_refused_steps_their_penalty():
+def test_the_a2c_buffer_gives_legal_steps_the_chapters_returns_and_refused_steps_their_penalty():
     buf = IllegalAwareRolloutBuffer(6, spaces.Box(-1, 1, (9,), np.int8), spaces.Discrete(9),
                                     device="cpu", gamma=0.9, gae_lambda=1.0, n_envs=1)
     rewards = [0.0, 0.0, -1.0, -1.0, 0.0, 0.0]          # one X episode, then a new one starts
