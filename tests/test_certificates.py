@@ -383,6 +383,8 @@ def test_tictacgo_solve_exits_1_for_a_failed_proof_and_2_for_a_bad_file_or_move(
     assert "missing.cert: cannot read it" in capsys.readouterr().err
     assert main(["solve", "--size", "3", "--line", "1,1 1,1"]) == 2
     assert "is illegal for White: occupied" in capsys.readouterr().err
+    assert main(["solve", "--size", "9"]) == 2
+    assert "the solver handles boards up to 7x7, got --size 9" in capsys.readouterr().err
     assert main(["solve", "--verify", str(bad), "--book", str(tmp_path / "x.book")]) == 2
 
 
