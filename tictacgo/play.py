@@ -41,7 +41,7 @@ from tictacgo.protocol.coords import GO_LETTERS, action_to_course, course_to_act
 COMMANDS = ("undo", "quit", "help")
 
 
-def move_name(game: Game, state, action: int) -> str:
+def move_name(game: Game, action: int) -> str:
     """How a move is shown: ``C3 (2,2)`` or ``pass`` in Little-Go, ``1,1 (cell 4)`` in Tic-Tac-Toe."""
     n = game.spec.board_shape[0]
     if game.writes_vertices:
@@ -52,7 +52,7 @@ def move_name(game: Game, state, action: int) -> str:
     return f"{action_to_course(action, n)} (cell {action})"
 
 
-def parse_move(game: Game, state, text: str) -> int | str:
+def parse_move(game: Game, text: str) -> int | str:
     """The action a typed line names, or one of ``COMMANDS``.
 
     Raises:
@@ -75,7 +75,7 @@ def parse_move(game: Game, state, text: str) -> int | str:
                      "undo or quit")
 
 
-def help_text(game: Game, state=None) -> str:
+def help_text(game: Game) -> str:
     n = game.spec.board_shape[0]
     if game.writes_vertices:
         last = GO_LETTERS[n - 1]
@@ -155,7 +155,7 @@ def play_session(game: Game, agent, agent_name: str, human: int,
     state = game.initial_state()
     history = [state]
     shown = None  # the board is printed again only when it changed
-    say(f"You play {game.player_label(human)} against {agent_name}. {help_text(game, state)}.")
+    say(f"You play {game.player_label(human)} against {agent_name}. {help_text(game)}.")
     while not game.is_terminal(state):
         if game.current_player(state) != human:
             start = time.perf_counter()
@@ -168,7 +168,7 @@ def play_session(game: Game, agent, agent_name: str, human: int,
                 state = game.forfeit(state)
                 break
             history.append(state)
-            played = move_name(game, history[-2], action)
+            played = move_name(game, action)
             say(f"{agent_name} as {game.player_label(3 - human)} plays {played} after {seconds:.2f} s")
             continue
         if state is not shown:
@@ -184,7 +184,7 @@ def play_session(game: Game, agent, agent_name: str, human: int,
         if echo:
             say(line.rstrip("\n"))
         try:
-            move = parse_move(game, state, line)
+            move = parse_move(game, line)
         except ValueError as e:
             say(f"Not a move: {e}")
             continue
@@ -192,7 +192,7 @@ def play_session(game: Game, agent, agent_name: str, human: int,
             say("You quit; the game is abandoned.")
             return 0
         if move == "help":
-            say(help_text(game, state))
+            say(help_text(game))
             continue
         if move == "undo":
             earlier = [k for k in range(len(history) - 1) if game.current_player(history[k]) == human]
@@ -207,7 +207,7 @@ def play_session(game: Game, agent, agent_name: str, human: int,
             continue
         reason = game.illegal_reason(state, move)
         if reason is not None:
-            say(f"{move_name(game, state, move)} is illegal: {reason}. Try again.")
+            say(f"{move_name(game, move)} is illegal: {reason}. Try again.")
             continue
         state = game.play(state, move)
         history.append(state)
