@@ -98,11 +98,11 @@ class GreedyAgent(Agent):
         """The placements capturing the most stones, and that number ([] if none is legal)."""
         if littlego.is_terminal(state):
             raise ValueError("act() called on a finished game")
-        moves = placements(state)
-        if not moves:
+        captured = capture_counts(state)
+        if not captured:
             return [], 0
         counts = np.full(state.game.num_points, -1)
-        counts[moves] = [littlego.play(state, a).captured for a in moves]
+        counts[list(captured)] = list(captured.values())
         return np.flatnonzero(most_captures(counts)).tolist(), int(counts.max())
 
     def act(self, state: littlego.GoState) -> int:

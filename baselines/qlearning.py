@@ -1,4 +1,4 @@
-"""Tabular Q-learning for Tic-Tac-Toe by self-play (seeds 002 appendix, 003, 004).
+"""Tabular Q-learning for Tic-Tac-Toe by self-play.
 
 The agent keeps one table of action values ``Q(s, a)`` for the player to
 move, shared by X and O, and plays greedily from it (ties broken at random
@@ -33,8 +33,8 @@ board under its 8 symmetries (rotations and reflections): the transform whose
 transform; when the board is itself symmetric (its stabiliser has several
 transforms) the action is mapped to the smallest of its images, so
 equivalent moves (the four corners of the empty board) share one entry.
-``train(..., symmetry=False)`` keys the table by the board as it is, as the
-seeds do, to measure what the symmetry saves.
+``train(..., symmetry=False)`` keys the table by the board as it is, as a
+plain Q-learning table does, to measure what the symmetry saves.
 
 File format (``save`` / ``load``): JSON, written atomically (a temporary file
 in the same folder, then ``os.replace``):
@@ -299,7 +299,7 @@ def train(n_games: int, rng: np.random.Generator, *, alpha: float = DEFAULTS["al
         gamma: discount in [0, 1].
         epsilon: exploration probability in [0, 1].
         symmetry: key the table by the canonical board under the 8 symmetries
-            (False: by the board as it is, as the seeds do; for comparison).
+            (False: by the board as it is, as a plain table does; for comparison).
         agent: continue training this agent's table (a new one if None).
         progress: print a line every ``every`` games.
         every: games between progress lines and ``callback`` calls.

@@ -37,7 +37,7 @@
     among all qualifying cells with the agent's generator, so they are not
     biased to the top-left corner and a seeded run is reproducible.
 
-Cells are 0..8 row-major (the seeds number them 1..9). All agents take an
+Cells are 0..8 row-major (the actor-critic chapter numbers them 1..9). All agents take an
 explicit ``numpy.random.Generator``.
 """
 

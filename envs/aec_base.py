@@ -31,11 +31,11 @@ Conventions shared by both games:
 Speed: ``step``, ``observe`` and ``last`` do a few dict look-ups and at most
 one numpy conversion: the player-relative board and the legal mask are built
 together straight from the rules' bitboards
-(``tictacgo.games.bits.signed_board_and_flags``, the conversion of
-``observations.relative_board``), both cached by bitboard (Tic-Tac-Toe's few
-thousand all fit), and the legal actions are computed once per state.
-"planes" are built by ``observations.planes``. Every observation is a fresh,
-writable array the caller may keep or modify.
+(``tictacgo.games.bits.signed_board_and_flags``, the conversion the game's
+encoder, ``game.encoder.relative_board``, makes), both cached by bitboard
+(Tic-Tac-Toe's few thousand all fit), and the legal actions are computed once
+per state. "planes" are built by the game's encoder (``observations.observe``).
+Every observation is a fresh, writable array the caller may keep or modify.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ gives, with no code of the game's own:
 * ``single_agent_env(game, **kwargs)``: the Gymnasium env (``TurnBasedEnv``);
 * ``raw_aec_env(game, **kwargs)`` / ``aec_env(game, **kwargs)``: the
   PettingZoo AEC env without and with its standard wrapper;
-* ``vector_env(game, num_envs, **kwargs)``: the native vector env;
+* ``vector_env(num_envs, game, **kwargs)``: the native vector env;
 * ``pettingzoo_module(game)``: a module with ``env()`` and ``raw_env()``,
   PettingZoo's habit; ``tictacgo.envs.<name>_v0`` names it
   (``from tictacgo.envs import connect_three_v0`` once that game is registered).
@@ -31,13 +31,7 @@ from tictacgo.envs.aec_base import TurnBasedAECEnv, wrap
 from tictacgo.envs.single_agent import TurnBasedEnv
 from tictacgo.envs.vector_env import TurnBasedVectorEnv
 from tictacgo.games.base import Game
-from tictacgo.games.registry import game_class, versioned_module, versioned_name
-
-
-def _class_of(game: Any) -> type[Game]:
-    if isinstance(game, type) and issubclass(game, Game):
-        return game
-    return game_class(game)
+from tictacgo.games.registry import class_of, versioned_module, versioned_name
 
 
 def env_id(game: Any) -> str:
@@ -52,7 +46,7 @@ def module_name(game: Any) -> str:
 
 def variant_keywords(game: Any) -> tuple[str, ...]:
     """The envs' keyword arguments that choose ``game``'s variant (``board_size``, ``komi``, ...)."""
-    cls = _class_of(game)
+    cls = class_of(game)
     renamed = {param: keyword for keyword, param in cls.ENV_KEYWORDS.items()}
     return tuple(renamed.get(p, p) for p in inspect.signature(cls).parameters)
 
@@ -64,7 +58,7 @@ def split_variant(game: Any, kwargs: dict[str, Any]) -> tuple[Game, dict[str, An
     """
     if isinstance(game, Game):
         return game, kwargs
-    cls = _class_of(game)
+    cls = class_of(game)
     variant = variant_keywords(cls)
     rest = {k: v for k, v in kwargs.items() if k not in variant}
     return cls.from_keywords(**{k: v for k, v in kwargs.items() if k in variant}), rest
@@ -102,7 +96,7 @@ def vector_env(num_envs: int, game: Any, **kwargs: Any) -> TurnBasedVectorEnv:
 
 def pettingzoo_module(game: Any) -> ModuleType:
     """A module for ``game`` as PettingZoo ships its envs: ``env(**kw)`` (wrapped) and ``raw_env(**kw)``."""
-    cls = _class_of(game)
+    cls = class_of(game)
     module = ModuleType(f"tictacgo.envs.{module_name(cls)}",
                         f"{cls.__name__} as a PettingZoo AEC env, made from the game registry "
                         "(see tictacgo.envs.game_envs).")

@@ -8,8 +8,8 @@ The learner plays X (first) or O (second) against an opponent agent; each
     obs, info = env.reset(seed=0)
     obs, reward, terminated, truncated, info = env.step(4)
 
-* **Action space**: ``Discrete(9)``: cells 0..8 row-major (the seeds number
-  them 1..9)
+* **Action space**: ``Discrete(9)``: cells 0..8 row-major (the actor-critic
+  chapter numbers them 1..9)
 * **Observation space**: ``"flat"``: ``Box(-1, 1, (9,), int8)``; ``"board"``:
   ``Box(-1, 1, (3, 3), int8)``; ``"planes"``: ``Box(0, 1, (4, 3, 3),
   float32)`` (own, opponent, legal, to_move: all ones when X is to move, zeros

@@ -73,11 +73,6 @@ def render_rgb(game: Game, state: Any, cell: int | None = None) -> np.ndarray:
     return game.image(state, cell)
 
 
-def last_placement(game: Game, state: Any) -> int | None:
-    """The point the last action placed on (``i * n + j``), or None (no action yet, or a pass)."""
-    return game.last_placement(state)
-
-
 DEFAULT_FPS = 2  # frames per second in "human" mode, for every env
 MAX_FPS = 240
 

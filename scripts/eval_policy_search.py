@@ -45,7 +45,7 @@ from tictacgo.cli.options import parse_options
 from tictacgo.games import make_game
 
 # The AlphaGo chapter's reported results (W, D, L of the first-named agent, games), Tic-Tac-Toe only.
-SEED_TTT = {"policy": (51, 0, 49, 100), "mix-uct": (100, 0, 0, 100), "mix-policy": (55, 0, 45, 100)}
+CHAPTER_TTT = {"policy": (51, 0, 49, 100), "mix-uct": (100, 0, 0, 100), "mix-policy": (55, 0, 45, 100)}
 
 
 @dataclass
@@ -98,18 +98,18 @@ def cell(w: int, d: int, lost: int) -> tuple[str, str, str]:
     return f"{w} / {d} / {lost}", f"{(w + d / 2) / n:.3f}", f"[{lo:.3f}, {hi:.3f}]"
 
 
-def seed_cell(key: str | None) -> str:
-    if key is None or key not in SEED_TTT:
+def chapter_cell(key: str | None) -> str:
+    if key is None or key not in CHAPTER_TTT:
         return "-"
-    w, d, lost, n = SEED_TTT[key]
+    w, d, lost, n = CHAPTER_TTT[key]
     return f"{w} / {d} / {lost} of {n}"
 
 
 class Ladder:
     """Plays the matches and prints the markdown table as it goes."""
 
-    def __init__(self, game: str, seed: int, workers: int | None, show_seed: bool):
-        self.game, self.seed, self.workers, self.show_seed = game, seed, workers, show_seed
+    def __init__(self, game: str, seed: int, workers: int | None, show_chapter: bool):
+        self.game, self.seed, self.workers, self.show_chapter = game, seed, workers, show_chapter
         self.specs: list[tuple[str, str]] = []
         self.rows: list[str] = []
         self.last: MatchResult | None = None
@@ -119,7 +119,7 @@ class Ladder:
         return name
 
     def match(self, name_a: str, spec_a: str, name_b: str, spec_b: str, games: int,
-              seed_key: str | None = None) -> MatchResult:
+              chapter_key: str | None = None) -> MatchResult:
         t0 = time.perf_counter()
         terminal = sys.stderr.isatty()   # progress on a terminal only, nothing in a pipe
         if terminal:
@@ -131,8 +131,8 @@ class Ladder:
         played = str(res.n) if not res.interrupted else f"{res.n} of {games} (interrupted)"
         row = [self.label(name_a, spec_a), self.label(name_b, spec_b), played, *cell(*res.wdl()),
                *("{} / {} / {}".format(*res.wdl(colour)) for colour in (1, 2))]
-        if self.show_seed:
-            row.append(seed_cell(seed_key))
+        if self.show_chapter:
+            row.append(chapter_cell(chapter_key))
         self.rows.append("| " + " | ".join(row) + " |")
         self.last = res
         if res.interrupted:
@@ -143,7 +143,7 @@ class Ladder:
         first, second = make_game(self.game).spec.player_names
         head = ["A", "B", "games", "A: W / D / L", "A's score", "95% Wilson CI",
                 f"A as {first} (first)", f"A as {second} (second)"]
-        if self.show_seed:
+        if self.show_chapter:
             head.append("AlphaGo chapter (Tic-Tac-Toe)")
         lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head), *self.rows]
         return "\n".join(lines)

@@ -48,6 +48,18 @@ class Replay(NamedTuple):
     scores: tuple[float, float] | None
 
 
+def steps_of_record(record: list) -> list[Step]:
+    """The steps of a playout's ``record`` rows (``(action, black, white, captured, ko board)``), each
+    legal set through the placement primitive with the ko board the playout recorded."""
+    geo = go.LittleGo(5)
+    steps = []
+    for k, (_, b, w, c, (ko_own, ko_opp)) in enumerate(record):
+        own, opp = (b, w) if k % 2 else (w, b)  # Black moved at even k, so White is next
+        legal = {p for p in range(25) if not isinstance(go.place_bits(geo, own, opp, p, ko_own, ko_opp), str)}
+        steps.append(Step(b, w, c, legal))
+    return steps
+
+
 class CoreEngine:
     """The rules core, ``tictacgo.games.littlego``."""
 
@@ -82,14 +94,7 @@ class FastRolloutEngine:
                               choose=lambda black, white, to_move, t: next(script), record=record)
         left = list(script)
         assert not left, f"the fast rollout ended the game with {len(left)} recorded actions unplayed"
-        geo = go.LittleGo(5)
-        steps = []
-        for k, (_, b, w, c, (ko_own, ko_opp)) in enumerate(record):
-            own, opp = (b, w) if k % 2 else (w, b)  # Black moved at even k, so White is next
-            legal = {p for p in range(25)
-                     if not isinstance(go.place_bits(geo, own, opp, p, ko_own, ko_opp), str)}
-            steps.append(Step(b, w, c, legal))
-        return Replay(steps, winner, len(record), None, None)
+        return Replay(steps_of_record(record), winner, len(record), None, None)
 
 
 class PlayoutEngine:
@@ -111,14 +116,7 @@ class PlayoutEngine:
                             record=record)
         assert len(record) == len(actions), (
             f"the playout ended the game after {len(record)} of {len(actions)} recorded actions")
-        geo = go.LittleGo(5)
-        steps = []
-        for k, (_, b, w, c, (ko_own, ko_opp)) in enumerate(record):
-            own, opp = (b, w) if k % 2 else (w, b)  # Black moved at even k, so White is next
-            legal = {p for p in range(25)
-                     if not isinstance(go.place_bits(geo, own, opp, p, ko_own, ko_opp), str)}
-            steps.append(Step(b, w, c, legal))
-        return Replay(steps, winner, len(record), None, None)
+        return Replay(steps_of_record(record), winner, len(record), None, None)
 
 
 class BatchedEngine:

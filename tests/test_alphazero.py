@@ -17,6 +17,7 @@ from tictacgo.baselines.learning.alphazero.network import (  # noqa: E402
     Architecture,
     NetworkEvaluator,
     PolicyValueNet,
+    add_numpy_export,
     load_model,
     save_model,
 )
@@ -469,15 +470,21 @@ def test_a_model_whose_weights_do_not_match_its_json_is_refused(tmp_path):
         load_numpy(tmp_path / "m")
 
 
+def test_add_numpy_export_gives_a_model_saved_without_one_the_export_save_model_writes(tmp_path):
+    save_model(tmp_path / "m", _tiny_net(TTT), TTT)
+    written = (tmp_path / "m" / "model.npz").read_bytes()
+    meta = json.loads((tmp_path / "m" / "model.json").read_text())
+    (tmp_path / "m" / "model.npz").unlink()
+    del meta["numpy_sha256"]
+    (tmp_path / "m" / "model.json").write_text(json.dumps(meta))
+    add_numpy_export(tmp_path / "m")
+    assert (tmp_path / "m" / "model.npz").read_bytes() == written
+    load_numpy(tmp_path / "m")  # its checksum is in model.json again
+
+
 @pytest.mark.parametrize("variant", [TTT, GO5], ids=["tictactoe", "go5"])
 def test_the_numpy_forward_pass_matches_torch(variant):
-    torch.manual_seed(1)
-    net = PolicyValueNet(Architecture.for_variant(variant, channels=16, blocks=2))
-    net.train()
-    with torch.no_grad():  # move the batch norms' running statistics away from their start
-        for _ in range(3):
-            net(torch.rand(64, net.arch.in_planes, net.arch.board, net.arch.board) * 2)
-    net.eval()
+    net = _net_with_moved_batch_norms(variant)
     enc = variant.encoder
     planes = np.stack([enc.from_state(s) for s in random_states(variant, 50, 2)])
     with torch.inference_mode():

@@ -7,6 +7,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+from tictacgo.baselines.learning.alphazero.device import resolve_device  # noqa: E402
 from tictacgo.baselines.registry import make_agent  # noqa: E402
 from tictacgo.games import make_game  # noqa: E402
 
@@ -54,6 +55,18 @@ def test_cuda_without_a_gpu_is_refused_in_one_line():
 def test_an_unknown_device_is_refused_naming_it():
     with pytest.raises(ValueError, match=r"device must be one of \('cpu', 'cuda', 'auto'\), got 'gpu'"):
         make_agent("az:device=gpu", make_game("tictactoe"), np.random.default_rng(0))
+
+
+def test_training_and_the_agent_resolve_a_device_name_by_one_rule_each_in_its_own_words():
+    assert resolve_device("auto").type == ("cuda" if GPU else "cpu")
+    assert resolve_device("cpu", "device={}").type == "cpu"
+    with pytest.raises(ValueError, match=r"one of \('cpu', 'cuda', 'auto'\), got 'gpu' \(--device DEVICE\)"):
+        resolve_device("gpu")
+    if not GPU:
+        with pytest.raises(ValueError, match=r"^--device cuda asked for, .* \(use --device auto or cpu\)$"):
+            resolve_device("cuda")
+        with pytest.raises(ValueError, match=r"^device=cuda asked for, .* \(use device=auto or cpu\)$"):
+            resolve_device("cuda", "device={}")
 
 
 @pytest.mark.skipif(not GPU, reason="needs a CUDA GPU (scripts/device_check.sh runs it on one)")

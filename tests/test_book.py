@@ -4,6 +4,7 @@ played by the ``solver`` agent before any search, perfectly where it covers the 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -121,6 +122,26 @@ def test_a_frontier_run_adds_the_positions_it_proved_won_for_the_mover():
     run = json.loads(FRONTIER.read_text())
     won = [p for p in run["positions"] if p["value_for_black"] == -1 and p["mover"] == "White"]
     assert len(book) == len(won) == 4 and "not checked by a certificate" in book.sources[0]
+
+
+@pytest.mark.parametrize("field, bad, message", [
+    ("line", ["2,2", "two,3"],
+     r"not a frontier run's JSON .*: move 'two,3' is not i,j \(row and column from 0\) or PASS"),
+    ("line", ["2,2", "5,0"], r"not a frontier run's JSON .*: move '5,0' is off the 5x5 board"),
+    ("best_move", "9,9",
+     r"position 0 of the run is not a frontier entry .*: move '9,9' is off the 5x5 board"),
+])
+def test_a_frontier_run_with_a_bad_move_is_refused_naming_the_file_and_the_move(
+        tmp_path, field, bad, message):
+    run = json.loads(FRONTIER.read_text())
+    if field == "line":
+        run["line"] = bad
+    else:
+        run["positions"][0]["best_move"] = bad
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps(run))
+    with pytest.raises(ValueError, match=f"^{re.escape(str(path))}: {message}$"):
+        book_from_frontier(path)
 
 
 def test_a_book_of_another_variant_is_refused_by_the_agent_naming_both(book_3x3):

@@ -130,7 +130,7 @@ def test_the_checkers_modules_import_only_the_rules_core_and_the_file_format(mod
     imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
     imported |= {a.name for node in ast.walk(tree) if isinstance(node, ast.Import) for a in node.names}
     ours = {m for m in imported if m and m.startswith("tictacgo")}
-    assert ours <= {"tictacgo.games", "tictacgo.atomic", "tictacgo.solver",
+    assert ours <= {"tictacgo.games", "tictacgo.games.symmetry", "tictacgo.atomic", "tictacgo.solver",
                     "tictacgo.solver.position_code"}, ours
     assert "numba" not in imported
 
@@ -383,6 +383,8 @@ def test_tictacgo_solve_exits_1_for_a_failed_proof_and_2_for_a_bad_file_or_move(
     assert "missing.cert: cannot read it" in capsys.readouterr().err
     assert main(["solve", "--size", "3", "--line", "1,1 1,1"]) == 2
     assert "is illegal for White: occupied" in capsys.readouterr().err
+    assert main(["solve", "--size", "9"]) == 2
+    assert "the solver handles boards up to 7x7, got --size 9" in capsys.readouterr().err
     assert main(["solve", "--verify", str(bad), "--book", str(tmp_path / "x.book")]) == 2
 
 

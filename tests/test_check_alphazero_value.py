@@ -15,8 +15,8 @@ pytest.importorskip("torch")
 
 from tictacgo.baselines.learning.alphazero.agent import shipped_model  # noqa: E402
 from tictacgo.baselines.learning.alphazero.network import NetworkEvaluator, load_model  # noqa: E402
-from tictacgo.evaluation.value_check import endgame_values  # noqa: E402
-from tictacgo.games import LittleGo  # noqa: E402
+from tictacgo.evaluation.value_check import endgame_values, symmetry_spread  # noqa: E402
+from tictacgo.games import LittleGo, TicTacToe  # noqa: E402
 from tictacgo.games.base import Game  # noqa: E402
 from tictacgo.solver.endgames import load_endgames  # noqa: E402
 
@@ -69,3 +69,39 @@ def test_the_shipped_network_values_endgames_from_the_movers_view():
 def test_a_benchmark_of_another_variant_is_refused():
     with pytest.raises(ValueError, match=r"\(size, komi, limit\) \(5, 2.5, 24\), the network plays \(3,"):
         endgame_values(Preset(LittleGo(3), np.zeros(1)), ENDGAMES)
+
+
+class Pointwise:
+    """An evaluator that reads the board point by point: logits are the first plane's points (and 0 for
+    PASS); the value is ``value(planes)``."""
+
+    def __init__(self, game: Game, value):
+        self.game, self.value = game, value
+
+    def evaluate_planes(self, planes: np.ndarray):
+        points = planes[:, 0].reshape(len(planes), -1)
+        extra = np.zeros((len(planes), self.game.num_actions - points.shape[1]))
+        return np.concatenate([points, extra], axis=1), self.value(planes)
+
+
+def _planes(game: Game, count: int = 6) -> np.ndarray:
+    rng = np.random.default_rng(0)
+    out, state = [], game.initial_state()
+    while len(out) < count:
+        out.append(game.encoder.from_state(state))
+        state = game.play(state, int(rng.choice(game.legal_actions(state))))
+        if game.is_terminal(state):
+            state = game.initial_state()
+    return np.stack(out)
+
+
+@pytest.mark.parametrize("game", [LittleGo(), TicTacToe()], ids=["littlego", "tictactoe"])
+def test_a_network_that_commutes_with_the_symmetries_has_no_spread_and_one_that_does_not_has(game):
+    planes = _planes(game)
+    even = symmetry_spread(Pointwise(game, lambda p: p.sum(axis=(1, 2, 3))), planes)
+    none = {"value_spread_mean": 0.0, "value_spread_max": 0.0, "policy_tv_to_mean": 0.0}
+    assert even == pytest.approx(none, abs=1e-4)  # float32 sums in another order
+    planes[:, 0] = 0.0
+    planes[:, 0, 0, 0] = 1.0  # one own stone, in the top-left corner
+    corner = symmetry_spread(Pointwise(game, lambda p: p[:, 0, 0, 0]), planes)
+    assert corner["value_spread_max"] == 1.0  # some symmetries keep the stone in that corner, others not

@@ -1,4 +1,4 @@
-"""Conventions a user trips over (issue 10): env id registration, the registry listing, the public names of
+"""Conventions a user trips over: env id registration, the registry listing, the public names of
 ``tictacgo.envs`` and registering one's own agent."""
 
 import subprocess
@@ -22,7 +22,7 @@ def _run_python(code: str) -> subprocess.CompletedProcess:
 # -- env ids -----------------------------------------------------------------------
 
 def test_importing_tictacgo_after_a_foreign_registration_of_its_id_raises():
-    """The issue's case: a stand-in ``TicTacToe-v0`` registered first, then ``import tictacgo`` in a fresh
+    """A stand-in ``TicTacToe-v0`` registered first, then ``import tictacgo`` in a fresh
     process. It must not go on with ``make`` returning the stand-in."""
     done = _run_python("""
         import gymnasium as gym

@@ -190,6 +190,18 @@ def test_the_registry_takes_game_classes_by_name_and_alias():
         make_game("chess")
 
 
+def test_class_of_takes_a_game_class_a_name_or_a_game_object():
+    from tictacgo.games.registry import class_of
+
+    unregistered = type("Unregistered", (tictactoe.TicTacToe,), {"name": "unregistered"})
+    assert class_of(unregistered) is unregistered
+    assert class_of("go") is class_of(littlego.LittleGo(7)) is littlego.LittleGo
+    with pytest.raises(TypeError, match="expected a game name or game object"):
+        class_of(object)
+    with pytest.raises(ValueError, match="unknown game 'chess'"):
+        class_of("chess")
+
+
 def test_the_old_import_paths_still_work():
     from tictacgo.arena.records import GameStream
     from tictacgo.envs.bitmap_font import draw_text

@@ -1,4 +1,4 @@
-"""Learned baselines: seed 000's credit assignment, the A2C buffer, the networks,
+"""Learned baselines: the actor-critic chapter's credit assignment, the A2C buffer, the networks,
 trained models as agents, training with self-play, save / load / resume."""
 
 from __future__ import annotations
@@ -41,10 +41,10 @@ from tictacgo.games import littlego, tictactoe  # noqa: E402
 TTT = tictactoe.TicTacToe()
 GO = littlego.LittleGo()
 
-# -- seed 000's credit assignment ---------------------------------------------------
+# -- the actor-critic chapter's credit assignment ----------------------------------
 
 
-def test_the_seeds_example_gives_its_targets():
+def test_the_actor_critic_chapters_example_gives_its_targets():
     # X 1, O 7, X 5, O 9, X 7 (illegal: occupied), X 6, O 8: O wins. X's four steps.
     targets = illegal_aware_returns([0.0, 0.0, -1.0, -1.0], [False, False, True, False], 0.9)
     assert targets == pytest.approx([-0.81, -0.9, -1.0, -1.0])
@@ -66,7 +66,7 @@ def test_bad_input_to_the_returns_is_refused(args):
         illegal_aware_returns(*args)
 
 
-def test_the_a2c_buffer_gives_legal_steps_the_seeds_returns_and_refused_steps_their_penalty():
+def test_the_a2c_buffer_gives_legal_steps_the_chapters_returns_and_refused_steps_their_penalty():
     buf = IllegalAwareRolloutBuffer(6, spaces.Box(-1, 1, (9,), np.int8), spaces.Discrete(9),
                                     device="cpu", gamma=0.9, gae_lambda=1.0, n_envs=1)
     rewards = [0.0, 0.0, -1.0, -1.0, 0.0, 0.0]          # one X episode, then a new one starts

@@ -123,18 +123,18 @@ def test_board_size_plays_little_go_on_that_board_and_tic_tac_toe_refuses_it():
                                           ("E1", 24), ("pass", 25), ("PASS", 25), ("undo", "undo"),
                                           ("exit", "quit")])
 def test_little_go_moves_are_read_in_both_spellings(text, action):
-    assert parse_move(go.LittleGo(), go.LittleGo().initial_state(), text) == action
+    assert parse_move(go.LittleGo(), text) == action
 
 
 @pytest.mark.parametrize("text, action", [("1,2", 5), ("0, 0", 0), ("8", 8), ("2 1", 7), ("quit", "quit")])
 def test_tic_tac_toe_moves_are_row_col_or_a_cell(text, action):
-    assert parse_move(ttt.TicTacToe(), ttt.TicTacToe().initial_state(), text) == action
+    assert parse_move(ttt.TicTacToe(), text) == action
 
 
 @pytest.mark.parametrize("text", ["9", "3,0", "C3", "pass", ""])
 def test_tic_tac_toe_refuses_what_is_not_a_cell(text):
     with pytest.raises(ValueError):
-        parse_move(ttt.TicTacToe(), ttt.TicTacToe().initial_state(), text)
+        parse_move(ttt.TicTacToe(), text)
 
 
 class Scripted:

@@ -1,4 +1,4 @@
-"""Seed 001's policy MCTS and mix MCTS over any policy agent.
+"""The AlphaGo chapter's policy MCTS and mix MCTS over any policy agent.
 
 Policies here are cheap: the random player's uniform distribution, toy agents
 with fixed probabilities, and (when sb3-contrib is installed) a PolicyAgent on
@@ -66,7 +66,7 @@ def uniform(game=TTT):
     return RandomAgent(game, rng(0))
 
 
-# -- the seed's scores ---------------------------------------------------------------------
+# -- the AlphaGo chapter's scores ---------------------------------------------------------
 
 def test_the_mix_score_is_the_uct_score_plus_w_times_the_prior():
     uct = 1 / 2 + 1.4 * math.sqrt(math.log(10) / 2)
@@ -76,7 +76,7 @@ def test_the_mix_score_is_the_uct_score_plus_w_times_the_prior():
     assert mix_score(0.0, 0, 10, 0.3, 1.4, 10.0) == math.inf  # unvisited moves come first
 
 
-def test_the_seeds_defaults():
+def test_the_chapters_defaults():
     assert (DEFAULT_SIMS, DEFAULT_C, DEFAULT_W) == (100, 1.4, 10.0)
     agent = MixMCTSAgent(TTT, uniform(), rng=rng())
     assert (agent.sims, agent.c, agent.w, agent.reuse) == (100, 1.4, 10.0, False)

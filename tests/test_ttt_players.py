@@ -68,7 +68,7 @@ def test_think2_does_not_look_for_forks():
 
 
 def _three_ply_wins(state, m1) -> int:
-    """Seed 000's count: (own move m1, reply m2, own move m3) sequences that win at m3."""
+    """The actor-critic chapter's count: (own move m1, reply m2, own move m3) sequences that win at m3."""
     n = 0
     free = ttt.legal_actions(state)
     for m2, m3 in itertools.permutations([c for c in free if c != m1], 2):

@@ -41,20 +41,10 @@ from tictacgo.protocol.coords import GO_LETTERS, action_to_course, course_to_act
 COMMANDS = ("undo", "quit", "help")
 
 
-def uses_go_vertices(game: Game, state=None) -> bool:
-    """Whether moves are also typed as Go vertices (``C3``, ``pass``): ``game.writes_vertices``."""
-    return game.writes_vertices
-
-
-def player_label(game: Game, colour: int) -> str:
-    """The player as the game names it to a person (``Black (X)`` in Little-Go, ``X`` in Tic-Tac-Toe)."""
-    return game.player_label(colour)
-
-
-def move_name(game: Game, state, action: int) -> str:
+def move_name(game: Game, action: int) -> str:
     """How a move is shown: ``C3 (2,2)`` or ``pass`` in Little-Go, ``1,1 (cell 4)`` in Tic-Tac-Toe."""
     n = game.spec.board_shape[0]
-    if uses_go_vertices(game, state):
+    if game.writes_vertices:
         if action == game.pass_action:
             return "pass"
         i, j = divmod(action, n)
@@ -62,7 +52,7 @@ def move_name(game: Game, state, action: int) -> str:
     return f"{action_to_course(action, n)} (cell {action})"
 
 
-def parse_move(game: Game, state, text: str) -> int | str:
+def parse_move(game: Game, text: str) -> int | str:
     """The action a typed line names, or one of ``COMMANDS``.
 
     Raises:
@@ -75,7 +65,7 @@ def parse_move(game: Game, state, text: str) -> int | str:
     n = game.spec.board_shape[0]
     if "," in t or (len(t.split()) == 2 and all(p.lstrip("-").isdigit() for p in t.split())):
         return course_to_action(t, n)
-    if uses_go_vertices(game, state):
+    if game.writes_vertices:
         if not t:
             raise ValueError("empty line; type a move such as C3 or 2,2, pass, undo or quit")
         return vertex_to_action(t, n)
@@ -85,9 +75,9 @@ def parse_move(game: Game, state, text: str) -> int | str:
                      "undo or quit")
 
 
-def help_text(game: Game, state=None) -> str:
+def help_text(game: Game) -> str:
     n = game.spec.board_shape[0]
-    if uses_go_vertices(game, state):
+    if game.writes_vertices:
         last = GO_LETTERS[n - 1]
         moves = ("a move is row,col as the course writes it (0-based, row 0 at the top), e.g. 2,2, "
                  f"or Go letters, e.g. C3 (column A..{last} without I, row 1 at the bottom), or pass")
@@ -102,7 +92,7 @@ def render(game: Game, state) -> str:
     n = game.spec.board_shape[0]
     board = game.to_board(state)
     sym = {0: ".", 1: "X", 2: "O"}
-    if uses_go_vertices(game, state):
+    if game.writes_vertices:
         lines = ["     " + " ".join(GO_LETTERS[:n])]
         for i in range(n):
             lines.append(f"  {n - i:>2} " + " ".join(sym[int(v)] for v in board[i]) + f"  {i}")
@@ -130,7 +120,7 @@ def result_text(game: Game, state, human: int) -> str:
     """Who won, by what score (Little-Go) and why the game ended."""
     spec = game.spec
     w = game.winner(state)
-    who = "draw" if w == 0 else f"{player_label(game, w)} wins"
+    who = "draw" if w == 0 else f"{game.player_label(w)} wins"
     you = "it is a draw" if w == 0 else "you win" if w == human else "the agent wins"
     why = game.end_words(state)
     scores = getattr(game, "scores", None)
@@ -165,7 +155,7 @@ def play_session(game: Game, agent, agent_name: str, human: int,
     state = game.initial_state()
     history = [state]
     shown = None  # the board is printed again only when it changed
-    say(f"You play {player_label(game, human)} against {agent_name}. {help_text(game, state)}.")
+    say(f"You play {game.player_label(human)} against {agent_name}. {help_text(game)}.")
     while not game.is_terminal(state):
         if game.current_player(state) != human:
             start = time.perf_counter()
@@ -178,13 +168,13 @@ def play_session(game: Game, agent, agent_name: str, human: int,
                 state = game.forfeit(state)
                 break
             history.append(state)
-            played = move_name(game, history[-2], action)
-            say(f"{agent_name} as {player_label(game, 3 - human)} plays {played} after {seconds:.2f} s")
+            played = move_name(game, action)
+            say(f"{agent_name} as {game.player_label(3 - human)} plays {played} after {seconds:.2f} s")
             continue
         if state is not shown:
             say(render(game, state))
             shown = state
-        prompt = f"Your move as {player_label(game, human)}: "
+        prompt = f"Your move as {game.player_label(human)}: "
         try:
             line = read_line(prompt)
         except EOFError:
@@ -194,7 +184,7 @@ def play_session(game: Game, agent, agent_name: str, human: int,
         if echo:
             say(line.rstrip("\n"))
         try:
-            move = parse_move(game, state, line)
+            move = parse_move(game, line)
         except ValueError as e:
             say(f"Not a move: {e}")
             continue
@@ -202,7 +192,7 @@ def play_session(game: Game, agent, agent_name: str, human: int,
             say("You quit; the game is abandoned.")
             return 0
         if move == "help":
-            say(help_text(game, state))
+            say(help_text(game))
             continue
         if move == "undo":
             earlier = [k for k in range(len(history) - 1) if game.current_player(history[k]) == human]
@@ -217,7 +207,7 @@ def play_session(game: Game, agent, agent_name: str, human: int,
             continue
         reason = game.illegal_reason(state, move)
         if reason is not None:
-            say(f"{move_name(game, state, move)} is illegal: {reason}. Try again.")
+            say(f"{move_name(game, move)} is illegal: {reason}. Try again.")
             continue
         state = game.play(state, move)
         history.append(state)

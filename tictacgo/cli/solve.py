@@ -123,11 +123,12 @@ def _solve(args: argparse.Namespace) -> int:
     from tictacgo.atomic import check_writable
     from tictacgo.games import littlego
     from tictacgo.protocol.coords import course_to_action
+    from tictacgo.solver.search import MAX_SIZE
 
     try:
         game = littlego.LittleGo(args.size, args.komi, args.max_actions)
-        if game.size > 7:
-            raise ValueError(f"the solver handles boards up to 7x7, got --size {game.size}")
+        if game.size > MAX_SIZE:
+            raise ValueError(f"the solver handles boards up to {MAX_SIZE}x{MAX_SIZE}, got --size {game.size}")
         state, line = game.initial_state(), []
         for text in args.line.split():
             action = game.pass_action if text == "PASS" else course_to_action(text, game.size)

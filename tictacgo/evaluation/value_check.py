@@ -2,7 +2,7 @@
 exact values (minimax over Tic-Tac-Toe, the solver's endgame benchmark for Little-Go).
 
 A value head that learnt the game predicts held-out results better than a constant, barely changes
-under the board's eight symmetries (training augments with all of them) and agrees in sign with the
+under the board's symmetries (training augments with all of them) and agrees in sign with the
 exact value. ``scripts/check_alphazero_value.py`` prints these for a model folder.
 """
 
@@ -14,10 +14,10 @@ import numpy as np
 
 from tictacgo.baselines.audit import reachable_positions
 from tictacgo.baselines.learning.alphazero.network import NetworkEvaluator
-from tictacgo.baselines.learning.alphazero.replay import NUM_SYMMETRIES, transform_boards, transform_policy
 from tictacgo.baselines.learning.alphazero.search import softmax
 from tictacgo.baselines.learning.alphazero.selfplay import SearchConfig, SelfPlay
 from tictacgo.baselines.minimax import MinimaxAgent
+from tictacgo.games.symmetry import inverse, move_actions, move_boards
 from tictacgo.solver.endgames import load_endgames
 
 
@@ -35,18 +35,17 @@ def held_out(evaluator: NetworkEvaluator, games: int, sims: int, seed: int):
 
 
 def symmetry_spread(evaluator: NetworkEvaluator, planes: np.ndarray) -> dict[str, float]:
-    """The value's spread over the board's eight symmetries of each position, and the policy's distance.
+    """The value's spread over the game's symmetries of each position (``game.symmetries()``: a square
+    board's eight), and the policy's distance.
 
     Returns the mean and the largest spread (max - min) of the value, and the mean total-variation
     distance between each transformed position's policy (turned back) and their mean.
     """
-    n = planes.shape[-1]
+    maps = evaluator.game.symmetries()
     values, policies = [], []
-    for s in range(NUM_SYMMETRIES):
-        logits, v = evaluator.evaluate_planes(np.ascontiguousarray(transform_boards(planes, s)))
-        # Back to the original orientation: the inverse of s (rotations invert, mirrors are their own).
-        inverse = (4 - s) % 4 if s < 4 else s
-        policies.append(transform_policy(softmax(logits), inverse, n))
+    for moves, undo in zip(maps, inverse(maps), strict=True):
+        logits, v = evaluator.evaluate_planes(np.ascontiguousarray(move_boards(planes, moves)))
+        policies.append(move_actions(softmax(logits), undo))
         values.append(v)
     values, policies = np.stack(values), np.stack(policies)
     spread = values.max(0) - values.min(0)

@@ -409,7 +409,7 @@ class GoState(NamedTuple):
         return self.game.svg(self)
 
 
-# The "planes" observation channels (``tictacgo.envs.observations``), in order.
+# The "planes" observation channels, in order (encoded by ``tictacgo.games.features``).
 PLANES = ("own", "opponent", "legal", "ko", "actions_left", "to_move")
 
 

@@ -80,15 +80,24 @@ def game_class(name: Any) -> type[Game]:
     return GAMES[key]
 
 
+def class_of(game: Any) -> type[Game]:
+    """The game class of a ``Game`` subclass (itself, registered or not), a name, alias or game object.
+
+    Raises:
+        TypeError / ValueError: as ``game_class``.
+    """
+    return game if isinstance(game, type) and issubclass(game, Game) else game_class(game)
+
+
 def versioned_name(game: Any) -> str:
     """The game's class name and version, ``LittleGo-v0``: its Gymnasium id."""
-    cls = game if isinstance(game, type) and issubclass(game, Game) else game_class(game)
+    cls = class_of(game)
     return f"{cls.__name__}-v{cls.version}"
 
 
 def versioned_module(game: Any) -> str:
     """The game's name and version, ``littlego_v0``: its PettingZoo module (see ``tictacgo.envs``)."""
-    cls = game if isinstance(game, type) and issubclass(game, Game) else game_class(game)
+    cls = class_of(game)
     return f"{cls.name}_v{cls.version}"
 
 

@@ -25,7 +25,7 @@ that value.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from html import escape
 from typing import Any
 
@@ -213,11 +213,6 @@ def _caption(lines: list[str], top: float, cell: float, width: float) -> list[st
         out.append(f"<text x='{width / 2:.1f}' y='{y:.1f}' font-size='{cell * 0.3:.1f}' {FONT} fill='#222' "
                    f"text-anchor='middle' dominant-baseline='central'>{escape(line)}</text>")
     return out
-
-
-def drawing_function(game: Any) -> Callable[..., str]:
-    """The game's SVG drawing function of a board: its ``board_svg`` method."""
-    return game.board_svg
 
 
 def state_svg(game: Any, state: Any) -> str:

@@ -5,8 +5,10 @@ sends action ``a`` to its image under symmetry ``s``; actions that are not
 board points (Little-Go's PASS) map to themselves, and row 0 is the
 identity. The Q-learners key their tables by the smallest image of a
 position, the solver's transposition table hashes the images of a position
-together, and AlphaZero's replay buffer moves training positions with them,
-so all three see the same symmetries in the same order.
+together, its certificates and books name a position by its smallest image
+(``tictacgo.solver.position_code``), and AlphaZero's replay buffer moves
+training positions with them, so all of them see the same symmetries in the
+same order.
 
 A square board has eight (the dihedral group of the square); a rectangle
 that is not a square has four (the identity, the half turn and the two

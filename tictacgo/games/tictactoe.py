@@ -1,6 +1,6 @@
 """Tic-Tac-Toe as a pure rules core.
 
-Cells are numbered 0..8 row-major (the seeds number them 1..9):
+Cells are numbered 0..8 row-major (the actor-critic chapter numbers them 1..9):
 
     0 | 1 | 2
     3 | 4 | 5

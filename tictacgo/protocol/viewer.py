@@ -82,12 +82,6 @@ class ViewerGame:
     problem: str = ""
 
 
-def point_label(game: Any, point: int) -> str:
-    """How a move is written, as the game writes it (``game.point_label``): ``C3`` in Little-Go (as GTP
-    and SGF viewers do), the cell number in Tic-Tac-Toe, ``pass`` for a pass."""
-    return game.point_label(point)
-
-
 def _board_text(game: Any, state: Any) -> str:
     return "".join(str(int(v)) for v in game.to_board(state).ravel())
 
@@ -114,19 +108,19 @@ def build_frames(vg: ViewerGame) -> ViewerGame:
         mover = game.current_player(state)
         reason = game.illegal_reason(state, action) if not game.is_terminal(state) else "after the end"
         if reason is not None:
-            vg.problem = f"move {k} ({names[mover - 1]} {point_label(game, action)}) is illegal: {reason}"
+            vg.problem = f"move {k} ({names[mover - 1]} {game.point_label(action)}) is illegal: {reason}"
             break
         before = game.to_board(state).ravel()
         state = game.play(state, action)
         after = game.to_board(state).ravel()
         captured = [int(p) for p in range(len(before)) if before[p] != 0 and after[p] == 0]
         taken[mover - 1] += len(captured)
-        text = f"move {k}: {names[mover - 1]} {point_label(game, action)}"
+        text = f"move {k}: {names[mover - 1]} {game.point_label(action)}"
         if captured:
             text += f", captures {len(captured)}"
         last = action if action != game.spec.pass_action else -1
         frames.append({"board": _board_text(game, state), "last": int(last), "captured": captured,
-                       "mover": mover, "move": point_label(game, action), "text": text,
+                       "mover": mover, "move": game.point_label(action), "text": text,
                        "status": _status(game, state), "taken": list(taken), **_counts(game, state)})
     frames[-1]["result"], winner = _result(vg, state)
     if winner is not None:  # over, by the rules or by the forfeit the record reports

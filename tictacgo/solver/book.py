@@ -211,15 +211,19 @@ def book_from_frontier(path: str | os.PathLike, book: Book | None = None) -> Boo
         raise ValueError(f"{path}: a run on {_variant_text(game)}, but the book holds "
                          f"{_variant_text(book.game)}")
     added = 0
-    for entry in positions:
-        value, best = entry.get("value_for_black"), entry.get("best_move")
-        if value is None or best is None:
-            continue
-        state = game.initial_state()
-        for a in line[:entry["taken"]]:
-            state = littlego.play(state, a)
-        mover_value = value if state.to_move == littlego.BLACK else -value
-        action = _course_action(best, game.size)
+    for k, entry in enumerate(positions):
+        try:
+            value, best = entry.get("value_for_black"), entry.get("best_move")
+            if value is None or best is None:
+                continue
+            state = game.initial_state()
+            for a in line[:entry["taken"]]:
+                state = littlego.play(state, a)
+            mover_value = value if state.to_move == littlego.BLACK else -value
+            action = _course_action(best, game.size)
+        except (ValueError, KeyError, TypeError, AttributeError) as e:
+            raise ValueError(f"{path}: position {k} of the run is not a frontier entry (taken, "
+                             f"value_for_black, best_move): {e}") from None
         if mover_value > 0 and littlego.illegal_reason(state, action) is None:
             book.add(state, action, mover_value)
             added += 1
@@ -229,9 +233,17 @@ def book_from_frontier(path: str | os.PathLike, book: Book | None = None) -> Boo
 
 
 def _course_action(text: str, n: int) -> int:
+    """The action of a move as the course writes it (``i,j`` or ``PASS``) on the ``n x n`` board.
+
+    Raises:
+        ValueError: not ``i,j`` or ``PASS``, or off the board, naming the text.
+    """
     if text == "PASS":
         return n * n
-    i, j = (int(x) for x in text.split(","))
+    parts = text.split(",") if isinstance(text, str) else ()
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise ValueError(f"move {text!r} is not i,j (row and column from 0) or PASS")
+    i, j = (int(p) for p in parts)
     if not (0 <= i < n and 0 <= j < n):
         raise ValueError(f"move {text!r} is off the {n}x{n} board")
     return i * n + j

@@ -28,6 +28,7 @@ from functools import cache
 from typing import NamedTuple
 
 from tictacgo.games import littlego
+from tictacgo.games.symmetry import board_symmetries, inverse
 
 #: Largest board a code holds: the stones of 7x7 fit 64-bit columns.
 MAX_SIZE = 7
@@ -51,29 +52,17 @@ class Symmetries:
 
 @cache
 def symmetries(n: int) -> Symmetries:
-    """The (cached) symmetries of the ``n x n`` board."""
-    m = n - 1
-    maps = (lambda i, j: (i, j), lambda i, j: (j, m - i), lambda i, j: (m - i, m - j),
-            lambda i, j: (m - j, i), lambda i, j: (i, m - j), lambda i, j: (m - i, j),
-            lambda i, j: (j, i), lambda i, j: (m - j, m - i))
-    points, inverse, rows = [], [], []
-    for f in maps:
-        image = [0] * (n * n + 1)
-        for p in range(n * n):
-            i, j = f(*divmod(p, n))
-            image[p] = i * n + j
-        image[n * n] = n * n
-        back = [0] * (n * n + 1)
-        for p, q in enumerate(image):
-            back[q] = p
-        table = []
-        for i in range(n):
-            table.append(tuple(sum(1 << image[i * n + j] for j in range(n) if r >> j & 1)
-                               for r in range(1 << n)))
-        points.append(tuple(image))
-        inverse.append(tuple(back))
-        rows.append(tuple(table))
-    return Symmetries(n, tuple(points), tuple(inverse), tuple(rows))
+    """The (cached) symmetries of the ``n x n`` board: the rules core's (``games.symmetry``), in its order."""
+    maps = board_symmetries(n, n, n * n + 1)
+    points = tuple(tuple(int(q) for q in row) for row in maps)
+    back = tuple(tuple(int(p) for p in row) for row in inverse(maps))
+    return Symmetries(n, points, back, tuple(_row_images(image, n) for image in points))
+
+
+def _row_images(image: tuple[int, ...], n: int) -> tuple[tuple[int, ...], ...]:
+    """``[i][r]``: the bitboard image of row ``i``'s stones ``r`` under the point map ``image``."""
+    return tuple(tuple(sum(1 << image[i * n + j] for j in range(n) if r >> j & 1) for r in range(1 << n))
+                 for i in range(n))
 
 
 def map_bits(sym: Symmetries, s: int, bits: int) -> int:

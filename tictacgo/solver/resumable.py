@@ -13,7 +13,7 @@ to disk now and then.
 
     search = ResumableSearch(solver, state)
     while not search.advance(1_000_000):
-        save({**search.arrays(), **table_arrays(solver)})
+        save({**search.arrays(), **table_arrays(solver, state)})
     search.result()
 """
 
@@ -23,7 +23,7 @@ import numpy as np
 
 from tictacgo.games import littlego
 from tictacgo.solver import kernels as K
-from tictacgo.solver.search import Solver, SolveResult, board_tables, check_position, kernel_position
+from tictacgo.solver.search import Solver, SolveResult, board_tables, check_position, kernel_position, variant
 
 SEARCH_FIELDS = ("control", "frames", "keys", "hs", "mv", "mown", "mopp", "mdead", "msc", "hist", "stats")
 TABLE_FIELDS = ("key", "lo", "hi", "move", "depth")
@@ -106,7 +106,7 @@ class ResumableSearch:
 
 def table_arrays(solver: Solver, state: littlego.GoState) -> dict[str, np.ndarray]:
     """The solver's outcome table for the game of ``state`` as arrays (the table itself, not copies)."""
-    t = solver.table(False, _variant(state))
+    t = solver.table(False, variant(state))
     return {f: getattr(t, f) for f in TABLE_FIELDS}
 
 
@@ -116,7 +116,7 @@ def restore_table(solver: Solver, state: littlego.GoState, arrays: dict) -> None
     Raises:
         ValueError: arrays of another table size or type.
     """
-    t = solver.table(False, _variant(state))
+    t = solver.table(False, variant(state))
     for f in TABLE_FIELDS:
         target = getattr(t, f)
         got = arrays.get(f)
@@ -129,8 +129,3 @@ def restore_table(solver: Solver, state: littlego.GoState, arrays: dict) -> None
 
 def _dtype(field: str):
     return np.uint64 if field in ("keys", "hs") else np.int64
-
-
-def _variant(state: littlego.GoState) -> tuple:
-    g = state.game
-    return (g.size, float(g.komi), g.max_actions)

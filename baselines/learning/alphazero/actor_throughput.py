@@ -43,14 +43,14 @@ def self_play_rate(cfg, actors: int, seconds: float) -> dict:
     """
     actors = check_int("actors", actors, min=0)
     seconds = check_number("seconds", seconds, positive=True)
-    variant = cfg.game_object()
+    game = cfg.game_object()
     torch.manual_seed(cfg.seed)
-    net = PolicyValueNet(Architecture.for_variant(variant, channels=cfg.channels, blocks=cfg.blocks))
+    net = PolicyValueNet(Architecture.for_game(game, channels=cfg.channels, blocks=cfg.blocks))
     if actors == 0:
         torch.set_num_threads(cfg.threads)
         precision = resolve_precision(cfg.inference_precision, "cpu").used
-        evaluator = NetworkEvaluator(net, variant, device="cpu", precision=precision)
-        selfplay = SelfPlay(variant, evaluator, cfg.num_games, cfg.search_config(),
+        evaluator = NetworkEvaluator(net, game, device="cpu", precision=precision)
+        selfplay = SelfPlay(game, evaluator, cfg.num_games, cfg.search_config(),
                             np.random.default_rng(cfg.seed), temperature_moves=cfg.temperature_moves,
                             random_opening=cfg.random_opening)
         selfplay.step()

@@ -32,6 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from tictacgo.agent import Agent
+from tictacgo.baselines.learning.alphazero.device import DEVICES, resolve_device
 from tictacgo.baselines.learning.alphazero.modelfile import describe_game
 from tictacgo.baselines.learning.alphazero.search import NEG
 from tictacgo.baselines.learning.alphazero.selfplay import SEARCHES, SearchConfig
@@ -146,10 +147,6 @@ _LOADED: dict[tuple, tuple] = {}
 _KEEP = 4
 
 
-#: Where the az agent's network may run.
-DEVICES = ("cpu", "cuda", "auto")
-
-
 def load_cached(path: str | Path, device: str = "cpu"):
     """``(evaluator, game)`` for a model folder, cached per process.
 
@@ -180,7 +177,7 @@ def load_cached(path: str | Path, device: str = "cpu"):
             # One thread: single positions run fastest on one, and OpenMP's spinning threads slow
             # everything down badly when other processes (arena workers) share the cores.
             torch.set_num_threads(1)
-            where = _torch_device(torch, device)
+            where = resolve_device(device, "device={}")
             net, network_game, _ = load_model(folder)
             evaluator = NetworkEvaluator(net.to(where), network_game, device=where)
         hit = (evaluator, network_game)
@@ -188,15 +185,6 @@ def load_cached(path: str | Path, device: str = "cpu"):
             del _LOADED[next(iter(_LOADED))]
     _LOADED[key] = hit
     return hit
-
-
-def _torch_device(torch, device: str):
-    """The ``torch.device`` for ``device`` ("auto": CUDA when torch sees a GPU, else the CPU)."""
-    if device == "auto":
-        device = "cuda" if torch.cuda.is_available() else "cpu"
-    if device == "cuda" and not torch.cuda.is_available():
-        raise ValueError("device=cuda asked for, but torch sees no CUDA device (use device=auto or cpu)")
-    return torch.device(device)
 
 
 def _make_az(game, rng, path: str | None = None, sims: int = DEFAULT_SIMS, search: str = "gumbel",

@@ -66,9 +66,12 @@ def game_from_json(data: Any) -> Game:
         raise ValueError(f"a variant is a dict with a 'game' name, got {data!r}")
     params = {_PARAM_NAMES.get(k, k): v for k, v in data.items() if k != "game"}
     game = make_game(data["game"])
-    extra = set(params) - set(game.params) - {_PARAM_NAMES.get(k, k) for k in _VARIANT_FIELDS}
+    known = set(game.params) | {_PARAM_NAMES.get(k, k) for k in _VARIANT_FIELDS}
+    extra = set(params) - known
     if extra:
-        raise ValueError(f"unknown variant fields {sorted(_JSON_NAMES.get(k, k) for k in extra)}")
+        fields = ", ".join(sorted(_JSON_NAMES.get(k, k) for k in known))
+        raise ValueError(f"unknown variant fields {sorted(_JSON_NAMES.get(k, k) for k in extra)}; a "
+                         f"{game.spec.name} variant has game, {fields}")
     return make_game(game, **params)
 
 

@@ -387,6 +387,13 @@ def _weights_bytes(net: nn.Module) -> bytes:
     return buf.getvalue()
 
 
+def _numpy_bytes(net: PolicyValueNet) -> bytes:
+    """The ``model.npz`` of ``net``: its numpy export (batch norms folded, ``numpy_net.export``)."""
+    buf = io.BytesIO()
+    np.savez(buf, **export(net))
+    return buf.getvalue()
+
+
 def save_model(folder: str | Path, net: PolicyValueNet, game: Game, info: dict | None = None) -> Path:
     """Write ``model.pt``, ``model.npz`` and ``model.json`` into ``folder`` (created), each atomically.
 
@@ -402,9 +409,7 @@ def save_model(folder: str | Path, net: PolicyValueNet, game: Game, info: dict |
     folder.mkdir(parents=True, exist_ok=True)
     data = _weights_bytes(net)
     atomic_write_bytes(folder / WEIGHTS_FILE, data)
-    buf = io.BytesIO()
-    np.savez(buf, **export(net))
-    arrays = buf.getvalue()
+    arrays = _numpy_bytes(net)
     atomic_write_bytes(folder / NUMPY_FILE, arrays)
     meta = {"format": FORMAT, "variant": game_to_json(game), "architecture": net.arch.to_json(),
             "weights_sha256": sha256(data), "numpy_sha256": sha256(arrays), "info": info or {}}
@@ -456,9 +461,7 @@ def load_model(folder: str | Path) -> tuple[PolicyValueNet, Game, dict]:
 def add_numpy_export(folder: str | Path) -> Path:
     """Give a model folder saved without one its ``model.npz`` (and name it in ``model.json``)."""
     net, _, meta = load_model(folder)
-    buf = io.BytesIO()
-    np.savez(buf, **export(net))
-    arrays = buf.getvalue()
+    arrays = _numpy_bytes(net)
     atomic_write_bytes(Path(folder) / NUMPY_FILE, arrays)
     meta["numpy_sha256"] = sha256(arrays)
     atomic_write_json(Path(folder) / META_FILE, meta, indent=1)

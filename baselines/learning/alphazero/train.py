@@ -51,6 +51,7 @@ from tictacgo.baselines.learning.alphazero.checkpoint import (
     restore_state,
     save_checkpoint,
 )
+from tictacgo.baselines.learning.alphazero.device import resolve_device
 from tictacgo.baselines.learning.alphazero.modelfile import describe_game
 from tictacgo.baselines.learning.alphazero.network import (
     Architecture,
@@ -179,15 +180,6 @@ class AlphaZeroConfig:
     def search_config(self) -> SearchConfig:
         return SearchConfig(self.search, self.simulations, self.max_considered, self.gumbel_scale,
                             self.dirichlet_fraction, self.dirichlet_alpha)
-
-
-def resolve_device(name: str) -> torch.device:
-    """``torch.device`` for "auto" (CUDA when available), "cpu" or "cuda"."""
-    if name == "auto":
-        name = "cuda" if torch.cuda.is_available() else "cpu"
-    if name == "cuda" and not torch.cuda.is_available():
-        raise ValueError("--device cuda asked for, but torch sees no CUDA device (use --device auto or cpu)")
-    return torch.device(name)
 
 
 class RawPolicyAudit:
