@@ -158,7 +158,15 @@ class Tree:
         n = min(self.num_nodes, max(nodes, 2 * self.capacity))
 
         def grown(old: np.ndarray, fill: int = 0) -> np.ndarray:
-            new = np.full((old.shape[0], n) + old.shape[2:], fill, old.dtype)
+            shape = (old.shape[0], n) + old.shape[2:]
+            if fill == 0:
+                # An array still all zeros (one this search does not use: the network searches' values
+                # in a rollout search) is not copied, so its pages are never written and cost no memory.
+                new = np.zeros(shape, old.dtype)
+                if old.any():
+                    new[:, :self.capacity] = old
+                return new
+            new = np.full(shape, fill, old.dtype)
             new[:, :self.capacity] = old
             return new
 
