@@ -37,11 +37,20 @@ first). With ``reuse`` (default on), the subtree of the position reached
 after the agent's move and the opponent's reply is kept for the next move
 when that position is found among the root's grandchildren.
 
-The tree runs on the rules cores' states (``legal_actions``/``play``) with
-Python's ``random.Random`` (seeded from the agent's numpy Generator, so a
-fixed ``sims`` budget is reproducible). Uniform random rollouts are one call
-each to the game's ``random_playout``, seeded from that stream: compiled with
-numba (the ``fast`` extra), or its pure-Python twin, with the same moves.
+The tree is the array tree of the ``az`` agent and self-play
+(``tictacgo.baselines.search.tree``: mctx's layout) at one game,
+``tictacgo.baselines.search.game_tree.GameTree``, with each node's
+rules-core state kept beside the arrays (the evaluators and rules take
+states; ``legal_actions``/``play`` make them). Plain UCT (``UCT`` at every
+step) runs a simulation's walk down, its new child's links and its backup as
+one call of ``rollout_kernels.uct_step`` (numba with the ``fast`` extra, the
+same Python over the arrays without it); any other rule steps down node by
+node in Python, on the same arrays, and builds the same tree where it makes
+the same choices. Randomness comes from Python's ``random.Random``, seeded
+from the agent's numpy Generator, so a fixed ``sims`` budget is
+reproducible. Uniform random rollouts are one call each to the game's
+``random_playout``, seeded from that stream: compiled with numba, or its
+pure-Python twin, with the same moves.
 
 Registry spec: ``"mcts:sims=400,c=1.0,time=1.0,rollout=capture"`` (1000
 simulations when neither ``sims`` nor ``time`` is given). ``rollout`` is

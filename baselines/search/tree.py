@@ -6,7 +6,9 @@ the root and the node a simulation adds is numbered after it (simulation
 (every per-game array of the batched engine, e.g. Little-Go's bitboards,
 ``to_move``, ``t``, ko and pass flags), so expanding a leaf copies the
 parent's row into a scratch engine and plays one action there, for every
-game at once. A single game is the batch of one.
+game at once. A single game is the batch of one. The rollout searches keep
+their one game's tree in these arrays too, with its rules-core states beside
+them instead of an engine's (``game_tree.GameTree``).
 
 ``run_search(roots, evaluate, num_simulations, root_rule, interior_rule)``
 is parameterised by functions, as mctx's ``search()`` is:
