@@ -48,13 +48,17 @@ class GameTree:
     def __init__(self, game: Game, state, backend: str | None = None, initial_nodes: int = INITIAL_NODES):
         self.game = game
         self.backend = resolve_backend(backend)
-        self.kernels = kernels(self.backend)
         self.tree = Tree(None, UNBOUNDED, num_actions=game.num_actions, initial_nodes=initial_nodes)
         self.states = [state]
         self._arrays()
         self.mover[0] = 3 - game.current_player(state)
         self.terminal[0] = game.is_terminal(state)
         self.tree.nodes_used = 1
+
+    @property
+    def kernels(self):
+        """The tree kernels of the backend (``rollout_kernels.kernels``)."""
+        return kernels(self.backend)
 
     def _arrays(self) -> None:
         """The one game's rows of the tree's arrays (again after they grow)."""
@@ -145,7 +149,7 @@ class GameTree:
         """A tree of the subtree under ``node`` (its root), renumbered from 0, its visits kept."""
         kept = self.nodes_below(node)
         twin = object.__new__(GameTree)
-        twin.game, twin.backend, twin.kernels = self.game, self.backend, self.kernels
+        twin.game, twin.backend = self.game, self.backend
         twin.tree = self.tree.subtree(np.array([node]), 0, kept=[kept])
         twin.tree.num_nodes = UNBOUNDED
         twin.states = [self.states[i] for i in kept.tolist()]
