@@ -340,8 +340,8 @@ class MCTSAgent(Agent):
         clock = time.perf_counter
         if not (limit > 0 and clock() < deadline):
             return 0
-        node, _, nxt = k.uct_descend(c, max_depth, t.terminal, t.untried, t.num_children, t.order, t.children,
-                                     t.visits, t.total)
+        A = tree.tree.num_actions
+        node, _, nxt = k.uct_descend(c, max_depth, A, *t.flat)
         sims = 0
         while True:
             if nxt == EVALUATE:
@@ -362,8 +362,7 @@ class MCTSAgent(Agent):
             more = sims < limit and bool(sims & 7 or clock() < deadline)
             first, second = float(values[0]), float(values[1])
             node, _, nxt = k.uct_step(new, node, action, mover, over, leaf, first, second, c, max_depth, more,
-                                      t.parent, t.action_from_parent, t.children, t.mover, t.terminal,
-                                      t.order, t.num_children, t.untried, t.visits, t.total, t.child_visits)
+                                      A, *t.flat)
             if not more:
                 return sims
 

@@ -127,11 +127,9 @@ def test_ucts_walk_goes_down_to_the_child_of_the_best_ucb1_score(backend):
     k = kernels(backend)
     for c in (0.2, 5.0):
         best = max(range(4), key=lambda a: formulas.ucb1(stats[a][0], stats[a][1], 11, c))
-        node, depth, nxt = k.uct_descend(c, 10, tree.terminal, tree.untried, tree.num_children, tree.order,
-                                         tree.children, tree.visits, tree.total)
+        node, depth, nxt = k.uct_descend(c, 10, TTT.num_actions, *tree.flat)
         assert (int(tree.action_from_parent[node]), depth, nxt) == (best, 1, UNSEEN)
-    node, depth, nxt = k.uct_descend(1.0, 0, tree.terminal, tree.untried, tree.num_children, tree.order,
-                                     tree.children, tree.visits, tree.total)
+    node, depth, nxt = k.uct_descend(1.0, 0, TTT.num_actions, *tree.flat)
     assert (node, depth) == (0, 0)  # a depth limit of 0: the root is the leaf
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tictacgo.baselines.search.rollout_kernels import kernels
+from tictacgo.baselines.search.rollout_kernels import ARRAYS, kernels
 from tictacgo.baselines.search.tree import UNBOUNDED, Tree
 from tictacgo.games.base import Game
 from tictacgo.games.batched_common import resolve_backend
@@ -61,11 +61,14 @@ class GameTree:
         return kernels(self.backend)
 
     def _arrays(self) -> None:
-        """The one game's rows of the tree's arrays (again after they grow)."""
+        """The one game's rows of the tree's arrays (again after they grow), and ``flat``, what the
+        kernels take: those of ``rollout_kernels.ARRAYS``, flattened (as memoryviews for plain Python)."""
         t = self.tree
         for name in ("visits", "total", "mover", "terminal", "parent", "action_from_parent", "children",
                      "child_visits", "order", "num_children", "untried", "prior"):
             setattr(self, name, getattr(t, name)[0])
+        flat = [getattr(self, name).reshape(-1) for name in ARRAYS]
+        self.flat = tuple(flat) if self.backend == "numba" else tuple(memoryview(a) for a in flat)
 
     def __len__(self) -> int:
         return len(self.states)
@@ -94,9 +97,7 @@ class GameTree:
     def add(self, node: int, action: int, prior: float | None = None) -> int:
         """Add and return the child of ``node`` that ``action`` leads to (with the rule's ``prior``)."""
         new, mover, terminal = self.new_node(node, action)
-        self.kernels.link_child(node, action, new, mover, terminal, self.parent, self.action_from_parent,
-                                self.children, self.mover, self.terminal, self.order, self.num_children,
-                                self.untried)
+        self.kernels.link_child(node, action, new, mover, terminal, self.tree.num_actions, *self.flat)
         if prior is not None:
             self.prior[node, action] = prior
         return new
@@ -115,8 +116,7 @@ class GameTree:
 
     def backup(self, leaf: int, values) -> None:
         """Add ``values`` (each player's result) to every node from ``leaf`` up to the root."""
-        self.kernels.backup(leaf, float(values[0]), float(values[1]), self.parent, self.action_from_parent,
-                            self.mover, self.visits, self.total, self.child_visits)
+        self.kernels.backup(leaf, float(values[0]), float(values[1]), self.tree.num_actions, *self.flat)
 
     # -- reading ------------------------------------------------------------------------------
 
