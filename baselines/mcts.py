@@ -109,6 +109,9 @@ class SelectionRule:
 
     def choose(self, tree: GameTree, node: int, rnd: random.Random) -> int:
         """The child of ``node`` to visit next, or -1 to evaluate ``node`` itself."""
+        if type(self).select is SelectionRule.select:
+            raise NotImplementedError(f"{type(self).__name__} is a SelectionRule without a rule: define "
+                                      "choose(tree, node, rnd) or select(node, game, rnd)")
         child = self.select(tree.view(node), tree.game, rnd)
         return -1 if child is None else child.index
 

@@ -55,11 +55,12 @@ def midgame(game, plies=4, seed=1):
 
 
 @pytest.mark.parametrize("game", [TTT, GO], ids=["tictactoe", "littlego"])
-@pytest.mark.parametrize("capture", [0.0, 1.0])
-def test_plain_uct_in_one_call_a_simulation_builds_the_tree_of_uct_rule_by_rule(game, capture):
+@pytest.mark.parametrize("capture, depth", [(0.0, None), (1.0, None), (0.0, 2)])
+def test_plain_uct_in_one_call_a_simulation_builds_the_tree_of_uct_rule_by_rule(game, capture, depth):
     for seed in range(2):
-        fast = MCTSAgent(game, sims=300, capture_prob=capture, rng=rng(seed))
-        stepped = MCTSAgent(game, sims=300, capture_prob=capture, rng=rng(seed), root_selection=UCT(1.0))
+        fast = MCTSAgent(game, sims=300, capture_prob=capture, max_depth=depth, rng=rng(seed))
+        stepped = MCTSAgent(game, sims=300, capture_prob=capture, max_depth=depth, rng=rng(seed),
+                            root_selection=UCT(1.0))
         assert fast._plain_uct() and not stepped._plain_uct()
         for state in (game.initial_state(), midgame(game)):
             fast.search(state)
@@ -164,6 +165,14 @@ def test_search_nodes_are_views_of_the_arrays():
     assert (a.n, a.w, a.q, a.mover, root.n, root.q) == (1, 1.0, 1.0, ttt.X, 1, -1.0)
     assert b.q == 0.0 and a.state == TTT.play(TTT.initial_state(), 4)
     assert isinstance(a, SearchNode) and "action=4" in repr(a)
+
+
+def test_a_selection_rule_that_defines_no_rule_says_so():
+    class Nothing(mcts.SelectionRule):
+        pass
+
+    with pytest.raises(NotImplementedError, match="Nothing is a SelectionRule without a rule"):
+        MCTSAgent(TTT, sims=5, selection=Nothing(), rng=rng()).act(TTT.initial_state())
 
 
 def test_mcts_names_a_backend_it_does_not_know():
