@@ -17,12 +17,11 @@ per-action arrays as ``(N * A,)``:
 They are written once, in plain Python. ``kernels(backend)`` gives them
 compiled with numba (``cache=True``, compiled on first use) for ``"numba"``,
 called with the numpy arrays, or as they are for ``"numpy"`` (where numba is
-missing), called with ``memoryview``s of the arrays (a Python loop reads a
-memoryview's items about three times faster than a numpy array's): the same
-operations in the same order on the same float64 and int64 values, so both
-build the same trees (``tests/test_game_tree.py``) and UCB1 scores are those
-of ``formulas.ucb1`` bit for bit (``math.log`` and ``math.sqrt`` of the C
-library in both).
+missing), called with ``memoryview``s of the arrays (whose items plain Python
+reads and writes faster than a numpy array's): the same operations in the
+same order on the same float64 and int64 values, so both build the same trees
+(``tests/test_game_tree.py``) and UCB1 scores are those of ``formulas.ucb1``
+bit for bit (``math.log`` and ``math.sqrt`` of the C library in both).
 """
 
 from __future__ import annotations
