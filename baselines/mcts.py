@@ -37,11 +37,20 @@ first). With ``reuse`` (default on), the subtree of the position reached
 after the agent's move and the opponent's reply is kept for the next move
 when that position is found among the root's grandchildren.
 
-The tree runs on the rules cores' states (``legal_actions``/``play``) with
-Python's ``random.Random`` (seeded from the agent's numpy Generator, so a
-fixed ``sims`` budget is reproducible). Uniform random rollouts are one call
-each to the game's ``random_playout``, seeded from that stream: compiled with
-numba (the ``fast`` extra), or its pure-Python twin, with the same moves.
+The tree is the array tree of the ``az`` agent and self-play
+(``tictacgo.baselines.search.tree``: mctx's layout) at one game,
+``tictacgo.baselines.search.game_tree.GameTree``, with each node's
+rules-core state kept beside the arrays (the evaluators and rules take
+states; ``legal_actions``/``play`` make them). Plain UCT (``UCT`` at every
+step) runs a simulation's walk down, its new child's links and its backup as
+one call of ``rollout_kernels.uct_step`` (numba with the ``fast`` extra, the
+same Python over the arrays without it); any other rule steps down node by
+node in Python, on the same arrays, and builds the same tree where it makes
+the same choices. Randomness comes from Python's ``random.Random``, seeded
+from the agent's numpy Generator, so a fixed ``sims`` budget is
+reproducible. Uniform random rollouts are one call each to the game's
+``random_playout``, seeded from that stream: compiled with numba, or its
+pure-Python twin, with the same moves.
 
 Registry spec: ``"mcts:sims=400,c=1.0,time=1.0,rollout=capture"`` (1000
 simulations when neither ``sims`` nor ``time`` is given). ``rollout`` is
@@ -67,48 +76,20 @@ from tictacgo.agent import Agent
 from tictacgo.baselines.mcts_evaluators import CaptureRollout, Evaluator, default_evaluator
 from tictacgo.baselines.registry import register_agent
 from tictacgo.baselines.search.formulas import puct_scores
+from tictacgo.baselines.search.game_tree import GameTree, SearchNode
+from tictacgo.baselines.search.rollout_kernels import EVALUATE, UNSEEN
 from tictacgo.games.base import Game
+from tictacgo.games.batched_common import resolve_backend
 from tictacgo.validate import check_bool, check_int, check_number
 
 _log, _sqrt = math.log, math.sqrt
 #: The most simulations a move may ask for (hours a move at this search's speed; a larger
 #: number is a typo, not a budget).
 MAX_SIMS = 10_000_000
-
-
-class Node:
-    """One tree node: a state, its visit count and total result for ``mover``.
-
-    Nodes link only down to their children, so a tree holds no reference
-    cycle and is freed as soon as the search lets go of its root.
-    """
-
-    __slots__ = ("action", "children", "mover", "n", "p", "state", "untried", "w")
-
-    def __init__(self, state, action: int | None, mover: int, p: float = 1.0):
-        self.state = state
-        self.action = action
-        self.mover = mover          # the player who made ``action`` (moved into this node)
-        self.children: list[Node] = []
-        self.untried: list | None = None  # the selection rule's actions still to add (None: not seen yet)
-        self.n = 0
-        self.w = 0.0                # sum of results from ``mover``'s view
-        self.p = p                  # prior probability (rules that use one)
-
-    @property
-    def q(self) -> float:
-        """Mean result from the mover's view (0 before any visit)."""
-        return self.w / self.n if self.n else 0.0
-
-    def add(self, game: Game, action: int, p: float = 1.0) -> Node:
-        """Add and return the child that ``action`` leads to (prior ``p``)."""
-        state = self.state
-        child = Node(game.play(state, action), action, game.current_player(state), p)
-        self.children.append(child)
-        return child
-
-    def __repr__(self) -> str:
-        return f"Node(action={self.action}, n={self.n}, q={self.q:+.3f}, children={len(self.children)})"
+#: ``max_depth`` when none is given: deeper than any game goes.
+NO_DEPTH_LIMIT = 2**62
+#: The most nodes a new tree allocates at first (a budget's simulations + 1 up to this; it grows after).
+INITIAL_NODES_CAP = 4096
 
 
 # -- selection rules ----------------------------------------------------------
@@ -116,23 +97,38 @@ class Node:
 class SelectionRule:
     """How a simulation goes down the tree: the child of a node to visit next.
 
-    ``select(node, game, rnd)`` returns a child of ``node``, adding it with
-    ``node.add`` when the rule expands the node now, or None to stop at
-    ``node`` and evaluate it. ``node.untried`` is the rule's own list of
-    actions still to add (None until the rule first sees the node). A rule
-    draws randomness only from ``rnd``, so a seeded search is reproducible.
+    ``choose(tree, node, rnd)`` returns the number of a child of ``node`` in
+    the ``GameTree`` ``tree``, adding it (``tree.add``) when the rule expands
+    the node now, or -1 to stop at ``node`` and evaluate it. A rule of one's
+    own may instead write ``select(node, game, rnd)`` over a ``SearchNode``
+    view (``node.state``, ``node.children``, ``node.n``, ``node.w``, ...),
+    returning a child (``node.add(game, action, p)`` for a new one) or None;
+    the default ``choose`` calls it. A rule draws randomness only from
+    ``rnd``, so a seeded search is reproducible.
     """
 
-    def select(self, node: Node, game: Game, rnd: random.Random) -> Node | None:
+    def choose(self, tree: GameTree, node: int, rnd: random.Random) -> int:
+        """The child of ``node`` to visit next, or -1 to evaluate ``node`` itself."""
+        if type(self).select is SelectionRule.select:
+            raise NotImplementedError(f"{type(self).__name__} is a SelectionRule without a rule: define "
+                                      "choose(tree, node, rnd) or select(node, game, rnd)")
+        child = self.select(tree.view(node), tree.game, rnd)
+        return -1 if child is None else child.index
+
+    def select(self, node: SearchNode, game: Game, rnd: random.Random) -> SearchNode | None:
         """The child of ``node`` to visit next, or None to evaluate ``node`` itself."""
-        raise NotImplementedError
+        child = self.choose(node.tree, node.index, rnd)
+        return None if child < 0 else node.tree.view(child)
 
 
 class UCT(SelectionRule):
     """Untried actions first, one new child per visit in a random order; then the best UCB1 score.
 
     UCB1 is ``Q + c * sqrt(ln N / n)``: ``Q`` the child's mean result for the
-    player who moved into it, ``N`` and ``n`` the visits of the node and the child.
+    player who moved into it, ``N`` and ``n`` the visits of the node and the
+    child. A node's untried actions are its legal actions shuffled by ``rnd``
+    when the rule first sees it, added from the end of that list; among equal
+    scores the child added first wins.
 
     Args:
         c: the exploration constant.
@@ -141,23 +137,24 @@ class UCT(SelectionRule):
     def __init__(self, c: float = 1.0):
         self.c = check_number("c", c, min=0)
 
-    def select(self, node: Node, game: Game, rnd: random.Random) -> Node:
-        untried = node.untried
-        if untried is None:
-            untried = node.untried = game.legal_actions(node.state)
-            rnd.shuffle(untried)
+    def choose(self, tree: GameTree, node: int, rnd: random.Random) -> int:
+        untried = int(tree.untried[node])
+        if untried < 0:
+            actions = tree.game.legal_actions(tree.states[node])
+            rnd.shuffle(actions)
+            tree.plan(node, actions[::-1])
+            untried = len(actions)
         if untried:
-            return node.add(game, untried.pop())
+            return tree.add(node, tree.next_untried(node))
+        # formulas.ucb1, inlined as rollout_kernels.uct_descend has it (tests check both pick ucb1's best)
         c = self.c
-        log_n = _log(node.n)
-        best, best_score = None, -math.inf
-        # formulas.ucb1, inlined: this is the search's innermost loop (a call a child costs a third
-        # of the speed); tests check that it picks ucb1's best child.
-        for ch in node.children:
-            n = ch.n
-            score = ch.w / n + c * _sqrt(log_n / n)
+        log_n = _log(int(tree.visits[node]))
+        kids = tree.children_of(node)
+        best, best_score = -1, -math.inf
+        for child, n, w in zip(kids, tree.visits[kids].tolist(), tree.total[kids].tolist(), strict=True):
+            score = w / n + c * _sqrt(log_n / n)
             if score > best_score:
-                best, best_score = ch, score
+                best, best_score = child, score
         return best
 
 
@@ -180,30 +177,33 @@ class PUCT(SelectionRule):
         self.prior = prior
         self.c = check_number("c", c, min=0)
 
-    def select(self, node: Node, game: Game, rnd: random.Random) -> Node | None:
-        if node.untried is None:
-            self._expand(node, game)
-        if not node.n:
-            return None  # a first visit: the node's own value comes first
-        children = node.children
-        visits = np.array([[ch.n for ch in children]])
-        totals = np.array([[ch.w for ch in children]])
-        priors = np.array([[ch.p for ch in children]])
-        scores = puct_scores(totals / np.maximum(visits, 1), visits, np.array([node.n]), None, priors,
+    def choose(self, tree: GameTree, node: int, rnd: random.Random) -> int:
+        if tree.untried[node] < 0:
+            self._expand(tree, node)
+        node_visits = int(tree.visits[node])
+        if not node_visits:
+            return -1  # a first visit: the node's own value comes first
+        kids = tree.children_of(node)
+        visits = tree.visits[kids][None]
+        totals = tree.total[kids][None]
+        priors = tree.prior[node, tree.action_from_parent[kids]][None]
+        scores = puct_scores(totals / np.maximum(visits, 1), visits, np.array([node_visits]), None, priors,
                              np.ones_like(visits, bool), self.c, None)
-        return children[int(scores.argmax())]
+        return kids[int(scores.argmax())]
 
-    def _expand(self, node: Node, game: Game) -> None:
-        priors = self.prior(node.state)
-        actions = game.legal_actions(node.state)
+    def _expand(self, tree: GameTree, node: int) -> None:
+        state = tree.states[node]
+        priors = self.prior(state)
+        actions = tree.game.legal_actions(state)
         total = sum(max(float(priors.get(a, 0.0)), 0.0) for a in actions) if actions else 0.0
+        ps = [max(float(priors.get(a, 0.0)), 0.0) / total if total > 0 else 1.0 / len(actions)
+              for a in actions]
+        tree.plan(node, actions, ps)
         for a in actions:
-            p = max(float(priors.get(a, 0.0)), 0.0) / total if total > 0 else 1.0 / len(actions)
-            node.add(game, a, p)
-        node.untried = []
+            tree.add(node, a)
 
 
-def most_visited(root: Node, legal: list[int], pass_action: int | None) -> int:
+def most_visited(root: SearchNode, legal: list[int], pass_action: int | None) -> int:
     """The usual final move: the most visited root action, ties to the better mean."""
     return max(root.children, key=lambda ch: (ch.n, ch.q)).action
 
@@ -234,7 +234,10 @@ class MCTSAgent(Agent):
         expand_to_end: go on past a new node to the end of the game, every
             position on the way joining the tree, instead of evaluating it.
         final_move: ``f(root, legal, pass_action) -> action``, the move played
-            after the search (default ``most_visited``).
+            after the search (default ``most_visited``); ``root`` is a ``SearchNode``.
+        backend: where the tree's kernels run (``GameTree``): ``"auto"``,
+            ``"numba"``, ``"numpy"``, or None for ``TICTACGO_BATCHED_BACKEND``;
+            both build the same trees.
     """
 
     name = "mcts"
@@ -245,7 +248,8 @@ class MCTSAgent(Agent):
                  rng: np.random.Generator | None = None, *, selection: SelectionRule | None = None,
                  root_selection: SelectionRule | None = None, max_depth: int | None = None,
                  expand_to_end: bool = False,
-                 final_move: Callable[[Node, list[int], int | None], int] = most_visited):
+                 final_move: Callable[[SearchNode, list[int], int | None], int] = most_visited,
+                 backend: str | None = None):
         super().__init__(game, rng)
         if sims is None and time_limit is None:
             sims = 1000
@@ -278,66 +282,114 @@ class MCTSAgent(Agent):
         self.max_depth = max_depth
         self.expand_to_end = expand_to_end
         self.final_move = final_move
-        self.root: Node | None = None
+        self.backend = resolve_backend(backend)
+        self.tree: GameTree | None = None
+        self.root: SearchNode | None = None
         self.last_sims = 0          # simulations run by the last act()
         self.reused_visits = 0      # visits inherited by the last act()'s root
 
     def reset(self) -> None:
-        self.root = None
+        self.tree = self.root = None
 
-    def _find_root(self, state) -> Node:
-        old = self.root
+    def _find_root(self, state) -> GameTree:
+        """The kept tree whose root is ``state`` (the old root, or a grandchild's subtree), or a new one."""
+        old = self.tree
         if self.reuse and old is not None:
-            if old.state == state:
+            node = old.find(state)
+            if node == 0:
                 return old
-            for child in old.children:
-                for grandchild in child.children:
-                    if grandchild.state == state:
-                        return grandchild
-        return Node(state, None, 3 - self.game.current_player(state))
+            if node > 0:
+                return old.subtree(node)
+        initial = min(self.sims + 1, INITIAL_NODES_CAP) if self.sims else INITIAL_NODES_CAP
+        return GameTree(self.game, state, self.backend, initial_nodes=initial)
 
-    def _simulate(self, root: Node, rnd: random.Random) -> None:
+    def _plain_uct(self) -> bool:
+        """Whether every step is plain UCT's, so that ``_run_uct`` runs the search."""
+        rule = self.selection
+        return type(rule) is UCT and self.root_selection is rule and not self.expand_to_end
+
+    def _simulate(self, tree: GameTree, rnd: random.Random) -> None:
         """One simulation: down by the selection rules, a value for the leaf, backed up the path."""
         game = self.game
-        is_terminal = game.is_terminal
-        max_depth = self.max_depth or math.inf
+        max_depth = self.max_depth or NO_DEPTH_LIMIT
         stop_at_new = not self.expand_to_end
-        select = self.root_selection.select
-        node = root
-        path = [root]
-        state = root.state
-        while len(path) <= max_depth and not is_terminal(state):
-            child = select(node, game, rnd)
-            if child is None:
+        choose = self.root_selection.choose
+        node = depth = 0
+        while depth < max_depth and not tree.terminal[node]:
+            child = choose(tree, node, rnd)
+            if child < 0:
                 break
             node = child
-            state = child.state
-            path.append(child)
-            select = self.selection.select
-            if stop_at_new and not child.n:
+            depth += 1
+            choose = self.selection.choose
+            if stop_at_new and not tree.visits[child]:
                 break  # a new leaf: the evaluator judges it
-        values = game.returns(state) if is_terminal(state) else self.evaluator.evaluate(state, rnd)
-        for node in path:
-            node.n += 1
-            node.w += values[node.mover - 1]
+        state = tree.states[node]
+        values = game.returns(state) if game.is_terminal(state) else self.evaluator.evaluate(state, rnd)
+        tree.backup(node, values)
 
-    def search(self, state) -> Node:
+    def _run_uct(self, tree: GameTree, rnd: random.Random, limit: float, deadline: float) -> int:
+        """Plain UCT's simulations (``_simulate`` with ``UCT`` at every step, the same tree): the walk
+        down and the backup run as one kernel call a simulation (``rollout_kernels.uct_step``).
+
+        Returns:
+            The simulations run.
+        """
+        game, k, t = self.game, tree.kernels, tree
+        c = self.selection.c
+        max_depth = self.max_depth or NO_DEPTH_LIMIT
+        evaluate, returns, is_terminal = self.evaluator.evaluate, game.returns, game.is_terminal
+        legal_actions, shuffle, states = game.legal_actions, rnd.shuffle, tree.states
+        clock = time.perf_counter
+        if not (limit > 0 and clock() < deadline):
+            return 0
+        A = tree.tree.num_actions
+        node, _, nxt = k.uct_descend(c, max_depth, A, *t.flat)
+        sims = 0
+        while True:
+            if nxt == EVALUATE:
+                new = action = mover = -1
+                leaf, state = node, states[node]
+                over = is_terminal(state)
+            else:
+                if nxt == UNSEEN:
+                    actions = legal_actions(states[node])
+                    shuffle(actions)
+                    tree.plan(node, actions[::-1])
+                    nxt = actions[-1]
+                action = nxt
+                new, mover, over = tree.new_node(node, action)
+                leaf, state = new, states[new]
+            values = returns(state) if over else evaluate(state, rnd)
+            sims += 1
+            more = sims < limit and bool(sims & 7 or clock() < deadline)
+            first, second = float(values[0]), float(values[1])
+            node, _, nxt = k.uct_step(new, node, action, mover, over, leaf, first, second, c, max_depth, more,
+                                      A, *t.flat)
+            if not more:
+                return sims
+
+    def search(self, state) -> SearchNode:
         """Run the budget from ``state``; the root node (kept for reuse) comes back."""
         if self.game.is_terminal(state):
             raise ValueError("act() called on a finished game")
         rnd = random.Random(int(self.rng.integers(2**63)))
-        root = self._find_root(state)
-        self.reused_visits = root.n
+        tree = self._find_root(state)
+        self.reused_visits = int(tree.visits[0])
         deadline = time.perf_counter() + self.time_limit if self.time_limit else math.inf
         limit = self.sims if self.sims is not None else math.inf
-        sims = 0
-        clock = time.perf_counter
-        while sims < limit and (sims & 7 or clock() < deadline):
-            self._simulate(root, rnd)
-            sims += 1
+        if self._plain_uct():
+            sims = self._run_uct(tree, rnd, limit, deadline)
+        else:
+            sims = 0
+            clock = time.perf_counter
+            while sims < limit and (sims & 7 or clock() < deadline):
+                self._simulate(tree, rnd)
+                sims += 1
         self.last_sims = sims
-        self.root = root
-        return root
+        self.tree = tree
+        self.root = tree.view(0)
+        return self.root
 
     def action_stats(self, state) -> dict[int, tuple[int, float]]:
         """Search ``state`` and return each root action's (visits, mean result for the mover)."""
@@ -349,7 +401,7 @@ class MCTSAgent(Agent):
         if not legal:
             raise ValueError("act() called on a finished game")
         if len(legal) == 1:
-            self.root = None
+            self.tree = self.root = None
             return legal[0]
         return self.final_move(self.search(state), legal, self.game.pass_action)
 

@@ -55,10 +55,11 @@ from collections.abc import Callable
 import numpy as np
 
 from tictacgo.baselines.agent_spec import AgentSpec
-from tictacgo.baselines.mcts import MCTSAgent, Node, SelectionRule
+from tictacgo.baselines.mcts import MCTSAgent, SelectionRule
 from tictacgo.baselines.mcts_evaluators import AgentPolicy, PolicyRollout
 from tictacgo.baselines.registry import make_agent, register_agent
 from tictacgo.baselines.search.formulas import policy_bonus, ucb1
+from tictacgo.baselines.search.game_tree import GameTree, SearchNode
 from tictacgo.games.base import Game
 from tictacgo.validate import check_number
 
@@ -72,7 +73,7 @@ uct_score = ucb1
 mix_score = policy_bonus
 
 
-def best_move(root: Node, legal: list[int], pass_action: int | None = None) -> int:
+def best_move(root: SearchNode, legal: list[int], pass_action: int | None = None) -> int:
     """The legal action with the largest (wins - losses) / visits (a final-move rule).
 
     An action never tried scores 0; ties go to more visits, then the lower
@@ -97,12 +98,10 @@ class PolicySample(SelectionRule):
             raise TypeError(f"policy must be callable f(state, rnd) -> action, got {policy!r}")
         self.policy = policy
 
-    def select(self, node: Node, game: Game, rnd: random.Random) -> Node:
-        action = self.policy(node.state, rnd)
-        for child in node.children:
-            if child.action == action:
-                return child
-        return node.add(game, action)
+    def choose(self, tree: GameTree, node: int, rnd: random.Random) -> int:
+        action = self.policy(tree.states[node], rnd)
+        child = tree.child(node, action)
+        return child if child >= 0 else tree.add(node, action)
 
 
 class PolicyBonus(SelectionRule):
@@ -126,18 +125,23 @@ class PolicyBonus(SelectionRule):
         self.c = check_number("c", c, min=0)
         self.w = check_number("w", w, min=0)
 
-    def select(self, node: Node, game: Game, rnd: random.Random) -> Node:
-        untried = node.untried
-        if untried is None:
-            untried = node.untried = self._untried(node.state, rnd)
+    def choose(self, tree: GameTree, node: int, rnd: random.Random) -> int:
+        untried = int(tree.untried[node])
+        if untried < 0:
+            moves = self._untried(tree.states[node], rnd)[::-1]  # the order they are added in
+            tree.plan(node, [a for a, _ in moves], [p for _, p in moves])
+            untried = len(moves)
         if untried:
-            action, p = untried.pop()
-            return node.add(game, action, p)
-        c, w, n = self.c, self.w, node.n
-        return max(node.children, key=lambda ch: mix_score(ch.w, ch.n, n, ch.p, c, w))
+            return tree.add(node, tree.next_untried(node))
+        c, w, n = self.c, self.w, int(tree.visits[node])
+        kids = tree.children_of(node)
+        totals, visits = tree.total[kids].tolist(), tree.visits[kids].tolist()
+        priors = tree.prior[node, tree.action_from_parent[kids]].tolist()
+        best = max(range(len(kids)), key=lambda i: mix_score(totals[i], visits[i], n, priors[i], c, w))
+        return kids[best]
 
     def _untried(self, state, rnd: random.Random) -> list[tuple[int, float]]:
-        """(action, prior) of every legal action, in the order ``pop()`` must try them."""
+        """(action, prior) of every legal action, sorted so that the last is tried first."""
         rand = rnd.random
         if self.w > 0:
             return sorted(self.prior(state).items(), key=lambda m: (m[1], rand()))

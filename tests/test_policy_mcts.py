@@ -14,10 +14,11 @@ import random
 
 import numpy as np
 import pytest
+from search_trees import root_with_children
 
 from tictacgo.arena import play_game
 from tictacgo.baselines import Agent, make_agent
-from tictacgo.baselines.mcts import MCTSAgent, Node
+from tictacgo.baselines.mcts import MCTSAgent
 from tictacgo.baselines.mcts_evaluators import AgentPolicy, PolicyRollout
 from tictacgo.baselines.minimax import MinimaxAgent
 from tictacgo.baselines.policy_mcts import (
@@ -85,19 +86,12 @@ def test_the_chapters_defaults():
 
 def _root_with_children(stats):
     """A visited root whose children have (total, visits, prior) as given."""
-    root = Node(TTT.initial_state(), None, ttt.O)
-    root.n = sum(n for _, n, _ in stats)
-    for action, (total, n, p) in enumerate(stats):
-        child = Node(ttt.play(root.state, action), action, ttt.X, p)
-        child.w, child.n = total, n
-        root.children.append(child)
-    return root
+    return root_with_children(TTT, stats)
 
 
 def test_mix_selection_adds_the_weighted_prior_to_uct():
     # Child 0: the better UCT score (mean +0.5); child 1: the policy's favourite (mean 0).
     root = _root_with_children([(5.0, 10, 0.1), (0.0, 10, 0.9)])
-    root.untried = []  # both children tried: the score decides
     uct = [uct_score(ch.w, ch.n, root.n, DEFAULT_C) for ch in root.children]
     assert uct[0] > uct[1]
 

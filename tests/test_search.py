@@ -10,9 +10,10 @@ import random
 
 import numpy as np
 import pytest
+from search_trees import root_with_children
 
 from tictacgo.baselines.learning.alphazero.selfplay import SearchConfig
-from tictacgo.baselines.mcts import PUCT, UCT, Node
+from tictacgo.baselines.mcts import PUCT, UCT
 from tictacgo.baselines.policy_mcts import PolicyBonus, mix_score, uct_score
 from tictacgo.baselines.search import SEARCHES, formulas, gumbel_search, puct_search
 from tictacgo.games import tictactoe as ttt
@@ -39,16 +40,9 @@ def test_puct_scores_with_raw_q_and_a_fixed_c_are_alphazeros_formula():
     assert s[0, 2] == -np.inf  # illegal
 
 
-def _root_with_children(stats, mover=ttt.O):
+def _root_with_children(stats):
     """A visited root over the empty board whose children have (total, visits, prior)."""
-    root = Node(TTT.initial_state(), None, mover)
-    root.n = sum(n for _, n, _ in stats)
-    root.untried = []
-    for action, (w, n, p) in enumerate(stats):
-        child = Node(ttt.play(root.state, action), action, ttt.X, p)
-        child.w, child.n = w, n
-        root.children.append(child)
-    return root
+    return root_with_children(TTT, stats)
 
 
 STATS = [(1.0, 3, 0.1), (2.0, 5, 0.3), (-1.0, 2, 0.4), (0.0, 1, 0.2)]

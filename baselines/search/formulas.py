@@ -2,15 +2,16 @@
 
 Each rule of the search family is a score per action; a search goes down to
 the action with the largest. The formulas are written once here and used by
-the single-game tree of ``tictacgo.baselines.mcts`` (scalars, one node at a
-time) and by the array trees of ``tictacgo.baselines.search.tree`` (rows
-``(k, A)``, many nodes and games at once):
+the rollout searches' rules of ``tictacgo.baselines.mcts`` (scalars, one node
+at a time; UCB1 inlined in UCT's loops, which tests check against ``ucb1``)
+and by the network searches' rules (rows ``(k, A)``, many nodes and games at
+once), on the one array tree of ``tictacgo.baselines.search.tree``:
 
 * ``ucb1``: UCT's ``Q + c * sqrt(ln N / n)`` (infinity while unvisited);
 * ``policy_bonus``: mix MCTS's ``ucb1 + w * p``;
 * ``puct_scores``: AlphaZero's ``Q + c * P * sqrt(N) / (1 + n)``, with Q
   normalised over the node and a ``c`` that grows with ``N`` (the network
-  search), or raw Q and a fixed ``c`` (the single-game tree);
+  search), or raw Q and a fixed ``c`` (the rollout searches' ``PUCT``);
 * ``completed_q``, ``gumbel_root_scores``, ``gumbel_interior_scores``,
   ``considered_visits``: Gumbel MuZero's root (Gumbel-top-k and sequential
   halving) and its deterministic rule inside the tree.

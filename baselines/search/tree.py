@@ -6,7 +6,9 @@ the root and the node a simulation adds is numbered after it (simulation
 (every per-game array of the batched engine, e.g. Little-Go's bitboards,
 ``to_move``, ``t``, ko and pass flags), so expanding a leaf copies the
 parent's row into a scratch engine and plays one action there, for every
-game at once. A single game is the batch of one.
+game at once. A single game is the batch of one. The rollout searches keep
+their one game's tree in these arrays too, with its rules-core states beside
+them instead of an engine's (``game_tree.GameTree``).
 
 ``run_search(roots, evaluate, num_simulations, root_rule, interior_rule)``
 is parameterised by functions, as mctx's ``search()`` is:
@@ -51,7 +53,12 @@ from tictacgo.games.batched_common import BatchedGame
 #: Nodes (and schedule columns) a search allocates at first; bigger budgets grow as simulations run.
 INITIAL_NODES = 4096
 _NODE_ARRAYS = ("visits", "value", "raw_value", "terminal", "parent", "action_from_parent", "children",
-                "logits", "legal", "child_visits", "child_value", "child_discount")
+                "logits", "legal", "child_visits", "child_value", "child_discount", "total", "mover", "order",
+                "num_children", "untried", "prior")
+#: What a new node's entry holds in the arrays that do not start at 0: -1, "none".
+_MINUS_ONE = frozenset(("parent", "action_from_parent", "children", "order", "untried"))
+#: ``num_nodes`` of a tree without a fixed budget (the rollout searches): it grows while memory lasts.
+UNBOUNDED = 2**62
 
 Evaluator = Callable[[BatchedGame, np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
 Rule = Callable[["Tree", np.ndarray, np.ndarray], np.ndarray]
@@ -91,14 +98,35 @@ class Tree:
     ``states[name]``: ``(B, N)`` copies of the engine's per-game arrays.
     ``N`` is ``capacity``, the nodes allocated so far: ``ensure`` grows it (by
     doubling, up to ``num_nodes``) before a simulation adds a node beyond it.
+
+    The rollout searches (one game, its positions as rules-core states kept
+    beside the arrays: ``game_tree.GameTree``) use the same arrays and a few
+    of their own: ``total`` (``(B, N)``: the summed results backed up through
+    the node, from the view of ``mover``, the player who moved into it: UCB1's
+    ``W``), ``order`` (``(B, N, A)``: the actions of the node's children in the
+    order its rule added them, then the actions the rule will add next),
+    ``num_children`` (children added), ``untried`` (actions the rule still
+    has to add; -1 until the rule first sees the node) and ``prior``
+    (``(B, N, A)``: the rule's prior of each action, where it has one).
     """
 
-    def __init__(self, engine: BatchedGame, num_nodes: int):
-        B, N, A = engine.batch_size, num_nodes, engine.num_actions
+    def __init__(self, engine: BatchedGame | None, num_nodes: int, *, num_actions: int | None = None,
+                 initial_nodes: int = INITIAL_NODES):
+        """Args:
+            engine: the batched engine whose games are the roots; None for one game whose states the
+                caller keeps (``num_actions`` then gives the actions).
+            num_nodes: the most nodes a tree may hold (``UNBOUNDED``: no limit).
+            initial_nodes: the nodes allocated at first (``ensure`` grows them).
+        """
+        if engine is None:
+            B, A = 1, num_actions
+        else:
+            B, A = engine.batch_size, engine.num_actions
+        N = num_nodes
         self.batch_size, self.num_nodes, self.num_actions = B, N, A
         # Arrays for the first nodes only: ``ensure`` grows them as simulations add nodes, so a
         # search that its clock stops early allocates no more than it used.
-        n = min(N, INITIAL_NODES)
+        n = min(N, initial_nodes)
         self.capacity = n
         self.visits = np.zeros((B, n), np.int64)
         self.value = np.zeros((B, n))
@@ -112,7 +140,13 @@ class Tree:
         self.child_visits = np.zeros((B, n, A), np.int64)
         self.child_value = np.zeros((B, n, A))
         self.child_discount = np.zeros((B, n, A))
-        self.fields = engine.state_fields()
+        self.total = np.zeros((B, n))
+        self.mover = np.zeros((B, n), np.int8)
+        self.order = np.full((B, n, A), -1, np.int64)
+        self.num_children = np.zeros((B, n), np.int64)
+        self.untried = np.full((B, n), -1, np.int64)
+        self.prior = np.zeros((B, n, A))
+        self.fields = () if engine is None else engine.state_fields()
         self.states = {f: np.zeros((B, n), getattr(engine, f).dtype) for f in self.fields}
         self.simulations = 0
         self.nodes_used = 1  # the nodes numbered so far in every tree: the roots
@@ -125,14 +159,21 @@ class Tree:
             raise ValueError(f"the trees hold {self.num_nodes} nodes, {nodes} asked")
         n = min(self.num_nodes, max(nodes, 2 * self.capacity))
 
-        def grown(old: np.ndarray) -> np.ndarray:
-            fill = -1 if old is self.parent or old is self.action_from_parent or old is self.children else 0
-            new = np.full((old.shape[0], n) + old.shape[2:], fill, old.dtype)
+        def grown(old: np.ndarray, fill: int = 0) -> np.ndarray:
+            shape = (old.shape[0], n) + old.shape[2:]
+            if fill == 0:
+                # An array still all zeros (one this search does not use: the network searches' values
+                # in a rollout search) is not copied, so its pages are never written and cost no memory.
+                new = np.zeros(shape, old.dtype)
+                if old.any():
+                    new[:, :self.capacity] = old
+                return new
+            new = np.full(shape, fill, old.dtype)
             new[:, :self.capacity] = old
             return new
 
         for name in _NODE_ARRAYS:
-            setattr(self, name, grown(getattr(self, name)))
+            setattr(self, name, grown(getattr(self, name), -1 if name in _MINUS_ONE else 0))
         self.states = {f: grown(a) for f, a in self.states.items()}
         self.capacity = n
 
@@ -155,14 +196,16 @@ class Tree:
             i += 1
         return np.array(order, np.int64)
 
-    def subtree(self, roots: np.ndarray, num_simulations: int) -> Tree:
+    def subtree(self, roots: np.ndarray, num_simulations: int, kept: list[np.ndarray] | None = None) -> Tree:
         """A tree of the subtrees under node ``roots[g]`` of each game, renumbered from 0 (each root
         becomes node 0, no parent), for ``num_simulations`` more nodes; ``simulations`` 0.
 
         What a search keeps between moves: the next search starts from these visits
-        (``run_search(..., reuse=tree.subtree(...))``).
+        (``run_search(..., reuse=tree.subtree(...))``). ``kept``: each game's nodes to keep, its root
+        first and parents before children, where the caller has them (default ``nodes_below``).
         """
-        kept = [self.nodes_below(g, int(r)) for g, r in enumerate(roots)]
+        if kept is None:
+            kept = [self.nodes_below(g, int(r)) for g, r in enumerate(roots)]
         size = max(len(k) for k in kept)
         new = copy.copy(self)
         new.num_nodes = size + num_simulations
@@ -171,7 +214,7 @@ class Tree:
         B, N = self.batch_size, new.capacity
         for name in _NODE_ARRAYS:
             old = getattr(self, name)
-            fill = -1 if name in ("parent", "action_from_parent", "children") else 0
+            fill = -1 if name in _MINUS_ONE else 0
             setattr(new, name, np.full((B, N) + old.shape[2:], fill, old.dtype))
         new.states = {f: np.zeros((B, N), a.dtype) for f, a in self.states.items()}
         for g, nodes in enumerate(kept):
