@@ -17,6 +17,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from tictacgo.baselines.learning.alphazero.network import (  # noqa: E402
+    NUMPY_BATCH,
     Architecture,
     NetworkEvaluator,
     PolicyValueNet,
@@ -32,9 +33,10 @@ def _net() -> PolicyValueNet:
     return PolicyValueNet(Architecture.for_variant(TTT, channels=8, blocks=1)).eval()
 
 
-def _planes() -> np.ndarray:
+def _planes(rows: int = NUMPY_BATCH + 1) -> np.ndarray:
+    """``rows`` positions' planes: by default one more than the numpy path takes, so torch's fold runs."""
     s = TTT.initial_state()
-    return np.stack([TTT.encoder.from_state(s), TTT.encoder.from_state(TTT.play(s, 4))])
+    return np.stack([TTT.encoder.from_state(TTT.play(s, a % 9) if a else s) for a in range(rows)])
 
 
 def _reference(net: PolicyValueNet, planes: np.ndarray) -> np.ndarray:
@@ -180,3 +182,65 @@ def test_the_watch_reads_the_modules_again_only_when_a_tensor_may_have_been_repl
     net.to(torch.float64)
     assert watch.key() != key
     assert walks == [1]
+
+
+def _train_step(net: PolicyValueNet, planes: np.ndarray) -> None:
+    opt = torch.optim.SGD(net.parameters(), lr=0.5)
+    net.train()
+    logits, value, _ = net(torch.from_numpy(planes))
+    (logits.square().mean() + value.square().mean()).backward()
+    opt.step()
+    net.eval()
+
+
+def test_small_batches_run_on_numpy_and_agree_with_torch():
+    net = _net()
+    evaluator = NetworkEvaluator(net, TTT)
+    calls = []
+    real = net.inference
+    net.inference = lambda *a: calls.append(1) or real(*a)
+    small, large = _planes(NUMPY_BATCH), _planes(NUMPY_BATCH + 1)
+    small_logits, small_values = evaluator.evaluate_planes(small)
+    assert calls == []                                   # numpy's forward pass, not torch's
+    large_logits, large_values = evaluator.evaluate_planes(large)
+    assert calls == [1]
+    np.testing.assert_allclose(small_logits, large_logits[:NUMPY_BATCH], atol=2e-5, rtol=1e-4)
+    np.testing.assert_allclose(small_values, large_values[:NUMPY_BATCH], atol=2e-5, rtol=1e-4)
+    assert evaluator.calls == 2 and evaluator.positions == 2 * NUMPY_BATCH + 1
+
+
+def test_the_numpy_path_follows_an_optimizer_step_and_a_load_state_dict():
+    net, planes = _net(), _planes(2)
+    evaluator = NetworkEvaluator(net, TTT)
+    before = evaluator.evaluate_planes(planes)[0]
+    _train_step(net, _planes())
+    after = evaluator.evaluate_planes(planes)[0]
+    assert not np.allclose(before, after, atol=1e-3)
+    _follows(evaluator, net, planes)
+    torch.manual_seed(4)
+    net.load_state_dict(PolicyValueNet(net.arch).state_dict())
+    _follows(evaluator, net, planes)
+
+
+def test_the_numpy_path_exports_once_while_the_weights_do_not_change(monkeypatch):
+    from tictacgo.baselines.learning.alphazero import network
+
+    net, planes = _net(), _planes(2)
+    evaluator = NetworkEvaluator(net, TTT)
+    exports = []
+    real = network.export
+    monkeypatch.setattr(network, "export", lambda n: exports.append(1) or real(n))
+    for _ in range(5):
+        evaluator.evaluate_planes(planes)
+    assert exports == [1]
+
+
+def test_bfloat16_never_takes_the_numpy_path(monkeypatch):
+    evaluator = NetworkEvaluator(_net(), TTT, precision="bfloat16")
+
+    def refuse(planes):
+        raise AssertionError("bfloat16 went through numpy's float32 forward pass")
+
+    monkeypatch.setattr(evaluator, "_evaluate_numpy", refuse)
+    logits, values = evaluator.evaluate_planes(_planes(2))
+    assert logits.shape == (2, 9) and values.shape == (2,)

@@ -61,7 +61,7 @@ from tictacgo.baselines.learning.alphazero.modelfile import (
     sha256,
     weights_cap,
 )
-from tictacgo.baselines.learning.alphazero.numpy_net import export
+from tictacgo.baselines.learning.alphazero.numpy_net import NumpyNet, export
 from tictacgo.baselines.model_reading import check_zip_size, first_line
 from tictacgo.games.base import Game
 from tictacgo.games.batched_common import BatchedGame
@@ -299,6 +299,10 @@ def _before_forward(module: nn.Module, args) -> None:
         _after_load_state_dict(module, None)
 
 
+#: The largest batch ``NetworkEvaluator`` runs through numpy on the CPU in float32 (torch above it).
+NUMPY_BATCH = 8
+
+
 class NetworkEvaluator:
     """The search's leaf evaluator for a network: planes from the engine, one forward pass.
 
@@ -314,6 +318,11 @@ class NetworkEvaluator:
         precision: ``"float32"``, or ``"bfloat16"`` (about twice as fast on CPUs with AMX or
             AVX512-BF16 instructions, much slower on CPUs without them; logits and values differ from
             float32's by up to about 1e-2).
+
+    On the CPU in float32, a batch of at most ``NUMPY_BATCH`` positions goes through the
+    network's numpy forward pass (``numpy_net.NumpyNet`` over the same folded weights) instead
+    of torch's: for a few positions torch's per-call cost is most of the time (self-play of a
+    few games, one game's search). The two agree to float32 rounding.
     """
 
     def __init__(self, net: PolicyValueNet, game: Game, device: torch.device | str | None = None,
@@ -334,6 +343,10 @@ class NetworkEvaluator:
         # bfloat16 on a CPU: the trunk on oneDNN's prepacked convolutions (see onednn)
         self._packed: list[torch.Tensor] | None = None
         self._use_onednn = precision == "bfloat16" and onednn.available(self.device)
+        # small batches on the CPU in float32: the numpy forward pass (made when first needed)
+        self._numpy_ok = precision == "float32" and self.device.type == "cpu"
+        self._numpy: NumpyNet | None = None
+        self._numpy_key: tuple = ()
 
     def weights_changed(self) -> None:
         """Say that the network's weights were changed by hand (in place, outside an optimizer).
@@ -364,6 +377,8 @@ class NetworkEvaluator:
         """``(logits, values)`` of a ``(B, C, rows, cols)`` float32 batch."""
         if self.net.training:
             self.net.eval()
+        if self._numpy_ok and len(planes) <= NUMPY_BATCH:
+            return self._evaluate_numpy(planes)
         self._refold()
         x = torch.from_numpy(planes).to(self.device)
         with torch.inference_mode():
@@ -376,6 +391,19 @@ class NetworkEvaluator:
         self.positions += len(planes)
         return (logits.float().cpu().numpy().astype(np.float64),
                 value.float().cpu().numpy().astype(np.float64))
+
+    def _evaluate_numpy(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``evaluate_planes`` on the numpy forward pass, its arrays exported again when the weights
+        may have changed (the same ``WeightsWatch`` key as the torch fold)."""
+        key = self._watch.key()
+        if self._numpy is None or key != self._numpy_key:
+            arch = self.net.arch
+            self._numpy = NumpyNet(export(self.net), arch.blocks, arch.board_shape)
+            self._numpy_key = key
+        logits, value = self._numpy(planes)
+        self.calls += 1
+        self.positions += len(planes)
+        return logits.astype(np.float64), value.astype(np.float64)
 
     def __call__(self, engine: BatchedGame, rows: np.ndarray, legal: np.ndarray):
         return self.evaluate_planes(self.planes(engine, rows, legal))
