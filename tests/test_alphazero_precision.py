@@ -102,7 +102,7 @@ def test_a_training_run_with_auto_says_what_it_picked_in_its_log_and_model_json(
 def test_a_float32_run_logs_no_precision_line_and_records_float32(tmp_path, fake_cpu):
     fake_cpu(INTEL_AMX)  # a bfloat16 CPU: a named precision is still what runs
     lines: list[str] = []
-    train(AlphaZeroConfig(**TINY, out=str(tmp_path / "run")), log=lines.append)
+    train(AlphaZeroConfig(**TINY, out=str(tmp_path / "run"), inference_precision="float32"), log=lines.append)
     assert not any("inference precision" in line for line in lines)
     meta = json.loads((tmp_path / "run" / "model.json").read_text())
     assert meta["info"]["inference_precision"] == "float32"
@@ -130,3 +130,14 @@ def test_the_command_line_takes_inference_precision_auto():
     assert '"auto"' in parser.format_help()
     with pytest.raises(SystemExit):
         parser.parse_args(["littlego", "--inference-precision", "half"])
+
+
+def test_auto_is_the_default_of_a_run_and_of_the_command_line():
+    import argparse
+
+    from tictacgo.cli.train_alphazero import add_arguments, config_from_args
+
+    assert AlphaZeroConfig(**TINY).inference_precision == "auto"
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    assert config_from_args(parser.parse_args(["littlego"])).inference_precision == "auto"

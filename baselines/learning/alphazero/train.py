@@ -99,11 +99,11 @@ class AlphaZeroConfig:
     threads: int = setting(1, "torch CPU threads. One is fastest for these small batches, and OpenMP's "
                               "spinning threads slow everything down badly when other processes share the "
                               "cores.", min=1, max=1024)
-    inference_precision: str = setting("float32", 'The self-play network\'s arithmetic: "float32", '
-                                       '"bfloat16" (about twice as fast on CPUs with AMX or AVX512-BF16, '
-                                       'much slower on others; training stays float32) or "auto" '
-                                       '(bfloat16 where the CPU has those instructions, float32 elsewhere; '
-                                       'the log and model.json say which).',
+    inference_precision: str = setting("auto", 'The self-play network\'s arithmetic: "auto" '
+                                       '(bfloat16 where the CPU has AMX or AVX512-BF16 instructions, '
+                                       'float32 elsewhere and on a GPU; the log and model.json say which), '
+                                       '"float32", or "bfloat16" (about twice as fast on CPUs with those '
+                                       'instructions, much slower on others). Training stays float32.',
                                        choices=PRECISION_CHOICES)
     channels: int = setting(32, 'Channels of the residual trunk.', min=1)
     blocks: int = setting(4, 'Residual blocks.', min=0)
