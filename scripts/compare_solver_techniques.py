@@ -4,9 +4,10 @@ The line is docs/solver.md's (the ``az`` agent playing itself on 5x5) unless
 ``--moves`` gives another. Each position with ``--lefts`` actions to go is
 solved for the outcome from an empty table, on one core, once per
 configuration: no static bounds, the action-cap bounds alone, the bounds
-with pass-alive chains (Benson's unconditional life), and, with ``--configs
-... pns``, proof-number search (df-pn, ``tictacgo.solver.pns``) with the same
-bounds and life in place of the alpha-beta. With ``--hint-depths``,
+with pass-alive chains (Benson's unconditional life). With ``--pns-weights``,
+proof-number search (df-pn, ``tictacgo.solver.pns``) with the same bounds
+and life in place of the alpha-beta, new leaves' numbers shaped by the
+stone count with each weight (0: plain df-pn). With ``--hint-depths``,
 the bounds and life again with the shipped AlphaZero network's move as the
 first one tried at every position within that many actions
 (``tictacgo.solver.hints``; the hints' own time is printed apart). Every
@@ -15,7 +16,7 @@ otherwise).
 
     python scripts/compare_solver_techniques.py --lefts 12 13 14 15 16 --json runs/techniques.json
     python scripts/compare_solver_techniques.py --lefts 14 15 16 17 --configs bounds+life --hint-depths 2 3
-    python scripts/compare_solver_techniques.py --lefts 12 13 14 15 16 17 --configs bounds+life pns
+    python scripts/compare_solver_techniques.py --lefts 12 13 14 --configs bounds+life --pns-weights 0 8
 """
 
 from __future__ import annotations
@@ -34,7 +35,6 @@ from tictacgo.solver.pns import pns_solve
 LINE = ("2,2 3,3 2,3 1,3 2,4 2,1 3,1 1,1 1,2 3,0 3,2 0,2 1,4 0,3 4,1 0,1 4,0 4,2 4,3 2,0 0,4 3,4 4,4 1,0")
 CONFIGS = {"none": {"bounds": False, "life": False}, "bounds": {"bounds": True, "life": False},
            "bounds+life": {"bounds": True, "life": True}}
-PNS = "pns"  # df-pn with the bounds and life, in place of the alpha-beta
 
 
 def line_states(moves: str, n: int = 5) -> list[littlego.GoState]:
@@ -49,18 +49,20 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--moves", default=LINE, help="the line, 'row,col' moves from the empty 5x5 board")
     p.add_argument("--lefts", type=int, nargs="+", default=[12, 13, 14, 15, 16], help="actions to go")
-    p.add_argument("--configs", nargs="+", default=list(CONFIGS), choices=[*CONFIGS, PNS])
+    p.add_argument("--configs", nargs="+", default=list(CONFIGS), choices=list(CONFIGS))
     p.add_argument("--hint-depths", type=int, nargs="*", default=[],
                    help="also solve with the network's hints to these depths (bounds and life on)")
     p.add_argument("--table-bits", type=int, default=24, help="log2 of the table's entries")
-    p.add_argument("--epsilon", type=float, default=0.25, help="df-pn's 1 + epsilon trick (with pns)")
+    p.add_argument("--pns-weights", type=int, nargs="*", default=[],
+                   help="also solve with df-pn (bounds and life on), the stone count's weight in new leaves")
+    p.add_argument("--epsilon", type=float, default=0.25, help="df-pn's 1 + epsilon trick")
     p.add_argument("--json", default=None, help="write the figures here (after every search)")
     args = p.parse_args(argv)
     if args.json:
         check_writable(args.json)
     states = line_states(args.moves)
     Solver(8).solve(littlego.LittleGo(3).initial_state())  # compile outside the timings
-    if PNS in args.configs:
+    if args.pns_weights:
         pns_solve(littlego.LittleGo(3).initial_state(), table_bits=8)
     rows = []
     best_moves = network_best_moves() if args.hint_depths else None
@@ -68,15 +70,16 @@ def main(argv: list[str] | None = None) -> int:
     for left in args.lefts:
         state = states[24 - left]
         values = set()
-        runs = [(name, CONFIGS.get(name), None) for name in args.configs]
+        runs = [(name, CONFIGS[name], None) for name in args.configs]
         runs += [(f"hints{d}", CONFIGS["bounds+life"], d) for d in args.hint_depths]
+        runs += [(f"pns{w}", None, w) for w in args.pns_weights]
         for name, config, depth in runs:
             extra, text = {}, ""
-            if name == PNS:
+            if config is None:
                 t0 = time.perf_counter()
-                r = pns_solve(state, table_bits=args.table_bits, epsilon=args.epsilon)
+                r = pns_solve(state, table_bits=args.table_bits, epsilon=args.epsilon, weight=depth)
                 wall = time.perf_counter() - t0
-                extra = {"expanded": r.expanded, "epsilon": args.epsilon}
+                extra = {"expanded": r.expanded, "epsilon": args.epsilon, "weight": depth}
             else:
                 solver = Solver(args.table_bits, **config)
                 hinted, hint_seconds = 0, 0.0

@@ -87,8 +87,9 @@ def test_pns_gives_the_stored_value_of_seeded_5x5_endgames():
             assert got.best_move in e.optimal
 
 
-@pytest.mark.parametrize("kw", [{"bounds": False}, {"life": False}, {"epsilon": 0.0}, {"epsilon": 1.0}])
-def test_the_values_do_not_depend_on_the_bounds_or_epsilon(kw):
+@pytest.mark.parametrize("kw", [{"bounds": False}, {"life": False}, {"epsilon": 0.0}, {"epsilon": 1.0},
+                                {"weight": 0}, {"weight": 1000}])
+def test_the_values_do_not_depend_on_the_bounds_epsilon_or_weight(kw):
     assert_same_values(tree_sample(4, 12, seed=44, max_left=8), **kw)
 
 
@@ -110,7 +111,8 @@ def test_a_spent_budget_gives_unknown_never_a_value():
 
 
 @pytest.mark.parametrize("kw, words", [({"budget_nodes": 0}, "budget_nodes"), ({"epsilon": -1}, "epsilon"),
-                                       ({"table_bits": 3}, "table_bits"), ({"bounds": 1}, "bounds")])
+                                       ({"table_bits": 3}, "table_bits"), ({"bounds": 1}, "bounds"),
+                                       ({"weight": -1}, "weight"), ({"weight": 2.5}, "weight")])
 def test_bad_parameters_are_refused_by_name(kw, words):
     with pytest.raises((ValueError, TypeError), match=words):
         pns_solve(go.LittleGo(3).initial_state(), **kw)

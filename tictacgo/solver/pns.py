@@ -60,7 +60,7 @@ from numba import njit
 
 from tictacgo.games import littlego
 from tictacgo.solver import kernels as K
-from tictacgo.solver.bits import G_FULL, G_POINTS, trailing_zeros
+from tictacgo.solver.bits import G_FULL, G_POINTS, popcount, trailing_zeros
 from tictacgo.solver.search import board_tables, check_position, kernel_position
 from tictacgo.validate import check_bool
 
@@ -151,8 +151,18 @@ def _child_hashes(hs, ply, p, dead, black, N, zs):
 
 
 @njit(cache=True)
+def _initial_numbers(own, opp, black, target, komi, weight):
+    """A new leaf's ``(pn, dn)``, guessed from the stones: 1 each, plus ``weight`` for every half point
+    by which the mover's stone count (komi counted) falls short of its target (to pn) or passes it
+    (to dn). ``weight`` 0 gives the usual 1 and 1."""
+    half_points = 2 * (popcount(own) - popcount(opp)) + (-np.int64(2 * komi) if black else np.int64(2 * komi))
+    lead = half_points - (1 if target == 1 else -1)  # past the least score that reaches the target
+    return 1 + max(0, -lead) * weight, 1 + max(0, lead) * weight
+
+
+@njit(cache=True)
 def _expand(own, opp, black, t, last_pass, ko, target, ply, ws, table, geo, nb, zs, zk, zt, zmisc, komi,
-            opts, stats):
+            opts, weight, stats):
     """List the node's moves in ``ws[ply]``: what each leads to, its key and its numbers; the count."""
     hs, cmv, cown, copp, cdead, ckey, cflag, cpn, cdn = ws
     N = geo[G_POINTS]
@@ -187,6 +197,8 @@ def _expand(own, opp, black, t, last_pass, ko, target, ply, ws, table, geo, nb, 
         _child_hashes(hs, ply, p, cdead[ply, i], black, N, zs)
         ckey[ply, i] = _key(hs[ply + 1], c_ko, c_t, c_pass, 1 - black, child_target, zk, zt, zmisc)
         found, c_pn, c_dn = _lookup(table, ckey[ply, i], stats)
+        if not found:
+            c_pn, c_dn = _initial_numbers(c_own, c_opp, 1 - black, child_target, komi, weight)
         cpn[ply, i], cdn[ply, i] = c_pn, c_dn
     return cnt
 
@@ -225,7 +237,7 @@ def _numbers(ply, cnt, cflag, ckey, cpn, cdn, table, stats):
 
 
 @njit(cache=True)
-def _search(frames, ws, table, geo, nb, zs, zk, zt, zmisc, komi, opts, eps_pct, stats, budget):
+def _search(frames, ws, table, geo, nb, zs, zk, zt, zmisc, komi, opts, eps_pct, weight, stats, budget):
     """Prove or disprove the root (frame 0: its position, target and thresholds) by df-pn; its
     ``(pn, dn)``: pn 0 when its mover reaches the target, dn 0 when it cannot.
 
@@ -256,7 +268,7 @@ def _search(frames, ws, table, geo, nb, zs, zk, zt, zmisc, komi, opts, eps_pct, 
             else:
                 stats[P_EXPANDED] += 1
                 f[F_COUNT] = _expand(own, opp, black, t, last_pass, ko, target, ply, ws, table, geo, nb, zs,
-                                     zk, zt, zmisc, komi, opts, stats)
+                                     zk, zt, zmisc, komi, opts, weight, stats)
                 done = False
         if not entering or not done:
             cnt = f[F_COUNT]
@@ -306,7 +318,7 @@ class PnsTable:
 
 
 def pns_solve(state: littlego.GoState, budget_nodes: int | None = None, table_bits: int = 20,
-              bounds: bool = True, life: bool = True, epsilon: float = 0.25) -> PnsResult:
+              bounds: bool = True, life: bool = True, epsilon: float = 0.25, weight: int = 8) -> PnsResult:
     """The value of a live state for the player to move by df-pn (see the module docstring).
 
     Args:
@@ -316,11 +328,13 @@ def pns_solve(state: littlego.GoState, budget_nodes: int | None = None, table_bi
         bounds: settle positions by the action-cap bounds (as ``Solver(bounds=True)``).
         life: count pass-alive chains in those bounds.
         epsilon: the 1 + epsilon trick's epsilon, in [0, 4] (0: Nagai's plain df-pn).
+        weight: how much the stone count shapes a new leaf's numbers, an int in [0, 1000] (0: every
+            new leaf starts at 1 and 1, plain df-pn; see the module docstring).
     Returns:
         A ``PnsResult``.
     Raises:
-        ValueError: an impossible or finished state, a board over 7x7, a bad budget, table size or
-            epsilon.
+        ValueError: an impossible or finished state, a board over 7x7, a bad budget, table size,
+            epsilon or weight.
     """
     check_position(state)
     pos = kernel_position(state)
@@ -333,6 +347,8 @@ def pns_solve(state: littlego.GoState, budget_nodes: int | None = None, table_bi
         budget = int(budget_nodes)
     if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float)) or not 0 <= epsilon <= 4:
         raise ValueError(f"epsilon must be a number in [0, 4], got {epsilon!r}")
+    if isinstance(weight, bool) or not isinstance(weight, (int, np.integer)) or not 0 <= weight <= 1000:
+        raise ValueError(f"weight must be an int in [0, 1000], got {weight!r}")
     bounds, life = check_bool("bounds", bounds), check_bool("life", life)
     opts = np.int64((K.OPT_BOUNDS if bounds else 0) | (K.OPT_LIFE if bounds and life else 0))
     table = PnsTable(table_bits).arrays
@@ -353,7 +369,7 @@ def pns_solve(state: littlego.GoState, budget_nodes: int | None = None, table_bi
         frames[0, :F_THDN + 1] = (pos.own, pos.opp, pos.black, pos.t, int(pos.last_pass), pos.ko, target, INF,
                                   INF)
         pn, dn = _search(frames, ws, table, tb.geo, tb.nb, tb.zs, tb.zk, tb.zt, tb.zmisc, pos.komi, opts,
-                         np.int64(round(epsilon * 100)), stats, np.int64(budget))
+                         np.int64(round(epsilon * 100)), np.int64(weight), stats, np.int64(budget))
         if stats[P_ABORT]:
             value = None
             break
