@@ -48,8 +48,9 @@ go): plain df-pn searches more positions than the alpha-beta with the same
 bounds where the mover has a win to find, and 1.6 to 1.9 times fewer where
 every move of a lost position has to be refuted; with the stone count it
 searches up to 2.4 times fewer from 14 to go on (but 1.8 times more at 15).
-It still takes longer: a third of the alpha-beta's positions a second, as
-every return to a node reads all of its children's entries again. Little-Go's
+It still takes longer: a third of the alpha-beta's positions a second (each
+visit lists all of a node's children with their keys, table entries and
+bounds; the alpha-beta only the moves it tries before a cut-off). Little-Go's
 tree is shallow and uniform (about as many moves as empty points everywhere,
 every line as long), so proof numbers, which pay where some lines are much
 narrower than others, have little to tell apart.
