@@ -28,14 +28,15 @@ one proof with a fractional komi (no draws: a win or not) and at most two
 with an integer komi (a win? else at least a draw?); both share the table.
 
 The search keeps its stack in arrays, as the alpha-beta does, rather than
-recursing: numba's disk cache (``cache=True``) does not keep a recursive
-function's call to itself, so the cached copy of a recursive df-pn jumps to a
-null address (a segmentation fault in the second process that loads it;
-numba issue 6061), which is what crashed an earlier recursive draft. A node
-keeps its children's numbers in its own frame, refreshed from the table
-(transpositions may have moved them), so an entry lost to another position in
-the table costs work, never a loop; a node budget stops the search with
-"unknown", never a guess.
+recursing. A recursive df-pn (an earlier draft, and this module's first
+version) died with a call to a null address inside the compiled recursion
+(seen in gdb): every time it was loaded from numba's disk cache
+(``cache=True``), and the draft once in the process that compiled it, on
+reaching 12 actions to go on 5x5; numba issues 6061 and 6713 report the same
+with caching and recursion. A node keeps its children's numbers in its own
+frame, refreshed from the table (transpositions may have moved them), so an
+entry lost to another position in the table costs work, never a loop; a node
+budget stops the search with "unknown", never a guess.
 
 A new leaf's numbers start at 1 and 1 (``weight`` 0, plain df-pn) or are
 guessed from the stone count: ``weight`` more for every half point (komi
@@ -45,8 +46,9 @@ passes it (the disproof number).
 How it compares (docs/solver.md, ``scripts/compare_solver_techniques.py
 --pns-weights 0 8``, on the positions of a line from 12 to 18 actions to
 go): plain df-pn searches more positions than the alpha-beta with the same
-bounds where the mover has a win to find, and 1.6 to 1.9 times fewer where
-every move of a lost position has to be refuted; with the stone count it
+bounds at 12 and 13 to go and where the mover has a win to find, and from 14
+on 1.6 to 1.9 times fewer where every move of a lost position has to be
+refuted; with the stone count it
 searches up to 2.4 times fewer from 14 to go on (but 1.8 times more at 15).
 It still takes longer: a third of the alpha-beta's positions a second (each
 visit lists all of a node's children with their keys, table entries and
@@ -251,10 +253,9 @@ def _search(frames, ws, table, geo, nb, zs, zk, zt, zmisc, komi, opts, eps_pct, 
     ``(pn, dn)``: pn 0 when its mover reaches the target, dn 0 when it cannot.
 
     A node is searched until its proof number reaches its threshold ``F_THPN`` or its disproof
-    number ``F_THDN``, or it is settled. The stack is explicit (not a recursion: numba's disk cache
-    does not keep a recursive function's call to itself, and the cached copy then jumps to a null
-    address). Sets ``stats[P_ABORT]`` and returns when the node budget runs out (nothing is stored
-    then).
+    number ``F_THDN``, or it is settled. The stack is explicit, not a recursion (see the module
+    docstring). Sets ``stats[P_ABORT]`` and returns when the node budget runs out (nothing is
+    stored then).
     """
     hs, cmv, cown, copp, cdead, ckey, cflag, cpn, cdn = ws
     N = geo[G_POINTS]
