@@ -44,18 +44,20 @@ counted) by which its mover falls short of its target (the proof number) or
 passes it (the disproof number).
 
 How it compares (docs/solver.md, ``scripts/compare_solver_techniques.py
---pns-weights 0 8``, on the positions of a line from 12 to 18 actions to
+--pns-weights 0 8``, on the positions of a line from 12 to 19 actions to
 go): plain df-pn searches more positions than the alpha-beta with the same
 bounds at 12 and 13 to go and where the mover has a win to find, and from 14
-on 1.6 to 1.9 times fewer where every move of a lost position has to be
-refuted; with the stone count it
-searches up to 2.4 times fewer from 14 to go on (but 1.8 times more at 15).
-It still takes longer: a third of the alpha-beta's positions a second (each
-visit lists all of a node's children with their keys, table entries and
-bounds; the alpha-beta only the moves it tries before a cut-off). Little-Go's
-tree is shallow and uniform (about as many moves as empty points everywhere,
-every line as long), so proof numbers, which pay where some lines are much
-narrower than others, have little to tell apart.
+to 18 1.6 to 1.9 times fewer where every move of a lost position has to be
+refuted; with the stone count it searches 1.7 to 2.4 times fewer at 14, 16,
+17 and 18 (but 1.8 times more at 15) and 3.5 times fewer at 19. Up to 18 to
+go it still takes longer: a third of the alpha-beta's positions a second
+(each visit lists all of a node's children with their keys, table entries
+and bounds; the alpha-beta only the moves it tries before a cut-off). At 19
+to go it is the faster (270 s against 485 s): its positions grew 3 times
+from 18 to 19 to go, the alpha-beta's 6.2 times. Little-Go's tree is shallow
+and uniform (about as many moves as empty points everywhere, every line as
+long), so proof numbers, which pay where some lines are much narrower than
+others, have little to tell apart near the end.
 
     from tictacgo.solver.pns import pns_solve
     result = pns_solve(state)      # result.value: +1 / 0 / -1 for the mover, None when the budget ran out
@@ -317,7 +319,7 @@ def _search(frames, ws, table, geo, nb, zs, zk, zt, zmisc, komi, opts, eps_pct, 
 
 class PnsTable:
     """df-pn's table: 2-slot buckets of key, proof and disproof number, and the work under the entry
-    (24 bytes an entry: 2**22 entries is 100 MB)."""
+    (32 bytes an entry: 2**22 entries is 134 MB)."""
 
     def __init__(self, bits: int):
         if isinstance(bits, bool) or not isinstance(bits, int) or not 4 <= bits <= 30:
