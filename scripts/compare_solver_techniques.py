@@ -49,7 +49,8 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--moves", default=LINE, help="the line, 'row,col' moves from the empty 5x5 board")
     p.add_argument("--lefts", type=int, nargs="+", default=[12, 13, 14, 15, 16], help="actions to go")
-    p.add_argument("--configs", nargs="+", default=list(CONFIGS), choices=list(CONFIGS))
+    p.add_argument("--configs", nargs="*", default=list(CONFIGS), choices=list(CONFIGS),
+                   help="the alpha-beta searches to run (default: all; --configs alone: none)")
     p.add_argument("--hint-depths", type=int, nargs="*", default=[],
                    help="also solve with the network's hints to these depths (bounds and life on)")
     p.add_argument("--table-bits", type=int, default=24, help="log2 of the table's entries")
