@@ -1,4 +1,5 @@
-"""The solver's frontier driver (scripts/solve_frontier.py): a line of play solved backward.
+"""The solver's frontier driver (tictacgo.evaluation.frontier, scripts/solve_frontier.py): a line of
+play solved backward.
 
 Every value it reports is the solver's own on that position, the line's
 moves are judged by those values, and a run out of budget says "unknown"
@@ -15,13 +16,14 @@ import pytest
 
 pytest.importorskip("numba", reason="the solver needs numba (the fast extra)")
 
+from tictacgo.evaluation import frontier  # noqa: E402
 from tictacgo.games import littlego  # noqa: E402
 from tictacgo.solver import solve  # noqa: E402
 
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "solve_frontier.py"
 _spec = importlib.util.spec_from_file_location("solve_frontier", SCRIPT)
-frontier = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(frontier)
+script = importlib.util.module_from_spec(_spec)  # the command line (main); the work is frontier's
+_spec.loader.exec_module(script)
 
 
 def black_value(state) -> int:
@@ -65,7 +67,7 @@ def test_a_budget_that_runs_out_reports_unknown_where_it_stopped(tmp_path):
     path = tmp_path / "frontier.json"
     moves = "2,2 1,2 2,1 1,1 1,3 2,3 3,2 3,3"
     assert (
-        frontier.main(
+        script.main(
             [
                 "--size",
                 "5",
@@ -163,10 +165,10 @@ def test_resume_refuses_a_file_that_is_not_a_checkpoint_and_needs_one(tmp_path, 
     other = tmp_path / "other.npz"
     np.savez(other, x=np.arange(3))
     with pytest.raises(SystemExit):
-        frontier.main(["--checkpoint", str(other), "--resume"])
+        script.main(["--checkpoint", str(other), "--resume"])
     assert "is not a checkpoint of solve_frontier.py" in capsys.readouterr().err
     with pytest.raises(SystemExit):
-        frontier.main(["--resume"])
+        script.main(["--resume"])
     assert "--resume needs --checkpoint" in capsys.readouterr().err
 
 

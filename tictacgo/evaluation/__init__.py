@@ -9,6 +9,8 @@
   and exact values.
 * ``seed_curves``: several AlphaZero runs' rated checkpoints in one Bradley-Terry fit (learning
   curves on one scale).
+* ``frontier``: a line of Little-Go play solved backward toward the empty board by the exact solver,
+  as a run that can stop and go on (``scripts/solve_frontier.py``).
 * ``progress``: games done, elapsed time and an estimate on a terminal, for long evaluations.
 
 The modules import torch, the solver or the arena as they need; importing this package imports none.
