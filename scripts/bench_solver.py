@@ -15,37 +15,43 @@ positions per second and of the table's hit rate.
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 import time
+from dataclasses import asdict, dataclass
 
 from tictacgo.atomic import atomic_write_json, check_writable
+from tictacgo.baselines.learning.training_config import setting
+from tictacgo.cli.options import parse_options
 from tictacgo.solver import Solver
 from tictacgo.solver.sampling import sample_positions
 
 TARGETS = {10: 1.0, 14: 60.0}  # seconds: the solver's targets at that many actions left
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=10, help="games per pairing")
-    parser.add_argument("--lefts", type=int, nargs="+", default=[10, 14], help="actions to go")
-    parser.add_argument("--pairings", nargs="+", default=["mcts:sims=400/greedy", "greedy/mcts:sims=400"],
-                        help="BLACK/WHITE agent specs of the games the positions come from")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--time-limit", type=float, default=120.0, help="seconds per position")
-    parser.add_argument("--margin", action="store_true", help="solve for the exact margin")
-    parser.add_argument("--table-bits", type=int, default=22, help="log2 of the table's entries")
-    parser.add_argument("--json", default=None, help="write every position's figures to this JSON file")
-    args = parser.parse_args(argv)
+@dataclass
+class Args:
+    games: int = setting(10, "Games per pairing.")
+    lefts: list[int] = setting([10, 14], "Actions to go.")
+    pairings: list[str] = setting(["mcts:sims=400/greedy", "greedy/mcts:sims=400"],
+                                  "BLACK/WHITE agent specs of the games the positions come from.")
+    seed: int = setting(0, "Seeds the games.")
+    time_limit: float = setting(120.0, "Seconds per position.")
+    margin: bool = setting(False, "Solve for the exact margin.")
+    table_bits: int = setting(22, "Log2 of the table's entries.")
+    json: str | None = setting(None, "Write every position's figures to this JSON file.")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_options(Args(), argv, description=__doc__.split("\n\n")[0])
     if args.json:
         check_writable(args.json)
     pairings = []
     for p in args.pairings:
         black, slash, white = p.partition("/")
         if not slash:
-            parser.error(f"a pairing is BLACK/WHITE, got {p!r}")
+            print(f"bench_solver.py: error: a pairing is BLACK/WHITE, got {p!r}", file=sys.stderr)
+            return 2
         pairings.append((black, white))
     start = time.perf_counter()
     sample = sample_positions(pairings, tuple(args.lefts), args.games, args.seed)
@@ -75,8 +81,8 @@ def main(argv: list[str] | None = None) -> None:
               f"{within:>12} {statistics.median(r['nodes_per_second'] for r in sel):12,.0f} "
               f"{statistics.median(r['hit_rate'] for r in sel):8.3f}")
     if args.json:
-        atomic_write_json(args.json, {"args": vars(args), "positions": rows}, indent=1)
+        atomic_write_json(args.json, {"args": asdict(args), "positions": rows}, indent=1)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
