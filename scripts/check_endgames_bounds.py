@@ -14,22 +14,27 @@ of each configuration; it exits 1 on the first disagreement.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
+from tictacgo.baselines.learning.training_config import setting
+from tictacgo.cli.options import parse_options
 from tictacgo.solver import Solver
 from tictacgo.solver.endgames import load_endgames
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "littlego_endgames.npz"
 
 
+@dataclass
+class Args:
+    file: str = setting(str(DATA), "The benchmark file.", default_text="tests/data/littlego_endgames.npz")
+    every: int = setting(1, "Take every k-th position.")
+
+
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--file", default=str(DATA), help="the benchmark file")
-    p.add_argument("--every", type=int, default=1, help="take every k-th position")
-    args = p.parse_args(argv)
+    args = parse_options(Args(), argv, description=__doc__.split("\n\n")[0])
     endgames, _ = load_endgames(args.file)
     endgames = endgames[:: args.every]
     solvers = {"bounds+life": Solver(16), "no bounds": Solver(16, bounds=False)}
