@@ -17,11 +17,13 @@ Each search runs on one core.
 
 from __future__ import annotations
 
-import argparse
 import json
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
+from tictacgo.baselines.learning.training_config import setting
+from tictacgo.cli.options import parse_options
 from tictacgo.games import littlego
 from tictacgo.solver import Solver
 from tictacgo.solver.book import BOOKS_DIR, book_file_name, book_from_certificates, book_from_frontier
@@ -61,18 +63,20 @@ def certify(state: littlego.GoState, line: list[int], path: Path, table_bits: in
     return row
 
 
+@dataclass
+class Args:
+    out: str = setting("certificates", "Folder for the certificates.")
+    books: str = setting(str(BOOKS_DIR), "Folder for the books.", default_text="tictacgo/solver/books")
+    sizes: list[int] = setting([3, 4, 5], "Board sizes.")
+    max_left: int = setting(15, "5x5: line positions with at most this many actions to go.")
+    book_max_left: int = setting(13, "5x5: the book takes the certificates with at most this many actions "
+                                 "to go.")
+    table_bits: int = setting(23, "Log2 of the solver's table entries.")
+    json: str | None = setting(None, "Write the certificates' sizes to this JSON file.")
+
+
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", default="certificates", help="folder for the certificates")
-    parser.add_argument("--books", default=str(BOOKS_DIR), help="folder for the books")
-    parser.add_argument("--sizes", type=int, nargs="+", default=[3, 4, 5], help="board sizes")
-    parser.add_argument("--max-left", type=int, default=15, help="5x5: line positions with at most this many "
-                        "actions to go")
-    parser.add_argument("--book-max-left", type=int, default=13, help="5x5: the book takes the certificates "
-                        "with at most this many actions to go")
-    parser.add_argument("--table-bits", type=int, default=23, help="log2 of the solver's table entries")
-    parser.add_argument("--json", default=None, help="write the certificates' sizes to this JSON file")
-    args = parser.parse_args(argv)
+    args = parse_options(Args(), argv, description=__doc__.split("\n\n")[0])
     out, books = Path(args.out), Path(args.books)
     out.mkdir(parents=True, exist_ok=True)
     books.mkdir(parents=True, exist_ok=True)
