@@ -20,16 +20,18 @@ The recipe (stored in the file, and the same on every machine):
 
 from __future__ import annotations
 
-import argparse
 import multiprocessing as mp
 import sys
 import time
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from tictacgo.atomic import check_writable
+from tictacgo.baselines.learning.training_config import setting
+from tictacgo.cli.options import parse_options
 from tictacgo.solver import Solver, position_key
 from tictacgo.solver.endgames import Endgame, label, save_endgames
 from tictacgo.solver.sampling import game_states
@@ -56,15 +58,19 @@ def make_position(task: tuple[int, int, str, str, int, int]):
     return Endgame(state, value, optimal, black, white, g)
 
 
+@dataclass
+class Args:
+    count: int = setting(10_000, "Positions to keep.")
+    max_left: int = setting(10, "At most this many actions to go.")
+    seed: int = setting(0, "Seeds the games and the positions taken from them.")
+    workers: int = setting(1, "Processes.")
+    agents: list[str] = setting(list(POOL), "The agent specs that play the games.")
+    out: str = setting(str(DEFAULT_OUT), "The .npz file to write.",
+                       default_text="tests/data/littlego_endgames.npz")
+
+
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--count", type=int, default=10_000, help="positions to keep")
-    parser.add_argument("--max-left", type=int, default=10, help="at most this many actions to go")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--workers", type=int, default=1, help="processes")
-    parser.add_argument("--agents", nargs="+", default=list(POOL), help="the agent specs that play the games")
-    parser.add_argument("--out", default=str(DEFAULT_OUT), help="the .npz file to write")
-    args = parser.parse_args(argv)
+    args = parse_options(Args(), argv, description=__doc__.split("\n\n")[0])
     check_writable(args.out)
     pairings = [(b, w) for b in args.agents for w in args.agents]
     rounds = -(-2 * args.count // len(pairings))  # room for early ends and repeats
