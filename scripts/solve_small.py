@@ -25,10 +25,12 @@ stone difference ``D``: with komi ``k`` Black wins when ``D > k``, draws when
 
 from __future__ import annotations
 
-import argparse
 import time
+from dataclasses import dataclass
 
 from tictacgo.atomic import atomic_write_json, check_writable
+from tictacgo.baselines.learning.training_config import setting
+from tictacgo.cli.options import parse_options
 from tictacgo.games import littlego
 from tictacgo.protocol.coords import action_to_course
 from tictacgo.solver import Solver, SolveResult
@@ -108,17 +110,19 @@ def fmt(value: int | None) -> str:
     return {1: "win", 0: "draw", -1: "loss", None: "unknown"}[value]
 
 
+@dataclass
+class Args:
+    sizes: list[int] = setting([3, 4], "Board sizes (2..7).")
+    time_limit: float | None = setting(None, "Seconds for each search.", default_text="none")
+    moves: bool = setting(True, "Solve the values of the first moves (--no-moves skips them).")
+    table_bits: int = setting(22, "Log2 of the table's entries.")
+    komi_table: bool = setting(False, "The value of the empty board for each komi from 0 to n + 1 (steps of "
+                               "0.5).")
+    json: str | None = setting(None, "Write the results to this JSON file.")
+
+
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[3, 4], help="board sizes (2..7)")
-    parser.add_argument("--time-limit", type=float, default=None,
-                        help="seconds for each search (default: none)")
-    parser.add_argument("--no-moves", action="store_true", help="skip the values of the first moves")
-    parser.add_argument("--table-bits", type=int, default=22, help="log2 of the table's entries")
-    parser.add_argument("--komi-table", action="store_true",
-                        help="the value of the empty board for each komi from 0 to n + 1 (steps of 0.5)")
-    parser.add_argument("--json", default=None, help="write the results to this JSON file")
-    args = parser.parse_args(argv)
+    args = parse_options(Args(), argv, description=__doc__.split("\n\n")[0])
     if args.json:
         check_writable(args.json)
     Solver(8).solve(new_game(2))  # load the compiled search first, so that no timing includes it
@@ -127,7 +131,7 @@ def main(argv: list[str] | None = None) -> None:
         results = [komi_table(n, args.time_limit, args.table_bits) for n in args.sizes]
         print(f"wall time {time.perf_counter() - wall:.1f} s")
     else:
-        results = [solve_size(n, args.time_limit, not args.no_moves, args.table_bits) for n in args.sizes]
+        results = [solve_size(n, args.time_limit, args.moves, args.table_bits) for n in args.sizes]
     if args.json:
         atomic_write_json(args.json, results, indent=1)
 
