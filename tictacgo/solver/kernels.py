@@ -375,6 +375,22 @@ def _child_value(ply, v, frames, hist, geo):
 
 
 @njit(cache=True)
+def child_hashes(hs, ply, p, dead, black, N, zs):
+    """The 8 symmetries' stone hashes after the move ``p`` (capturing ``dead``) into ``hs[ply + 1]``."""
+    colour = 0 if black else 1
+    for s in range(8):
+        h = hs[ply, s]
+        if p != N:
+            h ^= zs[s, colour, p]
+            d = dead
+            while d:
+                q = trailing_zeros(d)
+                d &= d - 1
+                h ^= zs[s, 1 - colour, q]
+        hs[ply + 1, s] = h
+
+
+@njit(cache=True)
 def run(control, frames, keys, hs, moves, table, hist, geo, nb, zs, zk, zt, zmisc, inv, sym, mode, komi,
         stats, node_stop, opts):
     """Run the search on the explicit stack until it ends or has visited ``node_stop`` nodes.
@@ -451,16 +467,6 @@ def run(control, frames, keys, hs, moves, table, hist, geo, nb, zs, zk, zt, zmis
             c[F_OWN], c[F_OPP], c[F_BLACK], c[F_T] = c_own, c_opp, 1 - black, c_t
             c[F_LAST_PASS], c[F_KO] = c_pass, c_ko
             c[F_ALPHA], c[F_BETA] = -f[F_BETA], -f[F_ALPHA]
-            colour = 0 if black else 1
-            for s in range(8):
-                h = hs[ply, s]
-                if p != N:
-                    h ^= zs[s, colour, p]
-                    d = dead
-                    while d:
-                        q = trailing_zeros(d)
-                        d &= d - 1
-                        h ^= zs[s, 1 - colour, q]
-                hs[ply + 1, s] = h
+            child_hashes(hs, ply, p, dead, black, N, zs)
             ply += 1
             phase = ENTER

@@ -148,22 +148,6 @@ def _store(table, key, pn, dn, work):
 
 
 @njit(cache=True)
-def _child_hashes(hs, ply, p, dead, black, N, zs):
-    """The stone hashes after the move ``p`` (capturing ``dead``) into ``hs[ply + 1]``."""
-    colour = 0 if black else 1
-    for s in range(8):
-        h = hs[ply, s]
-        if p != N:
-            h ^= zs[s, colour, p]
-            d = dead
-            while d:
-                q = trailing_zeros(d)
-                d &= d - 1
-                h ^= zs[s, 1 - colour, q]
-        hs[ply + 1, s] = h
-
-
-@njit(cache=True)
 def _initial_numbers(own, opp, black, target, komi, weight):
     """A new leaf's ``(pn, dn)``, guessed from the stones: 1 each, plus ``weight`` for every half point
     by which the mover's stone count (komi counted) falls short of its target (to pn) or passes it
@@ -207,7 +191,7 @@ def _expand(own, opp, black, t, last_pass, ko, target, ply, ws, table, geo, nb, 
             cflag[ply, i] = CHILD_REACHES if v >= child_target else CHILD_FAILS
             continue
         cflag[ply, i] = OPEN
-        _child_hashes(hs, ply, p, cdead[ply, i], black, N, zs)
+        K.child_hashes(hs, ply, p, cdead[ply, i], black, N, zs)
         ckey[ply, i] = _key(hs[ply + 1], c_ko, c_t, c_pass, 1 - black, child_target, zk, zt, zmisc)
         found, c_pn, c_dn = _lookup(table, ckey[ply, i], stats)
         if not found:
@@ -305,7 +289,7 @@ def _search(frames, ws, table, geo, nb, zs, zk, zt, zmisc, komi, opts, eps_pct, 
         p = cmv[ply, best]
         ended, c_own, c_opp, c_t, c_pass, c_ko = K.after_move(own, opp, t, last_pass, p, cown[ply, best],
                                                               copp[ply, best], cdead[ply, best], geo, nb)
-        _child_hashes(hs, ply, p, cdead[ply, best], black, N, zs)
+        K.child_hashes(hs, ply, p, cdead[ply, best], black, N, zs)
         f[F_CHILD] = best
         c = frames[ply + 1]
         c[F_OWN], c[F_OPP], c[F_BLACK], c[F_T] = c_own, c_opp, 1 - black, c_t
