@@ -54,6 +54,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--moves", default=None, help="the line as moves instead: 'row,col' or PASS, space-separated"
     )
+    p.add_argument("--opening", default=None,
+                   help="the line's first moves ('row,col' or PASS, space-separated); --line plays on "
+                        "from there to the end")
     p.add_argument("--seed", type=int, default=0, help="seeds the line's agent")
     p.add_argument("--start-left", type=int, default=12, help="actions to go at the first position solved")
     p.add_argument("--end-left", type=int, default=None,
@@ -95,6 +98,8 @@ def main(argv: list[str] | None = None) -> int:
         p.error(
             f"--budget must be positive and --start-left at least 1, got {args.budget} and {args.start_left}"
         )
+    if args.opening is not None and args.moves is not None:
+        p.error("give either --moves (the whole line) or --opening (its first moves), not both")
     if args.resume and not args.checkpoint:
         p.error("--resume needs --checkpoint FILE (the run to go on with)")
     for path in (args.json, args.checkpoint):
@@ -120,8 +125,13 @@ def main(argv: list[str] | None = None) -> int:
             except ValueError as e:
                 p.error(str(e))
         else:
-            print(f"playing the line: {args.line} against itself, seed {args.seed}", flush=True)
-            states, actions = line_from_agent(game, args.line, args.seed)
+            try:
+                opening = parse_moves(args.opening or "", args.size)
+                print(f"playing the line: {args.line} against itself, seed {args.seed}"
+                      + (f", after {args.opening}" if opening else ""), flush=True)
+                states, actions = line_from_agent(game, args.line, args.seed, opening)
+            except ValueError as e:
+                p.error(f"--opening {args.opening!r}: {e}")
         run = FrontierRun(states, actions, args.start_left, not args.no_all_moves, args.table_bits,
                           bounds=not args.no_bounds, life=not args.no_life, end_left=args.end_left,
                           hint_depth=args.hint_depth)

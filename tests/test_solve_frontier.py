@@ -208,3 +208,20 @@ def test_the_estimate_skips_positions_the_table_answered_and_grows_per_action():
     assert frontier.estimate(rows, 6_000_000, 1_000_000.0, 20) == (
         "estimate 10 s more (16,000,000 positions at a growth of 2.0x per action)")
     assert frontier.estimate(rows[:2], 10, 1.0, 18).startswith("no estimate yet")
+
+
+def test_an_opening_is_played_first_and_the_agent_plays_on_from_it():
+    game = littlego.LittleGo(4)
+    opening = frontier.parse_moves("1,1 PASS 2,2", 4)
+    states, actions = frontier.line_from_agent(game, "greedy", seed=0, opening=opening)
+    assert actions[:3] == opening
+    assert states[3] == frontier.line_from_moves(game, opening)[-1]
+    assert states[-1].end is not None and len(states) == len(actions) + 1
+    with pytest.raises(ValueError, match="illegal"):
+        frontier.line_from_agent(game, "greedy", seed=0, opening=frontier.parse_moves("1,1 1,1", 4))
+
+
+def test_the_script_refuses_an_opening_beside_moves(capsys):
+    with pytest.raises(SystemExit):
+        script.main(["--size", "3", "--moves", "1,1", "--opening", "1,1"])
+    assert "not both" in capsys.readouterr().err

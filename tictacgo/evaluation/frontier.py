@@ -75,14 +75,20 @@ def line_from_moves(game: littlego.LittleGo, actions: list[int]) -> list[littleg
 
 
 def line_from_agent(
-    game: littlego.LittleGo, spec: str, seed: int
+    game: littlego.LittleGo, spec: str, seed: int, opening: list[int] | tuple[int, ...] = ()
 ) -> tuple[list[littlego.GoState], list[int]]:
-    """The states and actions of one game the agent ``spec`` plays against itself from the empty board."""
+    """The states and actions of one game: the ``opening`` actions from the empty board, then the agent
+    ``spec`` playing against itself to the end.
+
+    Raises:
+        ValueError: an illegal opening move, or one after the end of the game.
+    """
     from tictacgo.baselines import make_agent
 
+    states = line_from_moves(game, list(opening))
+    actions = [int(a) for a in opening]
     agent = make_agent(spec, game, rng=np.random.default_rng(seed))
     agent.reset()
-    states, actions = [game.initial_state()], []
     while states[-1].end is None:
         actions.append(int(agent.act(states[-1])))
         states.append(littlego.play(states[-1], actions[-1]))
