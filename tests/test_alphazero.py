@@ -547,6 +547,25 @@ def test_a_bfloat16_evaluator_stays_close_to_float32_and_follows_the_weights(one
         bf16.weights_changed()  # an edit by hand: the evaluator is told
 
 
+def test_the_float32_evaluators_prepacked_trunk_gives_conv2ds_numbers(monkeypatch):
+    from tictacgo.baselines.learning.alphazero import onednn
+
+    if not onednn.available(torch.device("cpu")):
+        pytest.skip("this torch has no oneDNN convolutions")
+    net = _net_with_moved_batch_norms(GO5)
+    planes = np.stack([GO5.encoder.from_state(s) for s in random_states(GO5, 50, 5)])
+    packed = NetworkEvaluator(net, GO5)
+    assert packed._use_onednn
+    logits, values = packed.evaluate_planes(planes)
+    assert packed._packed is not None and packed._packed[0].dtype == torch.float32
+    monkeypatch.setattr(onednn, "available", lambda device: False)
+    plain = NetworkEvaluator(net, GO5)
+    assert not plain._use_onednn
+    plain_logits, plain_values = plain.evaluate_planes(planes)
+    np.testing.assert_allclose(logits, plain_logits, atol=1e-5, rtol=1e-5)
+    np.testing.assert_allclose(values, plain_values, atol=1e-5, rtol=1e-5)
+
+
 def test_a_bad_precision_is_refused():
     with pytest.raises(ValueError, match="precision must be one of"):
         NetworkEvaluator(_net_with_moved_batch_norms(GO5), GO5, precision="float16")

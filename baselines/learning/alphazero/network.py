@@ -340,9 +340,9 @@ class NetworkEvaluator:
         self._watch = WeightsWatch.of(net)
         self._weights_key: tuple = ()
         self._dtype = torch.bfloat16 if precision == "bfloat16" else torch.float32
-        # bfloat16 on a CPU: the trunk on oneDNN's prepacked convolutions (see onednn)
+        # on a CPU: the trunk on oneDNN's prepacked convolutions (see onednn)
         self._packed: list[torch.Tensor] | None = None
-        self._use_onednn = precision == "bfloat16" and onednn.available(self.device)
+        self._use_onednn = onednn.available(self.device)
         # small batches on the CPU in float32: the numpy forward pass (made when first needed)
         self._numpy_ok = precision == "float32" and self.device.type == "cpu"
         self._numpy: NumpyNet | None = None
@@ -367,7 +367,7 @@ class NetworkEvaluator:
             weights = self.net.folded_weights(torch.float32)
             self._weights = [w.to(self._dtype) for w in weights]
             if self._use_onednn:
-                self._packed = onednn.prepack(weights[:self.net.trunk_weight_count()])
+                self._packed = onednn.prepack(weights[:self.net.trunk_weight_count()], self._dtype)
         self._weights_key = key
 
     def planes(self, engine: BatchedGame, rows: np.ndarray, legal: np.ndarray) -> np.ndarray:
