@@ -452,8 +452,9 @@ class SubtreeRun:
         if out is None:
             return
         rows = [e for e in out.get("positions", []) if e.get("value_for_black") is not None]
-        info["positions"] = sum(e["nodes"] for e in rows)
-        info["seconds"] = round(sum(e["seconds"] for e in rows), 3)
+        # A stopped job's last progress message also counted its search in progress: keep the larger.
+        info["positions"] = max(info["positions"], sum(e["nodes"] for e in rows))
+        info["seconds"] = max(info["seconds"], round(sum(e["seconds"] for e in rows), 3))
         value = proved_value(out, self.root.t + 1)
         if value is not None:
             info.update(state="proved", value_for_black=value, search=None)
