@@ -96,6 +96,8 @@ def main(argv: list[str] | None = None) -> int:
            for s in (signal.SIGINT, signal.SIGTERM)}
     try:
         how = run.run(stop=lambda: bool(stopping))
+    except ValueError as e:  # a job's files of another line, or another master on the folder
+        return refuse(str(e))
     except RuntimeError as e:
         print(f"solve_subtrees.py: {e}; everything proved is kept in {args.dir}: go on with --resume",
               file=sys.stderr)

@@ -149,17 +149,20 @@ def test_a_run_stopped_by_sigterm_and_started_again_proves_the_same_values(tmp_p
 def test_a_job_begun_by_hand_under_its_name_is_taken_up(tmp_path):
     settings = open_folder(tmp_path, make_settings("", size=4, line="greedy", table_bits=18))
     game = littlego.LittleGo(4)
-    # By hand: the move 2,2 (an image of the job's 1,1), another agent's line, solve_frontier's
-    # defaults (toward the empty board, then every move there), stopped inside a search.
+    # By hand, under the name of the move 2,2 (an image of the class's first move, 1,1): another
+    # agent's line, solve_frontier's defaults (toward the empty board, then every move there),
+    # stopped inside a search.
     states, actions = frontier.line_from_agent(game, "random", seed=5, opening=moves("2,2", 4))
     hand = frontier.FrontierRun(states, actions, 12, True, 18)
     slices = []
     assert hand.run(600, stop=lambda: len(slices) >= 2, progress=lambda r: slices.append(1)) == "stopped"
-    hand.save(tmp_path / "jobs" / "1-1.npz")
+    hand.save(tmp_path / "jobs" / "2-2.npz")
     run = SubtreeRun(tmp_path, settings, workers=2)
     assert run.run() == "decided"
-    check_every_value(tmp_path, settings)
-    out = json.loads((tmp_path / "jobs" / "1-1.json").read_text())
+    status = check_every_value(tmp_path, settings)
+    assert "2-2" in [j["name"] for j in status["jobs"]]  # the job goes by the hand run's name
+    assert not (tmp_path / "jobs" / "1-1.npz").exists()
+    out = json.loads((tmp_path / "jobs" / "2-2.json").read_text())
     assert out["line"] == [frontier.action_to_course(a, 4) for a in actions]  # the hand line, taken up
     assert out["positions"][-1]["taken"] == 1 and out["moves_at_deepest"] is None
 
@@ -215,3 +218,10 @@ def test_bad_input_is_refused_with_the_value_named(tmp_path, capsys, argv, messa
     assert message in capsys.readouterr().err
     assert not (tmp_path / "run" / "run.json").exists()
 
+
+
+def test_a_second_master_on_the_same_folder_is_refused(tmp_path):
+    settings = open_folder(tmp_path, make_settings("", size=3, line="random"))
+    with subtree_jobs.folder_lock(tmp_path):
+        with pytest.raises(ValueError, match="another solve_subtrees.py is running on"):
+            SubtreeRun(tmp_path, settings, workers=1).run()

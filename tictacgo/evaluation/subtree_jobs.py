@@ -35,9 +35,9 @@ The files, in one folder:
 * ``jobs/<name>.npz`` and ``jobs/<name>.json``: each job's checkpoint and
   results, exactly ``solve_frontier.py``'s (``<name>``: the move with ``-``
   for ``,``, such as ``2-3``, or ``pass``). ``solve_frontier.py --checkpoint
-  jobs/2-3.npz --resume`` goes on with a job by hand, and a job started by
-  hand under its name (its line through that move or an image of it) is
-  taken up as it is.
+  jobs/2-3.npz --resume`` goes on with a job by hand, and a job begun by
+  hand under the name of any move of its class (its line through that move
+  or an image of it) is taken up as it is, under that name.
 * ``status.json``: every job's moves, state (waiting, running, proved, or
   unknown: not needed once the root was decided), value, positions and
   seconds, and the root's value once decided.
@@ -50,7 +50,9 @@ import math
 import os
 import sys
 import time
-from dataclasses import asdict, dataclass, fields
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -219,6 +221,16 @@ def subtree_jobs(root: littlego.GoState, first: int | None = None) -> list[Job]:
     jobs = [Job(job_name(m[0], n), m[0], tuple(m), key) for key, m in classes.items()]
     jobs.sort(key=lambda j: (first not in j.members, j.action))
     return jobs
+
+
+def named_by_files(folder: str | os.PathLike, job: Job, n: int) -> Job:
+    """The job under the name of the first of its moves that has files in ``folder`` (a job begun by hand
+    under any move of its class), or as it is when none has."""
+    for a in job.members:
+        name = job_name(a, n)
+        if any(p.exists() for p in job_files(folder, name)):
+            return replace(job, name=name, action=a)
+    return job
 
 
 def line_agents_move(settings: Settings, root: littlego.GoState) -> int:
@@ -393,6 +405,26 @@ def search_message(name: str, run: FrontierRun) -> dict:
     return msg
 
 
+@contextmanager
+def folder_lock(folder: Path) -> Iterator[None]:
+    """Hold the run's folder for one master at a time.
+
+    Raises:
+        ValueError: another master holds it.
+    """
+    import fcntl
+
+    with (folder / "master.lock").open("a") as f:
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise ValueError(f"another solve_subtrees.py is running on {os.fspath(folder)!r}") from None
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
 def root_value(root: littlego.GoState, values: list[int | None]) -> int | None:
     """The root's value for Black from its moves' values for Black (None: not proved yet), or None while
     undecided: the mover wins once one move wins, else gets the best value once every move is proved."""
@@ -426,8 +458,10 @@ class SubtreeRun:
         self.workers, self.use_ray, self.out = workers, use_ray, out
         self.every, self.progress = every, progress
         self.root = settings.root()
-        self.jobs = subtree_jobs(self.root, line_agents_move(settings, self.root))
-        n, to_go = self.root.game.size, self.root.game.max_actions - self.root.t - 1
+        n = self.root.game.size
+        self.jobs = [named_by_files(folder, j, n)
+                     for j in subtree_jobs(self.root, line_agents_move(settings, self.root))]
+        to_go = self.root.game.max_actions - self.root.t - 1
         self.info = {j.name: {"name": j.name, "moves": j.moves(n), "to_go": to_go, "state": "waiting",
                               "value_for_black": None, "positions": 0, "seconds": 0.0, "search": None}
                      for j in self.jobs}
@@ -506,6 +540,10 @@ class SubtreeRun:
         Raises:
             RuntimeError: a job failed (the others are stopped and kept first).
         """
+        with folder_lock(self.folder):
+            return self._run(stop)
+
+    def _run(self, stop) -> str:
         self.take_files()
         todo = [j for j in self.jobs if self.info[j.name]["state"] != "proved"]
         how = "decided"
