@@ -54,6 +54,8 @@ class Args:
                                   "cluster's CPUs")
     ray: bool = setting(False, "Run the jobs as Ray actors (the ray extra): a Ray started for the run, or "
                         "the cluster at RAY_ADDRESS.")
+    share_tables: bool = setting(True, "Start each new job's table as the latest proved job's (read from its "
+                                 "checkpoint): what that job proved is then found, not searched again.")
     every: float = setting(600.0, "Seconds between two checkpoints of a job.")
     progress: float = setting(60.0, "Seconds between two progress lines.")
     resume: bool = setting(False, "Go on with the run in --dir, with its settings (run.json).")
@@ -87,7 +89,8 @@ def main(argv: list[str] | None = None) -> int:
                 return refuse(f"--resume goes on with the settings of {args.dir}/run.json; "
                               + "; ".join(f"{k} is {getattr(settings, k)!r} there, {v!r} here"
                                           for k, v in other.items()))
-        run = SubtreeRun(args.dir, settings, args.workers, args.ray, args.every, args.progress)
+        run = SubtreeRun(args.dir, settings, args.workers, args.ray, args.every, args.progress,
+                         args.share_tables)
     except ValueError as e:
         return refuse(str(e))
 

@@ -225,3 +225,22 @@ def test_a_second_master_on_the_same_folder_is_refused(tmp_path):
     with subtree_jobs.folder_lock(tmp_path):
         with pytest.raises(ValueError, match="another solve_subtrees.py is running on"):
             SubtreeRun(tmp_path, settings, workers=1).run()
+
+
+def test_a_job_seeded_with_a_proved_siblings_table_searches_less_for_the_same_values(tmp_path):
+    game = littlego.LittleGo(4)
+
+    def job_run(move: str) -> frontier.FrontierRun:
+        states, actions = frontier.line_from_agent(game, "greedy", 0, moves(move, 4))
+        return frontier.FrontierRun(states, actions, 12, False, 18, end_left=14)
+
+    sibling = job_run("0,0")
+    assert sibling.run(600) == "done"
+    sibling.save(tmp_path / "0-0.npz")
+    alone, seeded = job_run("1,1"), job_run("1,1")
+    subtree_jobs.seed_table(seeded, tmp_path / "0-0.npz")
+    assert alone.run(600) == seeded.run(600) == "done"
+    values = [[(e["taken"], e["value_for_black"]) for e in r.out["positions"]] for r in (alone, seeded)]
+    assert values[0] == values[1]
+    searched = [sum(e["nodes"] for e in r.out["positions"]) for r in (alone, seeded)]
+    assert searched[1] < searched[0]

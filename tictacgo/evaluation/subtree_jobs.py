@@ -71,6 +71,7 @@ from tictacgo.evaluation.frontier import (
 from tictacgo.games import littlego
 from tictacgo.protocol.coords import action_to_course
 from tictacgo.solver.position_code import Code, canonical, image
+from tictacgo.solver.resumable import restore_table
 
 RUN_FORMAT = "tictacgo-solve-subtrees-1"
 
@@ -332,6 +333,7 @@ class JobTask:
     table_bits: int
     every: float      # seconds between two checkpoints
     progress: float   # seconds between two progress messages
+    seed_table: str | None = None  # a proved sibling's checkpoint: a new job's table starts as its table
 
 
 def run_job(task: JobTask, stop, tell) -> str:
@@ -357,6 +359,8 @@ def run_job(task: JobTask, stop, tell) -> str:
         states, actions = line_from_agent(game, task.line, task.seed, list(task.moves))
         run = FrontierRun(states, actions, min(task.start_left, left), False, task.table_bits, end_left=left,
                           hint_depth=task.hint_depth)
+        if task.seed_table:
+            seed_table(run, task.seed_table)
     run.out["budget_seconds"] = None
     load = os.getloadavg()[0]
     last = [0.0]
@@ -380,6 +384,17 @@ def run_job(task: JobTask, stop, tell) -> str:
     write(run.out)
     tell(search_message(task.name, run))
     return "done" if how == "done" else "stopped"
+
+
+def seed_table(run: FrontierRun, path: str) -> None:
+    """Start a new run's table as the table kept in another run's checkpoint (of the same size).
+
+    Every entry is a proved bound on a position's value (or a move to try first), true in any search of
+    the same game, so the new run finds its positions that the other run proved without searching them.
+    """
+    with np.load(path, allow_pickle=False) as z:
+        arrays = {f[6:]: z[f] for f in z.files if f.startswith("table_")}
+    restore_table(run.solver, run.states[0], arrays)
 
 
 def aim_at(run: FrontierRun, t: int) -> None:
@@ -447,11 +462,12 @@ class SubtreeRun:
         use_ray: run the jobs as Ray actors instead of processes here.
         every: seconds between two checkpoints of a job.
         progress: seconds between two progress lines.
+        share_tables: start each new job's table as the latest proved job's (see ``seed_table``).
         out: where progress lines and results go.
     """
 
     def __init__(self, folder, settings: Settings, workers: int | None = None, use_ray: bool = False,
-                 every: float = 600.0, progress: float = 60.0, out=sys.stdout):
+                 every: float = 600.0, progress: float = 60.0, share_tables: bool = True, out=sys.stdout):
         if workers is not None and workers < 1:
             raise ValueError(f"workers must be at least 1, got {workers}")
         self.folder, self.settings = Path(folder), settings
@@ -466,6 +482,9 @@ class SubtreeRun:
                               "value_for_black": None, "positions": 0, "seconds": 0.0, "search": None}
                      for j in self.jobs}
         self.failure: str | None = None
+        self.stopping: str | None = None  # set once the master stops the jobs itself
+        self.share_tables = share_tables
+        self.seed: str | None = None  # the checkpoint whose table new jobs start from
 
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
@@ -481,6 +500,8 @@ class SubtreeRun:
                 continue
             out = job_results(self.folder, job, self.root)
             self._take_results(info, out)
+            if info["state"] == "proved":
+                self._offer_table(job, out)
 
     def _take_results(self, info: dict, out: dict | None) -> None:
         if out is None:
@@ -519,7 +540,15 @@ class SubtreeRun:
         s = self.settings
         return JobTask(job.name, os.fspath(npz), os.fspath(js), s.size, tuple(self._moves()) + (job.action,),
                        s.line, s.seed, s.start_left, s.hint_depth, s.table_bits, self.every,
-                       max(0.2, min(self.progress, 5.0)))
+                       max(0.2, min(self.progress, 5.0)), self.seed if self.share_tables else None)
+
+    def _offer_table(self, job: Job, out: dict) -> None:
+        """A proved job's checkpoint becomes the table later jobs start from (the latest proved of the
+        run's table size)."""
+        npz = job_files(self.folder, job.name)[0]
+        if out.get("table_bits") == self.settings.table_bits and npz.exists():
+            if self.seed is None or npz.stat().st_mtime >= Path(self.seed).stat().st_mtime:
+                self.seed = os.fspath(npz)
 
     def _moves(self) -> list[int]:
         return parse_moves(self.settings.opening, self.settings.size)
@@ -555,7 +584,7 @@ class SubtreeRun:
             try:
                 while self.failure is None and self.value() is None:
                     if stop():
-                        how = "stopped"
+                        how = self.stopping = "stopped"
                         break
                     while todo and len(pool.running()) < pool.slots:
                         job = todo.pop(0)
@@ -593,17 +622,22 @@ class SubtreeRun:
             info = self.info[name]
             info["search"] = None
             try:
-                self._take_results(info, job_results(self.folder, job, self.root))
+                out = job_results(self.folder, job, self.root)
+                self._take_results(info, out)
             except ValueError as e:
                 how = f"failed: {e}"
             if info["state"] == "proved":
+                self._offer_table(job, out)
                 self.say(f"proved {name}: {fmt_value(info['value_for_black'])} "
                          f"({info['positions']:,} positions, {info['seconds']:,.1f} s)")
-            elif how.startswith("failed") or how == "done":
-                self.failure = self.failure or f"job {name} {how if how != 'done' else 'ended unproved'}"
-                info["state"] = "waiting"
             else:
                 info["state"] = "waiting"
+                if how == "done":
+                    how = "ended unproved"
+                elif how == "stopped" and not self.stopping and self.value() is None:
+                    how = "was stopped by someone else (a signal to its worker?)"
+                if how != "stopped":
+                    self.failure = self.failure or f"job {name} {how}"
             self.write_status()
 
     def progress_line(self) -> str:

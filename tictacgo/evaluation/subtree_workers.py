@@ -75,6 +75,7 @@ class ProcessWorkers:
 
     def _idle_worker(self) -> tuple:
         taken = {id(w) for w, _ in self.busy.values()}
+        self.procs = [w for w in self.procs if id(w) in taken or w[0].is_alive()]  # a worker ended by SIGTERM
         for w in self.procs:
             if id(w) not in taken:
                 return w
