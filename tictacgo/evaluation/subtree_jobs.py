@@ -594,11 +594,11 @@ class SubtreeRun:
                         self.write_status()
                     if not pool.running():
                         break
-                    self._take(*pool.poll(0.2))
                     if time.perf_counter() - last_line >= self.progress:
                         last_line = time.perf_counter()
                         self.say(self.progress_line())
                         self.write_status()
+                    self._take(*pool.poll(0.2))
             finally:
                 self._take(*pool.close())
         for info in self.info.values():
