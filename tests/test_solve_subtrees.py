@@ -244,3 +244,23 @@ def test_a_job_seeded_with_a_proved_siblings_table_searches_less_for_the_same_va
     assert values[0] == values[1]
     searched = [sum(e["nodes"] for e in r.out["positions"]) for r in (alone, seeded)]
     assert searched[1] < searched[0]
+
+
+def test_a_job_proved_by_hand_with_solve_frontier_is_not_searched_again(tmp_path, capsys):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("solve_frontier", SCRIPT.parent / "solve_frontier.py")
+    solve_frontier = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(solve_frontier)
+    settings = open_folder(tmp_path, make_settings("1,1", size=4, line="greedy", table_bits=16))
+    jobs = tmp_path / "jobs"
+    assert solve_frontier.main(["--size", "4", "--opening", "1,1 2,2", "--line", "random", "--end-left", "13",
+                                "--no-all-moves", "--table-bits", "16", "--checkpoint", str(jobs / "2-2.npz"),
+                                "--json", str(jobs / "2-2.json")]) == 0
+    capsys.readouterr()
+    run = SubtreeRun(tmp_path, settings, workers=1)
+    run.take_files()
+    assert run.info["2-2"]["state"] == "proved"  # 2,2 after 1,1: its own class
+    assert run.run() == "decided"
+    assert "started 2-2 " not in capsys.readouterr().out
+    check_every_value(tmp_path, settings)
