@@ -19,11 +19,13 @@ combines the values as they come: the mover wins as soon as one move wins
 (the jobs still running are stopped: they checkpoint and end), and
 otherwise gets the best of the values once every job is proved.
 
-What the jobs share is what they prove, as values: each finished job's value
-is in ``status.json`` and its results file, and a run started again never
-searches a proved job again. They do not share their tables: each worker's
-solver has its own, so a position that two jobs' trees both reach is
-searched by each. Seeding a job's table with its siblings' proved values
+What the jobs share: each finished job's value is in ``status.json`` and its
+results file, and a run started again never searches a proved job again.
+Each worker's solver has its own table; with ``share_tables`` a new job's
+table starts as the table in the checkpoint of the latest proved job
+(``seed_table``), so what that job proved deeper down (the same stones
+played in another order) is found, not searched again. Jobs running at the
+same time share nothing. Seeding a job with its siblings' root values alone
 would gain nothing: every position of a job's tree has more actions taken
 than its root, so no sibling's root is ever in it.
 
