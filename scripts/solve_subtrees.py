@@ -33,14 +33,15 @@ from dataclasses import dataclass
 
 from tictacgo.baselines.learning.training_config import setting
 from tictacgo.cli.options import parse_options
-from tictacgo.evaluation.subtree_jobs import Settings, SubtreeRun, make_settings, open_folder
+from tictacgo.evaluation.subtree_jobs import Settings, SubtreeRun, make_settings, normal_moves, open_folder
 
 SETTINGS = [f.name for f in dataclasses.fields(Settings)]  # the fields kept in run.json
 
 
 @dataclass
 class Args:
-    dir: str | None = setting(None, "The run's folder: run.json, status.json and jobs/ (required).")
+    dir: str | None = setting(None, "The run's folder: run.json, status.json and jobs/.",
+                              default_text="none: required")
     opening: str = setting("", "The root: its moves from the empty board ('row,col' or PASS, "
                            "space-separated; '': the empty board).", default_text="the empty board")
     size: int = setting(5, "Board size (the course's game at that size).")
@@ -77,20 +78,25 @@ def main(argv: list[str] | None = None) -> int:
         return refuse(f"--every must be positive and --progress 0 or more, got {args.every} and "
                       f"{args.progress}")
     try:
-        asked = None
-        if not args.resume:
-            asked = make_settings(**{k: getattr(args, k) for k in SETTINGS})
-        settings = open_folder(args.dir, asked)
         if args.resume:
+            settings = open_folder(args.dir, None)
             default = Args()
             given = {k: getattr(args, k) for k in SETTINGS if getattr(args, k) != getattr(default, k)}
+            if "opening" in given:
+                given["opening"] = normal_moves(given["opening"], settings.size)
             other = {k: v for k, v in given.items() if v != getattr(settings, k)}
             if other:
                 return refuse(f"--resume goes on with the settings of {args.dir}/run.json; "
                               + "; ".join(f"{k} is {getattr(settings, k)!r} there, {v!r} here"
                                           for k, v in other.items()))
-        run = SubtreeRun(args.dir, settings, args.workers, args.ray, args.every, args.progress,
-                         args.share_tables)
+            run = SubtreeRun(args.dir, settings, args.workers, args.ray, args.every, args.progress,
+                             args.share_tables)
+        else:
+            settings = make_settings(**{k: getattr(args, k) for k in SETTINGS})
+            # Built first, so that a bad line agent is refused before the folder keeps the settings.
+            run = SubtreeRun(args.dir, settings, args.workers, args.ray, args.every, args.progress,
+                             args.share_tables)
+            open_folder(args.dir, settings)
     except ValueError as e:
         return refuse(str(e))
 

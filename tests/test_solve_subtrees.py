@@ -207,6 +207,7 @@ def test_a_folder_refuses_other_settings_and_resume_needs_a_run(tmp_path, capsys
     (["--opening", "x"], "'x' is not a course move"),
     (["--opening", "PASS", "--size", "3"], "is finished"),
     (["--workers", "0"], "--workers must be at least 1, got 0"),
+    (["--line", "nosuch"], "unknown agent 'nosuch'"),
 ])
 def test_bad_input_is_refused_with_the_value_named(tmp_path, capsys, argv, message):
     sys.path.insert(0, str(SCRIPT.parent))

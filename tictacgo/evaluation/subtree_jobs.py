@@ -119,14 +119,21 @@ def make_settings(opening: str = "", size: int = 5, seed: int = 0, line: str = "
     if start_left < 1 or hint_depth < 0 or not 8 <= table_bits <= 34:
         raise ValueError(f"expected start-left >= 1, hint depth >= 0 and table bits in 8..34, got "
                          f"{start_left}, {hint_depth} and {table_bits}")
-    try:
-        moves = parse_moves(opening, size)
-    except ValueError as e:
-        raise ValueError(f"opening {opening!r}: {e}") from None
-    settings = Settings(" ".join(action_to_course(a, size) for a in moves), size, seed, line, start_left,
-                        hint_depth, table_bits)
+    settings = Settings(normal_moves(opening, size), size, seed, line, start_left, hint_depth, table_bits)
     settings.root()  # an illegal opening or a finished root is refused here
     return settings
+
+
+def normal_moves(text: str, size: int) -> str:
+    """Moves written one way: ``"2,2 pass"`` -> ``"2,2 PASS"``.
+
+    Raises:
+        ValueError: a move that is not ``row,col`` on the board or PASS.
+    """
+    try:
+        return " ".join(action_to_course(a, size) for a in parse_moves(text, size))
+    except ValueError as e:
+        raise ValueError(f"opening {text!r}: {e}") from None
 
 
 def open_folder(folder: str | os.PathLike, settings: Settings | None) -> Settings:
