@@ -50,6 +50,12 @@ def script(name: str):
                          "komi_table": False, "json": None}),
     ("solve_small", ["--sizes", "5", "--time-limit", "7200", "--no-moves", "--komi-table"],
      {"sizes": [5], "time_limit": 7200.0, "moves": False, "komi_table": True}),
+    ("solve_subtrees", [], {"dir": None, "opening": "", "size": 5, "seed": 0, "line": "az", "start_left": 12,
+                            "hint_depth": 0, "table_bits": 24, "workers": None, "ray": False,
+                            "share_tables": True, "every": 600.0, "progress": 60.0, "resume": False}),
+    ("solve_subtrees", ["--dir", "d", "--opening", "2,2 PASS", "--workers", "2", "--ray", "--no-share-tables",
+                        "--resume"],
+     {"dir": "d", "opening": "2,2 PASS", "workers": 2, "ray": True, "share_tables": False, "resume": True}),
 ])
 def test_the_flags_parse_as_the_argparse_versions_did(name, argv, expected):
     args = parse_options(script(name).Args(), argv)

@@ -11,6 +11,9 @@
   curves on one scale).
 * ``frontier``: a line of Little-Go play solved backward toward the empty board by the exact solver,
   as a run that can stop and go on (``scripts/solve_frontier.py``).
+* ``subtree_jobs``: a Little-Go position solved as one frontier run for each class of its symmetric
+  moves, the values combined at the root, resumable (``scripts/solve_subtrees.py``); ``subtree_workers``
+  runs the jobs in worker processes or as Ray actors.
 * ``progress``: games done, elapsed time and an estimate on a terminal, for long evaluations.
 
 The modules import torch, the solver or the arena as they need; importing this package imports none.

@@ -289,12 +289,7 @@ class FrontierRun:
             ValueError: not a checkpoint of this script.
         """
         with np.load(path, allow_pickle=False) as z:
-            if "meta" not in z.files:
-                raise ValueError(f"{path} is not a checkpoint of solve_frontier.py (no 'meta' entry)")
-            meta = json.loads(z["meta"].tobytes().decode())
-            if meta.get("format") != CHECKPOINT_FORMAT:
-                raise ValueError(f"{path}: checkpoint format {meta.get('format')!r}, "
-                                 f"expected {CHECKPOINT_FORMAT!r}")
+            meta = _meta(z, path)
             out = meta["out"]
             game = littlego.LittleGo(out["size"], out["komi"], out["max_actions"])
             actions = parse_moves(" ".join(out["line"]), out["size"])
@@ -308,6 +303,26 @@ class FrontierRun:
                 saved = {f[7:]: z[f] for f in z.files if f.startswith("search_")}
                 run.search = ResumableSearch(run.solver, run._target(), saved, meta["search_seconds"])
         return run
+
+
+def checkpoint_results(path) -> dict:
+    """The results (``FrontierRun.out``) kept in the checkpoint ``path``, without loading its table.
+
+    Raises:
+        ValueError: not a checkpoint of this script.
+    """
+    with np.load(path, allow_pickle=False) as z:
+        return _meta(z, path)["out"]
+
+
+def _meta(z, path) -> dict:
+    """The JSON part of an opened checkpoint, its format checked."""
+    if "meta" not in z.files:
+        raise ValueError(f"{path} is not a checkpoint of solve_frontier.py (no 'meta' entry)")
+    meta = json.loads(z["meta"].tobytes().decode())
+    if meta.get("format") != CHECKPOINT_FORMAT:
+        raise ValueError(f"{path}: checkpoint format {meta.get('format')!r}, expected {CHECKPOINT_FORMAT!r}")
+    return meta
 
 
 def solve_line(
