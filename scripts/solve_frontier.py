@@ -111,9 +111,7 @@ def main(argv: list[str] | None = None) -> int:
         except (OSError, ValueError, KeyError) as e:
             p.error(f"cannot resume from {args.checkpoint}: {e}")
         if args.end_left is not None:
-            run.out["end_left"] = args.end_left
-            if run.phase != "line" and run.k >= run.out["max_actions"] - args.end_left:
-                run.phase, run.moves_todo = "line", []  # further back than the saved run went
+            run.extend_to(args.end_left)
         print(f"resuming {args.checkpoint}: {run.elapsed:,.0f} s spent, {len(run.out['positions'])} "
               f"positions done, now {run.phase}", flush=True)
     else:

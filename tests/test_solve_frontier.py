@@ -225,3 +225,21 @@ def test_the_script_refuses_an_opening_beside_moves(capsys):
     with pytest.raises(SystemExit):
         script.main(["--size", "3", "--moves", "1,1", "--opening", "1,1"])
     assert "not both" in capsys.readouterr().err
+
+
+def test_extending_a_run_in_its_moves_phase_drops_the_moves_search_and_goes_on_along_the_line(tmp_path):
+    game = littlego.LittleGo(5)
+    line = "2,2 3,3 2,3 1,3 2,4 2,1 3,1 1,1 1,2 3,0 3,2 0,2 1,4 0,3 4,1 0,1 4,0 4,2 4,3 2,0 0,4 3,4 4,4 1,0"
+    actions = frontier.parse_moves(line, 5)
+    states = frontier.line_from_moves(game, actions)
+    run = frontier.FrontierRun(states, actions, 15, True, 20, end_left=15)
+    how = run.run(600, stop=lambda: run.phase == "moves" and run.search is not None)
+    assert how == "stopped" and run.search is not None  # inside the search of a move's position
+    run.save(tmp_path / "run.npz")
+    run = frontier.FrontierRun.load(tmp_path / "run.npz")
+    run.extend_to(16)
+    assert run.phase == "line" and run.search is None and run.moves_todo == []
+    run.all_moves = False
+    assert run.run(600) == "done"
+    row = run.out["positions"][-1]
+    assert row["left"] == 16 and row["value_for_black"] == black_value(states[8])

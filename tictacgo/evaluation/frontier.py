@@ -168,6 +168,14 @@ class FrontierRun:
             print(f"  hints: the network's moves at {count:,} positions within {depth} actions "
                   f"({time.perf_counter() - t0:.1f} s)", flush=True)
 
+    def extend_to(self, end_left: int) -> None:
+        """Make the backward pass end at ``end_left`` actions to go; a run that had stopped (or was in
+        its moves phase) short of that goes on along the line, and a search saved in the moves phase
+        (about a move's position, not the line's) is dropped."""
+        self.out["end_left"] = end_left
+        if self.phase != "line" and self.k >= self.out["max_actions"] - end_left:
+            self.phase, self.moves_todo, self.search = "line", [], None
+
     # The position the search in progress (or the next one) is about.
     def _target(self):
         if self.phase == "line":

@@ -409,9 +409,7 @@ def seed_table(run: FrontierRun, path: str) -> None:
 def aim_at(run: FrontierRun, t: int) -> None:
     """Make a taken-up run end at the position after ``t`` actions, with no moves phase after it."""
     run.all_moves = False
-    run.out["end_left"] = run.out["max_actions"] - t
-    if run.phase != "line" and run.k >= t:
-        run.phase, run.moves_todo, run.search = "line", [], None  # not there yet: on along the line
+    run.extend_to(run.out["max_actions"] - t)
 
 
 def search_message(name: str, run: FrontierRun) -> dict:
