@@ -28,7 +28,7 @@ subclass ``BatchedGame`` and offer the same interface:
 
 Backends: every engine takes ``backend=`` ``"auto"`` (the default), ``"numpy"``
 or ``"numba"``. ``"numba"`` runs the hot loops (legal masks, play, step,
-Little-Go's capture counts) as compiled kernels (``batched_kernels``; install
+Little-Go's capture counts and network planes) as compiled kernels (``batched_kernels``; install
 the ``fast`` extra: ``pip install 'tictacgo[fast]'``); ``"numpy"`` is the pure
 numpy fallback; ``"auto"`` picks numba when it imports. Without an argument
 the environment variable ``TICTACGO_BATCHED_BACKEND`` (same three values)
