@@ -6,7 +6,8 @@ loop at these sizes) and the bias, the residual and ReLU: five numpy calls,
 whose fixed costs were as much as the product's own time. These kernels do
 all but the product in one call a convolution, writing into the caller's
 buffers: ``gather_planes`` the input planes' windows, ``finish_and_gather``
-a convolution's bias, residual and ReLU and the next convolution's windows.
+a convolution's bias, residual and ReLU and the next convolution's windows;
+``head_inputs`` and ``bias_relu`` do the same between the heads' products.
 They add and compare float32 as the numpy path does, in the same order, so
 the outputs are the same to the bit (``tests/test_numpy_net.py``).
 
@@ -69,3 +70,29 @@ def finish_and_gather(y, bias, residual, use_residual, out, window, cols, gather
                 else:
                     for c in range(C):
                         cols[row, k * C + c] = zero
+
+
+@njit(cache=True)
+def head_inputs(policy, policy_bias, value, value_bias, policy_out, value_out):
+    """The heads' 1x1 convolutions finished: ``policy_out[b, c * points + p] = max(policy[b, p, c] +
+    policy_bias[c], 0)`` (channels first, as the policy layer reads them) and ``value_out[b, p] =
+    max(value[b, p, 0] + value_bias[0], 0)``."""
+    B, N, C = policy.shape
+    zero = np.float32(0.0)
+    for b in range(B):
+        for p in range(N):
+            for c in range(C):
+                v = policy[b, p, c] + policy_bias[c]
+                policy_out[b, c * N + p] = v if v > zero or v != v else zero
+            v = value[b, p, 0] + value_bias[0]
+            value_out[b, p] = v if v > zero or v != v else zero
+
+
+@njit(cache=True)
+def bias_relu(x, bias):
+    """``x = max(x + bias, 0)`` in place, ``x`` of shape ``(B, n)``."""
+    zero = np.float32(0.0)
+    for b in range(x.shape[0]):
+        for i in range(x.shape[1]):
+            v = x[b, i] + bias[i]
+            x[b, i] = v if v > zero or v != v else zero

@@ -146,8 +146,9 @@ class NumpyNet:
         if work is None:
             if len(spaces) >= _KEEP_WORKSPACES:
                 del spaces[next(iter(spaces))]
+            heads = (self.policy_conv[0].shape[1], self.value_fc1[0].shape[1])
             work = spaces[batch] = _Workspace(batch, len(self.window), self.stem[0].shape[0] // 9,
-                                              self.stem[0].shape[1], padded=self._kernels is None)
+                                              self.stem[0].shape[1], heads, padded=self._kernels is None)
         return work
 
     def _conv3(self, work: _Workspace, source: np.ndarray, cols: np.ndarray, wb, dest: np.ndarray,
@@ -214,12 +215,30 @@ class NumpyNet:
         """``(logits (B, A), value (B,))`` float32 for planes ``(B, C, rows, cols)`` (new arrays)."""
         B = planes.shape[0]
         h = self.trunk(planes)
+        if self._kernels is not None:
+            return self._heads_compiled(self._workspace(B), h)
         p = np.maximum(self._conv1(h, self.policy_conv), 0).transpose(0, 2, 1).reshape(B, -1)
         logits = p @ self.policy_fc[0] + self.policy_fc[1]
         v = np.maximum(self._conv1(h, self.value_conv), 0).reshape(B, -1)
         v = np.maximum(v @ self.value_fc1[0] + self.value_fc1[1], 0)
         value = np.tanh(v @ self.value_fc2[0] + self.value_fc2[1])[:, 0]
         return logits, value
+
+
+    def _heads_compiled(self, work: _Workspace, h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The policy and value heads on ``h`` with ``net_kernels`` finishing their convolutions and
+        the value's hidden layer: the matrix products of ``__call__``'s formulas, fewer calls between."""
+        k = self._kernels
+        k.head_inputs(np.matmul(h, self.policy_conv[0], out=work.policy), self.policy_conv[1],
+                      np.matmul(h, self.value_conv[0], out=work.value), self.value_conv[1], work.policy_in,
+                      work.value_in)
+        logits = work.policy_in @ self.policy_fc[0]
+        np.add(logits, self.policy_fc[1], out=logits)
+        hidden = np.matmul(work.value_in, self.value_fc1[0], out=work.hidden)
+        k.bias_relu(hidden, self.value_fc1[1])
+        value = hidden @ self.value_fc2[0]
+        np.add(value, self.value_fc2[1], out=value)
+        return logits, np.tanh(value, out=value)[:, 0]
 
 
 def _net_kernels():
@@ -241,12 +260,15 @@ class _Workspace:
 
     ``h`` and ``t`` hold ``(B, points, C)``: the trunk's running output and a block's inner output;
     ``cols_in`` and ``cols`` the gathered windows ``(B * points, 9 * C)`` of the input planes and of the
-    trunk; ``y`` a convolution's product ``(B * points, C)``. ``padded`` (the numpy path, which gathers
+    trunk; ``y`` a convolution's product ``(B * points, C)``; ``policy``, ``value``, ``policy_in``,
+    ``value_in`` and ``hidden`` the heads' convolutions, their finished outputs and the value's
+    hidden layer (the compiled path's). ``padded`` (the numpy path, which gathers
     with ``np.take``): ``h``, ``t`` and ``planes`` (the input points by channels) have one more point,
     all zeros, that the windows' cells off the board read.
     """
 
-    def __init__(self, batch: int, points: int, in_planes: int, channels: int, padded: bool):
+    def __init__(self, batch: int, points: int, in_planes: int, channels: int, heads: tuple[int, int],
+                 padded: bool):
         self.batch, self.points = batch, points
         pad = 1 if padded else 0
         self.planes = np.zeros((batch, points + 1, in_planes), np.float32) if padded else None
@@ -255,6 +277,11 @@ class _Workspace:
         self.cols_in = np.empty((batch * points, 9 * in_planes), np.float32)
         self.cols = np.empty((batch * points, 9 * channels), np.float32)
         self.y = np.empty((batch * points, channels), np.float32)
+        self.policy = np.empty((batch, points, heads[0]), np.float32)
+        self.value = np.empty((batch, points, 1), np.float32)
+        self.policy_in = np.empty((batch, heads[0] * points), np.float32)
+        self.value_in = np.empty((batch, points), np.float32)
+        self.hidden = np.empty((batch, heads[1]), np.float32)
 
 
 class NumpyEvaluator:
