@@ -252,7 +252,7 @@ def _net_kernels():
 
 
 #: Batch sizes whose buffers a net keeps per thread (the oldest is dropped for a new one).
-_KEEP_WORKSPACES = 4
+_KEEP_WORKSPACES = 8
 
 
 class _Workspace:
