@@ -129,6 +129,7 @@ class NumpyNet:
             raise ValueError(f"the numpy export's policy head covers {points} points, not the "
                              f"{rows}x{cols} board's {rows * cols}")
         self.window = conv_windows(rows, cols)
+        self._convs = (self.stem, *(c for block in self.blocks for c in block))  # the trunk's, in order
         self._local = threading.local()  # each thread's buffers (``_workspace``)
         self._kernels = _net_kernels()
 
@@ -177,14 +178,18 @@ class NumpyNet:
     def _trunk_compiled(self, work: _Workspace, x: np.ndarray) -> np.ndarray:
         """The trunk with ``net_kernels`` doing the gathers, biases, residuals and ReLUs: per
         convolution one matrix product and one kernel call."""
-        k, window, y = self._kernels, self.window, work.y
+        k, window, y, entries = self._kernels, self.window, work.y, work.entries
         k.gather_planes(x, window, work.cols_in)
-        cols, last = work.cols_in, 2 * len(self.blocks)
-        for i, (w, b) in enumerate((self.stem, *(c for block in self.blocks for c in block))):
+        cols, last = work.cols_in, len(self._convs) - 1
+        for i, (w, b) in enumerate(self._convs):
             np.matmul(cols, w, out=y)
             inner = i % 2 == 1  # a block's first convolution: into t; the stem and the second: into h
-            k.finish_and_gather(y, b, work.h, i > 0 and not inner, work.t if inner else work.h, window,
-                                work.cols, i < last)
+            args = (y, b, work.h, i > 0 and not inner, work.t if inner else work.h, window, work.cols,
+                    i < last)
+            if i < len(entries):
+                entries[i](*args)
+            else:  # the first call of this batch size: the entry point of these buffers' types, kept
+                entries.append(k.call_and_bind(k.finish_and_gather, *args))
             cols = work.cols
         return work.h
 
@@ -277,6 +282,7 @@ class _Workspace:
         self.cols_in = np.empty((batch * points, 9 * in_planes), np.float32)
         self.cols = np.empty((batch * points, 9 * channels), np.float32)
         self.y = np.empty((batch * points, channels), np.float32)
+        self.entries: list = []  # the compiled path's entry point of each convolution's kernel
         self.policy = np.empty((batch, points, heads[0]), np.float32)
         self.value = np.empty((batch, points, 1), np.float32)
         self.policy_in = np.empty((batch, heads[0] * points), np.float32)
