@@ -174,6 +174,13 @@ def test_bad_action_arrays_are_refused_with_clear_errors(backend):
         engine.play(np.array([1.0, 2.0]))
     with pytest.raises(ValueError, match=r"\[0, 25\]"):
         engine.play(np.array([1, 26]))
+    one = BatchedLittleGo(1, backend=backend)  # one game's actions are checked without array calls
+    for bad in (26, -1, 2**63):
+        dtype = np.uint64 if bad > 0 else np.int64
+        with pytest.raises(ValueError, match=rf"actions must be in \[0, 25\]; game 0 got {bad}"):
+            one.play(np.array([bad], dtype))
+    one.play(np.array([25], np.uint8))  # a pass, of another integer type
+    assert one.last_pass[0]
     with pytest.raises(ValueError, match="batch_size"):
         BatchedLittleGo(0, backend=backend)
     with pytest.raises(ValueError, match="up to 7x7"):

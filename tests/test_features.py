@@ -297,3 +297,18 @@ def test_planes_the_encoder_cannot_build_are_refused_when_it_is_built():
 
     with pytest.raises(ValueError, match="'legal' plane, which needs an action per point"):
         FeatureEncoder(Columns())
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_the_compiled_engines_network_planes_are_the_numpy_engines(case):
+    pytest.importorskip("numba")
+    game, states = CASES[case]()
+    live = [s for s in states if not game.is_terminal(s)]
+    engines = [game.batched(len(live), backend=b) for b in ("numba", "numpy")]
+    for eng in engines:
+        for i, s in enumerate(live):
+            eng.set_state(i, s)
+    rows = np.arange(len(live))[::-2]  # some games, out of order
+    compiled, plain = (game.encoder.from_engine(e, rows, e.legal_mask()[rows]) for e in engines)
+    assert compiled.dtype == plain.dtype == np.float32
+    np.testing.assert_array_equal(compiled, plain)

@@ -132,3 +132,75 @@ def test_the_kernels_completed_q_and_softmax_agree_with_the_formulas():
         soft = np.empty(A)
         kernels._softmax(logits, soft)
         np.testing.assert_allclose(soft, formulas.softmax(logits[None])[0], rtol=1e-12, atol=1e-300)
+
+
+# -- one game: the loop with scalar bookkeeping (``one_game``) against the loop over the games ----
+
+ONE_GAME_CASES = [
+    ("littlego", gumbel_search, {"gumbel_scale": 1.0}, 300),
+    ("littlego", gumbel_search, {"gumbel_scale": 0.0, "max_considered": 4}, 300),
+    ("littlego", puct_search, {"dirichlet_fraction": 0.25, "temperature": 1.0, "keep_tree": True}, 300),
+    ("tictactoe", gumbel_search, {"gumbel_scale": 1.0}, 300),
+    # more simulations than a tree first allocates nodes for: the arrays grow during the search
+    ("tictactoe", puct_search, {"dirichlet_fraction": 0.0, "temperature": 0.0, "keep_tree": True},
+     tree.INITIAL_NODES + 200),
+]
+
+
+def _searched_both_ways(monkeypatch, run):
+    """``run()`` with the one-game loop, then with the loop over the games (B = 1 both times)."""
+    one = run()
+    with monkeypatch.context() as m:
+        m.setattr(tree, "simulate_one_game", tree.simulate_games)
+        games = run()
+    return one, games
+
+
+def _assert_same_outputs(one, games):
+    for name in ("action", "policy", "visits", "q", "root_value", "raw_value", "greedy"):
+        np.testing.assert_array_equal(getattr(one, name), getattr(games, name), err_msg=name)
+    assert one.simulations == games.simulations
+    if one.tree is not None:
+        for name in tree._NODE_ARRAYS:
+            np.testing.assert_array_equal(getattr(one.tree, name), getattr(games.tree, name), err_msg=name)
+        for name, nodes in one.tree.states.items():
+            np.testing.assert_array_equal(nodes, games.tree.states[name], err_msg=name)
+
+
+@pytest.mark.parametrize("game_name,search,kw,sims", ONE_GAME_CASES,
+                         ids=lambda c: getattr(c, "__name__", str(c)))
+def test_the_one_game_loop_grows_the_trees_of_the_loop_over_the_games(game_name, search, kw, sims,
+                                                                       monkeypatch):
+    for seed in range(3):
+        states = _positions(game_name, 1 + 4 * seed, seed)[-1:]  # the start, and positions further on
+
+        def run(states=states, seed=seed):
+            return search(_engine(game_name, states, "numba"), _position_evaluator, sims,
+                          np.random.default_rng(seed), **kw)
+
+        one, games = _searched_both_ways(monkeypatch, run)
+        _assert_same_outputs(one, games)
+        assert one.visits.sum() == sims
+
+
+def test_the_one_game_loop_goes_on_from_a_kept_subtree_as_the_loop_over_the_games_does(monkeypatch):
+    states = _positions("littlego", 3, 5)[-1:]
+    engine = _engine("littlego", states, "numba")
+    first = puct_search(engine, _position_evaluator, 200, np.random.default_rng(0), temperature=0.0,
+                        keep_tree=True)
+    child = int(first.tree.children[0, 0, int(first.action[0])])
+    engine.play(first.action)
+    one, games = _searched_both_ways(monkeypatch, lambda: puct_search(
+        engine, _position_evaluator, 150, np.random.default_rng(1), temperature=0.0, keep_tree=True,
+        reuse=first.tree.subtree(np.array([child]), 150)))
+    _assert_same_outputs(one, games)
+
+
+def test_the_az_agent_chooses_as_the_loop_over_the_games_would_on_seeded_positions(monkeypatch):
+    from tictacgo.baselines import make_agent
+
+    game = make_game("littlego")
+    agent = make_agent("az:sims=128", game, rng=np.random.default_rng(0))
+    for state in _positions("littlego", 40, 7)[::8]:
+        one, games = _searched_both_ways(monkeypatch, lambda state=state: agent.search(state))
+        _assert_same_outputs(one, games)

@@ -48,6 +48,7 @@ from collections.abc import Callable
 import numpy as np
 
 from tictacgo.baselines.search.formulas import NEG, completed_q, masked_logits, softmax
+from tictacgo.baselines.search.one_game import simulate_one_game
 from tictacgo.games.batched_common import BatchedGame
 
 #: Nodes (and schedule columns) a search allocates at first; bigger budgets grow as simulations run.
@@ -416,6 +417,16 @@ def run_search(roots: BatchedGame, evaluate: Evaluator, num_simulations: int, ro
         tree = reuse
     start = tree.nodes_used  # simulation s adds node start + s in every tree
     walk, backup = walk_and_backup(roots, root_rule, interior_rule)
+    # one game on the compiled kernels: the same simulations with scalar bookkeeping (``one_game``)
+    simulate = simulate_one_game if B == 1 and backup is _compiled_backup else simulate_games
+    simulate(tree, scratch, evaluate, walk, backup, num_simulations, start, deadline)
+    return tree
+
+
+def simulate_games(tree: Tree, scratch: BatchedGame, evaluate: Evaluator, walk, backup, num_simulations: int,
+                   start: int, deadline: float | None) -> None:
+    """``run_search``'s simulations over every game of ``tree`` (simulation ``s`` adds node ``start + s``;
+    ``scratch``: the engine the positions are played on; ``walk`` and ``backup``: ``walk_and_backup``'s)."""
     for sim in range(num_simulations):
         if deadline is not None and time.perf_counter() > deadline:
             break
@@ -429,4 +440,3 @@ def run_search(roots: BatchedGame, evaluate: Evaluator, num_simulations: int, ro
         backup(tree, leaf, new)
         tree.simulations = sim + 1
         tree.nodes_used = new + 1
-    return tree

@@ -28,7 +28,7 @@ subclass ``BatchedGame`` and offer the same interface:
 
 Backends: every engine takes ``backend=`` ``"auto"`` (the default), ``"numpy"``
 or ``"numba"``. ``"numba"`` runs the hot loops (legal masks, play, step,
-Little-Go's capture counts) as compiled kernels (``batched_kernels``; install
+Little-Go's capture counts and network planes) as compiled kernels (``batched_kernels``; install
 the ``fast`` extra: ``pip install 'tictacgo[fast]'``); ``"numpy"`` is the pure
 numpy fallback; ``"auto"`` picks numba when it imports. Without an argument
 the environment variable ``TICTACGO_BATCHED_BACKEND`` (same three values)
@@ -132,9 +132,12 @@ class BatchedGame:
             raise ValueError(f"actions must have shape ({self.batch_size},), one per game, got {a.shape}")
         if a.dtype.kind not in "iu":
             raise TypeError(f"actions must be integers, got dtype {a.dtype}")
-        bad = (a < 0) | (a >= self.num_actions)
-        if bad.any():
-            i = int(np.argmax(bad))
+        if self.batch_size == 1:  # one game (a search's scratch engine): one comparison, no array calls
+            i = 0 if not 0 <= a.item() < self.num_actions else -1
+        else:
+            bad = (a < 0) | (a >= self.num_actions)
+            i = int(np.argmax(bad)) if bad.any() else -1
+        if i >= 0:
             raise ValueError(f"actions must be in [0, {self.num_actions - 1}]; game {i} got {int(a[i])}")
         return a.astype(np.int64)
 

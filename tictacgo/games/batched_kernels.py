@@ -285,3 +285,28 @@ def go_play(black, white, prev_black, prev_white, to_move, t, ko_armed, last_pas
                 ko_armed[i], last_pass[i], last_action[i] = False, False, -1
                 done[i], end[i], winner[i] = False, GO_END_NONE, -1
     return -1, 0, 0
+
+
+@njit(cache=True)
+def go_network_planes(rows, legal, black, white, prev_black, prev_white, to_move, t, last_pass, num_points,
+                      max_actions, out):
+    """The network's planes of the games ``rows`` into ``out`` (``(len(rows), 8, n * n)`` float32):
+    ``LittleGo.network_planes_batch``'s eight planes, point by point, from each game's mover's view."""
+    limit = np.float32(max_actions)
+    for k in range(rows.shape[0]):
+        i = rows[k]
+        black_moves = to_move[i] == 1
+        own, opp = (black[i], white[i]) if black_moves else (white[i], black[i])
+        pown, popp = (prev_black[i], prev_white[i]) if black_moves else (prev_white[i], prev_black[i])
+        left = (limit - np.float32(t[i])) / limit
+        passed = np.float32(1.0) if last_pass[i] else np.float32(0.0)
+        mover = np.float32(1.0) if black_moves else np.float32(0.0)
+        for p in range(num_points):
+            out[k, 0, p] = np.float32((own >> p) & 1)
+            out[k, 1, p] = np.float32((opp >> p) & 1)
+            out[k, 2, p] = np.float32((pown >> p) & 1)
+            out[k, 3, p] = np.float32((popp >> p) & 1)
+            out[k, 4, p] = np.float32(1.0) if legal[k, p] else np.float32(0.0)
+            out[k, 5, p] = mover
+            out[k, 6, p] = left
+            out[k, 7, p] = passed

@@ -33,7 +33,7 @@ import numpy as np
 
 from tictacgo.games import littlego_fast
 from tictacgo.games.base import Game, GameSpec
-from tictacgo.games.batched_common import unpack
+from tictacgo.games.batched_common import load_kernels, unpack
 from tictacgo.games.batched_littlego import BatchedLittleGo
 from tictacgo.games.bits import unpack_bits
 from tictacgo.games.board_labels import go_column, go_row
@@ -363,6 +363,12 @@ class LittleGo(Game):
             legal: their ``(len(rows), num_actions)`` bool legal masks.
         """
         n, N, C = self.size, self.size * self.size, len(self.network_plane_names)
+        if engine.backend == "numba":  # one compiled loop over the games (the same planes)
+            out = np.empty((len(rows), C, N), dtype=np.float32)
+            load_kernels().go_network_planes(
+                np.asarray(rows, np.int64), legal, engine.black, engine.white, engine.prev_black,
+                engine.prev_white, engine.to_move, engine.t, engine.last_pass, N, self.max_actions, out)
+            return out.reshape(len(rows), C, n, n)
         black_moves = engine.to_move[rows] == 1
         black, white = engine.black[rows], engine.white[rows]
         pb, pw = engine.prev_black[rows], engine.prev_white[rows]

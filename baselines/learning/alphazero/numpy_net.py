@@ -8,6 +8,12 @@ points by channels, each 3x3 convolution as one gather of every point's 3x3
 window (a zero row for points off the board) and one matrix product. Logits
 and values match torch's to float32 rounding.
 
+One search evaluates one position at a time, so a call's fixed costs count:
+the trunk writes into buffers kept per batch size (and per thread), and
+where numba runs the engines (``resolve_backend``) the gathers, biases,
+residuals and ReLUs between its matrix products are the compiled kernels of
+``net_kernels``, one call a convolution; both paths give the same bits.
+
 Why: importing torch costs seconds of the course's 10 s per move, and
 playing a shipped model should not need the ``train`` extra. ``NumpyEvaluator``
 is the search's evaluator over a ``NumpyNet``. Only ``export`` needs torch.
@@ -15,6 +21,7 @@ is the search's evaluator over a ``NumpyNet``. Only ``export`` needs torch.
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -28,7 +35,7 @@ from tictacgo.baselines.learning.alphazero.modelfile import (
 )
 from tictacgo.baselines.model_reading import expect_arrays, read_npz
 from tictacgo.games.base import Game
-from tictacgo.games.batched_common import BatchedGame
+from tictacgo.games.batched_common import BatchedGame, resolve_backend
 
 
 def _fold(conv, bn) -> tuple[np.ndarray, np.ndarray]:
@@ -84,6 +91,10 @@ class NumpyNet:
         blocks: the number of residual blocks.
         board_shape: ``(rows, cols)`` of the input planes; None: a square board, its size read
             from the arrays.
+
+    A net keeps each thread's buffers of the last few batch sizes it saw (a few hundred kB at 5x5
+    and 32 channels for one position); the arrays a call returns are its own.
+
     Raises:
         ValueError: arrays missing for the blocks or heads, or heads that do not fit ``board_shape``.
     """
@@ -118,31 +129,165 @@ class NumpyNet:
             raise ValueError(f"the numpy export's policy head covers {points} points, not the "
                              f"{rows}x{cols} board's {rows * cols}")
         self.window = conv_windows(rows, cols)
+        self._convs = (self.stem, *(c for block in self.blocks for c in block))  # the trunk's, in order
+        self._local = threading.local()  # each thread's buffers (``_workspace``)
+        self._kernels = _net_kernels()
 
-    def _conv3(self, x: np.ndarray, wb) -> np.ndarray:
-        """A 3x3 convolution (same padding) of ``(B, points, C)``: one gather, one matrix product."""
-        B, N, C = x.shape
-        ext = np.concatenate([x, np.zeros((B, 1, C), np.float32)], axis=1)
-        cols = ext[:, self.window].reshape(B * N, 9 * C)
-        return (cols @ wb[0] + wb[1]).reshape(B, N, -1)
+    @property
+    def compiled(self) -> bool:
+        """Whether the trunk runs the compiled kernels of ``net_kernels`` (else numpy alone)."""
+        return self._kernels is not None
+
+    def _workspace(self, batch: int) -> _Workspace:
+        """The buffers of a ``batch``-position forward pass in this thread (made at its first call)."""
+        spaces = getattr(self._local, "spaces", None)
+        if spaces is None:
+            spaces = self._local.spaces = {}
+        work = spaces.get(batch)
+        if work is None:
+            if len(spaces) >= _KEEP_WORKSPACES:
+                del spaces[next(iter(spaces))]
+            heads = (self.policy_conv[0].shape[1], self.value_fc1[0].shape[1])
+            work = spaces[batch] = _Workspace(batch, len(self.window), self.stem[0].shape[0] // 9,
+                                              self.stem[0].shape[1], heads, padded=self._kernels is None)
+        return work
+
+    def _conv3(self, work: _Workspace, source: np.ndarray, cols: np.ndarray, wb, dest: np.ndarray,
+               residual: np.ndarray | None = None) -> None:
+        """A 3x3 convolution (same padding) of ``source`` (``(B, points + 1, C)``, its last point the
+        zero row of the cells off the board), then ReLU, written into ``dest`` (``(B, points, out)``):
+        one gather of every point's window, one matrix product, the bias (and ``residual``) added."""
+        np.take(source, self.window, axis=1, out=cols.reshape(work.batch, work.points, 9, -1), mode="clip")
+        y = np.matmul(cols, wb[0], out=work.y)
+        np.add(y, wb[1], out=y)
+        y3 = y.reshape(work.batch, work.points, -1)
+        if residual is not None:
+            np.add(y3, residual, out=y3)
+        np.maximum(y3, 0, out=dest)
+
+    def _trunk_numpy(self, work: _Workspace, x: np.ndarray) -> np.ndarray:
+        N = work.points
+        np.copyto(work.planes[:, :N], x.transpose(0, 2, 1))
+        h, t = work.h[:, :N], work.t[:, :N]
+        self._conv3(work, work.planes, work.cols_in, self.stem, h)
+        for c1, c2 in self.blocks:
+            self._conv3(work, work.h, work.cols, c1, t)
+            self._conv3(work, work.t, work.cols, c2, h, residual=h)
+        return h
+
+    def _trunk_compiled(self, work: _Workspace, x: np.ndarray) -> np.ndarray:
+        """The trunk with ``net_kernels`` doing the gathers, biases, residuals and ReLUs: per
+        convolution one matrix product and one kernel call."""
+        k, window, y, entries = self._kernels, self.window, work.y, work.entries
+        k.gather_planes(x, window, work.cols_in)
+        cols, last = work.cols_in, len(self._convs) - 1
+        for i, (w, b) in enumerate(self._convs):
+            np.matmul(cols, w, out=y)
+            inner = i % 2 == 1  # a block's first convolution: into t; the stem and the second: into h
+            args = (y, b, work.h, i > 0 and not inner, work.t if inner else work.h, window, work.cols,
+                    i < last)
+            if i < len(entries):
+                entries[i](*args)
+            else:  # the first call of this batch size: the entry point of these buffers' types, kept
+                entries.append(k.call_and_bind(k.finish_and_gather, *args))
+            cols = work.cols
+        return work.h
+
+    def trunk(self, planes: np.ndarray) -> np.ndarray:
+        """The trunk's output ``(B, points, channels)`` float32 for planes ``(B, C, rows, cols)``: a view
+        of this thread's buffers, overwritten by the next call."""
+        B, C = planes.shape[:2]
+        work = self._workspace(B)
+        x = np.ascontiguousarray(planes, np.float32).reshape(B, C, work.points)
+        if self._kernels is None:
+            return self._trunk_numpy(work, x)
+        return self._trunk_compiled(work, x)
+
+    def __getstate__(self) -> dict:
+        # the buffers and the kernels' module are made again where the net is unpickled
+        return {k: v for k, v in vars(self).items() if k not in ("_local", "_kernels")}
+
+    def __setstate__(self, state: dict) -> None:
+        vars(self).update(state)
+        self._local = threading.local()
+        self._kernels = _net_kernels()
 
     @staticmethod
     def _conv1(x: np.ndarray, wb) -> np.ndarray:
         return x @ wb[0] + wb[1]
 
     def __call__(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """``(logits (B, A), value (B,))`` float32 for planes ``(B, C, rows, cols)``."""
-        B, C = planes.shape[:2]
-        x = np.ascontiguousarray(np.asarray(planes, np.float32).reshape(B, C, -1).transpose(0, 2, 1))
-        h = np.maximum(self._conv3(x, self.stem), 0)
-        for c1, c2 in self.blocks:
-            h = np.maximum(h + self._conv3(np.maximum(self._conv3(h, c1), 0), c2), 0)
+        """``(logits (B, A), value (B,))`` float32 for planes ``(B, C, rows, cols)`` (new arrays)."""
+        B = planes.shape[0]
+        h = self.trunk(planes)
+        if self._kernels is not None:
+            return self._heads_compiled(self._workspace(B), h)
         p = np.maximum(self._conv1(h, self.policy_conv), 0).transpose(0, 2, 1).reshape(B, -1)
         logits = p @ self.policy_fc[0] + self.policy_fc[1]
         v = np.maximum(self._conv1(h, self.value_conv), 0).reshape(B, -1)
         v = np.maximum(v @ self.value_fc1[0] + self.value_fc1[1], 0)
         value = np.tanh(v @ self.value_fc2[0] + self.value_fc2[1])[:, 0]
         return logits, value
+
+
+    def _heads_compiled(self, work: _Workspace, h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The policy and value heads on ``h`` with ``net_kernels`` finishing their convolutions and
+        the value's hidden layer: the matrix products of ``__call__``'s formulas, fewer calls between."""
+        k = self._kernels
+        k.head_inputs(np.matmul(h, self.policy_conv[0], out=work.policy), self.policy_conv[1],
+                      np.matmul(h, self.value_conv[0], out=work.value), self.value_conv[1], work.policy_in,
+                      work.value_in)
+        logits = work.policy_in @ self.policy_fc[0]
+        np.add(logits, self.policy_fc[1], out=logits)
+        hidden = np.matmul(work.value_in, self.value_fc1[0], out=work.hidden)
+        k.bias_relu(hidden, self.value_fc1[1])
+        value = hidden @ self.value_fc2[0]
+        np.add(value, self.value_fc2[1], out=value)
+        return logits, np.tanh(value, out=value)[:, 0]
+
+
+def _net_kernels():
+    """The ``net_kernels`` module where the batched engines run on numba (``resolve_backend``: numba
+    importable, ``TICTACGO_BATCHED_BACKEND`` not ``numpy``), else None: the trunk on numpy alone."""
+    if resolve_backend() != "numba":
+        return None
+    from tictacgo.baselines.learning.alphazero import net_kernels
+
+    return net_kernels
+
+
+#: Batch sizes whose buffers a net keeps per thread (the oldest is dropped for a new one).
+_KEEP_WORKSPACES = 8
+
+
+class _Workspace:
+    """The float32 buffers one batch size's forward pass writes into, so a call allocates none of them.
+
+    ``h`` and ``t`` hold ``(B, points, C)``: the trunk's running output and a block's inner output;
+    ``cols_in`` and ``cols`` the gathered windows ``(B * points, 9 * C)`` of the input planes and of the
+    trunk; ``y`` a convolution's product ``(B * points, C)``; ``policy``, ``value``, ``policy_in``,
+    ``value_in`` and ``hidden`` the heads' convolutions, their finished outputs and the value's
+    hidden layer (the compiled path's). ``padded`` (the numpy path, which gathers
+    with ``np.take``): ``h``, ``t`` and ``planes`` (the input points by channels) have one more point,
+    all zeros, that the windows' cells off the board read.
+    """
+
+    def __init__(self, batch: int, points: int, in_planes: int, channels: int, heads: tuple[int, int],
+                 padded: bool):
+        self.batch, self.points = batch, points
+        pad = 1 if padded else 0
+        self.planes = np.zeros((batch, points + 1, in_planes), np.float32) if padded else None
+        self.h = np.zeros((batch, points + pad, channels), np.float32)
+        self.t = np.zeros((batch, points + pad, channels), np.float32)
+        self.cols_in = np.empty((batch * points, 9 * in_planes), np.float32)
+        self.cols = np.empty((batch * points, 9 * channels), np.float32)
+        self.y = np.empty((batch * points, channels), np.float32)
+        self.entries: list = []  # the compiled path's entry point of each convolution's kernel
+        self.policy = np.empty((batch, points, heads[0]), np.float32)
+        self.value = np.empty((batch, points, 1), np.float32)
+        self.policy_in = np.empty((batch, heads[0] * points), np.float32)
+        self.value_in = np.empty((batch, points), np.float32)
+        self.hidden = np.empty((batch, heads[1]), np.float32)
 
 
 class NumpyEvaluator:
