@@ -25,11 +25,11 @@ opponent and changes nothing else. While ``colour`` only passes:
   capture it), and suicide is illegal, so the opponent's stones grow by at
   most one a placement: it ends with at most its stones now plus its
   placements left, and at most ``n*n`` minus ``colour``'s final stones;
-* an empty point is filled only by an opponent stone, which then stays, so
-  a chain of ``colour``'s loses a liberty only to an opponent placement (a
-  capture elsewhere can only add liberties) and is captured only after the
-  opponent has filled every liberty it has now: a chain with more liberties
-  than the opponent's placements left survives to the end.
+* ``colour``'s chains never grow or merge, and an empty point is filled
+  only by an opponent stone, which then stays: a chain of ``colour``'s loses
+  a liberty only to an opponent placement, one a placement, and is captured
+  only once the opponent has filled every liberty it has now. A chain with
+  more liberties than the opponent's placements left survives to the end.
 
 With ``R`` actions left, the side to move has ``ceil(R/2)`` of them and the
 other side ``floor(R/2)`` (every action, a pass too, hands the move over):
