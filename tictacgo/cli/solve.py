@@ -6,7 +6,9 @@
     tictacgo solve --book my.book 3x3.cert more.cert     # a book for the solver agent (solver:book=my.book)
 
 The first form prints the value (and the time and positions searched);
-``--certificate`` writes the proof (``tictacgo.solver.certificate``).
+``--certificate`` writes the proof (``tictacgo.solver.certificate``), its lines
+ending at game ends or where the pass bound settles a position
+(``--leaf-rules none``: every line to the game's end).
 ``--verify`` checks a certificate (``tictacgo.solver.checker``) and prints what
 it proves, or the first position where the proof fails. ``--book`` checks
 each certificate and writes their moves as a book (``--frontier`` adds the
