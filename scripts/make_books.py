@@ -12,7 +12,10 @@ frontier run proved further from the end):
 
     python scripts/make_books.py --out certificates --books tictacgo/solver/books
 
-Each search runs on one core.
+Each search runs on one core. By default every line of a certificate goes to
+the game's end (``--leaf-rules none``), as in the certificates the shipped
+books were built from: a book takes its moves from a certificate's rows, and
+a position settled by a leaf rule (``--leaf-rules pass_bound``) holds none.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from tictacgo.cli.options import parse_options
 from tictacgo.games import littlego
 from tictacgo.solver import Solver
 from tictacgo.solver.book import BOOKS_DIR, book_file_name, book_from_certificates, book_from_frontier
-from tictacgo.solver.certificate import print_progress, prove
+from tictacgo.solver.certificate import leaf_rule_names, print_progress, prove
 from tictacgo.solver.checker import verify
 
 FRONTIER = Path(__file__).resolve().parents[1] / "docs" / "data" / "solver_frontier_5x5.json"
@@ -50,13 +53,14 @@ def line_positions(frontier: Path, max_left: int) -> list[tuple[list[int], littl
     return sorted(out, key=lambda x: x[1].t, reverse=True)
 
 
-def certify(state: littlego.GoState, line: list[int], path: Path, table_bits: int) -> dict:
+def certify(state: littlego.GoState, line: list[int], path: Path, table_bits: int,
+            leaf_rules: tuple[str, ...] = ()) -> dict:
     """Prove ``state``, write and check its certificate; what it cost."""
-    cert = prove(state, Solver(table_bits), line=line, progress=print_progress)
+    cert = prove(state, Solver(table_bits), line=line, progress=print_progress, leaf_rules=leaf_rules)
     cert.write(path)
     report = verify(path)
     row = {"file": path.name, "claim": cert.claim, "root": report.root_line, "rows": cert.rows,
-           "bytes": path.stat().st_size, "solver_positions": cert.oracle_nodes,
+           "settled": cert.settled, "bytes": path.stat().st_size, "solver_positions": cert.oracle_nodes,
            "extract_seconds": round(cert.seconds, 1), "check_seconds": round(report.seconds, 1),
            "checked_positions": report.positions}
     print(json.dumps(row), flush=True)
@@ -73,10 +77,14 @@ class Args:
                                  "to go.")
     table_bits: int = setting(23, "Log2 of the solver's table entries.")
     json: str | None = setting(None, "Write the certificates' sizes to this JSON file.")
+    leaf_rules: str = setting("none", "The checker's rules that may settle a certificate's position before "
+                              "the game ends, separated by commas (pass_bound, pass_alive), or none: every "
+                              "line to the game's end, as the shipped books' certificates.")
 
 
 def main(argv: list[str] | None = None) -> None:
     args = parse_options(Args(), argv, description=__doc__.split("\n\n")[0])
+    leaf_rules = leaf_rule_names(args.leaf_rules)
     out, books = Path(args.out), Path(args.books)
     out.mkdir(parents=True, exist_ok=True)
     books.mkdir(parents=True, exist_ok=True)
@@ -92,7 +100,7 @@ def main(argv: list[str] | None = None) -> None:
         paths = []
         for line, state in jobs:
             path = out / f"littlego_{n}x{n}_{'empty' if not line else f'after{len(line)}'}.cert"
-            rows.append(certify(state, line, path, args.table_bits))
+            rows.append(certify(state, line, path, args.table_bits, leaf_rules))
             if n < 5 or game.max_actions - state.t <= args.book_max_left:
                 paths.append(path)
         book = book_from_certificates(paths)

@@ -22,8 +22,10 @@ from tictacgo.solver.book import (  # noqa: E402
     book_from_frontier,
     default_book,
     load_book,
+    row_key,
 )
 from tictacgo.solver.certificate import prove  # noqa: E402
+from tictacgo.solver.checker import SETTLED  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 FRONTIER = ROOT / "docs" / "data" / "solver_frontier_5x5.json"
@@ -31,9 +33,11 @@ FRONTIER = ROOT / "docs" / "data" / "solver_frontier_5x5.json"
 
 @pytest.fixture(scope="module")
 def book_3x3(tmp_path_factory):
-    """A book of the 3x3 empty board's certificate, written to a file: (book, path)."""
+    """A book of the 3x3 empty board's certificate (every line to the game's end), written to a file:
+    (book, path)."""
     out = tmp_path_factory.mktemp("book")
-    cert = prove(littlego.LittleGo(3).initial_state(), Solver(18), line=[]).write(out / "3x3.cert")
+    cert = prove(littlego.LittleGo(3).initial_state(), Solver(18), line=[], leaf_rules=()).write(
+        out / "3x3.cert")
     book = book_from_certificates([cert])
     return book, book.write(out / "3x3.book")
 
@@ -59,6 +63,18 @@ def test_every_book_move_keeps_the_value_of_its_position(book_3x3):
     # The book holds the certificate's White positions (how many depends on which winning moves the
     # solver picked); the walk meets each of them at least once.
     assert seen >= len(book) > 0
+
+
+def test_a_book_from_a_certificate_with_settled_leaves_holds_its_moves_and_skips_the_settled_rows(tmp_path):
+    cert = prove(littlego.LittleGo(3).initial_state(), Solver(18), line=[], leaf_rules=("pass_bound",))
+    path = cert.write(tmp_path / "3x3.cert")
+    book = book_from_certificates([path])
+    white = cert.strategies["white"]
+    moves = {code: move for code, move in white.items() if move != SETTLED}
+    assert cert.settled > 0 and len(book) == len(moves) == cert.rows - cert.settled
+    for code in white:
+        entry = book.entries.get(row_key(code))
+        assert (entry is None) if white[code] == SETTLED else (entry[0] == moves[code] and entry[1] == 1)
 
 
 def test_a_book_reads_back_as_it_was_written(book_3x3):

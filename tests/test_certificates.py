@@ -18,7 +18,7 @@ from tictacgo.games import littlego  # noqa: E402
 from tictacgo.solver import Solver, move_values, proof_file, solve  # noqa: E402
 from tictacgo.solver import checker as verify_module  # noqa: E402
 from tictacgo.solver import kernels as K  # noqa: E402
-from tictacgo.solver.certificate import claim_of, prove  # noqa: E402
+from tictacgo.solver.certificate import claim_of, leaf_rule_names, prove  # noqa: E402
 from tictacgo.solver.checker import SETTLED, CertificateError, verify  # noqa: E402
 from tictacgo.solver.position_code import (  # noqa: E402
     canonical,
@@ -44,19 +44,29 @@ def _endgame(n: int, moves: int, seed: int) -> littlego.GoState:
     return state
 
 
-@pytest.fixture(scope="module")
-def files(tmp_path_factory):
+def _certificates(out: Path, leaf_rules) -> dict:
     """Certificates of the 2x2 and 3x3 empty boards and of 3x3, 4x4 and 5x5 endgames."""
-    out = tmp_path_factory.mktemp("certs")
     solver = Solver(20)
     made = {}
     for name, state in (("2x2", littlego.LittleGo(2).initial_state()),
                         ("3x3", littlego.LittleGo(3).initial_state()),
                         ("3x3 endgame", _endgame(3, 3, 11)), ("4x4", _endgame(4, 8, 1)),
                         ("5x5", _endgame(5, 16, 2))):
-        cert = prove(state, solver, line=[] if state.t == 0 else None)
+        cert = prove(state, solver, line=[] if state.t == 0 else None, leaf_rules=leaf_rules)
         made[name] = (cert, cert.write(out / f"{name}.cert"))
     return made
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    """Certificates as ``prove`` makes them by default: lines end where the pass bound settles them."""
+    return _certificates(tmp_path_factory.mktemp("certs"), leaf_rules=("pass_bound",))
+
+
+@pytest.fixture(scope="module")
+def full_files(tmp_path_factory):
+    """Certificates whose every line goes to the game's end (no leaf rule)."""
+    return _certificates(tmp_path_factory.mktemp("full_certs"), leaf_rules=())
 
 
 def _rewrite(path: Path, dest: Path, header=None, tables=None) -> Path:
@@ -95,9 +105,10 @@ def _prover_states(path: Path):
 
 # --- what is proved is checked ---------------------------------------------------------------------
 
+@pytest.mark.parametrize("kind", ["files", "full_files"])
 @pytest.mark.parametrize("name", ["2x2", "3x3", "3x3 endgame", "4x4", "5x5"])
-def test_a_certificate_of_a_solved_position_is_accepted_with_the_solvers_value(files, name):
-    cert, path = files[name]
+def test_a_certificate_of_a_solved_position_is_accepted_with_the_solvers_value(request, kind, name):
+    cert, path = request.getfixturevalue(kind)[name]
     report = verify(path)
     value = solve(cert.root).value
     mover = "black" if cert.root.to_move == littlego.BLACK else "white"
@@ -124,7 +135,7 @@ def test_the_checker_never_calls_the_solvers_search(files, monkeypatch):
     assert verify(files["3x3"][1]).claim == "white wins"
 
 
-@pytest.mark.parametrize("module", ["checker", "position_code", "proof_file"])
+@pytest.mark.parametrize("module", ["checker", "leaf_rules", "position_code", "proof_file"])
 def test_the_checkers_modules_import_only_the_rules_core_and_the_file_format(module):
     tree = ast.parse((ROOT / "tictacgo" / "solver" / f"{module}.py").read_text())
     imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
@@ -157,8 +168,8 @@ def test_the_rules_treat_the_8_symmetric_images_of_a_position_alike():
 
 # --- what is wrong is refused, naming the position ------------------------------------------------------
 
-def test_a_wrong_move_that_loses_at_the_game_end_is_refused_naming_the_line(files, tmp_path):
-    _, path = files["3x3"]
+def test_a_wrong_move_that_loses_at_the_game_end_is_refused_naming_the_line(full_files, tmp_path):
+    _, path = full_files["3x3"]
     colour, states = _prover_states(path)
     # White's last action (the 8th): a move there that loses ends the game lost.
     for code, state in states.items():  # noqa: B007 (the loop's last code is used below)
@@ -184,8 +195,8 @@ def test_a_wrong_move_that_loses_at_the_game_end_is_refused_naming_the_line(file
         verify(bad)
 
 
-def test_an_illegal_move_is_refused_naming_the_move_and_why(files, tmp_path):
-    _, path = files["3x3"]
+def test_an_illegal_move_is_refused_naming_the_move_and_why(full_files, tmp_path):
+    _, path = full_files["3x3"]
 
     def corrupt(tables):
         h = tables["white"]
@@ -201,8 +212,8 @@ def test_an_illegal_move_is_refused_naming_the_move_and_why(files, tmp_path):
         verify(bad)
 
 
-def test_a_missing_reply_is_refused_naming_the_position(files, tmp_path):
-    _, path = files["4x4"]
+def test_a_missing_reply_is_refused_naming_the_position(full_files, tmp_path):
+    _, path = full_files["4x4"]
 
     def drop_last_row(tables):
         for arrays in tables.values():
@@ -216,8 +227,8 @@ def test_a_missing_reply_is_refused_naming_the_position(files, tmp_path):
         verify(bad)
 
 
-def test_a_claimed_win_that_the_strategy_only_draws_is_refused_at_a_drawn_game_end(files, tmp_path):
-    _, path = files["2x2"]
+def test_a_claimed_win_that_the_strategy_only_draws_is_refused_at_a_drawn_game_end(full_files, tmp_path):
+    _, path = full_files["2x2"]
 
     def claim_black_wins(h):
         h["claim"] = "black wins"
@@ -242,9 +253,9 @@ def test_a_claim_the_tables_do_not_support_is_refused(files, tmp_path, claim, me
         verify(bad)
 
 
-def test_a_certificate_read_as_another_variant_is_refused(files, tmp_path):
+def test_a_certificate_read_as_another_variant_is_refused(files, full_files, tmp_path):
     # 3x3 with komi 0.5: Black wins, so White's strategy meets a lost game end.
-    bad = _rewrite(files["3x3"][1], tmp_path / "komi.cert", header=lambda h: h["game"].update(komi=0.5))
+    bad = _rewrite(full_files["3x3"][1], tmp_path / "komi.cert", header=lambda h: h["game"].update(komi=0.5))
     with pytest.raises(CertificateError, match="a loss for white, but the claim needs a win"):
         verify(bad)
     bad = _rewrite(files["3x3"][1], tmp_path / "size.cert", header=lambda h: h["game"].update(size=4))
@@ -348,6 +359,78 @@ def test_a_leaf_settled_by_a_rule_is_accepted_only_when_the_checker_knows_and_re
         verify(path)
 
 
+def _settled_rows(path: Path) -> dict[str, int]:
+    _, tables = proof_file.read(path, verify_module.FORMAT)
+    return {name: int((arrays["move"] == SETTLED).sum()) for name, arrays in tables.items()}
+
+
+@pytest.mark.parametrize("name", ["3x3", "3x3 endgame", "4x4", "5x5"])
+def test_prove_settles_the_positions_the_pass_bound_decides_and_the_certificate_shrinks(files, full_files,
+                                                                                        name):
+    cert, path = files[name]
+    full, full_path = full_files[name]
+    assert proof_file.read(path, verify_module.FORMAT)[0]["leaves"] == ["game_end", "pass_bound"]
+    assert proof_file.read(full_path, verify_module.FORMAT)[0]["leaves"] == ["game_end"]
+    assert sum(_settled_rows(path).values()) == cert.settled > 0 and full.settled == 0
+    assert sum(_settled_rows(full_path).values()) == 0
+    assert cert.rows < full.rows and path.stat().st_size < full_path.stat().st_size
+    assert cert.claim == full.claim == verify(path).claim == verify(full_path).claim
+    report = verify(path)
+    assert report.positions < verify(full_path).positions  # the checker walks fewer positions too
+
+
+def test_the_pass_alive_rule_settles_at_least_what_the_pass_bound_settles(files, tmp_path):
+    state = _endgame(5, 16, 2)
+    cert = prove(state, Solver(20), leaf_rules=("pass_bound", "pass_alive"))
+    path = cert.write(tmp_path / "alive.cert")
+    assert verify(path).claim == files["5x5"][0].claim
+    header = proof_file.read(path, verify_module.FORMAT)[0]
+    assert header["leaves"] == ["game_end", "pass_bound", "pass_alive"]
+    assert cert.rows <= files["5x5"][0].rows
+
+
+def test_a_settled_row_that_the_rule_does_not_confirm_is_refused_naming_the_position(files, tmp_path):
+    _, path = files["3x3"]
+
+    def settle_whites_first_replies(tables):
+        # White to move after Black's first stone, 7 actions left: passing cannot promise White anything.
+        arrays = tables["white"]
+        for k, code in enumerate(proof_file.table_codes(arrays)):
+            if code.t == 1:
+                arrays["move"][k] = SETTLED
+
+    bad = _rewrite(path, tmp_path / "bad.cert", tables=settle_whites_first_replies)
+    with pytest.raises(CertificateError, match=r"the proof fails at the empty board then \d,\d \(White to "
+                       r"move, 1 actions played\): the certificate marks this position settled, but its leaf "
+                       r"rules \(pass_bound\) do not give white a win"):
+        verify(bad)
+
+
+def test_a_settled_row_whose_rule_the_header_does_not_name_is_refused(files, tmp_path):
+    _, path = files["4x4"]
+    bad = _rewrite(path, tmp_path / "bad.cert", header=lambda h: h.update(leaves=["game_end"]))
+    with pytest.raises(CertificateError, match=r"marks this position settled, but its leaf rules \(none\) "
+                                               r"do not give"):
+        verify(bad)
+
+
+def test_the_published_certificates_go_to_the_game_end_and_this_checker_still_accepts_them():
+    path = ROOT / "docs" / "data" / "certificates" / "littlego_3x3_empty.cert"
+    assert proof_file.read(path, verify_module.FORMAT)[0]["leaves"] == ["game_end"]
+    assert _settled_rows(path) == {"white": 0}
+    assert verify(path).claim == "white wins"
+
+
+def test_prove_and_the_command_line_refuse_a_leaf_rule_the_checker_does_not_know():
+    with pytest.raises(ValueError, match=r"leaf rule\(s\) \['benson'\]: expected names among pass_bound, "
+                                         "pass_alive"):
+        prove(littlego.LittleGo(2).initial_state(), leaf_rules=("benson",))
+    assert leaf_rule_names("none") == ()
+    assert leaf_rule_names("pass_bound, pass_alive") == ("pass_bound", "pass_alive")
+    with pytest.raises(ValueError, match="leaf rules 'pass': expected none, or names among pass_bound"):
+        leaf_rule_names("pass")
+
+
 # --- the command line ---------------------------------------------------------------------------------
 
 def test_tictacgo_solve_writes_checks_and_books_a_certificate(tmp_path, capsys):
@@ -355,7 +438,13 @@ def test_tictacgo_solve_writes_checks_and_books_a_certificate(tmp_path, capsys):
 
     cert, book = tmp_path / "3x3.cert", tmp_path / "3x3.book"
     assert main(["solve", "--size", "3", "--certificate", str(cert)]) == 0
-    assert "white wins (3x3, komi 1.5, 8 actions, the empty board); wrote" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "white wins (3x3, komi 1.5, 8 actions, the empty board); wrote" in out
+    assert re.search(r"rows \(white \d+; \d+ settled by pass_bound\)", out)
+    full = tmp_path / "full.cert"
+    assert main(["solve", "--size", "3", "--certificate", str(full), "--leaf-rules", "none"]) == 0
+    assert "settled" not in capsys.readouterr().out
+    assert verify(full).rows > verify(cert).rows
     assert main(["solve", "--verify", str(cert)]) == 0
     out = capsys.readouterr().out
     assert out.startswith("proved: white wins (3x3, komi 1.5, 8 actions) from the empty board")
@@ -385,6 +474,8 @@ def test_tictacgo_solve_exits_1_for_a_failed_proof_and_2_for_a_bad_file_or_move(
     assert "is illegal for White: occupied" in capsys.readouterr().err
     assert main(["solve", "--size", "9"]) == 2
     assert "the solver handles boards up to 7x7, got --size 9" in capsys.readouterr().err
+    assert main(["solve", "--size", "3", "--certificate", str(tmp_path / "x.cert"), "--leaf-rules", "x"]) == 2
+    assert "leaf rules 'x': expected none, or names among pass_bound, pass_alive" in capsys.readouterr().err
     assert main(["solve", "--verify", str(bad), "--book", str(tmp_path / "x.book")]) == 2
 
 

@@ -6,7 +6,9 @@
     tictacgo solve --book my.book 3x3.cert more.cert     # a book for the solver agent (solver:book=my.book)
 
 The first form prints the value (and the time and positions searched);
-``--certificate`` writes the proof (``tictacgo.solver.certificate``).
+``--certificate`` writes the proof (``tictacgo.solver.certificate``), its lines
+ending at game ends or where the pass bound settles a position
+(``--leaf-rules none``: every line to the game's end).
 ``--verify`` checks a certificate (``tictacgo.solver.checker``) and prints what
 it proves, or the first position where the proof fails. ``--book`` checks
 each certificate and writes their moves as a book (``--frontier`` adds the
@@ -37,6 +39,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="log2 of the solver's table entries (13 bytes each; default 22, 52 MB)")
     parser.add_argument("--certificate", default=None, metavar="OUT",
                         help="write the proof of the value to this file")
+    parser.add_argument("--leaf-rules", default="pass_bound", metavar="RULES",
+                        help="with --certificate: the checker's rules that may settle a position before the "
+                             "game ends, separated by commas (pass_bound: the side passing every time "
+                             "still gets the outcome; pass_alive: the same, counting pass-alive chains), "
+                             "or none to follow every line to the game's end (default pass_bound)")
     parser.add_argument("--verify", default=None, metavar="FILE",
                         help="check the certificate FILE with the rules core alone (nothing is solved)")
     parser.add_argument("--book", default=None, metavar="OUT",
@@ -123,6 +130,7 @@ def _solve(args: argparse.Namespace) -> int:
     from tictacgo.atomic import check_writable
     from tictacgo.games import littlego
     from tictacgo.protocol.coords import course_to_action
+    from tictacgo.solver.certificate import leaf_rule_names
     from tictacgo.solver.search import MAX_SIZE
 
     try:
@@ -138,6 +146,7 @@ def _solve(args: argparse.Namespace) -> int:
             raise ValueError(f"the game is over after --line {args.line!r} ({state.end}); nothing to solve")
         if args.certificate is not None:
             check_writable(args.certificate)
+        leaf_rules = leaf_rule_names(args.leaf_rules)
         if args.time_limit is not None and not args.time_limit > 0:
             raise ValueError(f"--time-limit must be a positive number of seconds, got {args.time_limit}")
     except ValueError as e:  # also the rules' IllegalActionError
@@ -160,12 +169,15 @@ def _solve(args: argparse.Namespace) -> int:
               f"{game.max_actions} actions, {where}); {result.nodes:,} positions in {result.seconds:.2f} s")
         return 0
     try:
-        cert = prove(state, solver, line=line, time_limit=args.time_limit, progress=print_progress)
+        cert = prove(state, solver, line=line, time_limit=args.time_limit, progress=print_progress,
+                     leaf_rules=leaf_rules)
     except TimeoutError as e:
         print(f"unknown: {e}")
         return 1
     path = cert.write(args.certificate)
     rows = ", ".join(f"{name} {len(t):,}" for name, t in cert.strategies.items())
+    if cert.settled:
+        rows += f"; {cert.settled:,} settled by {', '.join(cert.leaves[1:])}"
     print(f"{cert.claim} ({game.size}x{game.size}, komi {game.komi:g}, {game.max_actions} actions, {where}); "
           f"wrote {path}: {cert.rows:,} rows ({rows}), {path.stat().st_size:,} bytes, "
           f"{cert.oracle_nodes:,} positions searched in {time.perf_counter() - start:.1f} s")

@@ -9,11 +9,16 @@ the solver as an oracle: for each side the claim needs (the winner; both
 sides for a draw), a walk from the root that, where that side is to move,
 asks the solver for a move that keeps the value there (its ``best_move``)
 and, where the other side is to move, follows every legal action, down to
-the game ends. The moves form the side's strategy table, one row a position
-(deduplicated: a position reached along several lines, or a symmetric
-image of one, is one row; ``tictacgo.solver.position_code``). Keeping the
-exact value (not only the claim) where the other side erred makes the
-table a book of proved-best moves too (``tictacgo.solver.book``).
+the game ends, or to a position that a leaf rule settles: where the
+checker's own rule (``tictacgo.solver.leaf_rules``, by default
+``pass_bound``) already gives the side what it needs, the walk writes the
+position as settled (move ``SETTLED``) and goes no further, before it asks
+the solver anything there. The moves form the side's strategy table, one
+row a position (deduplicated: a position reached along several lines, or a
+symmetric image of one, is one row; ``tictacgo.solver.position_code``).
+Keeping the exact value (not only the claim) where the other side erred
+makes the table a book of proved-best moves too (``tictacgo.solver.book``;
+settled rows hold no move and add nothing to a book).
 
 The checker is ``tictacgo.solver.checker`` (``tictacgo.solver.verify``); the
 checker uses the rules core only, so a wrong move from the solver is caught
@@ -25,13 +30,13 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from tictacgo.games import littlego
 from tictacgo.solver import proof_file
-from tictacgo.solver.checker import CLAIMS, COLOUR_NAMES, FORMAT, VERSION
+from tictacgo.solver.checker import CLAIMS, COLOUR_NAMES, FORMAT, LEAF_RULES, SETTLED, VERSION
 from tictacgo.solver.position_code import Code, canonical, line_name, to_canonical
 from tictacgo.solver.search import Solver, check_position
 
@@ -51,11 +56,12 @@ class Certificate:
         line: the moves (actions) that reached ``root`` from the empty board, when known.
         oracle_nodes: positions the solver searched while the proof was extracted.
         seconds: wall time of the solve and the extraction.
+        leaves: what the lines end at: ``"game_end"`` and the leaf rules the settled rows rely on.
     """
 
     root: littlego.GoState
     claim: str
-    strategies: dict[str, dict[Code, int]]
+    strategies: dict[str, dict[Code, int]]  # a move, or SETTLED where a leaf rule settles the position
     line: list[int] | None = None
     oracle_nodes: int = 0
     seconds: float = 0.0
@@ -64,6 +70,11 @@ class Certificate:
     @property
     def rows(self) -> int:
         return sum(len(t) for t in self.strategies.values())
+
+    @property
+    def settled(self) -> int:
+        """Rows settled by a leaf rule (no move)."""
+        return sum(1 for t in self.strategies.values() for move in t.values() if move == SETTLED)
 
     def header(self) -> dict:
         g, root = self.root.game, self.root
@@ -92,8 +103,29 @@ def claim_of(value_for_mover: int, mover: int) -> str:
     return f"{COLOUR_NAMES[winner]} wins"
 
 
+#: The leaf rules ``prove`` uses unless told otherwise.
+DEFAULT_LEAF_RULES = ("pass_bound",)
+
+
+def leaf_rule_names(text: str) -> tuple[str, ...]:
+    """The leaf rules a command line names: ``none``, or names of the checker's rules separated by commas.
+
+    Raises:
+        ValueError: a name the checker does not know.
+    """
+    names = tuple(x.strip() for x in text.split(",") if x.strip())
+    if names == ("none",):
+        return ()
+    unknown = [x for x in names if x not in LEAF_RULES]
+    if unknown or not names:
+        raise ValueError(f"leaf rules {text!r}: expected none, or names among {', '.join(LEAF_RULES)} "
+                         "separated by commas")
+    return names
+
+
 def prove(state: littlego.GoState, solver: Solver | None = None, line: list[int] | None = None,
-          time_limit: float | None = None, progress: Callable[[str], None] | None = None) -> Certificate:
+          time_limit: float | None = None, progress: Callable[[str], None] | None = None,
+          leaf_rules: Sequence[str] = DEFAULT_LEAF_RULES) -> Certificate:
     """Solve ``state`` and extract the certificate of its value.
 
     Args:
@@ -102,10 +134,19 @@ def prove(state: littlego.GoState, solver: Solver | None = None, line: list[int]
         line: the actions that reached ``state`` from the empty board, to name it in the file.
         time_limit: seconds for the first solve (None: no limit).
         progress: called with a line of text now and then (rows so far).
+        leaf_rules: names of the checker's leaf rules (``tictacgo.solver.leaf_rules``: ``pass_bound``,
+            ``pass_alive``) that may settle a position; ``()`` follows every line to the game's end.
     Raises:
+        ValueError: a leaf rule the checker does not know.
         TimeoutError: the first solve did not finish within ``time_limit``.
         ProofExtractionError: the solver's answers contradict each other.
     """
+    if isinstance(leaf_rules, str):
+        leaf_rules = (leaf_rules,)
+    unknown = [name for name in leaf_rules if name not in LEAF_RULES]
+    if unknown:
+        raise ValueError(f"leaf rule(s) {unknown}: expected names among {', '.join(LEAF_RULES)}")
+    rules = list(dict.fromkeys(leaf_rules))
     check_position(state)
     solver = Solver(22) if solver is None else solver
     start = time.perf_counter()
@@ -116,26 +157,37 @@ def prove(state: littlego.GoState, solver: Solver | None = None, line: list[int]
     strategies = {}
     nodes = result.nodes
     for colour, needed in CLAIMS[claim]:
-        walk = _Extraction(solver, colour, needed, progress)
+        walk = _Extraction(solver, colour, needed, progress, [LEAF_RULES[name] for name in rules])
         walk.own(state) if state.to_move == colour else walk.other(state)
         strategies[COLOUR_NAMES[colour]] = walk.table
         nodes += walk.nodes
-    return Certificate(state, claim, strategies, line, nodes, time.perf_counter() - start)
+    return Certificate(state, claim, strategies, line, nodes, time.perf_counter() - start,
+                       ["game_end", *rules])
 
 
 class _Extraction:
     """One side's strategy, walked out of the solver."""
 
-    def __init__(self, solver: Solver, colour: int, needed: int, progress):
+    def __init__(self, solver: Solver, colour: int, needed: int, progress, rules: list):
         self.solver, self.colour, self.needed, self.progress = solver, colour, needed, progress
+        self.rules = rules
         self.table: dict[Code, int] = {}
         self.seen: set[Code] = set()
         self.nodes = 0
 
+    def settled(self, state: littlego.GoState, code: Code) -> bool:
+        """Whether a leaf rule gives the side what it needs here; if so the row is written settled."""
+        for rule in self.rules:
+            outcome = rule(state, self.colour)
+            if outcome is not None and outcome >= self.needed:
+                self.table[code] = SETTLED
+                return True
+        return False
+
     def own(self, state: littlego.GoState) -> None:
         """A position where the strategy's side moves: one move that keeps the value."""
         code, s = canonical(state)
-        if code in self.table:
+        if code in self.table or self.settled(state, code):
             return
         result = self.solver.solve(state)
         self.nodes += result.nodes
@@ -157,6 +209,8 @@ class _Extraction:
         if code in self.seen:
             return
         self.seen.add(code)
+        if self.settled(state, code):
+            return
         for action in littlego.legal_actions(state):
             after = littlego.play(state, action)
             if after.end is None:

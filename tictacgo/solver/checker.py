@@ -29,11 +29,15 @@ when known), the ``claim`` and the ``leaves`` rules it relies on. Its tables
 are named ``black`` and ``white`` (the strategies).
 
 Leaves other than game ends: a certificate may mark a position as settled
-(its move ``SETTLED``) and name in ``leaves`` a rule that settles it; the
-checker then recomputes that rule on the position (``LEAF_RULES``: a
-function ``(state, colour) -> the outcome +1/0/-1 it guarantees colour, or
-None``). Only rules in ``LEAF_RULES`` are accepted, so a bound computed by
-the solver is trusted only once the checker has its own implementation.
+(its move ``SETTLED``) and name in ``leaves`` the rules that settle it; the
+checker then recomputes those rules on the position (``LEAF_RULES``: a
+function ``(state, colour) -> the outcome +1/0 it guarantees colour, or
+None``) and accepts the mark only when one of them gives the strategy's side
+what the claim needs there. Only rules in ``LEAF_RULES`` are accepted: the
+checker's own, written on the rules core in ``tictacgo.solver.leaf_rules``
+(``pass_bound``: the pass strategy's bound; ``pass_alive``: the same with
+Benson's pass-alive chains), so a bound computed by the solver is never
+trusted as such.
 """
 
 from __future__ import annotations
@@ -44,7 +48,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tictacgo.games import littlego
-from tictacgo.solver import proof_file
+from tictacgo.solver import leaf_rules, proof_file
 from tictacgo.solver.position_code import Code, canonical, from_canonical, line_name, move_name
 
 FORMAT = "tictacgo-certificate"
@@ -59,7 +63,7 @@ OUTCOME_NAMES = {1: "a win", 0: "at least a draw", -1: "a loss"}  # what a strat
 RESULT_NAMES = {1: "a win", 0: "a draw", -1: "a loss"}             # how one game ended
 
 #: Rules that settle a position without a move, by name: ``(state, colour) -> outcome or None``.
-LEAF_RULES: dict[str, Callable[[littlego.GoState, int], int | None]] = {}
+LEAF_RULES: dict[str, Callable[[littlego.GoState, int], int | None]] = dict(leaf_rules.RULES)
 
 
 class CertificateError(ValueError):
