@@ -47,7 +47,7 @@ from torch.nn.modules.module import (
 from torch.optim.optimizer import register_optimizer_step_post_hook
 
 from tictacgo.atomic import atomic_write_bytes, atomic_write_json
-from tictacgo.baselines.learning.alphazero import onednn
+from tictacgo.baselines.learning.alphazero import heap, onednn
 from tictacgo.baselines.learning.alphazero import precision as precision_names
 from tictacgo.baselines.learning.alphazero.modelfile import (
     FORMAT,
@@ -309,7 +309,10 @@ class NetworkEvaluator:
     ``evaluator(engine, rows, legal) -> (logits, values)`` as ``search`` expects,
     numpy float64, values from the view of each game's player to move. The
     network is put in eval mode and run under ``torch.inference_mode``
-    (``PolicyValueNet.inference``: batch norms folded).
+    (``PolicyValueNet.inference``: batch norms folded). On the CPU it makes the process keep
+    freed memory in its heap (``heap.keep_freed_memory``: glibc only, once, up to 256 MiB; turned
+    off by ``TICTACGO_KEEP_FREED_MEMORY=0``), so the network's buffers do not page-fault at every
+    call.
 
     Args:
         net: the network.
@@ -343,6 +346,8 @@ class NetworkEvaluator:
         # on a CPU: the trunk on oneDNN's prepacked convolutions (see onednn)
         self._packed: list[torch.Tensor] | None = None
         self._use_onednn = onednn.available(self.device)
+        if self.device.type == "cpu":
+            heap.keep_freed_memory()
         # small batches on the CPU in float32: the numpy forward pass (made when first needed)
         self._numpy_ok = precision == "float32" and self.device.type == "cpu"
         self._numpy: NumpyNet | None = None
