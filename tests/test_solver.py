@@ -19,6 +19,7 @@ import pytest
 pytest.importorskip("numba", reason="the solver needs numba (the fast extra)")
 
 from tictacgo.games import littlego as go  # noqa: E402
+from tictacgo.protocol.coords import course_to_action  # noqa: E402
 from tictacgo.solver import Solver, kernel_position, move_values, solve  # noqa: E402
 from tictacgo.solver.search import position_key, symmetries  # noqa: E402
 
@@ -234,6 +235,20 @@ def test_the_table_key_is_shared_by_the_8_images_and_tells_ko_pass_and_turn_apar
         assert position_key(s._replace(last_pass=not s.last_pass)) != key
         if s.t + 1 < s.game.max_actions:
             assert position_key(s._replace(t=s.t + 1, to_move=3 - s.to_move)) != key
+
+
+
+def test_the_search_visits_the_same_positions_as_it_always_has():
+    # The search's exact path, pinned: a change meant only to make it faster must visit the same
+    # positions and find the same moves (the figures of main's search before the speed work,
+    # after the first 11 moves of docs/solver.md's line: 13 actions to go, Black to move).
+    s = go.LittleGo(5).initial_state()
+    for word in "2,2 3,3 2,3 1,3 2,4 2,1 3,1 1,1 1,2 3,0 3,2".split():
+        s = go.play(s, course_to_action(word, 5))
+    r = Solver(20).solve(s)
+    assert (r.value, r.best_move, r.nodes, r.tt_probes, r.tt_hits) == (1, 2, 135_475, 135_475, 35_996)
+    r = Solver(20).solve(s, margin=True)
+    assert (r.margin, r.best_move, r.nodes, r.tt_probes, r.tt_hits) == (0.5, 2, 162_654, 162_654, 55_408)
 
 
 def test_the_symmetries_are_the_8_distinct_maps_of_the_square():

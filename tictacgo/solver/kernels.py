@@ -1,7 +1,13 @@
 """The solver's compiled core: Little-Go rules on int64 bitboards and the depth-first search.
 
-Everything here runs under numba (``@njit(cache=True)``: compiled on first
-use, cached on disk like the batched engines' kernels). A position is a
+Everything here runs under numba (``@njit(cache=True, _nrt=False)``:
+compiled on first use, cached on disk like the batched engines' kernels).
+``_nrt=False`` compiles the kernels without numba's reference counting of
+arrays: they allocate no array (the little scratch they need is on the stack,
+``bits.stack_int64s``), so the counts would only guard arrays the caller
+already holds, and keeping them (an atomic increment and decrement for every
+array view the search takes: ``frames[ply]``, the table's and the move
+lists' tuples) cost about a third of the search's time. A position is a
 handful of scalars, from the view of the player to move:
 
 * ``own``, ``opp``: the mover's and the opponent's stones (bit ``i*n + j``);
@@ -71,7 +77,7 @@ OPT_BOUNDS, OPT_LIFE = 1, 2
 EMPTY_KEY = np.uint64(0)  # an unused table slot (a real key of 0 is merely never found)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def place(own, opp, p, ko, geo, nb):
     """The mover's placement at ``p``: ``(legal, own2, opp2, dead)``; the ko point is refused."""
     if p == ko:
@@ -87,7 +93,7 @@ def place(own, opp, p, ko, geo, nb):
     return code == LEGAL, own2, opp2, dead
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def ko_after(own2, opp2, own_before, opp_before, dead, geo, nb):
     """The point the next mover may not play after a placement that removed ``dead``; -1 if none.
 
@@ -103,13 +109,13 @@ def ko_after(own2, opp2, own_before, opp_before, dead, geo, nb):
     return np.int64(q) if code == KO else np.int64(-1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pass_ends(t, last_pass, max_actions):
     """Whether a pass by the mover ends the game (limit reached, first action, or a second pass)."""
     return t + 1 >= max_actions or t == 0 or last_pass
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def after_move(own, opp, t, last_pass, p, own2, opp2, dead, geo, nb):
     """The position after the mover's action ``p`` (PASS is ``n*n``), from the next mover's view.
 
@@ -123,13 +129,13 @@ def after_move(own, opp, t, last_pass, p, own2, opp2, dead, geo, nb):
     return t + 1 >= max_actions, opp2, own2, t + 1, False, ko_after(own2, opp2, own, opp, dead, geo, nb)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def final_value(own, opp, black, komi, mode):
     """The value of a finished game from the view of the player whose stones are ``own``."""
     return value_of(popcount(own) - popcount(opp), black, komi, mode)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def value_of(d, black, komi, mode):
     """The value of a final stone difference ``d`` (the mover's stones minus the opponent's)."""
     if mode == MODE_MARGIN:
@@ -138,7 +144,7 @@ def value_of(d, black, komi, mode):
     return np.int64(1) if score > 0 else (np.int64(-1) if score < 0 else np.int64(0))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def bound_cut(own, opp, black, t, alpha, beta, geo, komi, mode, opts):
     """Whether the static bounds settle a position within ``(alpha, beta)`` (``tictacgo.solver.bounds``):
     ``(True, value)`` with a fail-soft value (an upper bound at most alpha or a lower bound at least
@@ -172,7 +178,7 @@ def bound_cut(own, opp, black, t, alpha, beta, geo, komi, mode, opts):
     return False, np.int64(0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def stone_hashes(black_stones, white_stones, zs, out):
     """Fill ``out`` (8,) with the Zobrist hash of the stones under each symmetry."""
     for s in range(8):
@@ -190,7 +196,7 @@ def stone_hashes(black_stones, white_stones, zs, out):
         out[s] = h
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def table_key(hs, ko, t, last_pass, black, zk, zt, zmisc):
     """The position's table key and the symmetry that gives it.
 
@@ -217,7 +223,7 @@ def table_key(hs, ko, t, last_pass, black, zk, zt, zmisc):
     return best, best_s
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def store_entry(tkey, tlo, thi, tmove, tdepth, key, lo, hi, move, depth):
     """Store bounds and a move for ``key`` in the table's 2-slot bucket (the move in the key's frame)."""
     nb = tkey.shape[0] >> 1
@@ -247,7 +253,7 @@ ENTER, NEXT, RETURN = 0, 1, 2
 C_PLY, C_PHASE, C_VALUE, C_DONE = 0, 1, 2, 3
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def atari_escapes(own, empty, geo):
     """The last liberties of ``own``'s groups in atari: the points that may save them."""
     n, full, left, right = geo[G_N], geo[G_FULL], geo[G_LEFT], geo[G_RIGHT]
@@ -262,7 +268,7 @@ def atari_escapes(own, empty, geo):
     return escapes
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _finish(ply, frames, keys, table, sym, stats, max_actions):
     """Store the node's result in the table; its value."""
     f = frames[ply]
@@ -282,7 +288,7 @@ def _finish(ply, frames, keys, table, sym, stats, max_actions):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _enter(ply, frames, keys, hs, moves, table, hist, geo, nb, zk, zt, zmisc, inv, sym, mode, komi, stats):
     """Open the node at ``ply``: probe the table, list and order its moves.
 
@@ -358,7 +364,7 @@ def _enter(ply, frames, keys, hs, moves, table, hist, geo, nb, zk, zt, zmisc, in
     return False, np.int64(0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _child_value(ply, v, frames, hist, geo):
     """Take a move's value (the mover's view) into the node; True when it cuts the node off."""
     f = frames[ply]
@@ -374,7 +380,7 @@ def _child_value(ply, v, frames, hist, geo):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def child_hashes(hs, ply, p, dead, black, N, zs):
     """The 8 symmetries' stone hashes after the move ``p`` (capturing ``dead``) into ``hs[ply + 1]``."""
     colour = 0 if black else 1
@@ -390,7 +396,7 @@ def child_hashes(hs, ply, p, dead, black, N, zs):
         hs[ply + 1, s] = h
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def run(control, frames, keys, hs, moves, table, hist, geo, nb, zs, zk, zt, zmisc, inv, sym, mode, komi,
         stats, node_stop, opts):
     """Run the search on the explicit stack until it ends or has visited ``node_stop`` nodes.
