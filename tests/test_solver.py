@@ -21,6 +21,7 @@ pytest.importorskip("numba", reason="the solver needs numba (the fast extra)")
 from tictacgo.games import littlego as go  # noqa: E402
 from tictacgo.protocol.coords import course_to_action  # noqa: E402
 from tictacgo.solver import Solver, kernel_position, move_values, solve  # noqa: E402
+from tictacgo.solver import kernels as K  # noqa: E402
 from tictacgo.solver.search import position_key, symmetries  # noqa: E402
 
 
@@ -249,6 +250,15 @@ def test_the_search_visits_the_same_positions_as_it_always_has():
     assert (r.value, r.best_move, r.nodes, r.tt_probes, r.tt_hits) == (1, 2, 135_475, 135_475, 35_996)
     r = Solver(20).solve(s, margin=True)
     assert (r.margin, r.best_move, r.nodes, r.tt_probes, r.tt_hits) == (0.5, 2, 162_654, 162_654, 55_408)
+
+
+
+@pytest.mark.parametrize("entries", [2, 16, 1 << 20, 6, 1000])
+def test_a_keys_bucket_is_the_key_modulo_the_number_of_buckets(entries):
+    # A mask when the buckets are a power of 2, a division otherwise: the same slot either way.
+    rng = np.random.default_rng(entries)
+    for key in list(rng.integers(0, 2**64 - 1, 200, dtype=np.uint64, endpoint=True)) + [np.uint64(2**64 - 1)]:
+        assert K.bucket(key, np.int64(entries)) == int(key) % (entries // 2) * 2
 
 
 def test_the_symmetries_are_the_8_distinct_maps_of_the_square():

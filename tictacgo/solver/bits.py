@@ -56,3 +56,25 @@ def stack_int64s(typingctx, size):
 
     return types.CPointer(types.int64)(size), codegen
 
+
+
+@intrinsic
+def prefetch(typingctx, array, index):
+    """Ask the CPU to start bringing ``array[index]``'s cache line in (a hint: no effect on any
+    value, and no fault for an index out of range). Nothing is returned."""
+    if not isinstance(array, types.Array) or not isinstance(index, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]])
+        byte_ptr = builder.bitcast(ptr, ir.IntType(8).as_pointer())
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [byte_ptr.type, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        # Read (0), keep in all cache levels (locality 3), data (1).
+        builder.call(fn, [byte_ptr, i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return types.none(array, index), codegen

@@ -62,6 +62,7 @@ try:
         G_POINTS,
         G_RIGHT,
         popcount,
+        prefetch,
         trailing_zeros,
     )
     from tictacgo.solver.bounds import lower_bound, margin_bounds, pass_alive, upper_bound  # noqa: F401
@@ -224,10 +225,19 @@ def table_key(hs, ko, t, last_pass, black, zk, zt, zmisc):
 
 
 @njit(cache=True, _nrt=False)
+def bucket(key, entries):
+    """The first slot of ``key``'s 2-slot bucket in a table of ``entries`` slots: ``key`` modulo the
+    number of buckets, times 2 (a mask rather than a division when that number is a power of 2)."""
+    buckets = np.uint64(entries >> 1)
+    if buckets & (buckets - np.uint64(1)) == 0:
+        return np.int64(key & (buckets - np.uint64(1))) * 2
+    return np.int64(key % buckets) * 2
+
+
+@njit(cache=True, _nrt=False)
 def store_entry(tkey, tlo, thi, tmove, tdepth, key, lo, hi, move, depth):
     """Store bounds and a move for ``key`` in the table's 2-slot bucket (the move in the key's frame)."""
-    nb = tkey.shape[0] >> 1
-    i = np.int64(key % np.uint64(nb)) * 2
+    i = bucket(key, tkey.shape[0])
     for j in (i, i + 1):
         if tkey[j] == key:
             # Bounds of the true value from two searches: both hold, keep the tighter. The move
@@ -305,7 +315,14 @@ def _enter(ply, frames, keys, hs, moves, table, hist, geo, nb, zk, zt, zmisc, in
     f[F_SYM] = ks
     tkey, tlo, thi, tmove, tdepth = table
     stats[S_PROBES] += 1
-    slot = np.int64(key % np.uint64(tkey.shape[0] >> 1)) * 2
+    slot = bucket(key, tkey.shape[0])
+    # The bucket's bounds, move and depth lie in four other arrays: ask for their cache lines now,
+    # so that they arrive with the key's (the bounds and move are read on a hit, the depth when
+    # the node's result is stored) rather than one after the other.
+    prefetch(tlo, slot)
+    prefetch(thi, slot)
+    prefetch(tmove, slot)
+    prefetch(tdepth, slot)
     tt_move = -1
     for j in (slot, slot + 1):
         if tkey[j] == key:
