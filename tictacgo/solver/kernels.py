@@ -253,6 +253,19 @@ def store_entry(tkey, tlo, thi, tmove, tdepth, key, lo, hi, move, depth):
     tkey[j], tlo[j], thi[j], tmove[j], tdepth[j] = key, lo, hi, move, depth
 
 
+@njit(cache=True, _nrt=False)
+def prefetch_bucket(hs, ko, t, last_pass, black, zk, zt, zmisc, table):
+    """Ask for the cache lines of a position's table bucket (its key, bounds, move and depth)."""
+    key = table_key(hs, ko, t, last_pass, black, zk, zt, zmisc)[0]
+    tkey, tlo, thi, tmove, tdepth = table
+    slot = bucket(key, tkey.shape[0])
+    prefetch(tkey, slot)
+    prefetch(tlo, slot)
+    prefetch(thi, slot)
+    prefetch(tmove, slot)
+    prefetch(tdepth, slot)
+
+
 # Fields of one frame of the explicit search stack (``frames[ply, F_*]``).
 (F_OWN, F_OPP, F_BLACK, F_T, F_LAST_PASS, F_KO, F_ALPHA, F_BETA, F_ALPHA0, F_BEST, F_BEST_MOVE, F_SYM,
  F_COUNT, F_NEXT, F_MOVE) = range(15)
@@ -479,6 +492,10 @@ def run(control, frames, keys, hs, moves, table, hist, geo, nb, zs, zk, zt, zmis
                     value = _finish(ply, frames, keys, table, sym, stats, max_actions)
                     phase = RETURN
                 continue
+            # The child's hashes and bucket now, its table lines asked for while the bounds are
+            # worked out (the probe in ``_enter`` would otherwise wait for them).
+            child_hashes(hs, ply, p, dead, black, N, zs)
+            prefetch_bucket(hs[ply + 1], c_ko, c_t, c_pass, 1 - black, zk, zt, zmisc, table)
             cut, v = bound_cut(c_own, c_opp, 1 - black, c_t, -f[F_BETA], -f[F_ALPHA], geo, komi, mode, opts)
             if cut:
                 # The bounds settle the position after the move: no node needed either.
@@ -490,6 +507,5 @@ def run(control, frames, keys, hs, moves, table, hist, geo, nb, zs, zk, zt, zmis
             c[F_OWN], c[F_OPP], c[F_BLACK], c[F_T] = c_own, c_opp, 1 - black, c_t
             c[F_LAST_PASS], c[F_KO] = c_pass, c_ko
             c[F_ALPHA], c[F_BETA] = -f[F_BETA], -f[F_ALPHA]
-            child_hashes(hs, ply, p, dead, black, N, zs)
             ply += 1
             phase = ENTER
