@@ -30,7 +30,7 @@ from tictacgo.solver.resumable import (  # noqa: E402
     restore_table,
     table_arrays,
 )
-from tictacgo.solver.search import SolveResult, position_key, symmetries  # noqa: E402
+from tictacgo.solver.search import SolveResult, board_tables, position_key, symmetries  # noqa: E402
 
 
 def reference_margin(state: go.GoState) -> float:
@@ -317,6 +317,32 @@ def test_a_search_paused_by_the_earlier_solver_resumes_to_the_same_result():
     whole = Solver(12).solve(s)
     assert (r.value, r.best_move, r.nodes, r.tt_probes, r.tt_hits) == (1, 2, 179_482, 179_482, 39_399)
     assert (whole.value, whole.best_move, whole.nodes) == (r.value, r.best_move, r.nodes)
+
+
+
+@pytest.mark.parametrize("n", [4, 5, 7])
+def test_placements_from_the_groups_in_atari_are_the_rules_placements(n):
+    # The search lists its moves from each colour's groups in atari, worked out once a position;
+    # at every empty point of positions from capture-seeking random games (captures, suicide
+    # points, ko), that gives what the rules' placement gives.
+    rnd = random.Random(n)
+    tb = board_tables(n, go.LittleGo(n).max_actions)
+    seen = {"illegal": 0, "capture": 0}
+    for _ in range(60):
+        pos = kernel_position(random_position(n, rnd.randint(1, 2 * n * n - 2), rnd))
+        own, opp, ko = np.int64(pos.own), np.int64(pos.opp), np.int64(pos.ko)
+        empty = np.int64(tb.geo[K.G_FULL] & ~(pos.own | pos.opp))
+        own_atari, _ = K.groups_in_atari(own, empty, tb.geo)
+        opp_atari, opp_last = K.groups_in_atari(opp, empty, tb.geo)
+        for p in range(n * n):
+            if empty >> p & 1:
+                expected = K.place(own, opp, np.int64(p), ko, tb.geo, tb.nb)
+                got = K.placement(own, opp, np.int64(p), ko, empty, own_atari, opp_atari, opp_last, tb.geo,
+                                  tb.nb)
+                assert got == expected, (pos, p)
+                seen["illegal"] += not expected[0]
+                seen["capture"] += expected[0] and expected[3] != 0
+    assert seen["illegal"] > 0 and seen["capture"] > 0
 
 
 def test_the_symmetries_are_the_8_distinct_maps_of_the_square():
