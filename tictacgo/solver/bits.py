@@ -4,7 +4,9 @@
 bitboard is an int64 with bit ``i*n + j`` for point ``(i, j)``.
 ``popcount`` and ``trailing_zeros`` compile to one machine instruction each;
 ``stack_int64s`` is scratch space on the stack (no heap allocation, nothing
-to free) for the few small arrays a kernel needs at every node.
+to free) for the few small arrays a kernel needs at every node; ``prefetch``
+asks for an array element's cache line ahead of its use (the search's table
+buckets).
 """
 
 from __future__ import annotations
