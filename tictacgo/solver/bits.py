@@ -59,7 +59,6 @@ def stack_int64s(typingctx, size):
     return types.CPointer(types.int64)(size), codegen
 
 
-
 @intrinsic
 def prefetch(typingctx, array, index):
     """Ask the CPU to start bringing ``array[index]``'s cache line in (a hint: no effect on any
@@ -74,7 +73,8 @@ def prefetch(typingctx, array, index):
         byte_ptr = builder.bitcast(ptr, ir.IntType(8).as_pointer())
         i32 = ir.IntType(32)
         fnty = ir.FunctionType(ir.VoidType(), [byte_ptr.type, i32, i32, i32])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        # declare_intrinsic mangles the name for this LLVM's pointers ("p0i8" before opaque pointers)
+        fn = builder.module.declare_intrinsic("llvm.prefetch", [byte_ptr.type], fnty)
         # Read (0), keep in all cache levels (locality 3), data (1).
         builder.call(fn, [byte_ptr, i32(0), i32(3), i32(1)])
         return context.get_dummy_value()
