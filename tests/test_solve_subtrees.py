@@ -27,6 +27,7 @@ from tictacgo.solver import Solver  # noqa: E402
 
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "solve_subtrees.py"
 LINE_14_TO_GO = "2,2 3,3 2,3 1,3 2,4 2,1 3,1 1,1 1,2 3,0"  # az's line (docs/solver.md), 14 actions to go
+LINE_16_TO_GO = "2,2 3,3 2,3 1,3 2,4 2,1 3,1 1,1"  # two actions earlier: jobs long enough to be stopped
 
 
 def black_value(state, solver=None) -> int:
@@ -112,20 +113,25 @@ def test_a_win_for_the_mover_stops_the_search_and_leaves_the_other_jobs_unknown(
 
 def test_a_run_stopped_by_sigterm_and_started_again_proves_the_same_values(tmp_path):
     folder = tmp_path / "run"
-    cmd = [sys.executable, str(SCRIPT), "--dir", str(folder), "--opening", LINE_14_TO_GO, "--line", "greedy",
+    cmd = [sys.executable, str(SCRIPT), "--dir", str(folder), "--opening", LINE_16_TO_GO, "--line", "greedy",
            "--workers", "2", "--table-bits", "18", "--every", "0.2", "--progress", "0.5"]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     status_file = folder / "status.json"
     deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:  # stop it once a first job is proved
+    running: list[str] = []
+    while time.monotonic() < deadline:  # stop it once a first job is proved and another is under way
         try:
             status = json.loads(status_file.read_text())
         except (OSError, ValueError):
             status = None
         if status and any(j["state"] == "proved" for j in status["jobs"]):
-            break
+            running = [j["name"] for j in status["jobs"] if j["state"] == "running"
+                       and (folder / "jobs" / f"{j['name']}.npz").exists()]
+            if running:
+                break
         assert proc.poll() is None, proc.communicate()
-        time.sleep(0.05)
+        time.sleep(0.02)
+    assert running, "no job was running with a checkpoint after the first was proved"
     proc.send_signal(signal.SIGTERM)
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err
@@ -133,8 +139,9 @@ def test_a_run_stopped_by_sigterm_and_started_again_proves_the_same_values(tmp_p
     assert stopped["root"]["value_for_black"] is None
     waiting = [j["name"] for j in stopped["jobs"] if j["state"] == "waiting"]
     assert waiting and {j["state"] for j in stopped["jobs"]} == {"proved", "waiting"}
-    kept = [name for name in waiting if (folder / "jobs" / f"{name}.npz").exists()]
-    assert kept  # the jobs running when the signal came checkpointed
+    for name in running:  # the jobs running when the signal came kept their search (or had just ended)
+        state = next(j["state"] for j in stopped["jobs"] if j["name"] == name)
+        assert state == "proved" or (folder / "jobs" / f"{name}.npz").exists()
     proved_before = {j["name"]: j["value_for_black"] for j in stopped["jobs"] if j["state"] == "proved"}
     again = subprocess.run([sys.executable, str(SCRIPT), "--dir", str(folder), "--resume", "--workers", "2"],
                            capture_output=True, text=True, timeout=300)
@@ -142,8 +149,8 @@ def test_a_run_stopped_by_sigterm_and_started_again_proves_the_same_values(tmp_p
     assert f"({len(proved_before)} proved already)" in again.stdout
     for name in proved_before:
         assert f"started {name} " not in again.stdout  # a proved job is never searched again
-    status = check_every_value(folder, make_settings(LINE_14_TO_GO, line="greedy", table_bits=18))
-    assert status["root"]["value_for_black"] == -1  # White wins here (docs/solver.md)
+    status = check_every_value(folder, make_settings(LINE_16_TO_GO, line="greedy", table_bits=18))
+    assert status["root"]["value_for_black"] == -1  # White wins here too (docs/solver.md)
 
 
 def test_a_job_begun_by_hand_under_its_name_is_taken_up(tmp_path):

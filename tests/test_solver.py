@@ -12,6 +12,7 @@ action, the pass on the first action.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,8 +20,17 @@ import pytest
 pytest.importorskip("numba", reason="the solver needs numba (the fast extra)")
 
 from tictacgo.games import littlego as go  # noqa: E402
+from tictacgo.protocol.coords import course_to_action  # noqa: E402
 from tictacgo.solver import Solver, kernel_position, move_values, solve  # noqa: E402
-from tictacgo.solver.search import position_key, symmetries  # noqa: E402
+from tictacgo.solver import kernels as K  # noqa: E402
+from tictacgo.solver.resumable import (  # noqa: E402
+    SEARCH_FIELDS,
+    TABLE_FIELDS,
+    ResumableSearch,
+    restore_table,
+    table_arrays,
+)
+from tictacgo.solver.search import SolveResult, board_tables, position_key, symmetries  # noqa: E402
 
 
 def reference_margin(state: go.GoState) -> float:
@@ -234,6 +244,105 @@ def test_the_table_key_is_shared_by_the_8_images_and_tells_ko_pass_and_turn_apar
         assert position_key(s._replace(last_pass=not s.last_pass)) != key
         if s.t + 1 < s.game.max_actions:
             assert position_key(s._replace(t=s.t + 1, to_move=3 - s.to_move)) != key
+
+
+
+def test_the_search_visits_the_same_positions_as_it_always_has():
+    # The search's exact path, pinned: a change meant only to make it faster must visit the same
+    # positions and find the same moves (the figures of main's search before the speed work,
+    # after the first 11 moves of docs/solver.md's line: 13 actions to go, Black to move).
+    s = line_position("2,2 3,3 2,3 1,3 2,4 2,1 3,1 1,1 1,2 3,0 3,2")
+    r = Solver(20).solve(s)
+    assert (r.value, r.best_move, r.nodes, r.tt_probes, r.tt_hits) == (1, 2, 135_475, 135_475, 35_996)
+    r = Solver(20).solve(s, margin=True)
+    assert (r.margin, r.best_move, r.nodes, r.tt_probes, r.tt_hits) == (0.5, 2, 162_654, 162_654, 55_408)
+
+
+
+@pytest.mark.parametrize("entries", [2, 16, 1 << 20, 6, 1000])
+def test_a_keys_bucket_is_the_key_modulo_the_number_of_buckets(entries):
+    # A mask when the buckets are a power of 2, a division otherwise: the same slot either way.
+    rng = np.random.default_rng(entries)
+    for key in list(rng.integers(0, 2**64 - 1, 200, dtype=np.uint64, endpoint=True)) + [np.uint64(2**64 - 1)]:
+        assert K.bucket(key, np.int64(entries)) == int(key) % (entries // 2) * 2
+
+
+
+CHECKPOINT = Path(__file__).resolve().parent / "data" / "solver_checkpoint.npz"
+
+
+def line_position(words: str) -> go.GoState:
+    s = go.LittleGo(5).initial_state()
+    for word in words.split():
+        s = go.play(s, course_to_action(word, 5))
+    return s
+
+
+def paused_search(state: go.GoState, nodes: int) -> dict[str, np.ndarray]:
+    """A search of ``state`` (a table of 2**12 entries) paused after ``nodes`` positions, as its
+    stack and table arrays; tests/data/solver_checkpoint.npz was written from it by main's solver
+    of commit f9cf9fe (``np.savez_compressed(path, **paused_search(state, 50_000))``)."""
+    solver = Solver(12)
+    search = ResumableSearch(solver, state)
+    search.advance(nodes)
+    return {**{f"search_{k}": v for k, v in search.arrays().items()},
+            **{f"table_{k}": v.copy() for k, v in table_arrays(solver, state).items()}}
+
+
+def resumed(state: go.GoState, saved) -> SolveResult:
+    solver = Solver(12)
+    restore_table(solver, state, {f: saved[f"table_{f}"] for f in TABLE_FIELDS})
+    search = ResumableSearch(solver, state, {f: saved[f"search_{f}"] for f in SEARCH_FIELDS})
+    while not search.advance(1_000_000):
+        pass
+    return search.result()
+
+
+def test_a_search_paused_by_the_earlier_solver_resumes_to_the_same_result():
+    # Proofs run for days resume from checkpoints: the stack and table a paused search leaves
+    # keep their layout and meaning. A search paused by main's solver before the speed work
+    # (13 actions to go, 50,000 positions in, 11 plies deep) ends here where one run in a go ends.
+    s = line_position("2,2 3,3 2,3 1,3 2,4 2,1 3,1 1,1 1,2 3,0 3,2")
+    with np.load(CHECKPOINT) as saved:
+        r = resumed(s, saved)
+        assert saved["search_control"][K.C_PLY] == 11
+        # Today's pause leaves the same arrays, but for the hashes above the paused ply: they are
+        # scratch (written again before a position is entered there) and are now written earlier.
+        now = paused_search(s, 50_000)
+        above = saved["search_control"][K.C_PLY] + 1
+        for name in saved.files:
+            ours, theirs = (now[name][:above], saved[name][:above]) if name == "search_hs" else (now[name],
+                                                                                              saved[name])
+            assert np.array_equal(ours, theirs), name
+    whole = Solver(12).solve(s)
+    assert (r.value, r.best_move, r.nodes, r.tt_probes, r.tt_hits) == (1, 2, 179_482, 179_482, 39_399)
+    assert (whole.value, whole.best_move, whole.nodes) == (r.value, r.best_move, r.nodes)
+
+
+
+@pytest.mark.parametrize("n", [4, 5, 7])
+def test_placements_from_the_groups_in_atari_are_the_rules_placements(n):
+    # The search lists its moves from each colour's groups in atari, worked out once a position;
+    # at every empty point of positions from capture-seeking random games (captures, suicide
+    # points, ko), that gives what the rules' placement gives.
+    rnd = random.Random(n)
+    tb = board_tables(n, go.LittleGo(n).max_actions)
+    seen = {"illegal": 0, "capture": 0}
+    for _ in range(60):
+        pos = kernel_position(random_position(n, rnd.randint(1, 2 * n * n - 2), rnd))
+        own, opp, ko = np.int64(pos.own), np.int64(pos.opp), np.int64(pos.ko)
+        empty = np.int64(tb.geo[K.G_FULL] & ~(pos.own | pos.opp))
+        own_atari, _ = K.groups_in_atari(own, empty, tb.geo)
+        opp_atari, opp_last = K.groups_in_atari(opp, empty, tb.geo)
+        for p in range(n * n):
+            if empty >> p & 1:
+                expected = K.place(own, opp, np.int64(p), ko, tb.geo, tb.nb)
+                got = K.placement(own, opp, np.int64(p), ko, empty, own_atari, opp_atari, opp_last, tb.geo,
+                                  tb.nb)
+                assert got == expected, (pos, p)
+                seen["illegal"] += not expected[0]
+                seen["capture"] += expected[0] and expected[3] != 0
+    assert seen["illegal"] > 0 and seen["capture"] > 0
 
 
 def test_the_symmetries_are_the_8_distinct_maps_of_the_square():

@@ -16,7 +16,7 @@ import pytest
 pytest.importorskip("numba", reason="the solver needs numba (the fast extra)")
 
 from tictacgo.games import littlego  # noqa: E402
-from tictacgo.solver import Solver  # noqa: E402
+from tictacgo.solver import Solver, leaf_rules  # noqa: E402
 from tictacgo.solver.endgames import load_endgames  # noqa: E402
 from tictacgo.solver.search import pass_alive_stones, static_bounds  # noqa: E402
 
@@ -114,6 +114,41 @@ def test_a_group_with_two_eyes_is_pass_alive_and_one_with_one_eye_is_not():
         . . . . .
         . . . . .""", to_move=littlego.BLACK, t=14)
     assert pass_alive_stones(one_eye) == (0, 0)
+
+
+
+@pytest.mark.parametrize("size", [4, 5, 7])
+def test_the_compiled_pass_alive_chains_are_the_rules_cores_on_random_boards(size):
+    # The compiled Benson (scratch on the stack, sets as bits) against the rules core's, on random
+    # boards from sparse to crowded (a 7x7 board holds up to 25 chains of one colour).
+    game = littlego.LittleGo(size)
+    rng = np.random.default_rng(size)
+    alive_seen = 0
+    for _ in range(300):
+        points = rng.integers(0, 3, size * size)
+        points[rng.random(size * size) < rng.random()] = 0
+        black = sum(1 << p for p in range(size * size) if points[p] == 1)
+        white = sum(1 << p for p in range(size * size) if points[p] == 2)
+        s = game.initial_state()._replace(black=black, white=white)
+        expected = (leaf_rules.pass_alive_stones(game, black, white),
+                    leaf_rules.pass_alive_stones(game, white, black))
+        assert pass_alive_stones(s) == expected
+        alive_seen += expected != (0, 0)
+    assert alive_seen > 0
+
+
+def test_pass_alive_counts_every_chain_of_a_board_full_of_single_stones():
+    # Black on every other point of 7x7: 25 one-stone chains (the most a colour can have) and 24
+    # one-point regions, each an eye of every chain next to it: every chain is pass-alive. With
+    # the eye at (0, 1) filled by White, the corner stone keeps one eye and is the only chain lost
+    # (its other eye goes with it, but the stones next to that eye keep two others).
+    game = littlego.LittleGo(7)
+    black = sum(1 << p for p in range(49) if (p // 7 + p % 7) % 2 == 0)
+    s = game.initial_state()._replace(black=black, white=0)
+    assert pass_alive_stones(s) == (leaf_rules.pass_alive_stones(game, black, 0), 0) == (black, 0)
+    corner_eye = 1 << 1  # (0, 1), between the corner stone (0, 0) and (0, 2), (1, 1)
+    filled = s._replace(white=corner_eye)
+    assert pass_alive_stones(filled)[0] == leaf_rules.pass_alive_stones(game, black, corner_eye) == black & ~1
 
 
 def opponent_can_capture(state: littlego.GoState, stones: int, owner: int, depth: int, memo: set) -> bool:

@@ -37,20 +37,22 @@ import numpy as np
 from numba import njit
 
 from tictacgo.games.batched_kernels import flood, nbrs
-from tictacgo.solver.bits import G_FULL, G_LEFT, G_MAX_ACTIONS, G_N, G_POINTS, G_RIGHT, popcount
+from tictacgo.solver.bits import G_FULL, G_LEFT, G_MAX_ACTIONS, G_N, G_POINTS, G_RIGHT, popcount, stack_int64s
 
-MAX_PARTS = 64  # chains or regions of one colour on a board of at most 7x7 (49 points)
+MAX_PARTS = 63  # chains or regions of one colour on a board of at most 7x7 (49 points: at most 25);
+# a set of them is the bits of an int64
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pass_alive(c, o, geo):
     """The stones of ``c``'s pass-alive chains (Benson's unconditional life), ``o`` the other colour's."""
     n, full, left, right = geo[G_N], geo[G_FULL], geo[G_LEFT], geo[G_RIGHT]
     if c == 0:
         return np.int64(0)
     empty = full & ~(c | o)
-    chains = np.empty(MAX_PARTS, dtype=np.int64)
-    libs = np.empty(MAX_PARTS, dtype=np.int64)
+    # Scratch on the stack (this runs at a good share of the search's nodes: no heap allocation).
+    chains = stack_int64s(MAX_PARTS)
+    libs = stack_int64s(MAX_PARTS)
     nc = 0
     rest = c
     while rest:
@@ -59,8 +61,8 @@ def pass_alive(c, o, geo):
         chains[nc] = g
         libs[nc] = nbrs(g, n, full, left, right) & empty
         nc += 1
-    reg_empty = np.empty(MAX_PARTS, dtype=np.int64)
-    reg_border = np.empty(MAX_PARTS, dtype=np.int64)
+    reg_empty = stack_int64s(MAX_PARTS)
+    reg_border = stack_int64s(MAX_PARTS)
     nr = 0
     other = full & ~c
     rest = other
@@ -72,32 +74,33 @@ def pass_alive(c, o, geo):
             reg_border[nr] = nbrs(r, n, full, left, right) & c
             nr += 1
     alive = c
-    live_chain = np.ones(nc, dtype=np.bool_)
-    live_region = np.ones(nr, dtype=np.bool_)
+    # The chains and regions still in the sets, as bit j for chain (region) j.
+    live_chains = (np.int64(1) << nc) - 1
+    live_regions = (np.int64(1) << nr) - 1
     changed = True
     while changed:
         changed = False
         for j in range(nc):
-            if not live_chain[j]:
+            if not live_chains >> j & 1:
                 continue
             vital = 0
             for i in range(nr):
-                if live_region[i] and reg_empty[i] & ~libs[j] == 0:
+                if live_regions >> i & 1 and reg_empty[i] & ~libs[j] == 0:
                     vital += 1
                     if vital == 2:
                         break
             if vital < 2:
-                live_chain[j] = False
+                live_chains &= ~(np.int64(1) << j)
                 alive &= ~chains[j]
                 changed = True
         for i in range(nr):
-            if live_region[i] and reg_border[i] & ~alive:
-                live_region[i] = False
+            if live_regions >> i & 1 and reg_border[i] & ~alive:
+                live_regions &= ~(np.int64(1) << i)
                 changed = True
     return alive
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def capturable(stones, other, k, alive, geo):
     """How many of ``stones`` the other side could capture with ``k`` placements while ``stones``' owner
     passes: the stones of groups with at most ``k`` liberties, less those in ``alive``."""
@@ -115,7 +118,7 @@ def capturable(stones, other, k, alive, geo):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def upper_bound(own, opp, t, geo, life):
     """An upper bound of the final stone difference (mover's view; see the module docstring)."""
     left = geo[G_MAX_ACTIONS] - t
@@ -125,7 +128,7 @@ def upper_bound(own, opp, t, geo, life):
     return min(popcount(own) + placements, geo[G_POINTS] - opp_min) - opp_min
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def lower_bound(own, opp, t, geo, life):
     """A lower bound of the final stone difference (mover's view; see the module docstring)."""
     left = geo[G_MAX_ACTIONS] - t
@@ -135,7 +138,7 @@ def lower_bound(own, opp, t, geo, life):
     return own_min - min(popcount(opp) + placements, geo[G_POINTS] - own_min)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def margin_bounds(own, opp, t, geo, life):
     """``(lower, upper)`` bounds of the final stone difference from the mover's view."""
     return lower_bound(own, opp, t, geo, life), upper_bound(own, opp, t, geo, life)

@@ -1,7 +1,13 @@
 """The solver's compiled core: Little-Go rules on int64 bitboards and the depth-first search.
 
-Everything here runs under numba (``@njit(cache=True)``: compiled on first
-use, cached on disk like the batched engines' kernels). A position is a
+Everything here runs under numba (``@njit(cache=True, _nrt=False)``:
+compiled on first use, cached on disk like the batched engines' kernels).
+``_nrt=False`` compiles the kernels without numba's reference counting of
+arrays: they allocate no array (the little scratch they need is on the stack,
+``bits.stack_int64s``), so the counts would only guard arrays the caller
+already holds, and keeping them (an atomic increment and decrement for every
+array view the search takes: ``frames[ply]``, the table's and the move
+lists' tuples) cost about a third of the search's time. A position is a
 handful of scalars, from the view of the player to move:
 
 * ``own``, ``opp``: the mover's and the opponent's stones (bit ``i*n + j``);
@@ -17,7 +23,10 @@ where the opponent just captured exactly one stone; so the whole ko memory is
 that point, worked out once by the rules' own placement primitive
 (``batched_kernels.go_place``, the line-for-line twin of
 ``littlego.place_bits``) when the capture happens. The placement itself
-(captures, suicide) is that primitive too; what this module adds (turns,
+(captures, suicide) is that primitive too (``place``); the search lists a
+position's moves with ``placement``, which gives the same from each colour's
+groups in atari worked out once for the position (a test checks the two at
+every empty point of random positions). What this module adds (turns,
 passes, the action limit, the end and the score) is checked against every
 recorded host game by the conformance suite.
 
@@ -56,6 +65,7 @@ try:
         G_POINTS,
         G_RIGHT,
         popcount,
+        prefetch,
         trailing_zeros,
     )
     from tictacgo.solver.bounds import lower_bound, margin_bounds, pass_alive, upper_bound  # noqa: F401
@@ -71,7 +81,7 @@ OPT_BOUNDS, OPT_LIFE = 1, 2
 EMPTY_KEY = np.uint64(0)  # an unused table slot (a real key of 0 is merely never found)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def place(own, opp, p, ko, geo, nb):
     """The mover's placement at ``p``: ``(legal, own2, opp2, dead)``; the ko point is refused."""
     if p == ko:
@@ -87,7 +97,7 @@ def place(own, opp, p, ko, geo, nb):
     return code == LEGAL, own2, opp2, dead
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def ko_after(own2, opp2, own_before, opp_before, dead, geo, nb):
     """The point the next mover may not play after a placement that removed ``dead``; -1 if none.
 
@@ -103,13 +113,13 @@ def ko_after(own2, opp2, own_before, opp_before, dead, geo, nb):
     return np.int64(q) if code == KO else np.int64(-1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pass_ends(t, last_pass, max_actions):
     """Whether a pass by the mover ends the game (limit reached, first action, or a second pass)."""
     return t + 1 >= max_actions or t == 0 or last_pass
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def after_move(own, opp, t, last_pass, p, own2, opp2, dead, geo, nb):
     """The position after the mover's action ``p`` (PASS is ``n*n``), from the next mover's view.
 
@@ -123,13 +133,13 @@ def after_move(own, opp, t, last_pass, p, own2, opp2, dead, geo, nb):
     return t + 1 >= max_actions, opp2, own2, t + 1, False, ko_after(own2, opp2, own, opp, dead, geo, nb)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def final_value(own, opp, black, komi, mode):
     """The value of a finished game from the view of the player whose stones are ``own``."""
     return value_of(popcount(own) - popcount(opp), black, komi, mode)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def value_of(d, black, komi, mode):
     """The value of a final stone difference ``d`` (the mover's stones minus the opponent's)."""
     if mode == MODE_MARGIN:
@@ -138,7 +148,7 @@ def value_of(d, black, komi, mode):
     return np.int64(1) if score > 0 else (np.int64(-1) if score < 0 else np.int64(0))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def bound_cut(own, opp, black, t, alpha, beta, geo, komi, mode, opts):
     """Whether the static bounds settle a position within ``(alpha, beta)`` (``tictacgo.solver.bounds``):
     ``(True, value)`` with a fail-soft value (an upper bound at most alpha or a lower bound at least
@@ -172,7 +182,7 @@ def bound_cut(own, opp, black, t, alpha, beta, geo, komi, mode, opts):
     return False, np.int64(0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def stone_hashes(black_stones, white_stones, zs, out):
     """Fill ``out`` (8,) with the Zobrist hash of the stones under each symmetry."""
     for s in range(8):
@@ -190,7 +200,7 @@ def stone_hashes(black_stones, white_stones, zs, out):
         out[s] = h
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def table_key(hs, ko, t, last_pass, black, zk, zt, zmisc):
     """The position's table key and the symmetry that gives it.
 
@@ -217,11 +227,20 @@ def table_key(hs, ko, t, last_pass, black, zk, zt, zmisc):
     return best, best_s
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def bucket(key, entries):
+    """The first slot of ``key``'s 2-slot bucket in a table of ``entries`` slots: ``key`` modulo the
+    number of buckets, times 2 (a mask rather than a division when that number is a power of 2)."""
+    buckets = np.uint64(entries >> 1)
+    if buckets & (buckets - np.uint64(1)) == 0:
+        return np.int64(key & (buckets - np.uint64(1))) * 2
+    return np.int64(key % buckets) * 2
+
+
+@njit(cache=True, _nrt=False)
 def store_entry(tkey, tlo, thi, tmove, tdepth, key, lo, hi, move, depth):
     """Store bounds and a move for ``key`` in the table's 2-slot bucket (the move in the key's frame)."""
-    nb = tkey.shape[0] >> 1
-    i = np.int64(key % np.uint64(nb)) * 2
+    i = bucket(key, tkey.shape[0])
     for j in (i, i + 1):
         if tkey[j] == key:
             # Bounds of the true value from two searches: both hold, keep the tighter. The move
@@ -237,6 +256,19 @@ def store_entry(tkey, tlo, thi, tmove, tdepth, key, lo, hi, move, depth):
     tkey[j], tlo[j], thi[j], tmove[j], tdepth[j] = key, lo, hi, move, depth
 
 
+@njit(cache=True, _nrt=False)
+def prefetch_bucket(hs, ko, t, last_pass, black, zk, zt, zmisc, table):
+    """Ask for the cache lines of a position's table bucket (its key, bounds, move and depth)."""
+    key = table_key(hs, ko, t, last_pass, black, zk, zt, zmisc)[0]
+    tkey, tlo, thi, tmove, tdepth = table
+    slot = bucket(key, tkey.shape[0])
+    prefetch(tkey, slot)
+    prefetch(tlo, slot)
+    prefetch(thi, slot)
+    prefetch(tmove, slot)
+    prefetch(tdepth, slot)
+
+
 # Fields of one frame of the explicit search stack (``frames[ply, F_*]``).
 (F_OWN, F_OPP, F_BLACK, F_T, F_LAST_PASS, F_KO, F_ALPHA, F_BETA, F_ALPHA0, F_BEST, F_BEST_MOVE, F_SYM,
  F_COUNT, F_NEXT, F_MOVE) = range(15)
@@ -247,22 +279,50 @@ ENTER, NEXT, RETURN = 0, 1, 2
 C_PLY, C_PHASE, C_VALUE, C_DONE = 0, 1, 2, 3
 
 
-@njit(cache=True)
-def atari_escapes(own, empty, geo):
-    """The last liberties of ``own``'s groups in atari: the points that may save them."""
+@njit(cache=True, _nrt=False)
+def groups_in_atari(stones, empty, geo):
+    """``(atari, last)``: the stones of ``stones``' groups with one liberty, and those liberties."""
     n, full, left, right = geo[G_N], geo[G_FULL], geo[G_LEFT], geo[G_RIGHT]
-    escapes = np.int64(0)
-    rest = own
+    atari = np.int64(0)
+    last = np.int64(0)
+    rest = stones
     while rest:
-        g = flood(rest & -rest, own, n, full, left, right)
+        g = flood(rest & -rest, stones, n, full, left, right)
         rest &= ~g
         libs = nbrs(g, n, full, left, right) & empty
-        if libs & (libs - 1) == 0:
-            escapes |= libs
-    return escapes
+        if libs and libs & (libs - 1) == 0:
+            atari |= g
+            last |= libs
+    return atari, last
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def atari_escapes(own, empty, geo):
+    """The last liberties of ``own``'s groups in atari: the points that may save them."""
+    return groups_in_atari(own, empty, geo)[1]
+
+
+@njit(cache=True, _nrt=False)
+def placement(own, opp, p, ko, empty, own_atari, opp_atari, opp_last, geo, nb):
+    """``place`` at an empty point ``p`` from the groups in atari worked out once for the position
+    (``groups_in_atari`` of each colour; ``empty`` the empty points): the same ``(legal, own2,
+    opp2, dead)``, with a flood fill only for a capture.
+
+    The placement captures the opponent's groups in atari next to ``p`` (``p`` is their last
+    liberty); it is legal unless it is the ko point or leaves its own group without a liberty:
+    no empty point next to it, no capture, and every own group next to it in atari.
+    """
+    if p == ko:
+        return False, own, opp, np.int64(0)
+    dead = np.int64(0)
+    if opp_last >> p & 1:
+        dead = flood(nb[p] & opp_atari, opp_atari, geo[G_N], geo[G_FULL], geo[G_LEFT], geo[G_RIGHT])
+    if not (nb[p] & empty or dead or nb[p] & own & ~own_atari):
+        return False, own, opp, np.int64(0)
+    return True, own | (np.int64(1) << p), opp & ~dead, dead
+
+
+@njit(cache=True, _nrt=False)
 def _finish(ply, frames, keys, table, sym, stats, max_actions):
     """Store the node's result in the table; its value."""
     f = frames[ply]
@@ -282,7 +342,7 @@ def _finish(ply, frames, keys, table, sym, stats, max_actions):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _enter(ply, frames, keys, hs, moves, table, hist, geo, nb, zk, zt, zmisc, inv, sym, mode, komi, stats):
     """Open the node at ``ply``: probe the table, list and order its moves.
 
@@ -299,7 +359,14 @@ def _enter(ply, frames, keys, hs, moves, table, hist, geo, nb, zk, zt, zmisc, in
     f[F_SYM] = ks
     tkey, tlo, thi, tmove, tdepth = table
     stats[S_PROBES] += 1
-    slot = np.int64(key % np.uint64(tkey.shape[0] >> 1)) * 2
+    slot = bucket(key, tkey.shape[0])
+    # The bucket's bounds, move and depth lie in four other arrays: ask for their cache lines now,
+    # so that they arrive with the key's (the bounds and move are read on a hit, the depth when
+    # the node's result is stored) rather than one after the other.
+    prefetch(tlo, slot)
+    prefetch(thi, slot)
+    prefetch(tmove, slot)
+    prefetch(tdepth, slot)
     tt_move = -1
     for j in (slot, slot + 1):
         if tkey[j] == key:
@@ -331,13 +398,14 @@ def _enter(ply, frames, keys, hs, moves, table, hist, geo, nb, zk, zt, zmisc, in
     mv, mown, mopp, mdead, msc = moves
     full = geo[G_FULL]
     empty = full & ~(own | opp)
-    escapes = atari_escapes(own, empty, geo)
+    own_atari, escapes = groups_in_atari(own, empty, geo)
+    opp_atari, opp_last = groups_in_atari(opp, empty, geo)
     cnt = 0
     e = empty
     while e:
         p = trailing_zeros(e)
         e &= e - 1
-        ok, o2, p2, dead = place(own, opp, p, ko, geo, nb)
+        ok, o2, p2, dead = placement(own, opp, p, ko, empty, own_atari, opp_atari, opp_last, geo, nb)
         if not ok:
             continue
         sc = hist[black, p]
@@ -358,7 +426,7 @@ def _enter(ply, frames, keys, hs, moves, table, hist, geo, nb, zk, zt, zmisc, in
     return False, np.int64(0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _child_value(ply, v, frames, hist, geo):
     """Take a move's value (the mover's view) into the node; True when it cuts the node off."""
     f = frames[ply]
@@ -374,7 +442,7 @@ def _child_value(ply, v, frames, hist, geo):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def child_hashes(hs, ply, p, dead, black, N, zs):
     """The 8 symmetries' stone hashes after the move ``p`` (capturing ``dead``) into ``hs[ply + 1]``."""
     colour = 0 if black else 1
@@ -390,7 +458,7 @@ def child_hashes(hs, ply, p, dead, black, N, zs):
         hs[ply + 1, s] = h
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def run(control, frames, keys, hs, moves, table, hist, geo, nb, zs, zk, zt, zmisc, inv, sym, mode, komi,
         stats, node_stop, opts):
     """Run the search on the explicit stack until it ends or has visited ``node_stop`` nodes.
@@ -456,6 +524,10 @@ def run(control, frames, keys, hs, moves, table, hist, geo, nb, zs, zk, zt, zmis
                     value = _finish(ply, frames, keys, table, sym, stats, max_actions)
                     phase = RETURN
                 continue
+            # The child's hashes and bucket now, its table lines asked for while the bounds are
+            # worked out (the probe in ``_enter`` would otherwise wait for them).
+            child_hashes(hs, ply, p, dead, black, N, zs)
+            prefetch_bucket(hs[ply + 1], c_ko, c_t, c_pass, 1 - black, zk, zt, zmisc, table)
             cut, v = bound_cut(c_own, c_opp, 1 - black, c_t, -f[F_BETA], -f[F_ALPHA], geo, komi, mode, opts)
             if cut:
                 # The bounds settle the position after the move: no node needed either.
@@ -467,6 +539,5 @@ def run(control, frames, keys, hs, moves, table, hist, geo, nb, zs, zk, zt, zmis
             c[F_OWN], c[F_OPP], c[F_BLACK], c[F_T] = c_own, c_opp, 1 - black, c_t
             c[F_LAST_PASS], c[F_KO] = c_pass, c_ko
             c[F_ALPHA], c[F_BETA] = -f[F_BETA], -f[F_ALPHA]
-            child_hashes(hs, ply, p, dead, black, N, zs)
             ply += 1
             phase = ENTER
