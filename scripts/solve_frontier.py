@@ -76,6 +76,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--table-bits", type=int, default=24, help="log2 of the table's entries (13 bytes each)")
     p.add_argument("--no-bounds", action="store_true", help="search without the static bounds")
     p.add_argument("--no-life", action="store_true", help="bounds without pass-alive chains")
+    p.add_argument("--line-first", action="store_true",
+                   help="at each line position whose successor on the line is proved, try the line's "
+                        "move first (its proof is then a table hit)")
     p.add_argument("--hint-depth", type=int, default=0,
                    help="try the shipped AlphaZero network's move first at every position within this "
                         "many actions of each position solved (0: no hints; see "
@@ -132,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
                 p.error(f"--opening {args.opening!r}: {e}")
         run = FrontierRun(states, actions, args.start_left, not args.no_all_moves, args.table_bits,
                           bounds=not args.no_bounds, life=not args.no_life, end_left=args.end_left,
-                          hint_depth=args.hint_depth)
+                          hint_depth=args.hint_depth, line_first=args.line_first)
     run.out["budget_seconds"] = args.budget
     reserve = args.budget / 5 if args.reserve is None else args.reserve
     Solver(8).solve(

@@ -199,6 +199,26 @@ def test_network_hints_keep_every_value_and_are_kept_by_a_checkpoint(tmp_path):
     assert frontier.FrontierRun.load(tmp_path / "run.npz").out["hint_depth"] == 2
 
 
+def test_line_first_proves_a_win_kept_by_the_line_move_with_that_move_alone(tmp_path):
+    game = littlego.LittleGo(5)
+    states, actions = frontier.line_from_agent(game, "greedy", seed=2)
+    plain = frontier.FrontierRun(states, actions, 10, False, 18, end_left=13)
+    first = frontier.FrontierRun(states, actions, 10, False, 18, end_left=13, line_first=True)
+    assert plain.run(600) == first.run(600) == "done"
+    assert [(p["taken"], p["value_for_black"]) for p in plain.out["positions"]] == [
+        (p["taken"], p["value_for_black"]) for p in first.out["positions"]]
+    searched_before = []
+    for was, row in zip(plain.out["positions"], first.out["positions"], strict=True):
+        mover_wins = (row["value_for_black"] == 1) == (row["mover"] == "Black")
+        if row["line_move_keeps_value"] and mover_wins:
+            # the line's move leads to the position just proved: one step, a table hit
+            assert row["nodes"] == 2 and row["best_move"] == row["line_move"]
+            searched_before.append(was["nodes"])
+    assert searched_before and max(searched_before) > 2  # without it the search tried other moves first
+    first.save(tmp_path / "run.npz")
+    assert frontier.FrontierRun.load(tmp_path / "run.npz").out["line_first"] is True
+
+
 def test_the_estimate_skips_positions_the_table_answered_and_grows_per_action():
     rows = [{"left": 16, "nodes": 1_000_000, "value_for_black": -1},
             {"left": 17, "nodes": 2, "value_for_black": -1},

@@ -128,7 +128,7 @@ class FrontierRun:
     """
 
     def __init__(self, states, actions, start_left, all_moves, table_bits, bounds=True, life=True,
-                 end_left=None, hint_depth=0):
+                 end_left=None, hint_depth=0, line_first=False):
         game = states[0].game
         live = [k for k, s in enumerate(states) if s.end is None]
         self.states, self.actions = states, actions
@@ -151,6 +151,7 @@ class FrontierRun:
             "bounds": bounds,
             "life": life,
             "hint_depth": hint_depth,
+            "line_first": line_first,
             "positions": [],
             "deepest": None,
             "value_for_black": None,
@@ -167,6 +168,15 @@ class FrontierRun:
             count = policy_hints(self.solver, state, depth, self._best_moves)
             print(f"  hints: the network's moves at {count:,} positions within {depth} actions "
                   f"({time.perf_counter() - t0:.1f} s)", flush=True)
+
+    def _line_move_first(self, state) -> None:
+        """With ``line_first``, try the line's own move first at a line position whose successor on
+        the line is proved: the search then meets that proof at once (a table hit), where a hint that
+        differs from the line's move would first search another move's whole subtree."""
+        proved = self.out["positions"] and self.out["positions"][-1]["value_for_black"] is not None
+        if (self.out.get("line_first") and self.phase == "line" and proved
+                and self.k < len(self.actions)):
+            self.solver.hint(state, self.actions[self.k])
 
     def extend_to(self, end_left: int) -> None:
         """Make the backward pass end at ``end_left`` actions to go; a run that had stopped (or was in
@@ -211,6 +221,7 @@ class FrontierRun:
                         report(self.out)
                     continue
                 if self.search is None:
+                    self._line_move_first(state)  # before the hints: a position keeps its first entry
                     self._hint(state)
                     self.search = ResumableSearch(self.solver, state)
                 keep = reserve if self.phase == "line" and self.all_moves and self.k > 0 else 0.0
@@ -303,7 +314,7 @@ class FrontierRun:
             actions = parse_moves(" ".join(out["line"]), out["size"])
             states = line_from_moves(game, actions)
             run = cls(states, actions, out["start_left"], meta["all_moves"], out["table_bits"], out["bounds"],
-                      out["life"], out["end_left"], out.get("hint_depth", 0))
+                      out["life"], out["end_left"], out.get("hint_depth", 0), out.get("line_first", False))
             run.out, run.k, run.phase, run.moves_todo = out, meta["k"], meta["phase"], meta["moves_todo"]
             run.elapsed = meta["elapsed"]
             restore_table(run.solver, states[0], {f[6:]: z[f] for f in z.files if f.startswith("table_")})
