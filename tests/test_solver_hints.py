@@ -49,6 +49,25 @@ def test_a_hinted_winning_move_is_the_one_the_search_plays():
         assert solver.solve(state).best_move == a
 
 
+def test_a_second_hint_is_ignored_unless_it_replaces_the_first():
+    for state in positions(4, (7, 8, 9), 40, 5):
+        values = Solver(16).move_values(state)
+        winners = [a for a, r in values.items() if r.value == 1]
+        if len(winners) >= 2:
+            break
+    else:
+        pytest.fail("no position with two winning moves among the samples")
+    first, second = winners[:2]
+    kept = Solver(16)
+    kept.hint(state, first)
+    kept.hint(state, second)  # the position already has an entry: it keeps its move
+    assert kept.solve(state).best_move == first
+    replaced = Solver(16)
+    replaced.hint(state, first)
+    replaced.hint(state, second, replace=True)
+    assert replaced.solve(state).best_move == second
+
+
 def test_a_hint_outside_the_actions_is_refused_naming_it():
     state = go.LittleGo(4).initial_state()
     with pytest.raises(ValueError, match=r"action must be in \[0, 16\], got 17"):

@@ -172,11 +172,12 @@ class FrontierRun:
     def _line_move_first(self, state) -> None:
         """With ``line_first``, try the line's own move first at a line position whose successor on
         the line is proved: the search then meets that proof at once (a table hit), where a hint that
-        differs from the line's move would first search another move's whole subtree."""
+        differs from the line's move would first search another move's whole subtree. It replaces
+        the move of an entry the position already has (a hint, or an unfinished search's)."""
         proved = self.out["positions"] and self.out["positions"][-1]["value_for_black"] is not None
         if (self.out.get("line_first") and self.phase == "line" and proved
                 and self.k < len(self.actions)):
-            self.solver.hint(state, self.actions[self.k])
+            self.solver.hint(state, self.actions[self.k], replace=True)
 
     def extend_to(self, end_left: int) -> None:
         """Make the backward pass end at ``end_left`` actions to go; a run that had stopped (or was in

@@ -329,12 +329,13 @@ class Solver:
         budget, deadline = _budget(budget_nodes, time_limit)
         return self._run(pos, budget, deadline, check_bool("margin", margin), time.perf_counter())
 
-    def hint(self, state: littlego.GoState, action: int, margin: bool = False) -> None:
+    def hint(self, state: littlego.GoState, action: int, margin: bool = False, replace: bool = False) -> None:
         """Have the search try ``action`` first at ``state`` (a move-ordering hint, say a policy's).
 
         The hint is a table entry with no bounds and that move, as a finished search would leave
         its best move: it changes the order of the search, never a value. A position already in
-        the table keeps its entry; a deeper one may later take the hint's slot.
+        the table keeps its entry (with ``replace``, its bounds but this move); a deeper one may
+        later take the hint's slot.
         """
         check_position(state)
         pos = kernel_position(state)
@@ -349,10 +350,14 @@ class Solver:
                               tb.zt, tb.zmisc)
         key = np.uint64(key)  # numba hands it back as a Python int
         slot = int(key % np.uint64(len(table.key) >> 1)) * 2
-        if key in (table.key[slot], table.key[slot + 1]):
-            return
+        move = np.int64(tb.sym[ks, action])
+        for j in (slot, slot + 1):
+            if table.key[j] == key:
+                if replace:
+                    table.move[j] = move
+                return
         K.store_entry(table.key, table.lo, table.hi, table.move, table.depth, key, np.int64(-K.INF),
-                 np.int64(K.INF), np.int64(tb.sym[ks, action]), np.int64(0))
+                 np.int64(K.INF), move, np.int64(0))
 
     def move_values(self, state: littlego.GoState, budget_nodes: int | None = None,
                     time_limit: float | None = None, margin: bool = False) -> dict[int, SolveResult]:
