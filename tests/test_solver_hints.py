@@ -34,15 +34,19 @@ def test_hints_of_any_moves_never_change_a_value_or_a_margin(n, lefts, seed):
         assert margin.solve(state, margin=True).margin == Solver(16).solve(state, margin=True).margin
 
 
-def test_a_hinted_winning_move_is_the_one_the_search_plays():
-    # A position where the mover has several winning moves: each, hinted, is the move played.
+def position_with_two_winning_moves():
+    """A sampled 4x4 position where the mover has at least two winning moves, and those moves."""
     for state in positions(4, (7, 8, 9), 40, 5):
         values = Solver(16).move_values(state)
         winners = [a for a, r in values.items() if r.value == 1]
         if len(winners) >= 2:
-            break
-    else:
-        pytest.fail("no position with two winning moves among the samples")
+            return state, winners
+    pytest.fail("no position with two winning moves among the samples")
+
+
+def test_a_hinted_winning_move_is_the_one_the_search_plays():
+    # A position where the mover has several winning moves: each, hinted, is the move played.
+    state, winners = position_with_two_winning_moves()
     for a in winners:
         solver = Solver(16)
         solver.hint(state, a)
@@ -50,13 +54,7 @@ def test_a_hinted_winning_move_is_the_one_the_search_plays():
 
 
 def test_a_second_hint_is_ignored_unless_it_replaces_the_first():
-    for state in positions(4, (7, 8, 9), 40, 5):
-        values = Solver(16).move_values(state)
-        winners = [a for a, r in values.items() if r.value == 1]
-        if len(winners) >= 2:
-            break
-    else:
-        pytest.fail("no position with two winning moves among the samples")
+    state, winners = position_with_two_winning_moves()
     first, second = winners[:2]
     kept = Solver(16)
     kept.hint(state, first)
