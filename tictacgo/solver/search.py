@@ -349,7 +349,7 @@ class Solver:
         key, ks = K.table_key(hs, np.int64(pos.ko), np.int64(pos.t), int(pos.last_pass), pos.black, tb.zk,
                               tb.zt, tb.zmisc)
         key = np.uint64(key)  # numba hands it back as a Python int
-        slot = int(key % np.uint64(len(table.key) >> 1)) * 2
+        slot = int(K.bucket(key, len(table.key)))  # the bucket the search probes
         move = np.int64(tb.sym[ks, action])
         for j in (slot, slot + 1):
             if table.key[j] == key:
