@@ -1,0 +1,142 @@
+"""Combining frontier runs (tictacgo.solver.combine, scripts/combine_proofs.py): a position's value
+from the proved values of its children.
+
+The runs here are real frontier runs on 3x3 (komi 1.5, 8 actions: the empty
+board is a White win), one per class of first moves; the combined values
+must be the solver's own, found through the rules' moves and symmetries.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("numba", reason="the solver needs numba (the fast extra)")
+
+from tictacgo.evaluation import frontier  # noqa: E402
+from tictacgo.games import littlego  # noqa: E402
+from tictacgo.protocol.coords import action_to_course  # noqa: E402
+from tictacgo.solver import book_from_frontier, solve  # noqa: E402
+from tictacgo.solver.combine import combine  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPT = ROOT / "scripts" / "combine_proofs.py"
+_spec = importlib.util.spec_from_file_location("combine_proofs", SCRIPT)
+script = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(script)
+
+GAME = littlego.LittleGo(3)
+#: One Black first move of each class on 3x3: the centre, a side point, a corner (a pass on the
+#: empty board ends the game, a quirk of the course's rules: the rules give its result).
+FIRST_MOVES = {"centre": "1,1", "side": "0,1", "corner": "0,0"}
+
+
+def black_value(state) -> int:
+    if state.end is not None:
+        w = littlego.winner(state)
+        return 1 if w == littlego.BLACK else -1 if w == littlego.WHITE else 0
+    v = solve(state).value
+    return v if state.to_move == littlego.BLACK else -v
+
+
+def after(moves: str):
+    state = GAME.initial_state()
+    for word in moves.split():
+        state = littlego.play(state, frontier.parse_moves(word, 3)[0])
+    return state
+
+
+def write_run(path: Path, opening: str, keep_from: int) -> Path:
+    """A frontier run along a line that starts with ``opening``, solved back to the empty board, its
+    rows before ``keep_from`` moves dropped (so the run proves nothing before the opening's end)."""
+    first = frontier.parse_moves(opening, 3)
+    states, actions = frontier.line_from_agent(GAME, "random", seed=1, opening=first)
+    out = frontier.solve_line(states, actions, start_left=6, budget=60, reserve=0, all_moves=False,
+                              table_bits=16)
+    out["positions"] = [r for r in out["positions"] if r["taken"] >= keep_from]
+    path.write_text(json.dumps(out))
+    return path
+
+
+@pytest.fixture(scope="module")
+def first_move_runs(tmp_path_factory) -> dict[str, Path]:
+    d = tmp_path_factory.mktemp("runs")
+    return {name: write_run(d / f"{name}.json", move, keep_from=1) for name, move in FIRST_MOVES.items()}
+
+
+def test_every_first_move_of_3x3_is_found_among_the_classes_and_the_empty_board_loses(first_move_runs):
+    result = combine(list(first_move_runs.values()), "")
+    empty = GAME.initial_state()
+    legal = [action_to_course(a, 3) for a in littlego.legal_actions(empty)]
+    assert [c.move for c in result.children] == legal
+    for c in result.children:
+        assert c.value_for_black == black_value(after(c.move)), c.move
+    corners = [c for c in result.children if c.move in ("0,0", "0,2", "2,0", "2,2")]
+    assert all(c.how.startswith("proved by corner.json") for c in corners)  # images of the run's corner
+    assert result.children[-1].move == "PASS" and result.children[-1].how == "game end"
+    assert result.values == [-1] == [black_value(empty)]
+    assert result.missing == [] and result.best_moves == [None]  # Black has no winning move
+
+
+def test_a_missing_class_leaves_the_value_unknown_and_names_its_moves(first_move_runs, capsys):
+    runs = [p for name, p in first_move_runs.items() if name != "side"]
+    result = combine(runs, "")
+    assert result.root_value is None
+    assert result.missing == ["0,1", "1,0", "1,2", "2,1"]
+    assert script.main([str(p) for p in runs]) == 1
+    assert "no run proved the position after 0,1, 1,0, 1,2, 2,1" in capsys.readouterr().out
+
+
+def test_a_win_for_the_mover_needs_one_child_and_goes_back_along_the_opening(tmp_path):
+    reply = action_to_course(solve(after("1,1")).best_move, 3)  # White's winning answer to the centre
+    run = write_run(tmp_path / "answer.json", f"1,1 {reply}", keep_from=2)
+    result = combine([run], "1,1")
+    assert result.root_value == -1 and result.best_moves[1] == reply
+    known = [c for c in result.children if c.value_for_black is not None]
+    assert all(c.value_for_black == black_value(after(f"1,1 {c.move}")) for c in known)
+    assert len(known) < len(result.children)  # the other replies were not needed
+    # Black's centre loses, which does not decide the empty board: Black has other first moves
+    assert result.values[0] is None and result.best_moves[0] is None
+
+
+def test_the_combined_json_is_a_frontier_result_that_a_book_reads(tmp_path):
+    reply = action_to_course(solve(after("1,1")).best_move, 3)
+    run = write_run(tmp_path / "answer.json", f"1,1 {reply}", keep_from=2)
+    out = tmp_path / "combined.json"
+    assert script.main(["--opening", "1,1", str(run), "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert data["line"] == ["1,1"] and [r["value_for_black"] for r in data["positions"]] == [None, -1]
+    book = book_from_frontier(out)
+    move, value = book.lookup(after("1,1"))
+    assert (action_to_course(move, 3), value) == (reply, 1)
+
+
+def test_runs_that_contradict_each_other_are_refused_naming_both(first_move_runs, tmp_path):
+    run = json.loads(first_move_runs["corner"].read_text())
+    row = next(r for r in run["positions"] if r["taken"] == 1)
+    row["value_for_black"] = -row["value_for_black"] or 1
+    bad = tmp_path / "flipped.json"
+    bad.write_text(json.dumps(run))
+    with pytest.raises(ValueError, match=r"flipped\.json: the position after '0,0' is .* but corner\.json"):
+        combine([first_move_runs["corner"], bad], "")
+
+
+def test_bad_runs_and_openings_are_refused_with_what_was_expected(first_move_runs, tmp_path):
+    run = json.loads(first_move_runs["centre"].read_text())
+    other = dict(run, size=4, komi=2, max_actions=15)
+    (tmp_path / "four.json").write_text(json.dumps(other))
+    with pytest.raises(ValueError, match=r"four\.json: a run on 4x4, komi 2, 15 actions, but centre\.json"):
+        combine([first_move_runs["centre"], tmp_path / "four.json"], "")
+    illegal = dict(run, line=["1,1", "1,1"] + run["line"][2:])
+    (tmp_path / "illegal.json").write_text(json.dumps(illegal))
+    with pytest.raises(ValueError, match=r"illegal\.json: move 2 \(1,1\) after '1,1' is illegal"):
+        combine([tmp_path / "illegal.json"], "")
+    (tmp_path / "notes.json").write_text(json.dumps({"size": 3}))
+    with pytest.raises(ValueError, match=r"notes\.json: not a frontier run's JSON"):
+        combine([tmp_path / "notes.json"], "")
+    with pytest.raises(ValueError, match=r"the opening: move 1 \('9,9'\): '9,9' is off the 3x3 board"):
+        combine([first_move_runs["centre"]], "9,9")
+    assert script.main([str(tmp_path / "notes.json")]) == 2
