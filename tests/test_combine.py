@@ -16,10 +16,11 @@ import pytest
 
 pytest.importorskip("numba", reason="the solver needs numba (the fast extra)")
 
+from tictacgo.cli import main as cli_main  # noqa: E402
 from tictacgo.evaluation import frontier  # noqa: E402
 from tictacgo.games import littlego  # noqa: E402
 from tictacgo.protocol.coords import action_to_course  # noqa: E402
-from tictacgo.solver import book_from_frontier, solve  # noqa: E402
+from tictacgo.solver import book_from_frontier, load_book, solve  # noqa: E402
 from tictacgo.solver.combine import combine  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -112,6 +113,11 @@ def test_the_combined_json_is_a_frontier_result_that_a_book_reads(tmp_path):
     book = book_from_frontier(out)
     move, value = book.lookup(after("1,1"))
     assert (action_to_course(move, 3), value) == (reply, 1)
+    both = tmp_path / "both.book"  # --frontier repeats: the run's positions and the combined one
+    assert cli_main(["solve", "--book", str(both), "--frontier", str(run), "--frontier", str(out)]) == 0
+    run_only = book_from_frontier(run)
+    assert run_only.lookup(after("1,1")) is None
+    assert load_book(both).entries == {**run_only.entries, **book.entries}
 
 
 def test_runs_that_contradict_each_other_are_refused_naming_both(first_move_runs, tmp_path):

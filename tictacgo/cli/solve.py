@@ -11,8 +11,8 @@ ending at game ends or where the pass bound settles a position
 (``--leaf-rules none``: every line to the game's end).
 ``--verify`` checks a certificate (``tictacgo.solver.checker``) and prints what
 it proves, or the first position where the proof fails. ``--book`` checks
-each certificate and writes their moves as a book (``--frontier`` adds the
-positions a ``scripts/solve_frontier.py`` run proved). Exit status 0 on
+each certificate and writes their moves as a book (each ``--frontier`` adds
+the positions a ``scripts/solve_frontier.py`` run proved won). Exit status 0 on
 success, 1 when a certificate does not prove its claim or a position is not
 solved in time, 2 for bad arguments or a file that cannot be read or
 written, 130 when interrupted.
@@ -48,8 +48,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="check the certificate FILE with the rules core alone (nothing is solved)")
     parser.add_argument("--book", default=None, metavar="OUT",
                         help="check the certificates given as arguments and write their moves as a book")
-    parser.add_argument("--frontier", default=None, metavar="JSON",
-                        help="with --book: add the positions a scripts/solve_frontier.py run proved won")
+    parser.add_argument("--frontier", action="append", default=None, metavar="JSON",
+                        help="with --book: add the positions a scripts/solve_frontier.py run proved won "
+                             "(or scripts/combine_proofs.py found); repeat it for more runs")
     parser.add_argument("certificates", nargs="*", metavar="CERT", help="with --book: certificate files")
     parser.add_argument("--max-mb", type=float, default=512,
                         help="refuse a certificate larger than this many MB (default 512)")
@@ -112,8 +113,8 @@ def _book(args: argparse.Namespace) -> int:
     try:
         book = book_from_certificates(args.certificates, max_bytes=int(args.max_mb * 2**20)) \
             if args.certificates else None
-        if args.frontier is not None:
-            book = book_from_frontier(args.frontier, book)
+        for path in args.frontier or ():
+            book = book_from_frontier(path, book)
     except CertificateError as e:
         print(f"tictacgo solve: not proved: {e}", file=sys.stderr)
         return 1
