@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,7 @@ from tictacgo.cli import main as cli_main  # noqa: E402
 from tictacgo.evaluation import frontier  # noqa: E402
 from tictacgo.games import littlego  # noqa: E402
 from tictacgo.protocol.coords import action_to_course  # noqa: E402
-from tictacgo.solver import book_from_frontier, load_book, solve  # noqa: E402
+from tictacgo.solver import CertificateError, book_from_frontier, load_book, prove, solve  # noqa: E402
 from tictacgo.solver.combine import combine  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -88,7 +89,7 @@ def test_a_missing_class_leaves_the_value_unknown_and_names_its_moves(first_move
     assert result.root_value is None
     assert result.missing == ["0,1", "1,0", "1,2", "2,1"]
     assert script.main([str(p) for p in runs]) == 1
-    assert "no run proved the position after 0,1, 1,0, 1,2, 2,1" in capsys.readouterr().out
+    assert "not proved: the position after 0,1, 1,0, 1,2, 2,1" in capsys.readouterr().out
 
 
 def test_a_win_for_the_mover_needs_one_child_and_goes_back_along_the_opening(tmp_path):
@@ -134,7 +135,7 @@ def test_bad_runs_and_openings_are_refused_with_what_was_expected(first_move_run
     run = json.loads(first_move_runs["centre"].read_text())
     other = dict(run, size=4, komi=2, max_actions=15)
     (tmp_path / "four.json").write_text(json.dumps(other))
-    with pytest.raises(ValueError, match=r"four\.json: a run on 4x4, komi 2, 15 actions, but centre\.json"):
+    with pytest.raises(ValueError, match=r"four\.json: a result on 4x4, komi 2, 15 actions, but centre"):
         combine([first_move_runs["centre"], tmp_path / "four.json"], "")
     illegal = dict(run, line=["1,1", "1,1"] + run["line"][2:])
     (tmp_path / "illegal.json").write_text(json.dumps(illegal))
@@ -146,3 +147,54 @@ def test_bad_runs_and_openings_are_refused_with_what_was_expected(first_move_run
     with pytest.raises(ValueError, match=r"the opening: move 1 \('9,9'\): '9,9' is off the 3x3 board"):
         combine([first_move_runs["centre"]], "9,9")
     assert script.main([str(tmp_path / "notes.json")]) == 2
+
+
+def write_certificate(path: Path, moves: str) -> Path:
+    state = after(moves)
+    prove(state, line=frontier.parse_moves(moves, 3)).write(path)
+    return path
+
+
+def test_certificates_of_every_first_move_make_a_checked_value_of_the_empty_board(tmp_path):
+    certs = [write_certificate(tmp_path / f"{name}.cert", move) for name, move in FIRST_MOVES.items()]
+    result = combine(certs, "")
+    assert result.values == [-1] and result.checked == [True]
+    assert all(c.checked for c in result.children)
+    assert "proved by corner.cert after '0,0'" in {c.how for c in result.children}
+
+
+def test_a_value_that_needs_a_runs_value_is_not_marked_checked(first_move_runs, tmp_path):
+    certs = [write_certificate(tmp_path / f"{name}.cert", FIRST_MOVES[name]) for name in ("centre", "side")]
+    result = combine([*certs, first_move_runs["corner"]], "")
+    assert result.values == [-1] and result.checked == [False]
+    assert [c.checked for c in result.children if c.move in ("0,0", "1,1")] == [False, True]
+
+
+def test_depth_two_reaches_certificates_of_the_positions_two_actions_below(tmp_path):
+    certs = []
+    for name, move in FIRST_MOVES.items():  # White's winning answer to each first move, as a certificate
+        reply = action_to_course(solve(after(move)).best_move, 3)
+        certs.append(write_certificate(tmp_path / f"{name}.cert", f"{move} {reply}"))
+    assert combine(certs, "").root_value is None  # one action deep: Black's first moves are not proved
+    result = combine(certs, "", depth=2)
+    assert result.values == [-1] and result.checked == [True]
+    assert {c.how for c in result.children} == {"from the proved positions below it", "game end"}
+    with pytest.raises(ValueError, match="depth must be an integer of at least 1, got 0"):
+        combine(certs, "", depth=0)
+
+
+def test_a_certificate_that_does_not_prove_its_claim_is_refused(tmp_path, capsys):
+    cert = write_certificate(tmp_path / "centre.cert", "1,1")
+    with zipfile.ZipFile(cert) as z:
+        members = {name: z.read(name) for name in z.namelist()}
+    header = json.loads(members["header.json"])
+    header["claim"] = "black wins"
+    members["header.json"] = json.dumps(header).encode()
+    bad = tmp_path / "flipped.cert"
+    with zipfile.ZipFile(bad, "w") as z:
+        for name, data in members.items():
+            z.writestr(name, data)
+    with pytest.raises(CertificateError, match=r"flipped\.cert"):
+        combine([bad], "")
+    assert script.main([str(bad)]) == 2
+    assert "flipped.cert" in capsys.readouterr().err

@@ -1,33 +1,36 @@
-"""The value of a position from the proved values of its children: how frontier runs add up.
+"""The value of a position from proved positions below it: how frontier runs and certificates add up.
 
 One frontier run (``scripts/solve_frontier.py``, ``tictacgo.evaluation.frontier``)
-proves the positions of one line. The value of a position before the
-lines part needs several runs: after Black's centre on 5x5, one run for
-each of White's replies. ``combine`` puts them together with the rules core
-alone (``tictacgo.games.littlego``: legal actions, play, the end of the
-game; ``position_code`` for the 8 symmetric images):
+proves the positions of one line; one certificate (``tictacgo solve
+--certificate``) proves one position. The value of a position above them
+needs several: after Black's centre on 5x5, one run for each of White's
+replies. ``combine`` puts them together with the rules core alone
+(``tictacgo.games.littlego``: legal actions, play, the end of the game;
+``position_code`` for the 8 symmetric images):
 
-* every position of every run's line whose value the run proved is read
-  back by replaying the line's moves, and named by its canonical code (the
-  same position, or one of its 8 images, has one code); two runs that
+* every position a run proved is read back by replaying its line's moves, a
+  certificate's root enters with its claim once the checker
+  (``tictacgo.solver.checker``) accepts it, and each is named by its
+  canonical code (a position and its 8 images share one); two results that
   disagree on a position are refused;
 * at the *root* (the position after ``opening``), every legal action of the
-  mover is played and looked up: the result of the game where the action
-  ends it, else a proved position of the same code;
-* the root's value is the minimax of its children's: the mover wins as soon
-  as one child is a win for it; otherwise the value is known only once every
-  child is (the best of them for the mover);
+  mover is played: its value is the game's result where the action ends it,
+  else a proved position's of the same code, else (with ``depth`` above 1)
+  the minimax of its own children, down to ``depth`` actions below the root;
+* a position's value is the minimax of its children's: the mover wins as
+  soon as one child is a win for it; otherwise the value is known only once
+  every child's is (the best of them for the mover);
 * back along the opening toward the empty board, a position is a win for
   its mover when the opening's move there leads to a win for that mover (a
-  position where the opening's move does not win stays unknown, unless a run
-  proved it).
+  position where the opening's move does not win stays unknown, unless a
+  result proves it).
 
-What it trusts: the runs' values, each the solver's search on that
-position (nothing is searched again here: this is not the certificate
-checker, ``tictacgo.solver.checker``). What it checks: that the runs are of
-one variant, that their lines are legal, that they do not contradict each
-other, and that the children it needs are all there, by the rules' own
-moves and symmetries, not by the solver's move classes.
+What it trusts: a run's values, each the solver's search on that position
+(nothing is searched here), marked unchecked; a value that follows from
+game ends and accepted certificates alone is marked checked, a proof that
+needs nothing but the rules core. What it checks: one variant, legal lines,
+no contradictions, and that every child a value needs is there, by the
+rules' own moves and symmetries, not by the solver's move classes.
 
 ``scripts/combine_proofs.py`` is the command line. Its JSON has the layout of
 a frontier run's (``line``: the opening; ``positions``: a row for each
@@ -40,6 +43,7 @@ from __future__ import annotations
 
 import json
 import os
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -53,21 +57,23 @@ MAX_RESULT_BYTES = 16 * 1024 * 1024
 
 @dataclass(frozen=True)
 class Proved:
-    """One position a run proved: its value for Black, and where that comes from."""
+    """One position a result proved: its value for Black, and where that comes from."""
 
     value_for_black: int
-    source: str         # the run's file name
+    source: str         # the file's name
     line: str           # the moves from the empty board to the position, as the course writes them
-    best_move: str | None
+    checked: bool       # True: the claim of a certificate the checker accepted; False: a run's value
 
 
 @dataclass(frozen=True)
 class Child:
     """One legal action of the root's mover and what is known of the position it leads to."""
 
-    move: str                   # the action, as the course writes it
-    value_for_black: int | None  # None: no run proved this position
-    how: str                    # "game end", "proved by FILE at LINE", or "not proved"
+    move: str                    # the action, as the course writes it
+    value_for_black: int | None  # None: not known
+    how: str                     # "game end", "proved by FILE after LINE", "not proved", or
+    #                              "from the proved positions below it"
+    checked: bool                # the value follows from game ends and checked certificates alone
 
 
 @dataclass
@@ -77,19 +83,24 @@ class Combined:
     Attributes:
         game: the variant.
         opening: the moves from the empty board to the root, as the course writes them.
+        depth: how many actions below the root the minimax looked for proved positions.
         children: one entry per legal action of the root's mover, in action order.
         values: the value for Black of the position after ``opening[:k]``, for ``k`` from 0 (the
             empty board) to ``len(opening)`` (the root); None where it does not follow.
         best_moves: the winning move of the mover in each of those positions, where the value says
             the mover wins (None elsewhere).
-        sources: the runs read.
+        checked: for each of those positions, whether its value follows from game ends and
+            certificates the checker accepted alone (no run's value is needed).
+        sources: the files read.
     """
 
     game: littlego.LittleGo
     opening: list[str]
+    depth: int
     children: list[Child]
     values: list[int | None]
     best_moves: list[str | None]
+    checked: list[bool]
     sources: list[str]
 
     @property
@@ -98,7 +109,7 @@ class Combined:
 
     @property
     def missing(self) -> list[str]:
-        """The root's legal actions whose positions no run proved."""
+        """The root's legal actions whose positions' values are not known."""
         return [c.move for c in self.children if c.value_for_black is None]
 
     def to_json(self) -> dict:
@@ -106,129 +117,196 @@ class Combined:
         opening, the empty board first), with the children and the sources beside them."""
         g = self.game
         rows = []
-        for k, (value, best) in enumerate(zip(self.values, self.best_moves, strict=True)):
+        columns = zip(self.values, self.best_moves, self.checked, strict=True)
+        for k, (value, best, checked) in enumerate(columns):
             rows.append({"taken": k, "left": g.max_actions - k,
                          "mover": "Black" if k % 2 == 0 else "White",
                          "value_for_black": value, "best_move": best,
-                         "line_move": self.opening[k] if k < len(self.opening) else None})
+                         "line_move": self.opening[k] if k < len(self.opening) else None,
+                         "checked": checked})
         return {"size": g.size, "komi": g.komi, "max_actions": g.max_actions, "line": list(self.opening),
-                "positions": rows, "value_for_black": self.values[0],
-                "children": [{"move": c.move, "value_for_black": c.value_for_black, "how": c.how}
-                             for c in self.children],
+                "positions": rows, "value_for_black": self.values[0], "depth": self.depth,
+                "children": [{"move": c.move, "value_for_black": c.value_for_black, "how": c.how,
+                              "checked": c.checked} for c in self.children],
                 "sources": list(self.sources),
-                "method": "combined from the runs' proved positions by the rules core (no search)"}
+                "method": "the rules core's minimax over the proved positions of the sources (no search)"}
 
 
-def read_runs(paths: list[str | os.PathLike]) -> tuple[littlego.LittleGo, dict[Code, Proved], list[str]]:
-    """The proved positions of frontier runs' JSON files, by canonical code.
+def read_results(paths: list[str | os.PathLike]) -> tuple[littlego.LittleGo, dict[Code, Proved], list[str]]:
+    """The proved positions of frontier runs' JSON files and of certificates, by canonical code.
+
+    A certificate (a zip file) is checked first (``tictacgo.solver.checker.verify``): its root
+    enters with its claim. A frontier run enters with every position of its line it proved.
 
     Raises:
-        ValueError: a file that is not a frontier run's JSON, runs of different variants, a line
-            that the rules do not allow, or two runs that give one position different values
-            (each named).
+        ValueError: a file that is neither, results of different variants, a line that the rules do
+            not allow, or two results that give one position different values (each named).
+        CertificateError: a certificate that does not prove its claim.
     """
     if not paths:
-        raise ValueError("no run files given: expected one or more frontier runs' JSON files")
+        raise ValueError("no result files given: expected frontier runs' JSON files or certificates")
     game = None
     proved: dict[Code, Proved] = {}
-    names = []
+    names: list[str] = []
     for path in paths:
         path = Path(path)
-        run = _load(path)
-        g = littlego.LittleGo(run["size"], run["komi"], run["max_actions"])
+        g, entries = _read_certificate(path) if zipfile.is_zipfile(path) else _read_run(path)
         if game is None:
             game = g
         elif (g.size, g.komi, g.max_actions) != (game.size, game.komi, game.max_actions):
-            raise ValueError(f"{path}: a run on {_variant(g)}, but {names[0]} is on {_variant(game)}")
+            raise ValueError(f"{path}: a result on {_variant(g)}, but {names[0]} is on {_variant(game)}")
         names.append(path.name)
-        states = _replay(path, g, run["line"])
-        for k, entry in enumerate(run["positions"]):
-            try:
-                taken, value, best = int(entry["taken"]), entry["value_for_black"], entry.get("best_move")
-            except (KeyError, TypeError, ValueError) as e:
-                raise ValueError(f"{path}: position {k} is not a frontier row (taken, value_for_black): "
-                                 f"{e}") from None
-            if value is None:
-                continue
-            if value not in (-1, 0, 1) or not 0 <= taken < len(states) or states[taken].end is not None:
-                raise ValueError(f"{path}: position {k}: value_for_black {value!r} after {taken!r} moves; "
-                                 f"expected -1, 0 or 1 at a position of the line before its end "
-                                 f"(0 to {len(states) - 1} moves)")
-            code, _ = canonical(states[taken])
-            line = " ".join(run["line"][:taken])
-            new = Proved(int(value), path.name, line, best)
+        for code, new in entries:
             old = proved.get(code)
             if old is not None and old.value_for_black != new.value_for_black:
-                raise ValueError(f"{path}: the position after '{line}' is {_result(new.value_for_black)} "
+                raise ValueError(f"{path}: the position after '{new.line}' is {_result(new.value_for_black)} "
                                  f"there, but {old.source} proves the same position (after '{old.line}') "
                                  f"{_result(old.value_for_black)}")
-            proved.setdefault(code, new)
+            if old is None or (new.checked and not old.checked):
+                proved[code] = new
     return game, proved, names
 
 
-def combine(paths: list[str | os.PathLike], opening: str | list[str]) -> Combined:
-    """The value of the position after ``opening`` (and of the positions before it) from runs' results.
+def _read_run(path: Path) -> tuple[littlego.LittleGo, list[tuple[Code, Proved]]]:
+    run = _load(path)
+    try:
+        g = littlego.LittleGo(run["size"], run["komi"], run["max_actions"])
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"{path}: not a variant of the course's game: {e}") from None
+    states = _replay(path, g, run["line"])
+    out = []
+    for k, entry in enumerate(run["positions"]):
+        try:
+            taken, value = int(entry["taken"]), entry["value_for_black"]
+        except (KeyError, TypeError, ValueError) as e:
+            raise ValueError(f"{path}: position {k} is not a frontier row (taken, value_for_black): "
+                             f"{e}") from None
+        if value is None:
+            continue
+        if value not in (-1, 0, 1) or not 0 <= taken < len(states) or states[taken].end is not None:
+            raise ValueError(f"{path}: position {k}: value_for_black {value!r} after {taken!r} moves; "
+                             f"expected -1, 0 or 1 at a position of the line before its end "
+                             f"(0 to {len(states) - 1} moves)")
+        line = " ".join(run["line"][:taken])
+        out.append((canonical(states[taken])[0], Proved(int(value), path.name, line, False)))
+    return g, out
+
+
+def _read_certificate(path: Path) -> tuple[littlego.LittleGo, list[tuple[Code, Proved]]]:
+    from tictacgo.solver.checker import verify
+
+    report = verify(path)
+    value = {"black wins": 1, "white wins": -1, "draw": 0}[report.claim]
+    line = report.root_line.removeprefix("the position after ") if report.root.t else ""
+    return report.game, [(canonical(report.root)[0], Proved(value, path.name, line, True))]
+
+
+def combine(paths: list[str | os.PathLike], opening: str | list[str], depth: int = 1) -> Combined:
+    """The value of the position after ``opening`` (and of the positions before it) from results.
 
     Args:
-        paths: frontier runs' JSON files (``scripts/solve_frontier.py --json``), of one variant.
+        paths: frontier runs' JSON files (``scripts/solve_frontier.py --json``) and certificates
+            (``tictacgo solve --certificate``), of one variant.
         opening: the moves from the empty board to the root, as the course writes them (``"2,2"``,
             ``"PASS"``), a string separated by spaces or a list; empty for the empty board.
+        depth: how many actions below the root to look for proved positions (1: the root's
+            children are proved positions or game ends).
     Returns:
         A ``Combined`` (see the module docstring for how each value follows).
     Raises:
-        ValueError: as ``read_runs``, or an opening move that is not legal there (named).
+        ValueError: as ``read_results``, a depth below 1, or an opening move that is not legal there.
     """
-    game, proved, names = read_runs(paths)
+    if not isinstance(depth, int) or depth < 1:
+        raise ValueError(f"depth must be an integer of at least 1, got {depth!r}")
+    game, proved, names = read_results(paths)
     n = game.size
     words = opening.split() if isinstance(opening, str) else list(opening)
     states = _replay("the opening", game, words)
     if states[-1].end is not None:
         raise ValueError(f"the opening '{' '.join(words)}' ends the game; expected a position to play from")
     root = states[-1]
+    search = _Minimax(proved)
     children = []
     for a in littlego.legal_actions(root):
         child = littlego.play(root, a)
         move = action_to_course(a, n)
         if child.end is not None:
-            children.append(Child(move, _end_value(child), "game end"))
+            children.append(Child(move, _end_value(child), "game end", True))
             continue
         p = proved.get(canonical(child)[0])
-        if p is None:
-            children.append(Child(move, None, "not proved"))
-        else:
-            children.append(Child(move, p.value_for_black, f"proved by {p.source} after '{p.line}'"))
+        if p is not None:
+            how = f"proved by {p.source} after '{p.line}'"
+            children.append(Child(move, p.value_for_black, how, p.checked))
+            continue
+        value, checked = search.value(child, depth - 1)
+        how = "not proved" if value is None else "from the proved positions below it"
+        children.append(Child(move, value, how, checked))
     values: list[int | None] = [None] * len(states)
     best: list[str | None] = [None] * len(states)
-    values[-1], best[-1] = _minimax(root, children)
+    checked = [False] * len(states)
+    known = [(c.value_for_black, c.checked, c.move) for c in children]
+    values[-1], best[-1], checked[-1] = _decide(root, known)
     if values[-1] is None:
-        values[-1], best[-1] = _looked_up(proved, root)
+        values[-1], checked[-1] = _looked_up(proved, root)
     for k in range(len(words) - 1, -1, -1):
         sign = 1 if states[k].to_move == littlego.BLACK else -1
         if values[k + 1] is not None and values[k + 1] * sign == 1:
-            values[k], best[k] = values[k + 1], words[k]
+            values[k], best[k], checked[k] = values[k + 1], words[k], checked[k + 1]
         else:
-            values[k], best[k] = _looked_up(proved, states[k])
-    return Combined(game, words, children, values, best, names)
+            values[k], checked[k] = _looked_up(proved, states[k])
+    return Combined(game, words, depth, children, values, best, checked, names)
 
 
-def _minimax(state: littlego.GoState, children: list[Child]) -> tuple[int | None, str | None]:
-    """The value for Black of ``state`` from its children's, and the mover's best move; (None, None)
-    while the children known do not decide it."""
+class _Minimax:
+    """The value of a position from the proved ones within a number of actions below it (memoised by
+    canonical code: the depth left at a position follows from its actions played)."""
+
+    def __init__(self, proved: dict[Code, Proved]):
+        self.proved = proved
+        self.memo: dict[Code, tuple[int | None, bool]] = {}
+
+    def value(self, state: littlego.GoState, depth: int) -> tuple[int | None, bool]:
+        """(value for Black or None, whether it follows from checked results alone)."""
+        if state.end is not None:
+            return _end_value(state), True
+        code = canonical(state)[0]
+        p = self.proved.get(code)
+        if p is not None:
+            return p.value_for_black, p.checked
+        if depth == 0:
+            return None, False
+        if code not in self.memo:
+            kids = [littlego.play(state, a) for a in littlego.legal_actions(state)]
+            # the proved children first: a win for the mover among them decides without going deeper
+            near = [self.value(k, 0) + (None,) for k in kids]
+            value, _, checked = _decide(state, near)
+            if value is None or not checked:
+                value, _, checked = _decide(state, [self.value(k, depth - 1) + (None,) for k in kids])
+            self.memo[code] = (value, checked)
+        return self.memo[code]
+
+
+def _decide(state: littlego.GoState, children: list[tuple[int | None, bool, str | None]]
+            ) -> tuple[int | None, str | None, bool]:
+    """(value for Black, the mover's best move, checked) of ``state`` from its children's (value,
+    checked, move); (None, None, False) while the children known do not decide it. A win for the
+    mover needs one winning child (a checked one where there is one); any other value needs all."""
     sign = 1 if state.to_move == littlego.BLACK else -1
-    known = [c for c in children if c.value_for_black is not None]
-    if not known:
-        return None, None
-    top = max(known, key=lambda c: c.value_for_black * sign)
-    if top.value_for_black * sign == 1 or len(known) == len(children):
-        return top.value_for_black, top.move if top.value_for_black * sign >= 0 else None
-    return None, None
+    known = [c for c in children if c[0] is not None]
+    wins = [c for c in known if c[0] * sign == 1]
+    if wins:
+        win = next((c for c in wins if c[1]), wins[0])
+        return win[0], win[2], win[1]
+    if not known or len(known) < len(children):
+        return None, None, False
+    top = max(known, key=lambda c: c[0] * sign)
+    return top[0], top[2] if top[0] == 0 else None, all(c[1] for c in known)
 
 
-def _looked_up(proved: dict[Code, Proved], state: littlego.GoState) -> tuple[int | None, str | None]:
-    """A run's own value for ``state`` (None if none proved it); no move, since a run's best move is in
-    the frame of its own line's position, which may be an image of ``state``."""
+def _looked_up(proved: dict[Code, Proved], state: littlego.GoState) -> tuple[int | None, bool]:
+    """A result's own value for ``state`` (None if none proved it), and whether it was checked."""
     p = proved.get(canonical(state)[0])
-    return (None, None) if p is None else (p.value_for_black, None)
+    return (None, False) if p is None else (p.value_for_black, p.checked)
 
 
 def _end_value(state: littlego.GoState) -> int:
