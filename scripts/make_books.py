@@ -8,7 +8,7 @@ independent checker (``tictacgo.solver.checker``), its size reported
 (positions, bytes, time to extract and to check), and the books are built
 from the checked certificates (5x5: those with at most ``--book-max-left``
 actions to go, which keeps the shipped book small, plus the positions the
-frontier run proved further from the end):
+frontier runs proved further from the end, ``FRONTIER_RESULTS``):
 
     python scripts/make_books.py --out certificates --books tictacgo/solver/books
 
@@ -33,7 +33,12 @@ from tictacgo.solver.book import BOOKS_DIR, book_file_name, book_from_certificat
 from tictacgo.solver.certificate import leaf_rule_names, print_progress, prove
 from tictacgo.solver.checker import verify
 
-FRONTIER = Path(__file__).resolve().parents[1] / "docs" / "data" / "solver_frontier_5x5.json"
+DATA = Path(__file__).resolve().parents[1] / "docs" / "data"
+FRONTIER = DATA / "solver_frontier_5x5.json"
+#: The frontier results whose won positions the 5x5 book adds (not checked by a certificate): the
+#: line's run, the runs after Black's centre, and what combine_proofs.py found from them.
+FRONTIER_RESULTS = [FRONTIER, DATA / "frontier_22_to_go.json",
+                    *sorted((DATA / "after_centre").glob("*.json")), DATA / "empty_board.json"]
 
 
 def line_positions(frontier: Path, max_left: int) -> list[tuple[list[int], littlego.GoState]]:
@@ -105,7 +110,8 @@ def main(argv: list[str] | None = None) -> None:
                 paths.append(path)
         book = book_from_certificates(paths)
         if n == 5:
-            book = book_from_frontier(FRONTIER, book)
+            for path in FRONTIER_RESULTS:
+                book = book_from_frontier(path, book)
         target = books / book_file_name(game)
         book.write(target)
         print(f"{n}x{n}: book {target}: {len(book):,} positions, {target.stat().st_size:,} bytes "

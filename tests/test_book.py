@@ -3,8 +3,10 @@ played by the ``solver`` agent before any search, perfectly where it covers the 
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -26,8 +28,14 @@ from tictacgo.solver.book import (  # noqa: E402
 )
 from tictacgo.solver.certificate import prove  # noqa: E402
 from tictacgo.solver.checker import SETTLED  # noqa: E402
+from tictacgo.solver.position_code import canonical  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
+if "_script_make_books" not in sys.modules:  # the script that builds the shipped books; its dataclass
+    _spec = importlib.util.spec_from_file_location("_script_make_books", ROOT / "scripts" / "make_books.py")
+    sys.modules["_script_make_books"] = importlib.util.module_from_spec(_spec)  # reads sys.modules
+    _spec.loader.exec_module(sys.modules["_script_make_books"])
+make_books = sys.modules["_script_make_books"]
 FRONTIER = ROOT / "docs" / "data" / "solver_frontier_5x5.json"
 
 
@@ -124,6 +132,30 @@ def test_the_shipped_5x5_book_knows_the_winning_move_of_the_deepest_proved_posit
     assert agent.act(state) == 11 and agent.last_book
 
 
+def test_the_shipped_5x5_book_opens_with_the_centre_and_answers_every_reply_the_runs_refuted():
+    game = littlego.LittleGo(5)
+    book = default_book(5, 2.5, 24)
+    assert book.lookup(game.initial_state()) == (12, 1)  # 2,2: the empty board is a Black win
+    agent = make_agent("solver:fallback=random", game, rng=np.random.default_rng(0))
+    assert agent.act(game.initial_state()) == 12 and agent.last_book
+    centre = littlego.play(game.initial_state(), 12)
+    for name in ("2-3", "2-4", "3-4", "4-4", "pass"):
+        run = json.loads((ROOT / "docs" / "data" / "after_centre" / f"{name}.json").read_text())
+        row = next(r for r in run["positions"] if r["taken"] == 2)
+        state = littlego.play(centre, 25 if run["line"][1] == "PASS" else course_action(run["line"][1]))
+        move, value = book.lookup(state)
+        # the run's winning move or an image of it (the position after the reply may be symmetric)
+        proved = littlego.play(state, 25 if row["best_move"] == "PASS" else course_action(row["best_move"]))
+        assert value == 1 and canonical(littlego.play(state, move))[0] == canonical(proved)[0], name
+    for reply in (1, 3, 5, 9, 15, 19, 21, 23):  # the eight knight's-move points: images of 3,4
+        assert book.lookup(littlego.play(centre, reply))[1] == 1
+
+
+def course_action(text: str) -> int:
+    i, j = map(int, text.split(","))
+    return i * 5 + j
+
+
 def test_book_none_and_margin_true_play_without_the_book():
     game = littlego.LittleGo(3)
     state = littlego.play(game.initial_state(), 4)
@@ -210,6 +242,7 @@ def test_the_shipped_books_are_the_moves_of_the_published_certificates_which_the
     book = book_from_certificates([certs / "littlego_3x3_empty.cert"])
     assert book.entries == default_book(3, 1.5, 8).entries
     book = book_from_certificates([certs / "littlego_5x5_after12.cert", certs / "littlego_5x5_after11.cert"])
-    book = book_from_frontier(FRONTIER, book)
+    for path in make_books.FRONTIER_RESULTS:  # the line's run, the six after Black's centre, combined
+        book = book_from_frontier(path, book)
     assert book.entries == default_book(5, 2.5, 24).entries
     assert (certs / "littlego_4x4_empty.cert").is_file()  # its check takes a minute: docs/solver.md

@@ -227,8 +227,9 @@ def book_from_frontier(path: str | os.PathLike, book: Book | None = None) -> Boo
         if mover_value > 0 and littlego.illegal_reason(state, action) is None:
             book.add(state, action, mover_value)
             added += 1
-    book.sources.append(f"frontier run {path.name}: {added} positions of its line proved won by the solver "
-                        "(not checked by a certificate)")
+    kind = "combined result" if "method" in run else "frontier run"  # combine_proofs.py's JSON has one
+    book.sources.append(f"{kind} {path.name}: {added} position{'' if added == 1 else 's'} of its line "
+                        "proved won by the solver (not checked by a certificate)")
     return book
 
 
