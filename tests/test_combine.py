@@ -1,5 +1,6 @@
-"""Combining frontier runs (tictacgo.solver.combine, scripts/combine_proofs.py): a position's value
-from the proved values of its children.
+"""Combining frontier runs and certificates (tictacgo.solver.combine, scripts/combine_proofs.py): a
+position's value from the proved values below it; and the certificates that make it checked
+(tictacgo.solver.proof_leaves, scripts/certify_leaves.py).
 
 The runs here are real frontier runs on 3x3 (komi 1.5, 8 actions: the empty
 board is a White win), one per class of first moves; the combined values
@@ -23,12 +24,16 @@ from tictacgo.games import littlego  # noqa: E402
 from tictacgo.protocol.coords import action_to_course  # noqa: E402
 from tictacgo.solver import CertificateError, book_from_frontier, load_book, prove, solve  # noqa: E402
 from tictacgo.solver.combine import combine  # noqa: E402
+from tictacgo.solver.proof_leaves import certify, proof_leaves  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "scripts" / "combine_proofs.py"
 _spec = importlib.util.spec_from_file_location("combine_proofs", SCRIPT)
 script = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(script)
+_spec = importlib.util.spec_from_file_location("certify_leaves", ROOT / "scripts" / "certify_leaves.py")
+leaves_script = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(leaves_script)
 
 GAME = littlego.LittleGo(3)
 #: One Black first move of each class on 3x3: the centre, a side point, a corner (a pass on the
@@ -198,3 +203,57 @@ def test_a_certificate_that_does_not_prove_its_claim_is_refused(tmp_path, capsys
         combine([bad], "")
     assert script.main([str(bad)]) == 2
     assert "flipped.cert" in capsys.readouterr().err
+
+
+# -- the leaves of a combined proof, and their certificates (tictacgo.solver.proof_leaves) -------------
+
+@pytest.fixture(scope="module")
+def answer_runs(tmp_path_factory) -> list[Path]:
+    """For each of Black's first-move classes on 3x3, a run along White's winning answer."""
+    d = tmp_path_factory.mktemp("answers")
+    runs = []
+    for name, move in FIRST_MOVES.items():
+        reply = action_to_course(solve(after(move)).best_move, 3)
+        runs.append(write_run(d / f"{name}.json", f"{move} {reply}", keep_from=1))
+    return runs
+
+
+def test_the_leaves_are_every_move_where_the_mover_loses_and_one_proved_win_where_it_wins(answer_runs):
+    leaves = proof_leaves(answer_runs, "", depth=2)
+    # Black loses the empty board, so all 9 first moves count (3 up to symmetry; the pass ends the
+    # game); White wins after each, so one winning answer each: 3 leaves, two actions deep
+    assert len(leaves) == 3 and all(len(leaf.moves) == 2 for leaf in leaves)
+    for leaf in leaves:
+        assert leaf.state == after(" ".join(leaf.moves)) and black_value(leaf.state) == -1
+    assert {leaf.moves[0] for leaf in leaves} == {"0,0", "0,1", "1,1"}  # the first move of each class
+    with pytest.raises(ValueError, match=r"the results do not prove the position after '', which the "
+                                         r"proof passes through \(2 actions above the leaves\)"):
+        proof_leaves(answer_runs[:2], "", depth=2)  # without the corner's run
+
+
+def test_certifying_the_leaves_makes_the_value_checked_and_a_second_run_makes_nothing(answer_runs, tmp_path,
+                                                                                      capsys):
+    folder = tmp_path / "certs"
+    args = ["--dir", str(folder), "--depth", "2", "--table-bits", "16", *map(str, answer_runs)]
+    assert leaves_script.main(args) == 0
+    out = capsys.readouterr().out
+    assert "3 of 3 leaves certified (3 made now)" in out and "the empty board: White wins, checked" in out
+    status = json.loads((folder / "status.json").read_text())
+    assert len(status["leaves"]) == 3 and all(r["rows"] > 0 for r in status["leaves"].values())
+    first = sorted(folder.glob("*.cert"))[0]
+    first.rename(folder / "renamed.cert")  # found by its root, whatever its name
+    assert leaves_script.main(args) == 0
+    assert "3 of 3 leaves certified (0 made now)" in capsys.readouterr().out
+    (folder / "renamed.cert").unlink()
+    assert leaves_script.main(args) == 0
+    assert "(1 made now)" in capsys.readouterr().out
+
+
+def test_a_stopped_job_goes_on_with_the_leaves_left(answer_runs, tmp_path):
+    leaves = proof_leaves(answer_runs, "", depth=2)
+    asked = []
+    done = certify(leaves, tmp_path, table_bits=16, stop=lambda: len(asked.append(1) or asked) > 1)
+    assert [m.made for m in done] == [True]
+    done = certify(leaves, tmp_path, table_bits=16)
+    assert [m.made for m in done] == [False, True, True]
+    assert combine([m.path for m in done], "", depth=2).checked == [True]

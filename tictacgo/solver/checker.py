@@ -154,6 +154,18 @@ def verify(path: str | os.PathLike, max_bytes: int = proof_file.DEFAULT_MAX_BYTE
                        os.path.getsize(path))
 
 
+def certificate_root(path: str | os.PathLike) -> tuple[littlego.LittleGo, littlego.GoState, str]:
+    """(variant, root state, claim) that a certificate's header names, read without checking the
+    proof (``verify`` does that).
+
+    Raises:
+        ProofFileError: the file cannot be read as a certificate.
+        CertificateError: its header is not a valid certificate header.
+    """
+    game, root, _, claim, _ = read_header(path, proof_file.read_header(path, FORMAT))
+    return game, root, claim
+
+
 def read_header(path, header: dict) -> tuple[littlego.LittleGo, littlego.GoState, str, str, list[str]]:
     """(game, root state, the root's name, claim, leaf rules) of a certificate header, checked."""
     if header.get("version") != VERSION:

@@ -173,7 +173,7 @@ def _read_run(path: Path) -> tuple[littlego.LittleGo, list[tuple[Code, Proved]]]
         g = littlego.LittleGo(run["size"], run["komi"], run["max_actions"])
     except (TypeError, ValueError) as e:
         raise ValueError(f"{path}: not a variant of the course's game: {e}") from None
-    states = _replay(path, g, run["line"])
+    states = states_along(path, g, run["line"])
     out = []
     for k, entry in enumerate(run["positions"]):
         try:
@@ -221,11 +221,11 @@ def combine(paths: list[str | os.PathLike], opening: str | list[str], depth: int
     game, proved, names = read_results(paths)
     n = game.size
     words = opening.split() if isinstance(opening, str) else list(opening)
-    states = _replay("the opening", game, words)
+    states = states_along("the opening", game, words)
     if states[-1].end is not None:
         raise ValueError(f"the opening '{' '.join(words)}' ends the game; expected a position to play from")
     root = states[-1]
-    search = _Minimax(proved)
+    search = Minimax(proved)
     children = []
     for a in littlego.legal_actions(root):
         child = littlego.play(root, a)
@@ -257,7 +257,7 @@ def combine(paths: list[str | os.PathLike], opening: str | list[str], depth: int
     return Combined(game, words, depth, children, values, best, checked, names)
 
 
-class _Minimax:
+class Minimax:
     """The value of a position from the proved ones within a number of actions below it (memoised by
     canonical code: the depth left at a position follows from its actions played)."""
 
@@ -314,8 +314,9 @@ def _end_value(state: littlego.GoState) -> int:
     return 1 if w == littlego.BLACK else -1 if w == littlego.WHITE else 0
 
 
-def _replay(where, game: littlego.LittleGo, words) -> list[littlego.GoState]:
-    """The states along ``words`` (course moves) from the empty board, each move checked by the rules."""
+def states_along(where, game: littlego.LittleGo, words) -> list[littlego.GoState]:
+    """The states along ``words`` (course moves) from the empty board, each move checked by the rules
+    (``where`` names the source in an error)."""
     if not isinstance(words, list) or not all(isinstance(w, str) for w in words):
         raise ValueError(f"{where}: the line must be a list of moves such as '2,2' or 'PASS', got {words!r}")
     states = [game.initial_state()]

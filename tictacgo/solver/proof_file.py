@@ -141,6 +141,23 @@ def read(path: str | os.PathLike, kind: str, columns: dict[str, type] | None = N
     return header, tables
 
 
+def read_header(path: str | os.PathLike, kind: str) -> dict:
+    """The header of a file of format ``kind`` alone, without its tables (nothing in it is checked
+    beyond its format).
+
+    Raises:
+        ProofFileError: a missing or malformed file, naming what is wrong.
+    """
+    path = Path(path)
+    try:
+        with zipfile.ZipFile(path) as z:
+            return _read_header(z, {i.filename: i for i in z.infolist()}, path, kind)
+    except zipfile.BadZipFile as e:
+        raise ProofFileError(f"{path}: not a {kind} file (not a zip archive: {e})") from None
+    except OSError as e:
+        raise ProofFileError(f"{path}: cannot read it ({e.strerror or e})") from None
+
+
 def _read_header(z: zipfile.ZipFile, infos: dict, path: Path, kind: str) -> dict:
     info = infos.get(HEADER)
     if info is None:

@@ -1,0 +1,113 @@
+"""Make a combined value checkable: certificates of the positions its proof passes through, then the check.
+
+``scripts/combine_proofs.py`` finds the value of a position from frontier runs'
+values. This finds the positions ``--depth`` actions below it that the proof
+by those runs passes through (the mover's proved winning move where the
+mover wins, every move elsewhere: ``tictacgo.solver.proof_leaves``), makes
+the certificate of each that ``--dir`` does not hold yet (the solver, then the
+extraction; one solver table for all), and then combines the certificates
+alone: each is checked by the checker, and the value they give is one that
+needs nothing but the rules core. Stopped (Ctrl-C, SIGTERM), it loses the
+leaf in progress; the same command goes on with the next.
+
+    python scripts/certify_leaves.py --dir runs/empty_board_certs --opening "2,2" --depth 3 \\
+        docs/data/frontier_22_to_go.json docs/data/after_centre/*.json
+
+Exit status 0 when the certificates give the value a checked one, 1 when
+they do not (yet), 2 on bad input, 130 when stopped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+import time
+from pathlib import Path
+
+from tictacgo.atomic import atomic_write_json
+from tictacgo.evaluation.frontier import fmt_value
+from tictacgo.solver.combine import combine
+from tictacgo.solver.proof_leaves import Made, certify, proof_leaves
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("results", nargs="+", metavar="RUN_JSON",
+                   help="the frontier runs' JSON files whose values prove the position")
+    p.add_argument("--dir", required=True,
+                   help="folder for the certificates and status.json (made if missing)")
+    p.add_argument("--opening", default="",
+                   help="the moves from the empty board to the position ('row,col' or PASS, space-separated)")
+    p.add_argument("--depth", type=int, default=1,
+                   help="actions below the position to the leaves (default 1)")
+    p.add_argument("--table-bits", type=int, default=26,
+                   help="log2 of the solver's table entries, 13 bytes each (default 26: 872 MB)")
+    p.add_argument("--leaf-rules", default="pass_bound",
+                   help="the checker's rules that may settle a certificate's position, separated by commas, "
+                        "or none (default pass_bound)")
+    p.add_argument("--list", action="store_true", help="print the leaves and what is done, make nothing")
+    args = p.parse_args(argv)
+    from tictacgo.solver.certificate import leaf_rule_names
+
+    try:
+        rules = leaf_rule_names(args.leaf_rules)
+        leaves = proof_leaves(args.results, args.opening, args.depth)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    folder = Path(args.dir)
+    if folder.exists() and not folder.is_dir():
+        p.error(f"--dir {args.dir!r} is not a folder")
+    folder.mkdir(parents=True, exist_ok=True)
+    print(f"{len(leaves)} leaves, {args.depth} actions below "
+          f"{repr(args.opening) if args.opening else 'the empty board'}", flush=True)
+    if args.list:
+        from tictacgo.solver.position_code import canonical
+        from tictacgo.solver.proof_leaves import certificates_in
+
+        found = certificates_in(folder)
+        for leaf in leaves:
+            path = found.get(canonical(leaf.state)[0])
+            print(f"  {' '.join(leaf.moves)}: {path.name if path else 'to make'}")
+        return 0
+
+    stopping = []
+
+    def on_signal(signum, frame):
+        stopping.append(signum)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, on_signal)
+    status = folder / "status.json"
+    rows = json.loads(status.read_text()).get("leaves", {}) if status.is_file() else {}
+    start = time.time()
+
+    def report(m: Made) -> None:
+        if m.made:
+            rows[m.leaf.name] = {"moves": " ".join(m.leaf.moves), "file": m.path.name, "rows": m.rows,
+                                 "solver_positions": m.solver_positions, "seconds": round(m.seconds, 1),
+                                 "made_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+            atomic_write_json(status, {"opening": args.opening, "depth": args.depth, "leaves": rows})
+            print(f"[{time.strftime('%H:%M:%S')}] {' '.join(m.leaf.moves)}: {m.rows:,} rows, "
+                  f"{m.solver_positions:,} positions searched, {m.seconds:.0f} s -> {m.path.name}",
+                  flush=True)
+
+    try:
+        done = certify(leaves, folder, args.table_bits, rules, report=report)
+    except KeyboardInterrupt:
+        print(f"stopped after {time.time() - start:.0f} s; the same command goes on with the next leaf",
+              flush=True)
+        return 130
+    print(f"{len(done)} of {len(leaves)} leaves certified ({sum(m.made for m in done)} made now); "
+          "checking and combining them", flush=True)
+    result = combine([m.path for m in done], args.opening, args.depth)
+    for k, (v, checked) in enumerate(zip(result.values, result.checked, strict=True)):
+        where = f"after '{' '.join(result.opening[:k])}'" if k else "the empty board"
+        print(f"  {where}: {fmt_value(v)}{', checked' if checked else ''}")
+    return 0 if result.root_value is not None and result.checked[-1] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

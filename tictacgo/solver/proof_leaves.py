@@ -1,0 +1,164 @@
+"""The positions whose certificates would make a combined value checked, and a job that certifies them.
+
+``tictacgo.solver.combine`` finds the value of a position (the *root*) from
+frontier runs' values, which the checker cannot check. The same value is
+checked once the positions ``depth`` actions below the root that its proof
+passes through have certificates (``combine`` then marks it so). Which
+positions those are follows from the runs (``proof_leaves``), by the rules
+core alone:
+
+* where the mover wins (by the runs' values), one move is enough: the first
+  of the mover's legal actions whose position a run proved a win for the
+  mover;
+* elsewhere every legal action is needed (a game end needs nothing);
+* ``depth`` actions below the root, each position reached is a *leaf*: its
+  certificate is to be made (one per position: symmetric images and
+  transpositions count once).
+
+``certify`` then makes them, one after another, each with ``prove`` (the
+solver, then the certificate's extraction) and one ``Solver`` whose table
+carries over from leaf to leaf, written atomically as ``NAME.cert`` in a
+folder (``NAME``: the leaf's moves, ``2-2_3-3_2-3_1-3``). A leaf whose
+certificate is there is not made again, so a stopped job goes on with the next leaf (it
+loses the one in progress; a certificate in the folder under any name whose
+root is the leaf, or an image of it, counts as well).
+``scripts/certify_leaves.py`` is the command
+line; it ends by combining the certificates alone.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from tictacgo.games import littlego
+from tictacgo.protocol.coords import action_to_course, course_to_action
+from tictacgo.solver.combine import Minimax, read_results, states_along
+from tictacgo.solver.position_code import canonical
+
+
+@dataclass(frozen=True)
+class Leaf:
+    """A position whose certificate the proof needs: the moves that reach it and its state."""
+
+    moves: tuple[str, ...]
+    state: littlego.GoState
+
+    @property
+    def name(self) -> str:
+        """The file name's stem: the moves, ``,`` as ``-`` and spaces as ``_``."""
+        return "_".join(m.replace(",", "-") for m in self.moves)
+
+
+def proof_leaves(paths: list[str | os.PathLike], opening: str | list[str], depth: int) -> list[Leaf]:
+    """The positions ``depth`` actions below the position after ``opening`` that its proof by the
+    results in ``paths`` passes through (see the module docstring), in the order the walk meets them.
+
+    Raises:
+        ValueError: as ``combine.read_results``; a depth below 1; or a position on the way whose
+            value the results do not prove (the message names it).
+    """
+    if not isinstance(depth, int) or depth < 1:
+        raise ValueError(f"depth must be an integer of at least 1, got {depth!r}")
+    game, proved, _ = read_results(paths)
+    words = opening.split() if isinstance(opening, str) else list(opening)
+    root = states_along("the opening", game, words)[-1]
+    search = Minimax(proved)
+    leaves: dict = {}
+    seen: set = set()
+
+    def walk(state: littlego.GoState, moves: tuple[str, ...], left: int) -> None:
+        if state.end is not None:
+            return
+        code = canonical(state)[0]
+        if left == 0:
+            leaves.setdefault(code, Leaf(moves, state))
+            return
+        if code in seen:
+            return
+        seen.add(code)
+        value = search.value(state, left)[0]
+        if value is None:
+            raise ValueError(f"the results do not prove the position after '{' '.join(moves)}', which the "
+                             f"proof passes through ({left} actions above the leaves)")
+        sign = 1 if state.to_move == littlego.BLACK else -1
+        actions = littlego.legal_actions(state)
+        if value * sign == 1:
+            actions = [next(a for a in actions
+                            if search.value(littlego.play(state, a), left - 1)[0] == value)]
+        for a in actions:
+            walk(littlego.play(state, a), (*moves, action_to_course(a, game.size)), left - 1)
+
+    walk(root, tuple(words), depth)
+    return list(leaves.values())
+
+
+@dataclass
+class Made:
+    """One leaf's certificate: made now (with its cost) or found in the folder."""
+
+    leaf: Leaf
+    path: Path
+    made: bool
+    rows: int = 0
+    solver_positions: int = 0
+    seconds: float = 0.0
+
+
+def certify(leaves: list[Leaf], folder: str | os.PathLike, table_bits: int = 26,
+            leaf_rules: tuple[str, ...] = ("pass_bound",), stop: Callable[[], bool] | None = None,
+            report: Callable[[Made], None] | None = None) -> list[Made]:
+    """Make the certificate of each leaf whose file is not in ``folder`` yet (see the module docstring).
+
+    Args:
+        leaves: from ``proof_leaves``.
+        folder: where the certificates go (it must exist).
+        table_bits: log2 of the shared solver's table entries.
+        leaf_rules: the checker's rules that may settle a certificate's position (``prove``'s).
+        stop: asked before each leaf; True ends the job there.
+        report: called with each leaf's result as it is known.
+    Returns:
+        The leaves done, found or made, in order (fewer than ``leaves`` when stopped).
+    """
+    from tictacgo.solver import Solver
+    from tictacgo.solver.certificate import prove
+
+    folder = Path(folder)
+    found = certificates_in(folder)
+    solver = None
+    out = []
+    for leaf in leaves:
+        path = found.get(canonical(leaf.state)[0], folder / f"{leaf.name}.cert")
+        if path.is_file():
+            done = Made(leaf, path, made=False)
+        else:
+            if stop is not None and stop():
+                break
+            if solver is None:
+                solver = Solver(table_bits)
+            start = time.perf_counter()
+            n = leaf.state.game.size
+            line = [n * n if m == "PASS" else course_to_action(m, n) for m in leaf.moves]
+            cert = prove(leaf.state, solver, line=line, leaf_rules=leaf_rules)
+            cert.write(path)
+            done = Made(leaf, path, True, cert.rows, cert.oracle_nodes, time.perf_counter() - start)
+        out.append(done)
+        if report is not None:
+            report(done)
+    return out
+
+
+def certificates_in(folder: Path) -> dict:
+    """The certificates in ``folder`` (``*.cert``) by their root's canonical code, read from their
+    headers alone: a file made under another name, or for an image of a leaf, still counts (``combine``
+    checks each one)."""
+    from tictacgo.solver.checker import certificate_root
+
+    out = {}
+    for path in sorted(folder.glob("*.cert")):
+        _, root, _ = certificate_root(path)
+        out.setdefault(canonical(root)[0], path)
+    return out
