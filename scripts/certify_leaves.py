@@ -13,6 +13,10 @@ leaf in progress; the same command goes on with the next.
     python scripts/certify_leaves.py --dir runs/empty_board_certs --opening "2,2" --depth 3 \\
         docs/data/frontier_22_to_go.json docs/data/after_centre/*.json
 
+``--shard 0/2`` and ``--shard 1/2`` split the leaves between two such commands
+(two cores); the command without ``--shard`` then finds them all made and
+checks the value.
+
 Exit status 0 when the certificates give the value a checked one, 1 when
 they do not (yet), 2 on bad input, 130 when stopped.
 """
@@ -47,22 +51,30 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--leaf-rules", default="pass_bound",
                    help="the checker's rules that may settle a certificate's position, separated by commas, "
                         "or none (default pass_bound)")
+    p.add_argument("--shard", default=None, metavar="I/N",
+                   help="make only the leaves I, I+N, I+2N, ... (I from 0): N commands with I = 0 .. N-1 "
+                        "share the work on N cores; a last run without it checks them all")
     p.add_argument("--list", action="store_true", help="print the leaves and what is done, make nothing")
     args = p.parse_args(argv)
     from tictacgo.solver.certificate import leaf_rule_names
 
     try:
         rules = leaf_rule_names(args.leaf_rules)
+        shard = parse_shard(args.shard)
         leaves = proof_leaves(args.results, args.opening, args.depth)
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    everything = len(leaves)
+    if shard is not None:
+        leaves = leaves[shard[0]::shard[1]]
     folder = Path(args.dir)
     if folder.exists() and not folder.is_dir():
         p.error(f"--dir {args.dir!r} is not a folder")
     folder.mkdir(parents=True, exist_ok=True)
-    print(f"{len(leaves)} leaves, {args.depth} actions below "
-          f"{repr(args.opening) if args.opening else 'the empty board'}", flush=True)
+    print(f"{everything} leaves, {args.depth} actions below "
+          f"{repr(args.opening) if args.opening else 'the empty board'}"
+          f"{f'; this shard makes {len(leaves)} of them' if shard else ''}", flush=True)
     if args.list:
         from tictacgo.solver.position_code import canonical
         from tictacgo.solver.proof_leaves import certificates_in
@@ -102,11 +114,26 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     print(f"{len(done)} of {len(leaves)} leaves certified ({sum(m.made for m in done)} made now); "
           "checking and combining them", flush=True)
+    if shard is not None:
+        print("a shard's leaves alone do not decide the value: run the command without --shard once "
+              "every shard is done")
+        return 1
     result = combine([m.path for m in done], args.opening, args.depth)
     for k, (v, checked) in enumerate(zip(result.values, result.checked, strict=True)):
         where = f"after '{' '.join(result.opening[:k])}'" if k else "the empty board"
         print(f"  {where}: {fmt_value(v)}{', checked' if checked else ''}")
     return 0 if result.root_value is not None and result.checked[-1] else 1
+
+
+def parse_shard(text: str | None) -> tuple[int, int] | None:
+    """``"I/N"`` as ``(I, N)``, with ``0 <= I < N``; None for None."""
+    if text is None:
+        return None
+    parts = text.split("/")
+    if len(parts) != 2 or not all(x.strip().isdigit() for x in parts) \
+            or not 0 <= int(parts[0]) < int(parts[1]):
+        raise ValueError(f"--shard {text!r}: expected I/N with 0 <= I < N, such as 0/2")
+    return int(parts[0]), int(parts[1])
 
 
 if __name__ == "__main__":

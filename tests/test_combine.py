@@ -257,3 +257,17 @@ def test_a_stopped_job_goes_on_with_the_leaves_left(answer_runs, tmp_path):
     done = certify(leaves, tmp_path, table_bits=16)
     assert [m.made for m in done] == [False, True, True]
     assert combine([m.path for m in done], "", depth=2).checked == [True]
+
+
+def test_shards_split_the_leaves_and_the_run_without_one_checks_them_all(answer_runs, tmp_path, capsys):
+    args = ["--dir", str(tmp_path), "--depth", "2", "--table-bits", "16", *map(str, answer_runs)]
+    assert leaves_script.main([*args, "--shard", "1/2"]) == 1  # leaf 1 of 0, 1, 2
+    out = capsys.readouterr().out
+    assert "this shard makes 1 of them" in out and "run the command without --shard" in out
+    assert len(list(tmp_path.glob("*.cert"))) == 1
+    assert leaves_script.main([*args, "--shard", "0/2"]) == 1
+    assert len(list(tmp_path.glob("*.cert"))) == 3
+    assert leaves_script.main(args) == 0
+    assert "(0 made now)" in capsys.readouterr().out
+    assert leaves_script.main([*args, "--shard", "2/2"]) == 2
+    assert "--shard '2/2': expected I/N with 0 <= I < N" in capsys.readouterr().err
