@@ -271,3 +271,12 @@ def test_shards_split_the_leaves_and_the_run_without_one_checks_them_all(answer_
     assert "(0 made now)" in capsys.readouterr().out
     assert leaves_script.main([*args, "--shard", "2/2"]) == 2
     assert "--shard '2/2': expected I/N with 0 <= I < N" in capsys.readouterr().err
+
+
+def test_the_published_value_of_the_empty_board_follows_from_the_six_published_runs():
+    data = ROOT / "docs" / "data"
+    runs = [data / "frontier_22_to_go.json", *sorted((data / "after_centre").glob("*.json"))]
+    result = combine(runs, "2,2")
+    assert result.values == [1, 1] and result.best_moves[0] == "2,2" and result.missing == []
+    assert len(result.children) == 25 and not any(result.checked)  # the runs' values, not certificates
+    assert result.to_json() == json.loads((data / "empty_board.json").read_text())
