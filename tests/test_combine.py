@@ -280,3 +280,25 @@ def test_the_published_value_of_the_empty_board_follows_from_the_six_published_r
     assert result.values == [1, 1] and result.best_moves[0] == "2,2" and result.missing == []
     assert len(result.children) == 25 and not any(result.checked)  # the runs' values, not certificates
     assert result.to_json() == json.loads((data / "empty_board.json").read_text())
+
+
+def test_certificates_below_the_runs_positions_make_the_value_checked(answer_runs, tmp_path):
+    leaves = proof_leaves(answer_runs, "", depth=2)
+    certs = [m.path for m in certify(leaves, tmp_path, table_bits=16)]
+    assert combine(answer_runs, "", depth=2).checked == [False]  # the runs alone: their values
+    result = combine([*answer_runs, *certs], "", depth=2)  # the runs prove Black's first moves too
+    assert result.values == [-1] and result.checked == [True]
+    assert all(c.checked and c.how == "from the proved positions below it" for c in result.children
+               if c.how != "game end")
+
+
+def test_a_run_that_the_certificates_below_it_contradict_is_refused(answer_runs, tmp_path):
+    leaves = proof_leaves(answer_runs, "", depth=2)
+    certs = [m.path for m in certify(leaves, tmp_path, table_bits=16)]
+    run = json.loads(answer_runs[0].read_text())  # the centre's run: White wins after 1,1
+    next(r for r in run["positions"] if r["taken"] == 1)["value_for_black"] = 1
+    bad = tmp_path / "flipped.json"
+    bad.write_text(json.dumps(run))
+    with pytest.raises(ValueError, match=r"flipped\.json proves the position after '1,1' a Black win, "
+                                         r"but the results below it make it a White win"):
+        combine([bad, *certs], "", depth=2)

@@ -234,12 +234,11 @@ def combine(paths: list[str | os.PathLike], opening: str | list[str], depth: int
             children.append(Child(move, _end_value(child), "game end", True))
             continue
         p = proved.get(canonical(child)[0])
-        if p is not None:
-            how = f"proved by {p.source} after '{p.line}'"
-            children.append(Child(move, p.value_for_black, how, p.checked))
-            continue
         value, checked = search.value(child, depth - 1)
-        how = "not proved" if value is None else "from the proved positions below it"
+        if p is not None and checked == p.checked:
+            how = f"proved by {p.source} after '{p.line}'"
+        else:
+            how = "not proved" if value is None else "from the proved positions below it"
         children.append(Child(move, value, how, checked))
     values: list[int | None] = [None] * len(states)
     best: list[str | None] = [None] * len(states)
@@ -271,7 +270,7 @@ class Minimax:
             return _end_value(state), True
         code = canonical(state)[0]
         p = self.proved.get(code)
-        if p is not None:
+        if p is not None and (p.checked or depth == 0):
             return p.value_for_black, p.checked
         if depth == 0:
             return None, False
@@ -282,6 +281,12 @@ class Minimax:
             value, _, checked = _decide(state, near)
             if value is None or not checked:
                 value, _, checked = _decide(state, [self.value(k, depth - 1) + (None,) for k in kids])
+            if p is not None and value is not None and value != p.value_for_black:
+                raise ValueError(f"{p.source} proves the position after '{p.line}' "
+                                 f"{_result(p.value_for_black)}, but the results below it make it "
+                                 f"{_result(value)}")
+            if p is not None and not checked:  # a run's value, where nothing checked says more
+                value = p.value_for_black
             self.memo[code] = (value, checked)
         return self.memo[code]
 
