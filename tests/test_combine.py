@@ -302,3 +302,18 @@ def test_a_run_that_the_certificates_below_it_contradict_is_refused(answer_runs,
     with pytest.raises(ValueError, match=r"flipped\.json proves the position after '1,1' a Black win, "
                                          r"but the results below it make it a White win"):
         combine([bad, *certs], "", depth=2)
+
+
+def test_a_leaf_made_by_another_job_meanwhile_is_not_made_again(answer_runs, tmp_path):
+    leaves = proof_leaves(answer_runs, "", depth=2)
+    other = tmp_path / "other"
+    other.mkdir()
+    made_elsewhere = certify(leaves[1:2], other, table_bits=16)[0].path
+
+    def report(m):  # while the first leaf is made, another job writes the second
+        if m.leaf is leaves[0]:
+            (tmp_path / "by_the_other_job.cert").write_bytes(made_elsewhere.read_bytes())
+
+    done = certify(leaves, tmp_path, table_bits=16, report=report)
+    assert [m.made for m in done] == [True, False, True]
+    assert done[1].path.name == "by_the_other_job.cert"

@@ -19,11 +19,12 @@ core alone:
 solver, then the certificate's extraction) and one ``Solver`` whose table
 carries over from leaf to leaf, written atomically as ``NAME.cert`` in a
 folder (``NAME``: the leaf's moves, ``2-2_3-3_2-3_1-3``). A leaf whose
-certificate is there is not made again, so a stopped job goes on with the next leaf (it
-loses the one in progress; a certificate in the folder under any name whose
-root is the leaf, or an image of it, counts as well).
-``scripts/certify_leaves.py`` is the command
-line; it ends by combining the certificates alone.
+certificate is in the folder is not made again: under any name, for the
+leaf or an image of it, found by its root's code; the folder is read again
+before each leaf, so jobs that share it skip each other's leaves, and a
+stopped job goes on with the next leaf (it loses the one in progress).
+``scripts/certify_leaves.py`` is the command line; it ends by combining the
+certificates alone.
 """
 
 from __future__ import annotations
@@ -127,10 +128,11 @@ def certify(leaves: list[Leaf], folder: str | os.PathLike, table_bits: int = 26,
     from tictacgo.solver.certificate import prove
 
     folder = Path(folder)
-    found = certificates_in(folder)
+    found: dict = {}
     solver = None
     out = []
     for leaf in leaves:
+        certificates_in(folder, found)  # again before each leaf: another job may have made it meanwhile
         path = found.get(canonical(leaf.state)[0], folder / f"{leaf.name}.cert")
         if path.is_file():
             done = Made(leaf, path, made=False)
@@ -151,14 +153,17 @@ def certify(leaves: list[Leaf], folder: str | os.PathLike, table_bits: int = 26,
     return out
 
 
-def certificates_in(folder: Path) -> dict:
+def certificates_in(folder: Path, known: dict | None = None) -> dict:
     """The certificates in ``folder`` (``*.cert``) by their root's canonical code, read from their
     headers alone: a file made under another name, or for an image of a leaf, still counts (``combine``
-    checks each one)."""
+    checks each one). With ``known`` (an earlier answer), only files not in it are read, and it is
+    brought up to date and returned."""
     from tictacgo.solver.checker import certificate_root
 
-    out = {}
+    out = {} if known is None else known
+    read = set(out.values())
     for path in sorted(folder.glob("*.cert")):
-        _, root, _ = certificate_root(path)
-        out.setdefault(canonical(root)[0], path)
+        if path not in read:
+            _, root, _ = certificate_root(path)
+            out.setdefault(canonical(root)[0], path)
     return out
