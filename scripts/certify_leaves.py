@@ -5,10 +5,11 @@ values. This finds the positions ``--depth`` actions below it that the proof
 by those runs passes through (the mover's proved winning move where the
 mover wins, every move elsewhere: ``tictacgo.solver.proof_leaves``), makes
 the certificate of each that ``--dir`` does not hold yet (the solver, then the
-extraction; one solver table for all), and then combines the certificates
-alone: each is checked by the checker, and the value they give is one that
-needs nothing but the rules core. Stopped (Ctrl-C, SIGTERM), it loses the
-leaf in progress; the same command goes on with the next.
+extraction; one solver table for all), checks each with the checker as it
+comes (``NAME.json`` beside ``NAME.cert`` records the check), and then
+combines the certificates alone: the value they give needs nothing but the
+rules core. Stopped (Ctrl-C, SIGTERM), it loses the leaf in progress; the
+same command goes on with the next.
 
     python scripts/certify_leaves.py --dir runs/empty_board_certs --opening "2,2" --depth 3 \\
         docs/data/frontier_22_to_go.json docs/data/after_centre/*.json
@@ -24,13 +25,11 @@ they do not (yet), 2 on bad input, 130 when stopped.
 from __future__ import annotations
 
 import argparse
-import json
 import signal
 import sys
 import time
 from pathlib import Path
 
-from tictacgo.atomic import atomic_write_json
 from tictacgo.evaluation.frontier import fmt_value
 from tictacgo.solver.combine import combine
 from tictacgo.solver.proof_leaves import Made, certify, proof_leaves
@@ -54,6 +53,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--shard", default=None, metavar="I/N",
                    help="make only the leaves I, I+N, I+2N, ... (I from 0): N commands with I = 0 .. N-1 "
                         "share the work on N cores; a last run without it checks them all")
+    p.add_argument("--recheck", action="store_true",
+                   help="at the end, check every certificate again (default: one whose record of a check "
+                        "holds its very bytes is taken as checked)")
     p.add_argument("--list", action="store_true", help="print the leaves and what is done, make nothing")
     args = p.parse_args(argv)
     from tictacgo.solver.certificate import leaf_rule_names
@@ -76,35 +78,34 @@ def main(argv: list[str] | None = None) -> int:
           f"{repr(args.opening) if args.opening else 'the empty board'}"
           f"{f'; this shard makes {len(leaves)} of them' if shard else ''}", flush=True)
     if args.list:
+        from tictacgo.solver.check_records import read_record
         from tictacgo.solver.position_code import canonical
         from tictacgo.solver.proof_leaves import certificates_in
 
         found = certificates_in(folder)
         for leaf in leaves:
             path = found.get(canonical(leaf.state)[0])
-            print(f"  {' '.join(leaf.moves)}: {path.name if path else 'to make'}")
+            checked = read_record(path).get("checked") if path else None
+            state = "to make" if path is None else f"{path.name}, " + (
+                f"checked: {checked['rows']:,} rows" if isinstance(checked, dict) else "not checked yet")
+            print(f"  {' '.join(leaf.moves)}: {state}")
         return 0
 
-    stopping = []
-
     def on_signal(signum, frame):
-        stopping.append(signum)
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, on_signal)
-    status = folder / "status.json"
-    rows = json.loads(status.read_text()).get("leaves", {}) if status.is_file() else {}
     start = time.time()
 
     def report(m: Made) -> None:
+        made, checked = m.record.get("made", {}), m.record.get("checked", {})
         if m.made:
-            rows[m.leaf.name] = {"moves": " ".join(m.leaf.moves), "file": m.path.name, "rows": m.rows,
-                                 "solver_positions": m.solver_positions, "seconds": round(m.seconds, 1),
-                                 "made_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
-            atomic_write_json(status, {"opening": args.opening, "depth": args.depth, "leaves": rows})
-            print(f"[{time.strftime('%H:%M:%S')}] {' '.join(m.leaf.moves)}: {m.rows:,} rows, "
-                  f"{m.solver_positions:,} positions searched, {m.seconds:.0f} s -> {m.path.name}",
-                  flush=True)
+            print(f"[{time.strftime('%H:%M:%S')}] {' '.join(m.leaf.moves)}: {made['rows']:,} rows, "
+                  f"{made['solver_positions']:,} positions searched, {made['seconds']:.0f} s -> "
+                  f"{m.path.name}", flush=True)
+        if m.checked_now:
+            print(f"[{time.strftime('%H:%M:%S')}] {m.path.name}: checked, {checked['claim']}, "
+                  f"{checked['positions']:,} positions in {checked['seconds']:.0f} s", flush=True)
 
     try:
         done = certify(leaves, folder, args.table_bits, rules, report=report)
@@ -112,13 +113,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"stopped after {time.time() - start:.0f} s; the same command goes on with the next leaf",
               flush=True)
         return 130
-    print(f"{len(done)} of {len(leaves)} leaves certified ({sum(m.made for m in done)} made now); "
-          "checking and combining them", flush=True)
+    except ValueError as e:  # a certificate in the folder that the checker refuses
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    print(f"{len(done)} of {len(leaves)} leaves certified and checked ({sum(m.made for m in done)} made "
+          f"now, {sum(m.checked_now for m in done)} checked now)", flush=True)
     if shard is not None:
         print("a shard's leaves alone do not decide the value: run the command without --shard once "
               "every shard is done")
         return 1
-    result = combine([m.path for m in done], args.opening, args.depth)
+    result = combine([m.path for m in done], args.opening, args.depth, records=not args.recheck)
     for k, (v, checked) in enumerate(zip(result.values, result.checked, strict=True)):
         where = f"after '{' '.join(result.opening[:k])}'" if k else "the empty board"
         print(f"  {where}: {fmt_value(v)}{', checked' if checked else ''}")

@@ -23,6 +23,7 @@ from tictacgo.evaluation import frontier  # noqa: E402
 from tictacgo.games import littlego  # noqa: E402
 from tictacgo.protocol.coords import action_to_course  # noqa: E402
 from tictacgo.solver import CertificateError, book_from_frontier, load_book, prove, solve  # noqa: E402
+from tictacgo.solver.check_records import checked_claim, read_record, record_path  # noqa: E402
 from tictacgo.solver.combine import combine  # noqa: E402
 from tictacgo.solver.proof_leaves import certify, proof_leaves  # noqa: E402
 
@@ -237,16 +238,35 @@ def test_certifying_the_leaves_makes_the_value_checked_and_a_second_run_makes_no
     args = ["--dir", str(folder), "--depth", "2", "--table-bits", "16", *map(str, answer_runs)]
     assert leaves_script.main(args) == 0
     out = capsys.readouterr().out
-    assert "3 of 3 leaves certified (3 made now)" in out and "the empty board: White wins, checked" in out
-    status = json.loads((folder / "status.json").read_text())
-    assert len(status["leaves"]) == 3 and all(r["rows"] > 0 for r in status["leaves"].values())
+    assert "3 of 3 leaves certified and checked (3 made now, 3 checked now)" in out
+    assert "the empty board: White wins, checked" in out
+    records = [read_record(c) for c in sorted(folder.glob("*.cert"))]  # NAME.json beside NAME.cert
+    assert len(records) == 3 and all(r["made"]["rows"] == r["checked"]["rows"] > 0 for r in records)
     first = sorted(folder.glob("*.cert"))[0]
-    first.rename(folder / "renamed.cert")  # found by its root, whatever its name
+    first.rename(folder / "renamed.cert")  # found by its root, whatever its name; its record is not
     assert leaves_script.main(args) == 0
-    assert "3 of 3 leaves certified (0 made now)" in capsys.readouterr().out
+    assert "3 of 3 leaves certified and checked (0 made now, 1 checked now)" in capsys.readouterr().out
     (folder / "renamed.cert").unlink()
     assert leaves_script.main(args) == 0
-    assert "(1 made now)" in capsys.readouterr().out
+    assert "(1 made now, 1 checked now)" in capsys.readouterr().out
+    assert leaves_script.main([*args, "--recheck"]) == 0
+
+
+def test_a_record_is_trusted_only_for_the_very_bytes_it_names(answer_runs, tmp_path):
+    leaves = proof_leaves(answer_runs, "", depth=2)
+    done = certify(leaves, tmp_path, table_bits=16)
+    cert = done[0].path
+    assert checked_claim(cert) == "white wins"
+    record = read_record(cert)
+    record["checked"]["claim"] = "black wins"  # a record that says more than the checker did
+    record_path(cert).write_text(json.dumps(record))
+    assert checked_claim(cert) == "black wins"
+    with zipfile.ZipFile(cert) as z:  # the certificate's own header still claims a White win
+        assert json.loads(z.read("header.json"))["claim"] == "white wins"
+    assert combine([m.path for m in done], "", depth=2, records=True).values == [-1]  # checked again
+    cert.write_bytes(cert.read_bytes() + b"\0")  # other bytes: the record no longer holds them
+    assert checked_claim(cert) is None
+    assert [m.checked_now for m in certify(leaves, tmp_path, table_bits=16)] == [True, False, False]
 
 
 def test_a_stopped_job_goes_on_with_the_leaves_left(answer_runs, tmp_path):
@@ -268,7 +288,7 @@ def test_shards_split_the_leaves_and_the_run_without_one_checks_them_all(answer_
     assert leaves_script.main([*args, "--shard", "0/2"]) == 1
     assert len(list(tmp_path.glob("*.cert"))) == 3
     assert leaves_script.main(args) == 0
-    assert "(0 made now)" in capsys.readouterr().out
+    assert "(0 made now, 0 checked now)" in capsys.readouterr().out
     assert leaves_script.main([*args, "--shard", "2/2"]) == 2
     assert "--shard '2/2': expected I/N with 0 <= I < N" in capsys.readouterr().err
 

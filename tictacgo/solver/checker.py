@@ -154,16 +154,16 @@ def verify(path: str | os.PathLike, max_bytes: int = proof_file.DEFAULT_MAX_BYTE
                        os.path.getsize(path))
 
 
-def certificate_root(path: str | os.PathLike) -> tuple[littlego.LittleGo, littlego.GoState, str]:
-    """(variant, root state, claim) that a certificate's header names, read without checking the
-    proof (``verify`` does that).
+def certificate_root(path: str | os.PathLike) -> tuple[littlego.LittleGo, littlego.GoState, str, str]:
+    """(variant, root state, claim, the root's name) that a certificate's header names, read without
+    checking the proof (``verify`` does that).
 
     Raises:
         ProofFileError: the file cannot be read as a certificate.
         CertificateError: its header is not a valid certificate header.
     """
-    game, root, _, claim, _ = read_header(path, proof_file.read_header(path, FORMAT))
-    return game, root, claim
+    game, root, root_line, claim, _ = read_header(path, proof_file.read_header(path, FORMAT))
+    return game, root, claim, root_line
 
 
 def read_header(path, header: dict) -> tuple[littlego.LittleGo, littlego.GoState, str, str, list[str]]:

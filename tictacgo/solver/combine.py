@@ -132,11 +132,14 @@ class Combined:
                 "method": "the rules core's minimax over the proved positions of the sources (no search)"}
 
 
-def read_results(paths: list[str | os.PathLike]) -> tuple[littlego.LittleGo, dict[Code, Proved], list[str]]:
+def read_results(paths: list[str | os.PathLike], records: bool = False
+                 ) -> tuple[littlego.LittleGo, dict[Code, Proved], list[str]]:
     """The proved positions of frontier runs' JSON files and of certificates, by canonical code.
 
     A certificate (a zip file) is checked first (``tictacgo.solver.checker.verify``): its root
-    enters with its claim. A frontier run enters with every position of its line it proved.
+    enters with its claim. With ``records``, a certificate whose record of an earlier check holds
+    its very bytes (``tictacgo.solver.check_records``) is not checked again. A frontier run enters
+    with every position of its line it proved.
 
     Raises:
         ValueError: a file that is neither, results of different variants, a line that the rules do
@@ -150,7 +153,7 @@ def read_results(paths: list[str | os.PathLike]) -> tuple[littlego.LittleGo, dic
     names: list[str] = []
     for path in paths:
         path = Path(path)
-        g, entries = _read_certificate(path) if zipfile.is_zipfile(path) else _read_run(path)
+        g, entries = _read_certificate(path, records) if zipfile.is_zipfile(path) else _read_run(path)
         if game is None:
             game = g
         elif (g.size, g.komi, g.max_actions) != (game.size, game.komi, game.max_actions):
@@ -192,16 +195,21 @@ def _read_run(path: Path) -> tuple[littlego.LittleGo, list[tuple[Code, Proved]]]
     return g, out
 
 
-def _read_certificate(path: Path) -> tuple[littlego.LittleGo, list[tuple[Code, Proved]]]:
-    from tictacgo.solver.checker import verify
+def _read_certificate(path: Path, records: bool) -> tuple[littlego.LittleGo, list[tuple[Code, Proved]]]:
+    from tictacgo.solver.check_records import checked_claim
+    from tictacgo.solver.checker import certificate_root, verify
 
-    report = verify(path)
-    value = {"black wins": 1, "white wins": -1, "draw": 0}[report.claim]
-    line = report.root_line.removeprefix("the position after ") if report.root.t else ""
-    return report.game, [(canonical(report.root)[0], Proved(value, path.name, line, True))]
+    game, root, claim, root_line = certificate_root(path)
+    if not records or checked_claim(path) != claim:
+        report = verify(path)
+        game, root, claim, root_line = report.game, report.root, report.claim, report.root_line
+    value = {"black wins": 1, "white wins": -1, "draw": 0}[claim]
+    line = root_line.removeprefix("the position after ") if root.t else ""
+    return game, [(canonical(root)[0], Proved(value, path.name, line, True))]
 
 
-def combine(paths: list[str | os.PathLike], opening: str | list[str], depth: int = 1) -> Combined:
+def combine(paths: list[str | os.PathLike], opening: str | list[str], depth: int = 1,
+            records: bool = False) -> Combined:
     """The value of the position after ``opening`` (and of the positions before it) from results.
 
     Args:
@@ -211,6 +219,8 @@ def combine(paths: list[str | os.PathLike], opening: str | list[str], depth: int
             ``"PASS"``), a string separated by spaces or a list; empty for the empty board.
         depth: how many actions below the root to look for proved positions (1: the root's
             children are proved positions or game ends).
+        records: take a certificate whose record of an earlier check holds its very bytes as
+            checked, without checking it again (``read_results``).
     Returns:
         A ``Combined`` (see the module docstring for how each value follows).
     Raises:
@@ -218,7 +228,7 @@ def combine(paths: list[str | os.PathLike], opening: str | list[str], depth: int
     """
     if not isinstance(depth, int) or depth < 1:
         raise ValueError(f"depth must be an integer of at least 1, got {depth!r}")
-    game, proved, names = read_results(paths)
+    game, proved, names = read_results(paths, records)
     n = game.size
     words = opening.split() if isinstance(opening, str) else list(opening)
     states = states_along("the opening", game, words)

@@ -18,13 +18,15 @@ core alone:
 ``certify`` then makes them, one after another, each with ``prove`` (the
 solver, then the certificate's extraction) and one ``Solver`` whose table
 carries over from leaf to leaf, written atomically as ``NAME.cert`` in a
-folder (``NAME``: the leaf's moves, ``2-2_3-3_2-3_1-3``). A leaf whose
-certificate is in the folder is not made again: under any name, for the
-leaf or an image of it, found by its root's code; the folder is read again
-before each leaf, so jobs that share it skip each other's leaves, and a
-stopped job goes on with the next leaf (it loses the one in progress).
-``scripts/certify_leaves.py`` is the command line; it ends by combining the
-certificates alone.
+folder (``NAME``: the leaf's moves, ``2-2_3-3_2-3_1-3``), and checks each
+at once, writing what the checker said beside it as ``NAME.json``
+(``tictacgo.solver.check_records``). A leaf whose certificate is in the
+folder is not made again: under any name, for the leaf or an image of it,
+found by its root's code (and checked, if no record of a check of its very
+bytes is there); the folder is read again before each leaf, so jobs that
+share it skip each other's leaves, and a stopped job goes on with the next
+leaf (it loses the one in progress). ``scripts/certify_leaves.py`` is the
+command line; it ends by combining the checked certificates.
 """
 
 from __future__ import annotations
@@ -99,20 +101,21 @@ def proof_leaves(paths: list[str | os.PathLike], opening: str | list[str], depth
 
 @dataclass
 class Made:
-    """One leaf's certificate: made now (with its cost) or found in the folder."""
+    """One leaf's certificate: made now or found in the folder, and its record (``check_records``:
+    how it was made, what the checker said of it)."""
 
     leaf: Leaf
     path: Path
     made: bool
-    rows: int = 0
-    solver_positions: int = 0
-    seconds: float = 0.0
+    checked_now: bool
+    record: dict
 
 
 def certify(leaves: list[Leaf], folder: str | os.PathLike, table_bits: int = 26,
             leaf_rules: tuple[str, ...] = ("pass_bound",), stop: Callable[[], bool] | None = None,
             report: Callable[[Made], None] | None = None) -> list[Made]:
-    """Make the certificate of each leaf whose file is not in ``folder`` yet (see the module docstring).
+    """Make the certificate of each leaf whose file is not in ``folder`` yet (see the module docstring),
+    and check each certificate that has no record of a check of its very bytes, writing the record.
 
     Args:
         leaves: from ``proof_leaves``.
@@ -123,9 +126,12 @@ def certify(leaves: list[Leaf], folder: str | os.PathLike, table_bits: int = 26,
         report: called with each leaf's result as it is known.
     Returns:
         The leaves done, found or made, in order (fewer than ``leaves`` when stopped).
+    Raises:
+        CertificateError: a certificate in the folder does not prove its claim.
     """
     from tictacgo.solver import Solver
     from tictacgo.solver.certificate import prove
+    from tictacgo.solver.check_records import check_and_record, checked_claim, read_record
 
     folder = Path(folder)
     found: dict = {}
@@ -134,9 +140,8 @@ def certify(leaves: list[Leaf], folder: str | os.PathLike, table_bits: int = 26,
     for leaf in leaves:
         certificates_in(folder, found)  # again before each leaf: another job may have made it meanwhile
         path = found.get(canonical(leaf.state)[0], folder / f"{leaf.name}.cert")
-        if path.is_file():
-            done = Made(leaf, path, made=False)
-        else:
+        made = None
+        if not path.is_file():
             if stop is not None and stop():
                 break
             if solver is None:
@@ -146,7 +151,15 @@ def certify(leaves: list[Leaf], folder: str | os.PathLike, table_bits: int = 26,
             line = [n * n if m == "PASS" else course_to_action(m, n) for m in leaf.moves]
             cert = prove(leaf.state, solver, line=line, leaf_rules=leaf_rules)
             cert.write(path)
-            done = Made(leaf, path, True, cert.rows, cert.oracle_nodes, time.perf_counter() - start)
+            made = {"moves": " ".join(leaf.moves), "rows": cert.rows, "solver_positions": cert.oracle_nodes,
+                    "seconds": round(time.perf_counter() - start, 1), "table_bits": table_bits,
+                    "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+        if made is not None or checked_claim(path) is None:
+            if made is None and stop is not None and stop():
+                break
+            done = Made(leaf, path, made is not None, True, check_and_record(path, made))
+        else:
+            done = Made(leaf, path, False, False, read_record(path))
         out.append(done)
         if report is not None:
             report(done)
@@ -164,6 +177,6 @@ def certificates_in(folder: Path, known: dict | None = None) -> dict:
     read = set(out.values())
     for path in sorted(folder.glob("*.cert")):
         if path not in read:
-            _, root, _ = certificate_root(path)
+            root = certificate_root(path)[1]
             out.setdefault(canonical(root)[0], path)
     return out

@@ -1,0 +1,80 @@
+"""A record of a certificate's check, kept beside it, so that a long job checks each certificate once.
+
+Checking the certificates of a deep proof takes hours (minutes each, for
+over a hundred), so ``tictacgo.solver.proof_leaves`` checks each one as soon
+as it is made and writes what the checker said to ``NAME.json`` beside
+``NAME.cert``: the file's SHA-256, the claim, its rows and positions and
+the time the check took, and the time it was made (``made``: what it cost).
+``combine(..., records=True)`` then takes a certificate whose record holds
+its very bytes (the same SHA-256) as checked without checking it again;
+any other certificate, and every certificate without ``records``, is
+checked. A record is the user's own: ``--recheck`` (``records=False``)
+checks everything again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from pathlib import Path
+
+from tictacgo.atomic import atomic_write_json
+
+#: Records larger than this are not records.
+MAX_RECORD_BYTES = 1 << 16
+
+
+def record_path(cert: str | Path) -> Path:
+    """Where the record of ``cert`` lives: the same name with ``.json``."""
+    return Path(cert).with_suffix(".json")
+
+
+def sha256_of(path: str | Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def read_record(cert: str | Path) -> dict:
+    """The record beside ``cert`` (an empty dict when there is none or it is not a JSON object)."""
+    path = record_path(cert)
+    try:
+        if path.stat().st_size > MAX_RECORD_BYTES:
+            return {}
+        record = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    return record if isinstance(record, dict) else {}
+
+
+def checked_claim(cert: str | Path) -> str | None:
+    """The claim the record says the checker accepted for these very bytes of ``cert``, or None."""
+    checked = read_record(cert).get("checked")
+    if not isinstance(checked, dict) or checked.get("sha256") != sha256_of(cert):
+        return None
+    claim = checked.get("claim")
+    return claim if isinstance(claim, str) else None
+
+
+def check_and_record(cert: str | Path, made: dict | None = None) -> dict:
+    """Check ``cert`` with the checker and write its record (keeping what the record held of how it was
+    made, or ``made``); the record.
+
+    Raises:
+        CertificateError, ProofFileError: as ``verify`` (no record is written then).
+    """
+    from tictacgo.solver.checker import verify
+
+    digest = sha256_of(cert)
+    report = verify(cert)
+    record = read_record(cert)
+    if made is not None:
+        record["made"] = made
+    record["checked"] = {"sha256": digest, "claim": report.claim, "rows": report.rows,
+                         "positions": report.positions, "seconds": round(report.seconds, 1),
+                         "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    atomic_write_json(record_path(cert), record, indent=1)
+    return record
