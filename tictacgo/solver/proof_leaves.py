@@ -168,9 +168,9 @@ def certify(leaves: list[Leaf], folder: str | os.PathLike, table_bits: int = 26,
 
 def certificates_in(folder: Path, known: dict | None = None) -> dict:
     """The certificates in ``folder`` (``*.cert``) by their root's canonical code, read from their
-    headers alone: a file made under another name, or for an image of a leaf, still counts (``combine``
-    checks each one). With ``known`` (an earlier answer), only files not in it are read, and it is
-    brought up to date and returned."""
+    headers alone (nothing is checked here: ``certify`` checks each one): a file made under another
+    name, or for an image of a leaf, still counts. With ``known`` (an earlier answer), only files not
+    in it are read, and it is brought up to date and returned."""
     from tictacgo.solver.checker import certificate_root
 
     out = {} if known is None else known
