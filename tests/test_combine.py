@@ -150,7 +150,7 @@ def test_bad_runs_and_openings_are_refused_with_what_was_expected(first_move_run
     (tmp_path / "notes.json").write_text(json.dumps({"size": 3}))
     with pytest.raises(ValueError, match=r"notes\.json: not a frontier run's JSON"):
         combine([tmp_path / "notes.json"], "")
-    with pytest.raises(ValueError, match=r"the opening: move 1 \('9,9'\): '9,9' is off the 3x3 board"):
+    with pytest.raises(ValueError, match=r"the opening: move '9,9' is off the 3x3 board \(the line's move"):
         combine([first_move_runs["centre"]], "9,9")
     assert script.main([str(tmp_path / "notes.json")]) == 2
 

@@ -44,7 +44,7 @@ import numpy as np
 from tictacgo.games import littlego
 from tictacgo.solver import proof_file
 from tictacgo.solver.checker import verify
-from tictacgo.solver.position_code import Code, canonical, from_canonical, to_canonical
+from tictacgo.solver.position_code import Code, canonical, from_canonical, move_action, to_canonical
 
 FORMAT = "tictacgo-book"
 VERSION = 1
@@ -200,7 +200,7 @@ def book_from_frontier(path: str | os.PathLike, book: Book | None = None) -> Boo
     try:
         run = json.loads(path.read_text())
         game = littlego.LittleGo(run["size"], run["komi"], run["max_actions"])
-        line = [_course_action(m, game.size) for m in run["line"]]
+        line = [move_action(m, game.size) for m in run["line"]]
         positions = run["positions"]
     except (OSError, ValueError, KeyError, TypeError) as e:
         raise ValueError(f"{path}: not a frontier run's JSON (size, komi, max_actions, line, positions): "
@@ -220,7 +220,7 @@ def book_from_frontier(path: str | os.PathLike, book: Book | None = None) -> Boo
             for a in line[:entry["taken"]]:
                 state = littlego.play(state, a)
             mover_value = value if state.to_move == littlego.BLACK else -value
-            action = _course_action(best, game.size)
+            action = move_action(best, game.size)
         except (ValueError, KeyError, TypeError, AttributeError) as e:
             raise ValueError(f"{path}: position {k} of the run is not a frontier entry (taken, "
                              f"value_for_black, best_move): {e}") from None
@@ -231,23 +231,6 @@ def book_from_frontier(path: str | os.PathLike, book: Book | None = None) -> Boo
     book.sources.append(f"{kind} {path.name}: {added} position{'' if added == 1 else 's'} of its line "
                         "proved won by the solver (not checked by a certificate)")
     return book
-
-
-def _course_action(text: str, n: int) -> int:
-    """The action of a move as the course writes it (``i,j`` or ``PASS``) on the ``n x n`` board.
-
-    Raises:
-        ValueError: not ``i,j`` or ``PASS``, or off the board, naming the text.
-    """
-    if text == "PASS":
-        return n * n
-    parts = text.split(",") if isinstance(text, str) else ()
-    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
-        raise ValueError(f"move {text!r} is not i,j (row and column from 0) or PASS")
-    i, j = (int(p) for p in parts)
-    if not (0 <= i < n and 0 <= j < n):
-        raise ValueError(f"move {text!r} is off the {n}x{n} board")
-    return i * n + j
 
 
 def _variant_text(game: littlego.LittleGo) -> str:

@@ -48,8 +48,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tictacgo.games import littlego
-from tictacgo.protocol.coords import action_to_course, course_to_action
-from tictacgo.solver.position_code import Code, canonical
+from tictacgo.solver.position_code import Code, canonical, move_action, move_name
 
 #: A frontier run's JSON (or a combined result) is at most this large.
 MAX_RESULT_BYTES = 16 * 1024 * 1024
@@ -239,7 +238,7 @@ def combine(paths: list[str | os.PathLike], opening: str | list[str], depth: int
     children = []
     for a in littlego.legal_actions(root):
         child = littlego.play(root, a)
-        move = action_to_course(a, n)
+        move = move_name(a, n)
         if child.end is not None:
             children.append(Child(move, _end_value(child), "game end", True))
             continue
@@ -340,9 +339,9 @@ def states_along(where, game: littlego.LittleGo, words) -> list[littlego.GoState
         if s.end is not None:
             break  # a line may hold moves after its game's end: they are not positions
         try:
-            a = game.pass_action if word.upper() == "PASS" else course_to_action(word, game.size)
+            a = move_action("PASS" if word.upper() == "PASS" else word, game.size)
         except ValueError as e:
-            raise ValueError(f"{where}: move {k + 1} ({word!r}): {e}") from None
+            raise ValueError(f"{where}: {e} (the line's move {k + 1})") from None
         reason = littlego.illegal_reason(s, a)
         if reason is not None:
             raise ValueError(f"{where}: move {k + 1} ({word}) after '{' '.join(words[:k])}' is illegal: "

@@ -140,6 +140,24 @@ def move_name(action: int, n: int) -> str:
     return "PASS" if action == n * n else f"{action // n},{action % n}"
 
 
+def move_action(text: str, n: int) -> int:
+    """The action of a move as the course writes it (``i,j`` or ``PASS``) on the ``n x n`` board: the
+    inverse of ``move_name``.
+
+    Raises:
+        ValueError: not ``i,j`` or ``PASS``, or off the board, naming the text.
+    """
+    if text == "PASS":
+        return n * n
+    parts = text.split(",") if isinstance(text, str) else ()
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise ValueError(f"move {text!r} is not i,j (row and column from 0) or PASS")
+    i, j = (int(p) for p in parts)
+    if not (0 <= i < n and 0 <= j < n):
+        raise ValueError(f"move {text!r} is off the {n}x{n} board")
+    return i * n + j
+
+
 def line_name(actions: list[int] | tuple[int, ...], n: int) -> str:
     """A sequence of actions in the course's notation, or ``the start`` for none."""
     return " ".join(move_name(a, n) for a in actions) if actions else "the start"

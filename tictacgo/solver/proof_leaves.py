@@ -38,9 +38,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tictacgo.games import littlego
-from tictacgo.protocol.coords import action_to_course, course_to_action
 from tictacgo.solver.combine import Minimax, read_results, states_along
-from tictacgo.solver.position_code import canonical
+from tictacgo.solver.position_code import canonical, move_action, move_name
 
 
 @dataclass(frozen=True)
@@ -93,7 +92,7 @@ def proof_leaves(paths: list[str | os.PathLike], opening: str | list[str], depth
             actions = [next(a for a in actions
                             if search.value(littlego.play(state, a), left - 1)[0] == value)]
         for a in actions:
-            walk(littlego.play(state, a), (*moves, action_to_course(a, game.size)), left - 1)
+            walk(littlego.play(state, a), (*moves, move_name(a, game.size)), left - 1)
 
     walk(root, tuple(words), depth)
     return list(leaves.values())
@@ -148,7 +147,7 @@ def certify(leaves: list[Leaf], folder: str | os.PathLike, table_bits: int = 26,
                 solver = Solver(table_bits)
             start = time.perf_counter()
             n = leaf.state.game.size
-            line = [n * n if m == "PASS" else course_to_action(m, n) for m in leaf.moves]
+            line = [move_action(m, n) for m in leaf.moves]
             cert = prove(leaf.state, solver, line=line, leaf_rules=leaf_rules)
             cert.write(path)
             made = {"moves": " ".join(leaf.moves), "rows": cert.rows, "solver_positions": cert.oracle_nodes,
