@@ -8,8 +8,9 @@ the certificate of each that ``--dir`` does not hold yet (the solver, then the
 extraction; one solver table for all), checks each with the checker as it
 comes (``NAME.json`` beside ``NAME.cert`` records the check), and then
 combines the certificates alone: the value they give needs nothing but the
-rules core. Stopped (Ctrl-C, SIGTERM), it loses the leaf in progress; the
-same command goes on with the next.
+rules core. Stopped (Ctrl-C, SIGTERM; either takes effect once the solver's
+search in progress returns, which may take minutes, and a kill loses no
+more), it loses the leaf in progress; the same command goes on with it.
 
     python scripts/certify_leaves.py --dir runs/empty_board_certs --opening "2,2" --depth 3 \\
         docs/data/frontier_22_to_go.json docs/data/after_centre/*.json
