@@ -153,3 +153,16 @@ def test_an_endgame_benchmark_that_unpacks_too_large_is_refused_before_its_array
     with pytest.raises(ValueError, match="not a regular file"):
         load_endgames(tmp_path)
     assert len(load_endgames(path)[0]) == 5
+
+
+def test_check_false_skips_only_the_legal_play_check_and_solves_alike():
+    solver = _solver()
+    s = solver.Solver(16)
+    state = GO.from_boards([[1, 1, 1, 1, 0], [2, 2, 2, 2, 2], [1, 1, 1, 1, 1], [2, 2, 2, 2, 0],
+                            [1, 1, 1, 1, 0]], 2)
+    checked, unchecked = s.solve(state), solver.Solver(16).solve(state, check=False)
+    assert (checked.value, checked.best_move) == (unchecked.value, unchecked.best_move)
+    with pytest.raises(ValueError, match="Black and White stones on the same points"):  # still read
+        s.solve(IMPOSSIBLE["Black and White on one point"][0], check=False)
+    with pytest.raises(TypeError, match="check must be True or False, got 0"):
+        s.solve(state, check=0)

@@ -189,7 +189,7 @@ class _Extraction:
         code, s = canonical(state)
         if code in self.table or self.settled(state, code):
             return
-        result = self.solver.solve(state)
+        result = self.solver.solve(state, check=False)  # reached by the rules' moves from the checked root
         self.nodes += result.nodes
         if result.value is None or result.value < self.needed or result.best_move is None \
                 or result.best_move < 0:
