@@ -70,6 +70,22 @@ def test_ko_bits_are_the_points_only_the_ko_rule_forbids():
     assert tictactoe.ko_bits(tictactoe.TicTacToe().initial_state()) == 0
 
 
+@pytest.mark.parametrize("size", [3, 4, 5])
+def test_ko_bits_are_every_empty_point_the_rules_refuse_for_ko_along_random_games(size):
+    game, rng, kos = littlego.LittleGo(size), np.random.default_rng(size), 0
+    for _ in range(300):
+        state = game.initial_state()
+        while state.end is None:
+            empty = game.full & ~(state.black | state.white)
+            refused = sum(1 << p for p in game.bits_to_list(empty)
+                          if littlego.illegal_reason(state, p) == "ko")
+            assert littlego.ko_bits(state) == refused, game.render_ascii(state)
+            kos += refused != 0
+            legal = littlego.legal_actions(state)
+            state = littlego.play(state, int(rng.choice(legal)))
+    assert kos > 0  # the games reached ko positions
+
+
 # Patterns of "which game is this?" tests: a name compared, a game-specific
 # attribute probed, a module compared by identity; a proxy for the game tested
 # (how its pieces are drawn, whether it captures) to choose code; a hard-coded

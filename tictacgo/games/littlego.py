@@ -425,16 +425,20 @@ def stone_bits(state: GoState) -> tuple[int, int]:
 
 
 def ko_bits(state: GoState) -> int:
-    """The empty points that the ko rule alone forbids to the player to move, as bits."""
+    """The empty points that the ko rule alone forbids to the player to move, as bits.
+
+    A placement is refused for ko when the board after it is the board the
+    ko rule keeps (``ko_board``): the mover's stones there are its stones now
+    plus the new one, so the one candidate is the single point where the
+    mover had a stone on that board and has none now.
+    """
     if not state.ko_armed or state.end is not None:
         return 0
-    game = state.game
-    empty = game.full & ~(state.black | state.white)
-    out = 0
-    for p in game.bits_to_list(empty):
-        if _place(state, p) == KO:
-            out |= 1 << p
-    return out
+    own, _ = _own_opp(state)
+    taken = ko_board(state)[0] & ~own
+    if not taken or taken & (taken - 1):
+        return 0
+    return taken if _place(state, taken.bit_length() - 1) == KO else 0
 
 
 def end_reason(state: GoState) -> str | None:
