@@ -146,6 +146,16 @@ def test_the_checkers_modules_import_only_the_rules_core_and_the_file_format(mod
     assert "numba" not in imported
 
 
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6, 7])
+def test_a_bitboard_maps_point_by_point_under_each_symmetry(n):
+    sym, rng = symmetries(n), np.random.default_rng(n)
+    boards = [int(x) for x in rng.integers(0, 1 << (n * n), 200, dtype=np.uint64)]
+    for bits in [0, (1 << (n * n)) - 1, *boards]:
+        for s in range(8):
+            by_point = sum(1 << sym.points[s][p] for p in range(n * n) if bits >> p & 1)
+            assert map_bits(sym, s, bits) == by_point
+
+
 def test_the_rules_treat_the_8_symmetric_images_of_a_position_alike():
     """The checker shares one entry among symmetric positions: the rules must commute with symmetry."""
     for n, moves, seed in ((4, 6, 3), (5, 9, 4), (5, 14, 5)):

@@ -34,20 +34,25 @@ from tictacgo.games.symmetry import board_symmetries, inverse
 MAX_SIZE = 7
 
 
+#: Bits a look-up table of ``Symmetries.chunks`` maps at once (a 5x5 board is two look-ups).
+CHUNK_BITS = 13
+
+
 @dataclass(frozen=True, eq=False)
 class Symmetries:
-    """The 8 symmetries of an ``n x n`` board as point maps and row lookup tables.
+    """The 8 symmetries of an ``n x n`` board as point maps and look-up tables.
 
     ``points[s][p]`` is the image of point ``p`` under symmetry ``s`` (PASS,
     ``n*n``, maps to itself; symmetry 0 is the identity); ``inverse[s]`` undoes
-    it. ``rows[s][i][r]`` is the image of row ``i``'s stones ``r`` (its ``n``
-    bits) as a bitboard, so that a board maps with ``n`` look-ups.
+    it. ``chunks[s][k][r]`` is the image of the stones ``r`` of bits
+    ``k*CHUNK_BITS`` and up (``CHUNK_BITS`` of them) as a bitboard, so that a
+    board maps with one look-up per chunk.
     """
 
     n: int
     points: tuple[tuple[int, ...], ...]
     inverse: tuple[tuple[int, ...], ...]
-    rows: tuple[tuple[tuple[int, ...], ...], ...]
+    chunks: tuple[tuple[tuple[int, ...], ...], ...]
 
 
 @cache
@@ -56,20 +61,29 @@ def symmetries(n: int) -> Symmetries:
     maps = board_symmetries(n, n, n * n + 1)
     points = tuple(tuple(int(q) for q in row) for row in maps)
     back = tuple(tuple(int(p) for p in row) for row in inverse(maps))
-    return Symmetries(n, points, back, tuple(_row_images(image, n) for image in points))
+    return Symmetries(n, points, back, tuple(_chunk_images(image, n * n) for image in points))
 
 
-def _row_images(image: tuple[int, ...], n: int) -> tuple[tuple[int, ...], ...]:
-    """``[i][r]``: the bitboard image of row ``i``'s stones ``r`` under the point map ``image``."""
-    return tuple(tuple(sum(1 << image[i * n + j] for j in range(n) if r >> j & 1) for r in range(1 << n))
-                 for i in range(n))
+def _chunk_images(image: tuple[int, ...], points: int) -> tuple[tuple[int, ...], ...]:
+    """``[k][r]``: the bitboard image, under the point map ``image``, of the stones ``r`` on points
+    ``k*CHUNK_BITS`` to ``(k+1)*CHUNK_BITS - 1``."""
+    out = []
+    for first in range(0, points, CHUNK_BITS):
+        width = min(CHUNK_BITS, points - first)
+        table = [0] * (1 << width)
+        for r in range(1, 1 << width):
+            low = r & -r  # the image of r is the image of its lowest stone and of the rest
+            table[r] = table[r ^ low] | 1 << image[first + low.bit_length() - 1]
+        out.append(tuple(table))
+    return tuple(out)
 
 
 def map_bits(sym: Symmetries, s: int, bits: int) -> int:
     """The image of a bitboard under symmetry ``s``."""
-    n, rows, mask, out = sym.n, sym.rows[s], (1 << sym.n) - 1, 0
-    for i in range(n):
-        out |= rows[i][(bits >> (i * n)) & mask]
+    out, shift = 0, 0
+    for table in sym.chunks[s]:
+        out |= table[(bits >> shift) & ((1 << CHUNK_BITS) - 1)]
+        shift += CHUNK_BITS
     return out
 
 
