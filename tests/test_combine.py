@@ -337,3 +337,28 @@ def test_a_leaf_made_by_another_job_meanwhile_is_not_made_again(answer_runs, tmp
     done = certify(leaves, tmp_path, table_bits=16, report=report)
     assert [m.made for m in done] == [True, False, True]
     assert done[1].path.name == "by_the_other_job.cert"
+
+
+def test_jobs_that_share_a_folder_check_one_certificate_at_a_time(tmp_path):
+    import threading
+
+    from tictacgo.solver.proof_leaves import one_check_at_a_time
+
+    fcntl = pytest.importorskip("fcntl", reason="the lock is an flock (POSIX)")
+    order = []
+
+    def other_job():
+        with one_check_at_a_time(tmp_path):
+            order.append("other")
+
+    with one_check_at_a_time(tmp_path):
+        with open(tmp_path / ".check.lock") as f:  # held: a try without waiting fails
+            with pytest.raises(BlockingIOError):
+                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        thread = threading.Thread(target=other_job)
+        thread.start()
+        thread.join(0.3)
+        assert thread.is_alive() and order == []  # it waits for this check to end
+        order.append("this")
+    thread.join(5)
+    assert order == ["this", "other"]

@@ -24,7 +24,8 @@ at once, writing what the checker said beside it as ``NAME.json``
 folder is not made again: under any name, for the leaf or an image of it,
 found by its root's code (and checked, if no record of a check of its very
 bytes is there); the folder is read again before each leaf, so jobs that
-share it skip each other's leaves, and a stopped job goes on with the next
+share it skip each other's leaves (and they check one certificate at a
+time: a large check takes many GB), and a stopped job goes on with the next
 leaf (it loses the one in progress). ``scripts/certify_leaves.py`` is the
 command line; it ends by combining the checked certificates.
 """
@@ -34,6 +35,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -156,13 +158,33 @@ def certify(leaves: list[Leaf], folder: str | os.PathLike, table_bits: int = 26,
         if made is not None or checked_claim(path) is None:
             if made is None and stop is not None and stop():
                 break
-            done = Made(leaf, path, made is not None, True, check_and_record(path, made))
+            with one_check_at_a_time(folder):
+                done = Made(leaf, path, made is not None, True, check_and_record(path, made))
         else:
             done = Made(leaf, path, False, False, read_record(path))
         out.append(done)
         if report is not None:
             report(done)
     return out
+
+
+@contextmanager
+def one_check_at_a_time(folder: Path):
+    """Hold the folder's check lock (``.check.lock``, an exclusive ``flock``) while inside: jobs that
+    share the folder check one certificate at a time, since checking a large one takes many GB of
+    memory (a 20-million-row certificate took at least 9 GB). Where ``fcntl`` is missing (Windows),
+    nothing is locked."""
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    with open(folder / ".check.lock", "a") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
 
 
 def certificates_in(folder: Path, known: dict | None = None) -> dict:
