@@ -155,6 +155,7 @@ def certify(leaves: list[Leaf], folder: str | os.PathLike, table_bits: int = 26,
             made = {"moves": " ".join(leaf.moves), "rows": cert.rows, "solver_positions": cert.oracle_nodes,
                     "seconds": round(time.perf_counter() - start, 1), "table_bits": table_bits,
                     "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+            del cert  # its tables (GBs for a large leaf) are on disk now; the check builds its own
         if made is not None or checked_claim(path) is None:
             if made is None and stop is not None and stop():
                 break
