@@ -48,6 +48,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tictacgo.games import littlego
+from tictacgo.solver.checker import outcome_for
 from tictacgo.solver.position_code import Code, canonical, move_action, move_name
 
 #: A frontier run's JSON (or a combined result) is at most this large.
@@ -240,7 +241,7 @@ def combine(paths: list[str | os.PathLike], opening: str | list[str], depth: int
         child = littlego.play(root, a)
         move = move_name(a, n)
         if child.end is not None:
-            children.append(Child(move, _end_value(child), "game end", True))
+            children.append(Child(move, outcome_for(child, littlego.BLACK), "game end", True))
             continue
         p = proved.get(canonical(child)[0])
         value, checked = search.value(child, depth - 1)
@@ -276,7 +277,7 @@ class Minimax:
     def value(self, state: littlego.GoState, depth: int) -> tuple[int | None, bool]:
         """(value for Black or None, whether it follows from checked results alone)."""
         if state.end is not None:
-            return _end_value(state), True
+            return outcome_for(state, littlego.BLACK), True
         code = canonical(state)[0]
         p = self.proved.get(code)
         if p is not None and (p.checked or depth == 0):
@@ -321,11 +322,6 @@ def _looked_up(proved: dict[Code, Proved], state: littlego.GoState) -> tuple[int
     """A result's own value for ``state`` (None if none proved it), and whether it was checked."""
     p = proved.get(canonical(state)[0])
     return (None, False) if p is None else (p.value_for_black, p.checked)
-
-
-def _end_value(state: littlego.GoState) -> int:
-    w = littlego.winner(state)
-    return 1 if w == littlego.BLACK else -1 if w == littlego.WHITE else 0
 
 
 def states_along(where, game: littlego.LittleGo, words) -> list[littlego.GoState]:
