@@ -121,14 +121,7 @@ def kernel_position(state: littlego.GoState) -> KernelPosition:
         raise ValueError(f"the solver handles boards up to {MAX_SIZE}x{MAX_SIZE}, got {n}x{n}")
     black = state.to_move == littlego.BLACK
     own, opp = (state.black, state.white) if black else (state.white, state.black)
-    ko = -1
-    ko_own, ko_opp = littlego.ko_board(state)
-    if ko_own != littlego.NO_KO:
-        taken = ko_own & ~own
-        if taken and not taken & (taken - 1):
-            p = taken.bit_length() - 1
-            if littlego.place_bits(state.game, own, opp, p, ko_own, ko_opp) == littlego.KO:
-                ko = p
+    ko = littlego.ko_bits(state).bit_length() - 1  # the one point the ko rule forbids, or -1
     return KernelPosition(n, float(komi), max_actions, own, opp, int(black), state.t, bool(state.last_pass),
                           ko)
 
