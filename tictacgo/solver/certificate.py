@@ -30,13 +30,14 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from tictacgo.games import littlego
-from tictacgo.solver import proof_file
+from tictacgo.solver import compiled_extraction, proof_file
 from tictacgo.solver.checker import CLAIMS, COLOUR_NAMES, FORMAT, LEAF_RULES, SETTLED, VERSION
+from tictacgo.solver.compiled_extraction import PackedTable
 from tictacgo.solver.position_code import Code, canonical, line_name, to_canonical
 from tictacgo.solver.search import Solver, check_position
 
@@ -61,7 +62,7 @@ class Certificate:
 
     root: littlego.GoState
     claim: str
-    strategies: dict[str, dict[Code, int]]  # a move, or SETTLED where a leaf rule settles the position
+    strategies: dict[str, Mapping[Code, int]]  # a move, or SETTLED where a leaf rule settles the position
     line: list[int] | None = None
     oracle_nodes: int = 0
     seconds: float = 0.0
@@ -74,7 +75,8 @@ class Certificate:
     @property
     def settled(self) -> int:
         """Rows settled by a leaf rule (no move)."""
-        return sum(1 for t in self.strategies.values() for move in t.values() if move == SETTLED)
+        return sum(t.settled() if isinstance(t, PackedTable) else
+                   sum(1 for move in t.values() if move == SETTLED) for t in self.strategies.values())
 
     def header(self) -> dict:
         g, root = self.root.game, self.root
@@ -92,7 +94,8 @@ class Certificate:
     def write(self, path: str | os.PathLike) -> Path:
         """Write the certificate (atomically); its path."""
         return proof_file.write(path, self.header(),
-                                {name: proof_file.table_arrays(t) for name, t in self.strategies.items()})
+                                {name: t.arrays if isinstance(t, PackedTable) else proof_file.table_arrays(t)
+                                 for name, t in self.strategies.items()})
 
 
 def claim_of(value_for_mover: int, mover: int) -> str:
@@ -125,7 +128,7 @@ def leaf_rule_names(text: str) -> tuple[str, ...]:
 
 def prove(state: littlego.GoState, solver: Solver | None = None, line: list[int] | None = None,
           time_limit: float | None = None, progress: Callable[[str], None] | None = None,
-          leaf_rules: Sequence[str] = DEFAULT_LEAF_RULES) -> Certificate:
+          leaf_rules: Sequence[str] = DEFAULT_LEAF_RULES, compiled: bool = True) -> Certificate:
     """Solve ``state`` and extract the certificate of its value.
 
     Args:
@@ -136,6 +139,9 @@ def prove(state: littlego.GoState, solver: Solver | None = None, line: list[int]
         progress: called with a line of text now and then (rows so far).
         leaf_rules: names of the checker's leaf rules (``tictacgo.solver.leaf_rules``: ``pass_bound``,
             ``pass_alive``) that may settle a position; ``()`` follows every line to the game's end.
+        compiled: walk the strategies with the compiled walk (``tictacgo.solver.compiled_extraction``)
+            where it applies (boards up to 5x5, the pass bound or no leaf rule); False walks them in
+            Python. Both write the same rows.
     Raises:
         ValueError: a leaf rule the checker does not know.
         TimeoutError: the first solve did not finish within ``time_limit``.
@@ -157,6 +163,12 @@ def prove(state: littlego.GoState, solver: Solver | None = None, line: list[int]
     strategies = {}
     nodes = result.nodes
     for colour, needed in CLAIMS[claim]:
+        if compiled and compiled_extraction.usable(state, rules):
+            table, searched = compiled_extraction.strategy(solver, state, colour, needed, bool(rules),
+                                                           progress)
+            strategies[COLOUR_NAMES[colour]] = table
+            nodes += searched
+            continue
         walk = _Extraction(solver, colour, needed, progress, [LEAF_RULES[name] for name in rules])
         walk.own(state) if state.to_move == colour else walk.other(state)
         strategies[COLOUR_NAMES[colour]] = walk.table

@@ -1,0 +1,116 @@
+"""The compiled walk of a certificate's strategies writes the very rows of the Python walk.
+
+``prove(..., compiled=True)`` (the default on boards up to 5x5) walks the
+strategies in numba; ``compiled=False`` walks them in Python over the rules
+core. Both ask a fresh solver the same questions in the same order, so their
+tables must agree row for row, settled rows and moves included.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba", reason="the compiled walk needs numba (the fast extra)")
+
+from tictacgo.games import littlego  # noqa: E402
+from tictacgo.solver import Solver, compiled_extraction, proof_file  # noqa: E402
+from tictacgo.solver.certificate import ProofExtractionError, prove  # noqa: E402
+from tictacgo.solver.checker import FORMAT, SETTLED, verify  # noqa: E402
+from tictacgo.solver.position_code import canonical, code_of, symmetries  # noqa: E402
+
+
+def _endgame(n: int, moves: int, seed: int) -> littlego.GoState:
+    rng = np.random.default_rng(seed)
+    state = littlego.LittleGo(n).initial_state()
+    for _ in range(moves):
+        legal = littlego.legal_actions(state)
+        choices = [a for a in legal if a != state.game.pass_action] or legal
+        state = littlego.play(state, int(rng.choice(choices)))
+        assert state.end is None
+    return state
+
+
+def _rows(cert) -> dict:
+    return {name: dict(table) for name, table in cert.strategies.items()}
+
+
+POSITIONS = [("2x2 empty board", lambda: littlego.LittleGo(2).initial_state()),
+             ("3x3 empty board", lambda: littlego.LittleGo(3).initial_state()),
+             ("3x3 endgame", lambda: _endgame(3, 3, 11)),
+             ("4x4 endgame", lambda: _endgame(4, 8, 1)),
+             ("5x5 endgame, 8 to go", lambda: _endgame(5, 16, 2)),
+             ("5x5 endgame, 11 to go", lambda: _endgame(5, 13, 5))]
+
+
+@pytest.mark.parametrize("rules", [("pass_bound",), ()], ids=["pass bound", "no leaf rule"])
+@pytest.mark.parametrize("name,make", POSITIONS, ids=[p[0] for p in POSITIONS])
+def test_the_compiled_walk_writes_the_rows_of_the_python_walk(name, make, rules):
+    state = make()
+    python = prove(state, Solver(18), leaf_rules=rules, compiled=False)
+    compiled = prove(state, Solver(18), leaf_rules=rules, compiled=True)
+    assert all(isinstance(t, compiled_extraction.PackedTable) for t in compiled.strategies.values())
+    assert compiled.claim == python.claim
+    assert _rows(compiled) == _rows(python)
+    assert (compiled.rows, compiled.settled, compiled.oracle_nodes) == (
+        python.rows, python.settled, python.oracle_nodes)
+    assert compiled.settled > 0 if rules else compiled.settled == 0
+
+
+def test_both_walks_write_the_same_file_and_the_checker_accepts_it(tmp_path):
+    state = _endgame(5, 14, 3)
+    a = prove(state, Solver(18), compiled=False).write(tmp_path / "python.cert")
+    b = prove(state, Solver(18), compiled=True).write(tmp_path / "compiled.cert")
+    _, ta = proof_file.read(a, FORMAT)
+    _, tb = proof_file.read(b, FORMAT)
+    assert ta.keys() == tb.keys()
+    for name in ta:
+        for column in ta[name]:
+            np.testing.assert_array_equal(ta[name][column], tb[name][column])
+    assert verify(b).rows == verify(a).rows
+
+
+def test_the_walk_grows_its_arrays_and_pauses_without_changing_a_row(monkeypatch):
+    state = _endgame(4, 8, 1)
+    expected = _rows(prove(state, Solver(18), compiled=True))
+    monkeypatch.setattr(compiled_extraction, "INITIAL_ROWS", 2)
+    monkeypatch.setattr(compiled_extraction, "INITIAL_SET", 4)
+    monkeypatch.setattr(compiled_extraction, "SLICE_STEPS", 7)
+    lines = []
+    assert _rows(prove(state, Solver(18), compiled=True, progress=lines.append)) == expected
+    assert lines and all(line.endswith(" rows") for line in lines)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_the_compiled_canonical_image_is_the_position_codes(n):
+    points = np.array(symmetries(n).points, dtype=np.int64)
+    rng = np.random.default_rng(n)
+    for k in range(200):
+        state = _endgame(n, int(rng.integers(0, n * n - 1)), seed=1000 * n + k)
+        code, s = canonical(state)
+        own = code_of(state)
+        assert compiled_extraction.canonical(np.int64(own.black), np.int64(own.white), np.int64(own.ko),
+                                             points) == (code.black, code.white, code.ko, s)
+
+
+def test_a_packed_table_reads_back_each_row_by_its_code():
+    cert = prove(_endgame(5, 15, 4), Solver(18), compiled=True)
+    for table in cert.strategies.values():
+        rows = dict(table)
+        assert len(rows) == len(table) and sorted(rows) == list(table)
+        for code, move in list(rows.items())[:50]:
+            assert table[code] == move and code in table
+        assert table.settled() == sum(1 for m in rows.values() if m == SETTLED)
+
+
+def test_a_strategy_the_solver_cannot_back_is_a_proof_extraction_error():
+    state = littlego.LittleGo(3).initial_state()  # a White win: Black cannot keep a win
+    with pytest.raises(ProofExtractionError, match="black strategy that needs 1"):
+        compiled_extraction.strategy(Solver(16), state, littlego.BLACK, 1, settle=True)
+
+
+def test_the_compiled_walk_is_used_only_where_it_applies():
+    assert compiled_extraction.usable(littlego.LittleGo(5).initial_state(), ("pass_bound",))
+    assert compiled_extraction.usable(littlego.LittleGo(5).initial_state(), ())
+    assert not compiled_extraction.usable(littlego.LittleGo(5).initial_state(), ("pass_bound", "pass_alive"))
+    assert not compiled_extraction.usable(littlego.LittleGo(6).initial_state(), ("pass_bound",))
