@@ -54,11 +54,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--shard", default=None, metavar="I/N",
                    help="make only the leaves I, I+N, I+2N, ... (I from 0): N commands with I = 0 .. N-1 "
                         "share the work on N cores; a last run without it checks them all")
+    p.add_argument("--checks-at-once", type=int, default=1,
+                   help="jobs on one --dir check at most this many certificates at a time (default 1; "
+                        "a 20-million-row certificate takes about 4 GB to check)")
     p.add_argument("--recheck", action="store_true",
                    help="at the end, check every certificate again (default: one whose record of a check "
                         "holds its very bytes is taken as checked)")
     p.add_argument("--list", action="store_true", help="print the leaves and what is done, make nothing")
     args = p.parse_args(argv)
+    if args.checks_at_once < 1:
+        p.error(f"--checks-at-once must be at least 1, got {args.checks_at_once}")
     from tictacgo.solver.certificate import leaf_rule_names
 
     try:
@@ -109,7 +114,8 @@ def main(argv: list[str] | None = None) -> int:
                   f"{checked['positions']:,} positions in {checked['seconds']:.0f} s", flush=True)
 
     try:
-        done = certify(leaves, folder, args.table_bits, rules, report=report)
+        done = certify(leaves, folder, args.table_bits, rules, report=report,
+                       checks_at_once=args.checks_at_once)
     except KeyboardInterrupt:
         print(f"stopped after {time.time() - start:.0f} s; the same command goes on with the next leaf",
               flush=True)

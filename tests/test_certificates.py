@@ -23,10 +23,14 @@ from tictacgo.solver.certificate import claim_of, leaf_rule_names, prove  # noqa
 from tictacgo.solver.checker import SETTLED, CertificateError, verify  # noqa: E402
 from tictacgo.solver.position_code import (  # noqa: E402
     canonical,
+    canonical_key,
     code_of,
+    code_of_key,
     from_canonical,
     image,
+    key_layout,
     map_bits,  # noqa: E402
+    pack_key,
     symmetries,
 )
 
@@ -93,7 +97,8 @@ def _prover_states(path: Path):
         if code in seen:
             continue
         seen.add(code)
-        actions = [from_canonical(table[code], s, game.size)] if state.to_move == colour else \
+        key, _ = canonical_key(state)
+        actions = [from_canonical(table[key], s, game.size)] if state.to_move == colour else \
             littlego.legal_actions(state)
         if state.to_move == colour:
             out[code] = state
@@ -155,6 +160,30 @@ def test_a_bitboard_maps_point_by_point_under_each_symmetry(n):
         for s in range(8):
             by_point = sum(1 << sym.points[s][p] for p in range(n * n) if bits >> p & 1)
             assert map_bits(sym, s, bits) == by_point
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6, 7])
+def test_a_positions_key_packs_its_canonical_code_and_keys_order_as_codes_do(n):
+    layout = key_layout(n, littlego.LittleGo(n).max_actions)
+    rng = np.random.default_rng(100 + n)
+    codes = []
+    for k in range(150):
+        state = _endgame(n, int(rng.integers(0, min(n * n - 1, 30))), seed=7000 * n + k)
+        code, s = canonical(state)
+        assert canonical_key(state) == (pack_key(layout, *code), s)
+        assert code_of_key(layout, pack_key(layout, *code)) == code
+        codes.append(code)
+        for s2 in range(8):  # every image has a key no smaller than the canonical one
+            assert pack_key(layout, *image(code_of(state), s2, n)) >= pack_key(layout, *code)
+    assert sorted(codes) == [code_of_key(layout, k) for k in sorted(pack_key(layout, *c) for c in codes)]
+
+
+def test_a_row_whose_ko_point_is_off_the_board_is_refused(files, tmp_path):
+    def bad_ko(t):
+        t["white"]["meta"][0] = (t["white"]["meta"][0] & ~np.uint16(0x3F << 7)) | np.uint16(40 << 7)
+    bad = _rewrite(files["3x3"][1], tmp_path / "ko.cert", tables=bad_ko)
+    with pytest.raises(CertificateError, match="is not a 3x3 position"):
+        verify(bad)
 
 
 def test_the_rules_treat_the_8_symmetric_images_of_a_position_alike():

@@ -362,3 +362,32 @@ def test_jobs_that_share_a_folder_check_one_certificate_at_a_time(tmp_path):
         order.append("this")
     thread.join(5)
     assert order == ["this", "other"]
+
+
+def test_with_two_checks_at_once_a_second_job_checks_beside_the_first_and_a_third_waits(tmp_path):
+    import threading
+
+    from tictacgo.solver.proof_leaves import one_check_at_a_time
+
+    pytest.importorskip("fcntl", reason="the lock is an flock (POSIX)")
+    inside, release = [], threading.Event()
+
+    def job(name):
+        with one_check_at_a_time(tmp_path, 2):
+            inside.append(name)
+            release.wait(5)
+
+    first, second, third = (threading.Thread(target=job, args=(k,)) for k in "abc")
+    first.start()
+    second.start()
+    second.join(0.3)
+    third.start()
+    third.join(0.3)
+    assert sorted(inside) == ["a", "b"]  # two at once; the third waits
+    release.set()
+    for t in (first, second, third):
+        t.join(5)
+    assert sorted(inside) == ["a", "b", "c"]
+    with pytest.raises(ValueError, match="at_once must be a positive int, got 0"):
+        with one_check_at_a_time(tmp_path, 0):
+            pass

@@ -46,10 +46,23 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
 
 from tictacgo.games import littlego
 from tictacgo.solver import leaf_rules, proof_file
-from tictacgo.solver.position_code import Code, canonical, from_canonical, line_name, move_name
+from tictacgo.solver.position_code import (
+    Code,
+    KeyLayout,
+    canonical_key,
+    code_of_key,
+    from_canonical,
+    key_layout,
+    line_name,
+    move_name,
+    pack_key,
+)
 
 FORMAT = "tictacgo-certificate"
 VERSION = 1
@@ -81,8 +94,9 @@ class StrategyCheck:
         positions: positions checked (each once, symmetric images counted once).
         rows: the table's rows.
         rows_used: rows the walk from the root reached.
-        values: for each reached position of the strategy's side, (canonical code -> (move in the
-            canonical frame, outcome the move guarantees to that side)).
+        table: the rows, position key (``position_code.pack_key``) -> move.
+        memo: each position checked, key -> the outcome it guarantees the side.
+        layout: the keys' layout.
     """
 
     colour: int
@@ -91,7 +105,20 @@ class StrategyCheck:
     positions: int
     rows: int
     rows_used: int
-    values: dict[Code, tuple[int, int]] = field(repr=False, default_factory=dict)
+    table: dict[int, int] = field(repr=False, default_factory=dict)
+    memo: dict[int, int] = field(repr=False, default_factory=dict)
+    layout: KeyLayout | None = field(repr=False, default=None)
+
+    @cached_property
+    def values(self) -> dict[Code, tuple[int, int]]:
+        """For each reached position of the strategy's side: canonical code -> (move in the canonical
+        frame, outcome the move guarantees to that side)."""
+        out = {}
+        for key, move in self.table.items():
+            v = self.memo.get(key)
+            if move != SETTLED and v is not None:
+                out[code_of_key(self.layout, key)] = (move, v)
+        return out
 
 
 @dataclass
@@ -204,21 +231,36 @@ def read_root(path, root, game: littlego.LittleGo) -> tuple[littlego.GoState, st
     return state, name
 
 
-def strategy_table(path, arrays: dict, game: littlego.LittleGo, colour: int) -> dict[Code, int]:
-    """A strategy table as ``code -> move``, its rows checked against the variant."""
-    n = game.size
-    table: dict[Code, int] = {}
-    for code, move in zip(proof_file.table_codes(arrays), arrays["move"].tolist(), strict=True):
-        if move != SETTLED and (move > n * n or code.to_move != colour):
-            what = (f"move {move} (actions are 0..{n * n})" if move > n * n else
-                    f"a move for {COLOUR_NAMES[code.to_move]} to play")
-            raise CertificateError(f"{path}: {COLOUR_NAMES[colour]}'s strategy has {what} at a row "
-                                   f"(t={code.t}); it holds {COLOUR_NAMES[colour]}'s moves only")
-        if (code.black | code.white) >> (n * n) or code.t > game.max_actions:
-            raise CertificateError(f"{path}: a row of {COLOUR_NAMES[colour]}'s strategy is not a "
-                                   f"{n}x{n} position of at most {game.max_actions} actions")
-        table[code] = move
-    return table
+def strategy_table(path, arrays: dict, game: littlego.LittleGo, colour: int) -> dict[int, int]:
+    """A strategy table as ``key -> move`` (keys: ``position_code.pack_key``), its rows checked
+    against the variant."""
+    n, layout = game.size, key_layout(game.size, game.max_actions)
+    black, white = arrays["black"].astype(np.uint64), arrays["white"].astype(np.uint64)
+    meta, move = arrays["meta"].astype(np.uint64), arrays["move"].astype(np.uint64)
+    t, ko1 = meta & np.uint64(0x7F), (meta >> np.uint64(7)) & np.uint64(0x3F)
+    last_pass, mover = (meta >> np.uint64(13)) & np.uint64(1), (meta >> np.uint64(14)) & np.uint64(1)
+    wrong_move = (move != SETTLED) & ((move > n * n) | (mover != colour - 1))
+    if wrong_move.any():
+        k = int(np.argmax(wrong_move))
+        what = (f"move {int(move[k])} (actions are 0..{n * n})" if move[k] > n * n else
+                f"a move for {COLOUR_NAMES[int(mover[k]) + 1]} to play")
+        raise CertificateError(f"{path}: {COLOUR_NAMES[colour]}'s strategy has {what} at a row "
+                               f"(t={int(t[k])}); it holds {COLOUR_NAMES[colour]}'s moves only")
+    off = ((black | white) >> np.uint64(n * n) != 0) | (t > game.max_actions) | (ko1 > n * n)
+    if off.any():
+        raise CertificateError(f"{path}: a row of {COLOUR_NAMES[colour]}'s strategy is not a "
+                               f"{n}x{n} position of at most {game.max_actions} actions")
+    if layout.bits <= 64:
+        fields = ((black, layout.points), (white, layout.ko_bits), (ko1, layout.t_bits), (t, 2))
+        key = np.zeros(len(move), dtype=np.uint64)
+        for column, width in fields:
+            key = (key | column) << np.uint64(width)
+        keys = (key | last_pass << np.uint64(1) | mover).tolist()
+    else:
+        keys = [pack_key(layout, b, w, k - 1, tt, bool(lp), m + 1) for b, w, k, tt, lp, m in
+                zip(black.tolist(), white.tolist(), ko1.tolist(), t.tolist(), last_pass.tolist(),
+                    mover.tolist(), strict=True)]
+    return dict(zip(keys, move.tolist(), strict=True))
 
 
 def outcome_for(state: littlego.GoState, colour: int) -> int:
@@ -230,13 +272,11 @@ def outcome_for(state: littlego.GoState, colour: int) -> int:
 class _Walk:
     """One strategy's check: a depth-first walk with the value of each position remembered."""
 
-    def __init__(self, root_line: str, colour: int, needed: int, table: dict[Code, int], leaves: list[str],
+    def __init__(self, root_line: str, colour: int, needed: int, table: dict[int, int], leaves: list[str],
                  n: int):
         self.root_line, self.colour, self.needed, self.table, self.leaves, self.n = (
             root_line, colour, needed, table, leaves, n)
-        self.memo: dict[Code, int] = {}
-        self.values: dict[Code, tuple[int, int]] = {}
-        self.used: set[Code] = set()
+        self.memo: dict[int, int] = {}  # position key -> the outcome it guarantees
         self.path: list[int] = []
 
     def fail(self, state: littlego.GoState, reason: str) -> CertificateError:
@@ -247,13 +287,11 @@ class _Walk:
 
     def value(self, state: littlego.GoState) -> int:
         """The outcome the strategy guarantees its side from the live ``state``."""
-        code, s = canonical(state)
-        known = self.memo.get(code)
+        key, s = canonical_key(state)
+        known = self.memo.get(key)
         if known is not None:
             return known
-        row = self.table.get(code)
-        if row is not None:
-            self.used.add(code)
+        row = self.table.get(key)
         if row == SETTLED:
             v = self.settle(state)
         elif state.to_move == self.colour:
@@ -265,12 +303,11 @@ class _Walk:
                 raise self.fail(state, f"the certificate's move {move_name(action, self.n)} is illegal "
                                        f"here ({reason})")
             v = self.child(state, action)
-            self.values[code] = (row, v)
         else:
             v = 1
             for action in littlego.legal_actions(state):
                 v = min(v, self.child(state, action))
-        self.memo[code] = v
+        self.memo[key] = v
         return v
 
     def child(self, state: littlego.GoState, action: int) -> int:
@@ -297,13 +334,16 @@ class _Walk:
         return max(results)
 
 
-def check_strategy(root: littlego.GoState, root_line: str, colour: int, needed: int, table: dict[Code, int],
+def check_strategy(root: littlego.GoState, root_line: str, colour: int, needed: int, table: dict[int, int],
                    leaves: list[str] = ()) -> StrategyCheck:
-    """Check that ``table`` (code -> move) gives ``colour`` at least ``needed`` from ``root``.
+    """Check that ``table`` (position key -> move, ``strategy_table``) gives ``colour`` at least ``needed``
+    from ``root``.
 
     Raises:
         CertificateError: naming the first position where it does not.
     """
     walk = _Walk(root_line, colour, needed, table, list(leaves), root.game.size)
     guaranteed = walk.value(root)
-    return StrategyCheck(colour, needed, guaranteed, len(walk.memo), len(table), len(walk.used), walk.values)
+    used = sum(1 for key in table if key in walk.memo)
+    return StrategyCheck(colour, needed, guaranteed, len(walk.memo), len(table), used, table, walk.memo,
+                         key_layout(root.game.size, root.game.max_actions))

@@ -131,6 +131,76 @@ def canonical(state: littlego.GoState) -> tuple[Code, int]:
     return best, best_s
 
 
+@dataclass(frozen=True)
+class KeyLayout:
+    """How a code packs into one int, its *key* (``key_layout``): from the top, Black's stones, White's
+    stones, the ko point + 1, the actions played, the pending pass and the mover, each in a field of
+    fixed width. Keys order as codes do (fields from the most significant, in ``Code``'s order for
+    the images of one position), and a dict of ints takes far less memory than one of ``Code``s."""
+
+    points: int   # n*n: the width of each colour's field
+    ko_bits: int  # width of the ko point + 1 (0 for none)
+    t_bits: int   # width of the actions played
+
+    @property
+    def bits(self) -> int:
+        return 2 * self.points + self.ko_bits + self.t_bits + 2
+
+
+@cache
+def key_layout(n: int, max_actions: int) -> KeyLayout:
+    """The key layout of the ``n x n`` board with an action limit."""
+    return KeyLayout(n * n, (n * n + 1).bit_length(), max(max_actions, 1).bit_length())
+
+
+def pack_key(layout: KeyLayout, black: int, white: int, ko: int, t: int, last_pass: bool,
+             to_move: int) -> int:
+    """A code's fields as its key."""
+    return ((((black << layout.points | white) << layout.ko_bits | (ko + 1)) << layout.t_bits | t) << 2
+            | int(last_pass) << 1 | (to_move - 1))
+
+
+def code_of_key(layout: KeyLayout, key: int) -> Code:
+    """The code a key packs (``pack_key``'s inverse)."""
+    to_move, last_pass = 1 + (key & 1), bool(key >> 1 & 1)
+    key >>= 2
+    t = key & ((1 << layout.t_bits) - 1)
+    key >>= layout.t_bits
+    ko = (key & ((1 << layout.ko_bits) - 1)) - 1
+    key >>= layout.ko_bits
+    mask = (1 << layout.points) - 1
+    return Code(key >> layout.points, key & mask, ko, t, last_pass, to_move)
+
+
+def canonical_key(state: littlego.GoState) -> tuple[int, int]:
+    """``canonical`` as a key: (the key of the smallest of the 8 images' codes, the first symmetry
+    that gives it), without building a ``Code`` for each image.
+
+    Raises:
+        ValueError: as ``code_of``.
+    """
+    if state.end is not None:
+        raise ValueError(f"a finished game ({state.end}) has no position code")
+    ko_points = littlego.ko_bits(state)
+    if ko_points & (ko_points - 1):
+        raise ValueError(f"the ko rule forbids more than one point here ({ko_points:b}); no legal game "
+                         "reaches such a position")
+    game = state.game
+    sym = symmetries(game.size)
+    black, white, ko = state.black, state.white, ko_points.bit_length() - 1
+    best_b, best_w, best_k, best_s = black, white, ko, 0
+    for s in range(1, 8):
+        b = map_bits(sym, s, black)
+        if b > best_b:
+            continue  # cannot be smaller: skip mapping the rest
+        w = map_bits(sym, s, white)
+        k = sym.points[s][ko] if ko >= 0 else -1
+        if b < best_b or w < best_w or (w == best_w and k < best_k):
+            best_b, best_w, best_k, best_s = b, w, k, s
+    layout = key_layout(game.size, game.max_actions)
+    return pack_key(layout, best_b, best_w, best_k, state.t, bool(state.last_pass), state.to_move), best_s
+
+
 def to_canonical(action: int, s: int, n: int) -> int:
     """An action of the state mapped into the frame of its canonical image (symmetry ``s``)."""
     return symmetries(n).points[s][action]

@@ -114,7 +114,7 @@ class Made:
 
 def certify(leaves: list[Leaf], folder: str | os.PathLike, table_bits: int = 26,
             leaf_rules: tuple[str, ...] = ("pass_bound",), stop: Callable[[], bool] | None = None,
-            report: Callable[[Made], None] | None = None) -> list[Made]:
+            report: Callable[[Made], None] | None = None, checks_at_once: int = 1) -> list[Made]:
     """Make the certificate of each leaf whose file is not in ``folder`` yet (see the module docstring),
     and check each certificate that has no record of a check of its very bytes, writing the record.
 
@@ -125,6 +125,8 @@ def certify(leaves: list[Leaf], folder: str | os.PathLike, table_bits: int = 26,
         leaf_rules: the checker's rules that may settle a certificate's position (``prove``'s).
         stop: asked before each leaf; True ends the job there.
         report: called with each leaf's result as it is known.
+        checks_at_once: how many jobs sharing ``folder`` may check a certificate at the same time
+            (``one_check_at_a_time``); all jobs on a folder should pass the same number.
     Returns:
         The leaves done, found or made, in order (fewer than ``leaves`` when stopped).
     Raises:
@@ -159,7 +161,7 @@ def certify(leaves: list[Leaf], folder: str | os.PathLike, table_bits: int = 26,
         if made is not None or checked_claim(path) is None:
             if made is None and stop is not None and stop():
                 break
-            with one_check_at_a_time(folder):
+            with one_check_at_a_time(folder, checks_at_once):
                 done = Made(leaf, path, made is not None, True, check_and_record(path, made))
         else:
             done = Made(leaf, path, False, False, read_record(path))
@@ -170,22 +172,39 @@ def certify(leaves: list[Leaf], folder: str | os.PathLike, table_bits: int = 26,
 
 
 @contextmanager
-def one_check_at_a_time(folder: Path):
-    """Hold the folder's check lock (``.check.lock``, an exclusive ``flock``) while inside: jobs that
-    share the folder check one certificate at a time, since checking a large one takes many GB of
-    memory (a 20-million-row certificate took at least 9 GB). Where ``fcntl`` is missing (Windows),
-    nothing is locked."""
+def one_check_at_a_time(folder: Path, at_once: int = 1):
+    """Hold one of the folder's ``at_once`` check locks (``.check.lock``, then ``.check.lock.1`` and
+    on: exclusive ``flock``s) while inside: jobs that share the folder check at most ``at_once``
+    certificates at a time, since checking a large one takes GBs of memory (a 20-million-row
+    certificate about 4 GB). A job takes the first free lock, or waits for the first one. Where
+    ``fcntl`` is missing (Windows), nothing is locked."""
     try:
         import fcntl
     except ImportError:
         yield
         return
-    with open(folder / ".check.lock", "a") as f:
-        fcntl.flock(f, fcntl.LOCK_EX)
+    if isinstance(at_once, bool) or not isinstance(at_once, int) or at_once < 1:
+        raise ValueError(f"at_once must be a positive int, got {at_once!r}")
+    files = [open(folder / (".check.lock" + (f".{k}" if k else "")), "a") for k in range(at_once)]
+    try:
+        held = None
+        for f in files:
+            try:
+                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                held = f
+                break
+            except BlockingIOError:
+                continue
+        if held is None:
+            held = files[0]
+            fcntl.flock(held, fcntl.LOCK_EX)
         try:
             yield
         finally:
-            fcntl.flock(f, fcntl.LOCK_UN)
+            fcntl.flock(held, fcntl.LOCK_UN)
+    finally:
+        for f in files:
+            f.close()
 
 
 def certificates_in(folder: Path, known: dict | None = None) -> dict:
