@@ -20,6 +20,11 @@ Keeping the exact value (not only the claim) where the other side erred
 makes the table a book of proved-best moves too (``tictacgo.solver.book``;
 settled rows hold no move and add nothing to a book).
 
+On boards up to 5x5 with the pass bound (or no leaf rule) the walk runs
+compiled (``tictacgo.solver.compiled_extraction``, the solver's own rules in
+numba) and writes the same rows as the Python walk here, many times faster;
+``prove(..., compiled=False)`` takes the Python walk.
+
 The checker is ``tictacgo.solver.checker`` (``tictacgo.solver.verify``); the
 checker uses the rules core only, so a wrong move from the solver is caught
 there, not trusted.
