@@ -57,6 +57,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--checks-at-once", type=int, default=1,
                    help="jobs on one --dir check at most this many certificates at a time (default 1; "
                         "a 20-million-row certificate takes about 4 GB to check)")
+    p.add_argument("--solver-moves", action="store_true",
+                   help="take the solver's move at each of the winner's positions (default: first a move "
+                        "that ends the game won, reaches a position the proof has met, or one the pass bound "
+                        "settles, which makes smaller certificates)")
     p.add_argument("--recheck", action="store_true",
                    help="at the end, check every certificate again (default: one whose record of a check "
                         "holds its very bytes is taken as checked)")
@@ -115,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         done = certify(leaves, folder, args.table_bits, rules, report=report,
-                       checks_at_once=args.checks_at_once)
+                       checks_at_once=args.checks_at_once, prefer_known=not args.solver_moves)
     except KeyboardInterrupt:
         print(f"stopped after {time.time() - start:.0f} s; the same command goes on with the next leaf",
               flush=True)

@@ -252,6 +252,19 @@ def test_certifying_the_leaves_makes_the_value_checked_and_a_second_run_makes_no
     assert leaves_script.main([*args, "--recheck"]) == 0
 
 
+def test_leaves_are_made_with_known_moves_first_unless_told_to_take_the_solvers(answer_runs, tmp_path,
+                                                                                 capsys):
+    args = ["--depth", "2", "--table-bits", "16", *map(str, answer_runs)]
+    assert leaves_script.main(["--dir", str(tmp_path / "known"), *args]) == 0
+    assert leaves_script.main(["--dir", str(tmp_path / "solver"), "--solver-moves", *args]) == 0
+    capsys.readouterr()
+    known = [read_record(c)["made"] for c in sorted((tmp_path / "known").glob("*.cert"))]
+    plain = [read_record(c)["made"] for c in sorted((tmp_path / "solver").glob("*.cert"))]
+    assert [m["prefer_known"] for m in known] == [True] * 3
+    assert [m["prefer_known"] for m in plain] == [False] * 3
+    assert sum(m["rows"] for m in known) <= sum(m["rows"] for m in plain)
+
+
 def test_a_record_is_trusted_only_for_the_very_bytes_it_names(answer_runs, tmp_path):
     leaves = proof_leaves(answer_runs, "", depth=2)
     done = certify(leaves, tmp_path, table_bits=16)

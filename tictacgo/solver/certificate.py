@@ -41,7 +41,15 @@ from pathlib import Path
 
 from tictacgo.games import littlego
 from tictacgo.solver import compiled_extraction, proof_file
-from tictacgo.solver.checker import CLAIMS, COLOUR_NAMES, FORMAT, LEAF_RULES, SETTLED, VERSION
+from tictacgo.solver.checker import (
+    CLAIMS,
+    COLOUR_NAMES,
+    FORMAT,
+    LEAF_RULES,
+    SETTLED,
+    VERSION,
+    outcome_for,
+)
 from tictacgo.solver.compiled_extraction import PackedTable
 from tictacgo.solver.position_code import Code, canonical, line_name, to_canonical
 from tictacgo.solver.search import Solver, check_position
@@ -133,7 +141,8 @@ def leaf_rule_names(text: str) -> tuple[str, ...]:
 
 def prove(state: littlego.GoState, solver: Solver | None = None, line: list[int] | None = None,
           time_limit: float | None = None, progress: Callable[[str], None] | None = None,
-          leaf_rules: Sequence[str] = DEFAULT_LEAF_RULES, compiled: bool = True) -> Certificate:
+          leaf_rules: Sequence[str] = DEFAULT_LEAF_RULES, compiled: bool = True,
+          prefer_known: bool = False) -> Certificate:
     """Solve ``state`` and extract the certificate of its value.
 
     Args:
@@ -147,6 +156,12 @@ def prove(state: littlego.GoState, solver: Solver | None = None, line: list[int]
         compiled: walk the strategies with the compiled walk (``tictacgo.solver.compiled_extraction``)
             where it applies (boards up to 5x5, the pass bound or no leaf rule); False walks them in
             Python. Both write the same rows.
+        prefer_known: in a strategy for a win, where the side moves, take without a search the first
+            move (in increasing order, PASS last) that ends the game won or reaches a position the
+            proof has met already, else the first whose position a leaf rule settles; only where
+            there is none, the solver's move. Any winning move will do for a win, and these make the
+            proof share more of itself: fewer rows to write and to check. A strategy for a draw keeps
+            the solver's moves (a shortcut could pass over a win).
     Raises:
         ValueError: a leaf rule the checker does not know.
         TimeoutError: the first solve did not finish within ``time_limit``.
@@ -168,13 +183,14 @@ def prove(state: littlego.GoState, solver: Solver | None = None, line: list[int]
     strategies = {}
     nodes = result.nodes
     for colour, needed in CLAIMS[claim]:
+        prefer = prefer_known and needed == 1
         if compiled and compiled_extraction.usable(state, rules):
             table, searched = compiled_extraction.strategy(solver, state, colour, needed, bool(rules),
-                                                           progress)
+                                                           progress, prefer)
             strategies[COLOUR_NAMES[colour]] = table
             nodes += searched
             continue
-        walk = _Extraction(solver, colour, needed, progress, [LEAF_RULES[name] for name in rules])
+        walk = _Extraction(solver, colour, needed, progress, [LEAF_RULES[name] for name in rules], prefer)
         walk.own(state) if state.to_move == colour else walk.other(state)
         strategies[COLOUR_NAMES[colour]] = walk.table
         nodes += walk.nodes
@@ -185,9 +201,9 @@ def prove(state: littlego.GoState, solver: Solver | None = None, line: list[int]
 class _Extraction:
     """One side's strategy, walked out of the solver."""
 
-    def __init__(self, solver: Solver, colour: int, needed: int, progress, rules: list):
+    def __init__(self, solver: Solver, colour: int, needed: int, progress, rules: list, prefer: bool = False):
         self.solver, self.colour, self.needed, self.progress = solver, colour, needed, progress
-        self.rules = rules
+        self.rules, self.prefer = rules, prefer
         self.table: dict[Code, int] = {}
         self.seen: set[Code] = set()
         self.nodes = 0
@@ -206,19 +222,40 @@ class _Extraction:
         code, s = canonical(state)
         if code in self.table or self.settled(state, code):
             return
-        result = self.solver.solve(state, check=False)  # reached by the rules' moves from the checked root
-        self.nodes += result.nodes
-        if result.value is None or result.value < self.needed or result.best_move is None \
-                or result.best_move < 0:
-            raise ProofExtractionError(f"the solver gave {result.value} (move {result.best_move}) at a "
-                                       f"position of the {COLOUR_NAMES[self.colour]} strategy that needs "
-                                       f"{self.needed}")
-        self.table[code] = to_canonical(result.best_move, s, state.game.size)
+        move = self.known_move(state) if self.prefer else None
+        if move is None:
+            # reached by the rules' moves from the checked root: no need to check it again
+            result = self.solver.solve(state, check=False)
+            self.nodes += result.nodes
+            if result.value is None or result.value < self.needed or result.best_move is None \
+                    or result.best_move < 0:
+                raise ProofExtractionError(f"the solver gave {result.value} (move {result.best_move}) at a "
+                                           f"position of the {COLOUR_NAMES[self.colour]} strategy that needs "
+                                           f"{self.needed}")
+            move = result.best_move
+        self.table[code] = to_canonical(move, s, state.game.size)
         if self.progress is not None and len(self.table) % 100_000 == 0:
             self.progress(f"{COLOUR_NAMES[self.colour]}'s strategy: {len(self.table):,} rows")
-        after = littlego.play(state, result.best_move)
+        after = littlego.play(state, move)
         if after.end is None:
             self.other(after)
+
+    def known_move(self, state: littlego.GoState) -> int | None:
+        """The move ``prove``'s ``prefer_known`` takes without a search, or None."""
+        settled = None
+        for action in littlego.legal_actions(state):
+            after = littlego.play(state, action)
+            if after.end is not None:
+                if outcome_for(after, self.colour) >= self.needed:
+                    return action
+                continue
+            if canonical(after)[0] in self.seen:
+                return action
+            if settled is None:
+                outcomes = (rule(after, self.colour) for rule in self.rules)
+                if any(o is not None and o >= self.needed for o in outcomes):
+                    settled = action
+        return settled
 
     def other(self, state: littlego.GoState) -> None:
         """A position where the other side moves: every legal action."""

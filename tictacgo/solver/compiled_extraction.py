@@ -187,6 +187,36 @@ def search(own, opp, black, t, last_pass, ko, control, frames, keys, hs, moves, 
 
 
 @njit(cache=True)
+def known_move(own, opp, black, t, last_pass, ko, seen, colour_black, needed, settle, komi, geo, nb, points):
+    """A move of the strategy's side (to move) that needs no search, or -1: the first action
+    (placements in increasing order, then PASS) that ends the game with what the side needs or
+    reaches a position the walk has met already (its proof is under way); failing those, the first
+    whose position the pass bound settles (with ``settle``)."""
+    N = geo[G_POINTS]
+    settled = np.int64(-1)
+    for a in range(N + 1):
+        if a == N:
+            legal, own2, opp2, dead = True, own, opp, np.int64(0)
+        else:
+            legal, own2, opp2, dead = K.place(own, opp, a, ko, geo, nb)
+            if not legal:
+                continue
+        ended, o, p, t2, lp, k2 = K.after_move(own, opp, t, last_pass, a, own2, opp2, dead, geo, nb)
+        if ended:
+            if K.final_value(own2, opp2, black, komi, K.MODE_OUTCOME) >= needed:
+                return np.int64(a)
+            continue
+        b, w = (p, o) if black else (o, p)  # the next mover is the other side
+        cb, cw, ck, _ = canonical(b, w, k2, points)
+        if set_has(seen, pack(cb, cw, ck, t2, lp, 2 if black else 1)):
+            return np.int64(a)
+        if settled < 0 and settle \
+                and pass_bound(o, p, 1 - black, t2, False, colour_black, komi, geo) >= needed:
+            settled = np.int64(a)
+    return settled
+
+
+@njit(cache=True)
 def push(stack, top, own, opp, black, t, last_pass, ko):
     e = stack[top]
     e[E_OWN], e[E_OPP], e[E_BLACK], e[E_T], e[E_LAST_PASS], e[E_KO] = own, opp, black, t, last_pass, ko
@@ -194,11 +224,12 @@ def push(stack, top, own, opp, black, t, last_pass, ko):
 
 
 @njit(cache=True)
-def walk(stack, counters, row_keys, row_moves, seen, colour_black, needed, settle, step_stop, points, control,
-         frames, keys, hs, moves, tt, hist, geo, nb, zs, zk, zt, zmisc, inv, sym, komi, stats, opts):
+def walk(stack, counters, row_keys, row_moves, seen, colour_black, needed, settle, prefer, step_stop, points,
+         control, frames, keys, hs, moves, tt, hist, geo, nb, zs, zk, zt, zmisc, inv, sym, komi, stats, opts):
     """Walk the strategy from the positions on ``stack`` (see the module docstring); returns ``DONE``,
     ``NEED_ROWS``, ``NEED_SET``, ``PAUSED`` or ``FAILED`` (the search gave less than ``needed`` at the
-    position left on top of the stack). ``settle``: let the pass bound settle positions."""
+    position left on top of the stack). ``settle``: let the pass bound settle positions; ``prefer``:
+    where the strategy's side moves, take a ``known_move`` when there is one, else ask the search."""
     N = geo[G_POINTS]
     top = counters[W_TOP]
     steps = 0
@@ -231,9 +262,17 @@ def walk(stack, counters, row_keys, row_moves, seen, colour_black, needed, settl
                 counters[W_ROWS] += 1
                 top -= 1
                 continue
-            value, best, nodes = search(own, opp, black, t, last_pass, ko, control, frames, keys, hs, moves,
-                                        tt, hist, geo, nb, zs, zk, zt, zmisc, inv, sym, komi, stats, opts)
-            counters[W_NODES] += nodes
+            best = np.int64(-1)
+            if prefer:
+                best = known_move(own, opp, black, t, last_pass, ko, seen, colour_black, needed, settle, komi,
+                                  geo, nb, points)
+            if best >= 0:
+                value = needed
+            else:
+                value, best, nodes = search(own, opp, black, t, last_pass, ko, control, frames, keys,
+                                            hs, moves, tt, hist, geo, nb, zs, zk, zt, zmisc, inv, sym, komi,
+                                            stats, opts)
+                counters[W_NODES] += nodes
             if value < needed or best < 0 or best > N:
                 counters[W_TOP] = top
                 stats[K.S_BEST] = best
@@ -350,7 +389,8 @@ def usable(state: littlego.GoState, rules: Sequence[str]) -> bool:
 
 
 def strategy(solver: Solver, state: littlego.GoState, colour: int, needed: int, settle: bool,
-             progress: Callable[[str], None] | None = None) -> tuple[PackedTable, int]:
+             progress: Callable[[str], None] | None = None, prefer_known: bool = False
+             ) -> tuple[PackedTable, int]:
     """``colour``'s strategy from ``state`` (see ``certificate.prove``): (its table, positions searched).
 
     Args:
@@ -360,6 +400,7 @@ def strategy(solver: Solver, state: littlego.GoState, colour: int, needed: int, 
         needed: the outcome the side keeps: +1 a win, 0 at least a draw.
         settle: let the pass bound settle positions.
         progress: called with a line of text after each slice of the walk.
+        prefer_known: take a move that needs no search where there is one (``known_move``).
     Raises:
         ProofExtractionError: the solver's answers do not form a proof.
     """
@@ -388,7 +429,7 @@ def strategy(solver: Solver, state: littlego.GoState, colour: int, needed: int, 
     colour_black = np.int64(colour == littlego.BLACK)
     while True:
         answer = walk(stack, counters, row_keys, row_moves, seen, colour_black, np.int64(needed), settle,
-                      np.int64(SLICE_STEPS), points, *scratch)
+                      prefer_known, np.int64(SLICE_STEPS), points, *scratch)
         if answer == DONE:
             break
         if answer == NEED_ROWS:

@@ -114,7 +114,8 @@ class Made:
 
 def certify(leaves: list[Leaf], folder: str | os.PathLike, table_bits: int = 26,
             leaf_rules: tuple[str, ...] = ("pass_bound",), stop: Callable[[], bool] | None = None,
-            report: Callable[[Made], None] | None = None, checks_at_once: int = 1) -> list[Made]:
+            report: Callable[[Made], None] | None = None, checks_at_once: int = 1,
+            prefer_known: bool = True) -> list[Made]:
     """Make the certificate of each leaf whose file is not in ``folder`` yet (see the module docstring),
     and check each certificate that has no record of a check of its very bytes, writing the record.
 
@@ -127,6 +128,8 @@ def certify(leaves: list[Leaf], folder: str | os.PathLike, table_bits: int = 26,
         report: called with each leaf's result as it is known.
         checks_at_once: how many jobs sharing ``folder`` may check a certificate at the same time
             (``one_check_at_a_time``); all jobs on a folder should pass the same number.
+        prefer_known: ``prove``'s: the winner's moves that need no search first (smaller proofs);
+            False takes the solver's move at each of the winner's positions.
     Returns:
         The leaves done, found or made, in order (fewer than ``leaves`` when stopped).
     Raises:
@@ -152,10 +155,11 @@ def certify(leaves: list[Leaf], folder: str | os.PathLike, table_bits: int = 26,
             start = time.perf_counter()
             n = leaf.state.game.size
             line = [move_action(m, n) for m in leaf.moves]
-            cert = prove(leaf.state, solver, line=line, leaf_rules=leaf_rules)
+            cert = prove(leaf.state, solver, line=line, leaf_rules=leaf_rules, prefer_known=prefer_known)
             cert.write(path)
             made = {"moves": " ".join(leaf.moves), "rows": cert.rows, "solver_positions": cert.oracle_nodes,
                     "seconds": round(time.perf_counter() - start, 1), "table_bits": table_bits,
+                    "prefer_known": prefer_known,
                     "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
             del cert  # its tables (GBs for a large leaf) are on disk now; the check builds its own
         if made is not None or checked_claim(path) is None:
