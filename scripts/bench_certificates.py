@@ -9,6 +9,9 @@ their medians. To compare two versions of the package, run it under each
 (``PYTHONPATH=OTHER_CHECKOUT``), alternating:
 
     python scripts/bench_certificates.py --left 15 --rounds 3
+
+``--prefer-known`` makes the certificate with known moves first (``prove``'s
+``prefer_known``): run with and without it to compare the proofs' sizes.
 """
 
 from __future__ import annotations
@@ -34,6 +37,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rounds", type=int, default=3, help="rounds (default 3)")
     p.add_argument("--table-bits", type=int, default=23,
                    help="log2 of the solver's table entries (default 23)")
+    p.add_argument("--prefer-known", action="store_true",
+                   help="make the certificate with prove's prefer_known (known moves before the solver's)")
     args = p.parse_args(argv)
     if not 12 <= args.left <= 19:
         p.error(f"--left must be 12 to 19 (the line's proved positions), got {args.left}")
@@ -53,12 +58,14 @@ def main(argv: list[str] | None = None) -> int:
         path = Path(folder) / "bench.cert"
         for _ in range(args.rounds):
             start = time.perf_counter()
-            cert = prove(state, Solver(args.table_bits), line=line)
+            known = {"prefer_known": True} if args.prefer_known else {}  # older versions lack it
+            cert = prove(state, Solver(args.table_bits), line=line, **known)
             cert.write(path)
             make.append(time.perf_counter() - start)
             report = verify(path)
             check.append(report.seconds)
-    print(json.dumps({"package": str(Path(tictacgo.__file__).parent), "left": args.left, "rows": cert.rows,
+    print(json.dumps({"package": str(Path(tictacgo.__file__).parent), "left": args.left,
+                      "prefer_known": args.prefer_known, "table_bits": args.table_bits, "rows": cert.rows,
                       "solver_positions": cert.oracle_nodes, "checked_positions": report.positions,
                       "make_seconds": [round(x, 2) for x in make],
                       "check_seconds": [round(x, 2) for x in check],

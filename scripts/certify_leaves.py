@@ -93,12 +93,18 @@ def main(argv: list[str] | None = None) -> int:
         from tictacgo.solver.proof_leaves import certificates_in
 
         found = certificates_in(folder)
+        done, rows, seconds, waiting = 0, 0, 0.0, 0
         for leaf in leaves:
             path = found.get(canonical(leaf.state)[0])
             checked = read_record(path).get("checked") if path else None
             state = "to make" if path is None else f"{path.name}, " + (
                 f"checked: {checked['rows']:,} rows" if isinstance(checked, dict) else "not checked yet")
             print(f"  {' '.join(leaf.moves)}: {state}")
+            if isinstance(checked, dict):
+                done, rows, seconds = done + 1, rows + checked["rows"], seconds + checked["seconds"]
+            waiting += path is not None and not isinstance(checked, dict)
+        print(f"{done} of {len(leaves)} checked ({rows:,} rows, {seconds:,.0f} s of checks), {waiting} made "
+              f"and not checked yet, {len(leaves) - done - waiting} to make")
         return 0
 
     def on_signal(signum, frame):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import zipfile
 from pathlib import Path
 
@@ -263,6 +264,21 @@ def test_leaves_are_made_with_known_moves_first_unless_told_to_take_the_solvers(
     assert [m["prefer_known"] for m in known] == [True] * 3
     assert [m["prefer_known"] for m in plain] == [False] * 3
     assert sum(m["rows"] for m in known) <= sum(m["rows"] for m in plain)
+
+
+def test_list_says_where_each_leaf_stands_and_how_many_are_checked(answer_runs, tmp_path, capsys):
+    args = ["--dir", str(tmp_path), "--depth", "2", "--table-bits", "16", *map(str, answer_runs)]
+    assert leaves_script.main([*args, "--list"]) == 0
+    out = capsys.readouterr().out
+    assert out.count(": to make") == 3 and "0 of 3 checked (0 rows, 0 s of checks), 0 made and not " \
+        "checked yet, 3 to make" in out
+    assert leaves_script.main([*args, "--shard", "0/2"]) == 1  # leaves 0 and 2 of 3
+    capsys.readouterr()
+    assert leaves_script.main([*args, "--list"]) == 0
+    out = capsys.readouterr().out
+    assert out.count(", checked: ") == 2 and out.count(": to make") == 1
+    assert re.search(r"2 of 3 checked \([\d,]+ rows, [\d,]+ s of checks\), 0 made and not checked yet, "
+                     r"1 to make", out)
 
 
 def test_a_record_is_trusted_only_for_the_very_bytes_it_names(answer_runs, tmp_path):
