@@ -9,7 +9,9 @@ runs in Python, a few tens of microseconds a position, and a position 20
 actions from the end needs tens of millions of them. This module walks the
 same positions in the same order with the solver's compiled rules
 (``tictacgo.solver.kernels``), asks the same search the same questions, and
-so writes the same rows (a test compares the two tables row for row).
+so writes the same rows (a test compares the two tables row for row), with
+``prove``'s ``prefer_known`` too (``known_move``: a move that needs no search,
+taken before the solver's).
 
 Nothing here needs to be trusted: the checker (``tictacgo.solver.checker``)
 walks the certificate again with the rules core alone.
