@@ -107,6 +107,7 @@ def test_the_walk_grows_its_arrays_and_pauses_without_changing_a_row(monkeypatch
     monkeypatch.setattr(compiled_extraction, "INITIAL_ROWS", 2)
     monkeypatch.setattr(compiled_extraction, "INITIAL_SET", 4)
     monkeypatch.setattr(compiled_extraction, "SLICE_STEPS", 7)
+    monkeypatch.setattr(compiled_extraction, "SLICE_NODES", 50)
     lines = []
     assert _rows(prove(state, Solver(18), compiled=True, progress=lines.append)) == expected
     assert lines and all(line.endswith(" rows") for line in lines)

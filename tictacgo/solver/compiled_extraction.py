@@ -226,15 +226,16 @@ def push(stack, top, own, opp, black, t, last_pass, ko):
 
 
 @njit(cache=True)
-def walk(stack, counters, row_keys, row_moves, seen, colour_black, needed, settle, prefer, step_stop, points,
-         control, frames, keys, hs, moves, tt, hist, geo, nb, zs, zk, zt, zmisc, inv, sym, komi, stats, opts):
+def walk(stack, counters, row_keys, row_moves, seen, colour_black, needed, settle, prefer, step_stop,
+         node_stop, points, control, frames, keys, hs, moves, tt, hist, geo, nb, zs, zk, zt, zmisc, inv, sym,
+         komi, stats, opts):
     """Walk the strategy from the positions on ``stack`` (see the module docstring); returns ``DONE``,
     ``NEED_ROWS``, ``NEED_SET``, ``PAUSED`` or ``FAILED`` (the search gave less than ``needed`` at the
     position left on top of the stack). ``settle``: let the pass bound settle positions; ``prefer``:
     where the strategy's side moves, take a ``known_move`` when there is one, else ask the search."""
     N = geo[G_POINTS]
     top = counters[W_TOP]
-    steps = 0
+    steps, nodes_before = 0, counters[W_NODES]
     while top > 0:
         if counters[W_ROWS] + 1 > len(row_keys):
             counters[W_TOP] = top
@@ -242,7 +243,7 @@ def walk(stack, counters, row_keys, row_moves, seen, colour_black, needed, settl
         if 2 * (counters[W_SET] + 1) > len(seen):
             counters[W_TOP] = top
             return NEED_SET
-        if steps >= step_stop:
+        if steps >= step_stop or counters[W_NODES] - nodes_before >= node_stop:
             counters[W_TOP] = top
             return PAUSED
         steps += 1
@@ -332,8 +333,9 @@ def rehash(old, new):
 # ---------------------------------------------------------------------------------------------------
 # The caller's side: arrays in, a table of rows out.
 
-#: Steps (positions visited) of one call of ``walk`` between progress reports and Ctrl-C.
-SLICE_STEPS = 1 << 20
+#: Steps (positions visited) and positions searched of one call of ``walk``, at most (the step that
+#: passes the second ends the call): the caller reports progress and takes Ctrl-C between calls.
+SLICE_STEPS, SLICE_NODES = 1 << 20, 1 << 24
 #: First sizes of the rows' arrays and of the hash set (a power of 2); both double as needed.
 INITIAL_ROWS, INITIAL_SET = 1 << 16, 1 << 17
 
@@ -431,7 +433,7 @@ def strategy(solver: Solver, state: littlego.GoState, colour: int, needed: int, 
     colour_black = np.int64(colour == littlego.BLACK)
     while True:
         answer = walk(stack, counters, row_keys, row_moves, seen, colour_black, np.int64(needed), settle,
-                      prefer_known, np.int64(SLICE_STEPS), points, *scratch)
+                      prefer_known, np.int64(SLICE_STEPS), np.int64(SLICE_NODES), points, *scratch)
         if answer == DONE:
             break
         if answer == NEED_ROWS:
