@@ -485,6 +485,10 @@ def test_tictacgo_solve_writes_checks_and_books_a_certificate(tmp_path, capsys):
     assert main(["solve", "--size", "3", "--certificate", str(full), "--leaf-rules", "none"]) == 0
     assert "settled" not in capsys.readouterr().out
     assert verify(full).rows > verify(cert).rows
+    known = tmp_path / "known.cert"
+    assert main(["solve", "--size", "3", "--certificate", str(known), "--prefer-known"]) == 0
+    capsys.readouterr()
+    assert verify(known).claim == "white wins" and verify(known).rows <= verify(cert).rows
     assert main(["solve", "--verify", str(cert)]) == 0
     out = capsys.readouterr().out
     assert out.startswith("proved: white wins (3x3, komi 1.5, 8 actions) from the empty board")

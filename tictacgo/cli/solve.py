@@ -44,6 +44,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "game ends, separated by commas (pass_bound: the side passing every time "
                              "still gets the outcome; pass_alive: the same, counting pass-alive chains), "
                              "or none to follow every line to the game's end (default pass_bound)")
+    parser.add_argument("--prefer-known", action="store_true",
+                        help="with --certificate: where the winner moves, first a move that ends the game "
+                             "won, reaches a position the proof has met, or one the leaf rules settle, and "
+                             "the solver's only where there is none (a smaller certificate)")
     parser.add_argument("--verify", default=None, metavar="FILE",
                         help="check the certificate FILE with the rules core alone (nothing is solved)")
     parser.add_argument("--book", default=None, metavar="OUT",
@@ -171,7 +175,7 @@ def _solve(args: argparse.Namespace) -> int:
         return 0
     try:
         cert = prove(state, solver, line=line, time_limit=args.time_limit, progress=print_progress,
-                     leaf_rules=leaf_rules)
+                     leaf_rules=leaf_rules, prefer_known=args.prefer_known)
     except TimeoutError as e:
         print(f"unknown: {e}")
         return 1
