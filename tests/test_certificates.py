@@ -15,6 +15,8 @@ import pytest
 
 pytest.importorskip("numba", reason="extracting a proof needs the solver (the fast extra)")
 
+from positions import endgame  # noqa: E402
+
 from tictacgo.games import littlego  # noqa: E402
 from tictacgo.solver import Solver, move_values, proof_file, solve  # noqa: E402
 from tictacgo.solver import checker as verify_module  # noqa: E402
@@ -37,26 +39,14 @@ from tictacgo.solver.position_code import (  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _endgame(n: int, moves: int, seed: int) -> littlego.GoState:
-    """A position after ``moves`` random legal placements (passes avoided while placements exist)."""
-    rng = np.random.default_rng(seed)
-    state = littlego.LittleGo(n).initial_state()
-    for _ in range(moves):
-        legal = littlego.legal_actions(state)
-        choices = [a for a in legal if a != state.game.pass_action] or legal
-        state = littlego.play(state, int(rng.choice(choices)))
-        assert state.end is None
-    return state
-
-
 def _certificates(out: Path, leaf_rules) -> dict:
     """Certificates of the 2x2 and 3x3 empty boards and of 3x3, 4x4 and 5x5 endgames."""
     solver = Solver(20)
     made = {}
     for name, state in (("2x2", littlego.LittleGo(2).initial_state()),
                         ("3x3", littlego.LittleGo(3).initial_state()),
-                        ("3x3 endgame", _endgame(3, 3, 11)), ("4x4", _endgame(4, 8, 1)),
-                        ("5x5", _endgame(5, 16, 2))):
+                        ("3x3 endgame", endgame(3, 3, 11)), ("4x4", endgame(4, 8, 1)),
+                        ("5x5", endgame(5, 16, 2))):
         cert = prove(state, solver, line=[] if state.t == 0 else None, leaf_rules=leaf_rules)
         made[name] = (cert, cert.write(out / f"{name}.cert"))
     return made
@@ -168,7 +158,7 @@ def test_a_positions_key_packs_its_canonical_code_and_keys_order_as_codes_do(n):
     rng = np.random.default_rng(100 + n)
     codes = []
     for k in range(150):
-        state = _endgame(n, int(rng.integers(0, min(n * n - 1, 30))), seed=7000 * n + k)
+        state = endgame(n, int(rng.integers(0, min(n * n - 1, 30))), seed=7000 * n + k)
         code, s = canonical(state)
         assert canonical_key(state) == (pack_key(layout, *code), s)
         assert code_of_key(layout, pack_key(layout, *code)) == code
@@ -189,7 +179,7 @@ def test_a_row_whose_ko_point_is_off_the_board_is_refused(files, tmp_path):
 def test_the_rules_treat_the_8_symmetric_images_of_a_position_alike():
     """The checker shares one entry among symmetric positions: the rules must commute with symmetry."""
     for n, moves, seed in ((4, 6, 3), (5, 9, 4), (5, 14, 5)):
-        state = _endgame(n, moves, seed)
+        state = endgame(n, moves, seed)
         sym = symmetries(n)
         for s in range(8):
             def m(bits, s=s, sym=sym):
@@ -376,7 +366,7 @@ def _minimax(state: littlego.GoState, colour: int) -> int:
 
 def test_a_leaf_settled_by_a_rule_is_accepted_only_when_the_checker_knows_and_recomputes_the_rule(
         tmp_path, monkeypatch):
-    root = _endgame(3, 4, 7)
+    root = endgame(3, 4, 7)
     value = _minimax(root, littlego.WHITE)
     claim = "white wins" if value > 0 else "black wins" if value < 0 else "draw"
     colour = "white" if value >= 0 else "black"
@@ -420,7 +410,7 @@ def test_prove_settles_the_positions_the_pass_bound_decides_and_the_certificate_
 
 
 def test_the_pass_alive_rule_settles_at_least_what_the_pass_bound_settles(files, tmp_path):
-    state = _endgame(5, 16, 2)
+    state = endgame(5, 16, 2)
     cert = prove(state, Solver(20), leaf_rules=("pass_bound", "pass_alive"))
     path = cert.write(tmp_path / "alive.cert")
     assert verify(path).claim == files["5x5"][0].claim

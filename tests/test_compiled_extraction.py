@@ -13,22 +13,13 @@ import pytest
 
 pytest.importorskip("numba", reason="the compiled walk needs numba (the fast extra)")
 
+from positions import endgame  # noqa: E402
+
 from tictacgo.games import littlego  # noqa: E402
 from tictacgo.solver import Solver, compiled_extraction, proof_file  # noqa: E402
 from tictacgo.solver.certificate import ProofExtractionError, prove  # noqa: E402
 from tictacgo.solver.checker import FORMAT, SETTLED, verify  # noqa: E402
 from tictacgo.solver.position_code import canonical, code_of, symmetries  # noqa: E402
-
-
-def _endgame(n: int, moves: int, seed: int) -> littlego.GoState:
-    rng = np.random.default_rng(seed)
-    state = littlego.LittleGo(n).initial_state()
-    for _ in range(moves):
-        legal = littlego.legal_actions(state)
-        choices = [a for a in legal if a != state.game.pass_action] or legal
-        state = littlego.play(state, int(rng.choice(choices)))
-        assert state.end is None
-    return state
 
 
 def _rows(cert) -> dict:
@@ -37,10 +28,10 @@ def _rows(cert) -> dict:
 
 POSITIONS = [("2x2 empty board", lambda: littlego.LittleGo(2).initial_state()),
              ("3x3 empty board", lambda: littlego.LittleGo(3).initial_state()),
-             ("3x3 endgame", lambda: _endgame(3, 3, 11)),
-             ("4x4 endgame", lambda: _endgame(4, 8, 1)),
-             ("5x5 endgame, 8 to go", lambda: _endgame(5, 16, 2)),
-             ("5x5 endgame, 11 to go", lambda: _endgame(5, 13, 5))]
+             ("3x3 endgame", lambda: endgame(3, 3, 11)),
+             ("4x4 endgame", lambda: endgame(4, 8, 1)),
+             ("5x5 endgame, 8 to go", lambda: endgame(5, 16, 2)),
+             ("5x5 endgame, 11 to go", lambda: endgame(5, 13, 5))]
 
 
 @pytest.mark.parametrize("prefer_known", [False, True], ids=["solver's moves", "known moves first"])
@@ -59,7 +50,7 @@ def test_the_compiled_walk_writes_the_rows_of_the_python_walk(name, make, rules,
 
 
 def test_both_walks_write_the_same_file_and_the_checker_accepts_it(tmp_path):
-    state = _endgame(5, 14, 3)
+    state = endgame(5, 14, 3)
     a = prove(state, Solver(18), compiled=False).write(tmp_path / "python.cert")
     b = prove(state, Solver(18), compiled=True).write(tmp_path / "compiled.cert")
     _, ta = proof_file.read(a, FORMAT)
@@ -102,7 +93,7 @@ def test_known_moves_first_cut_a_5x5_proof_by_a_quarter_or_more():
 
 
 def test_the_walk_grows_its_arrays_and_pauses_without_changing_a_row(monkeypatch):
-    state = _endgame(4, 8, 1)
+    state = endgame(4, 8, 1)
     expected = _rows(prove(state, Solver(18), compiled=True))
     monkeypatch.setattr(compiled_extraction, "INITIAL_ROWS", 2)
     monkeypatch.setattr(compiled_extraction, "INITIAL_SET", 4)
@@ -118,7 +109,7 @@ def test_the_compiled_canonical_image_is_the_position_codes(n):
     points = np.array(symmetries(n).points, dtype=np.int64)
     rng = np.random.default_rng(n)
     for k in range(200):
-        state = _endgame(n, int(rng.integers(0, n * n - 1)), seed=1000 * n + k)
+        state = endgame(n, int(rng.integers(0, n * n - 1)), seed=1000 * n + k)
         code, s = canonical(state)
         own = code_of(state)
         assert compiled_extraction.canonical(np.int64(own.black), np.int64(own.white), np.int64(own.ko),
@@ -126,7 +117,7 @@ def test_the_compiled_canonical_image_is_the_position_codes(n):
 
 
 def test_a_packed_table_reads_back_each_row_by_its_code():
-    cert = prove(_endgame(5, 15, 4), Solver(18), compiled=True)
+    cert = prove(endgame(5, 15, 4), Solver(18), compiled=True)
     for table in cert.strategies.values():
         rows = dict(table)
         assert len(rows) == len(table) and sorted(rows) == list(table)

@@ -116,31 +116,28 @@ def slot_of(key, mask):
 
 
 @njit(cache=True)
-def set_add(keys, key):
-    """Add ``key`` to the open-addressing set ``keys``; False if it was there already."""
+def slot_holding(keys, key):
+    """The slot of the open-addressing set ``keys`` holding ``key``, or the empty slot where it would go."""
     mask = len(keys) - 1
     i = slot_of(key, mask)
-    while True:
-        k = keys[i]
-        if k == key:
-            return False
-        if k == EMPTY:
-            keys[i] = key
-            return True
+    while keys[i] != key and keys[i] != EMPTY:
         i = (i + 1) & mask
+    return i
+
+
+@njit(cache=True)
+def set_add(keys, key):
+    """Add ``key`` to the set ``keys``; False if it was there already."""
+    i = slot_holding(keys, key)
+    if keys[i] == key:
+        return False
+    keys[i] = key
+    return True
 
 
 @njit(cache=True)
 def set_has(keys, key):
-    mask = len(keys) - 1
-    i = slot_of(key, mask)
-    while True:
-        k = keys[i]
-        if k == key:
-            return True
-        if k == EMPTY:
-            return False
-        i = (i + 1) & mask
+    return keys[slot_holding(keys, key)] == key
 
 
 @njit(cache=True)

@@ -105,14 +105,18 @@ def code_of(state: littlego.GoState) -> Code:
         ValueError: the game is over, or more than one point is forbidden by ko
             (no legal game reaches that: simple ko forbids one single-stone recapture).
     """
+    return Code(state.black, state.white, ko_point(state), state.t, bool(state.last_pass), state.to_move)
+
+
+def ko_point(state: littlego.GoState) -> int:
+    """The point the ko rule forbids to the mover of a live state, or -1 (see ``code_of``)."""
     if state.end is not None:
         raise ValueError(f"a finished game ({state.end}) has no position code")
     ko_points = littlego.ko_bits(state)
     if ko_points & (ko_points - 1):
         raise ValueError(f"the ko rule forbids more than one point here ({ko_points:b}); no legal game "
                          "reaches such a position")
-    return Code(state.black, state.white, ko_points.bit_length() - 1, state.t, bool(state.last_pass),
-                state.to_move)
+    return ko_points.bit_length() - 1
 
 
 def canonical(state: littlego.GoState) -> tuple[Code, int]:
@@ -179,15 +183,10 @@ def canonical_key(state: littlego.GoState) -> tuple[int, int]:
     Raises:
         ValueError: as ``code_of``.
     """
-    if state.end is not None:
-        raise ValueError(f"a finished game ({state.end}) has no position code")
-    ko_points = littlego.ko_bits(state)
-    if ko_points & (ko_points - 1):
-        raise ValueError(f"the ko rule forbids more than one point here ({ko_points:b}); no legal game "
-                         "reaches such a position")
+    ko = ko_point(state)
     game = state.game
     sym = symmetries(game.size)
-    black, white, ko = state.black, state.white, ko_points.bit_length() - 1
+    black, white = state.black, state.white
     best_b, best_w, best_k, best_s = black, white, ko, 0
     for s in range(1, 8):
         b = map_bits(sym, s, black)
