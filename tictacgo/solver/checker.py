@@ -297,12 +297,7 @@ class _Walk:
         elif state.to_move == self.colour:
             if row is None:
                 raise self.fail(state, f"the certificate has no move for {COLOUR_NAMES[self.colour]} here")
-            action = from_canonical(row, s, self.n)
-            reason = littlego.illegal_reason(state, action)
-            if reason is not None:
-                raise self.fail(state, f"the certificate's move {move_name(action, self.n)} is illegal "
-                                       f"here ({reason})")
-            v = self.child(state, action)
+            v = self.child(state, from_canonical(row, s, self.n))
         else:
             v = 1
             for action in littlego.legal_actions(state):
@@ -311,8 +306,12 @@ class _Walk:
         return v
 
     def child(self, state: littlego.GoState, action: int) -> int:
+        try:
+            after = littlego.play(state, action)  # the rules refuse an illegal move (the certificate's)
+        except littlego.IllegalActionError:
+            raise self.fail(state, f"the certificate's move {move_name(action, self.n)} is illegal here "
+                                   f"({littlego.illegal_reason(state, action)})") from None
         self.path.append(action)
-        after = littlego.play(state, action)
         if after.end is None:
             v = self.value(after)
         else:
