@@ -42,7 +42,7 @@ from tictacgo.games import littlego
 from tictacgo.solver import kernels as K  # first: without numba it raises the error naming the extra
 from tictacgo.solver import position_code, proof_file
 from tictacgo.solver.bits import G_POINTS, trailing_zeros
-from tictacgo.solver.checker import COLOUR_NAMES
+from tictacgo.solver.checker import COLOUR_NAMES, SETTLED
 from tictacgo.solver.position_code import Code
 from tictacgo.solver.search import Solver, board_tables, kernel_position
 from tictacgo.validate import MissingExtraError
@@ -60,9 +60,6 @@ DONE, NEED_ROWS, NEED_SET, PAUSED, FAILED = 0, 1, 2, 3, 4
 
 #: An unused slot of the hash set (no packed code sets bit 63).
 EMPTY = np.int64(-1)
-
-#: The move of a settled row (``checker.SETTLED``).
-SETTLED = 255
 
 # Fields of a stack entry: the mover's and the other's stones, mover is Black, actions played,
 # pending pass, ko point.
