@@ -61,6 +61,10 @@ def main(argv: list[str] | None = None) -> int:
                    help="take the solver's move at each of the winner's positions (default: first a move "
                         "that ends the game won, reaches a position the proof has met, or one the pass bound "
                         "settles, which makes smaller certificates)")
+    p.add_argument("--max-mb", type=float, default=4096,
+                   help="the checker reads certificates up to this size, packed and unpacked (default 4096 "
+                        "MB: a certificate 20 actions from the end can unpack to more than the checker's "
+                        "usual 512)")
     p.add_argument("--recheck", action="store_true",
                    help="at the end, check every certificate again (default: one whose record of a check "
                         "holds its very bytes is taken as checked)")
@@ -68,6 +72,9 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.checks_at_once < 1:
         p.error(f"--checks-at-once must be at least 1, got {args.checks_at_once}")
+    if not args.max_mb > 0:
+        p.error(f"--max-mb must be positive, got {args.max_mb}")
+    max_bytes = int(args.max_mb * (1 << 20))
     from tictacgo.solver.certificate import leaf_rule_names
 
     try:
@@ -125,7 +132,8 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         done = certify(leaves, folder, args.table_bits, rules, report=report,
-                       checks_at_once=args.checks_at_once, prefer_known=not args.solver_moves)
+                       checks_at_once=args.checks_at_once, prefer_known=not args.solver_moves,
+                       max_bytes=max_bytes)
     except KeyboardInterrupt:
         print(f"stopped after {time.time() - start:.0f} s; the same command goes on with the next leaf",
               flush=True)
@@ -139,7 +147,8 @@ def main(argv: list[str] | None = None) -> int:
         print("a shard's leaves alone do not decide the value: run the command without --shard once "
               "every shard is done")
         return 1
-    result = combine([m.path for m in done], args.opening, args.depth, records=not args.recheck)
+    result = combine([m.path for m in done], args.opening, args.depth, records=not args.recheck,
+                     max_bytes=max_bytes)
     for k, (v, checked) in enumerate(zip(result.values, result.checked, strict=True)):
         where = f"after '{' '.join(result.opening[:k])}'" if k else "the empty board"
         print(f"  {where}: {fmt_value(v)}{', checked' if checked else ''}")

@@ -281,6 +281,21 @@ def test_list_says_where_each_leaf_stands_and_how_many_are_checked(answer_runs, 
                      r"1 to make", out)
 
 
+def test_the_checkers_size_cap_is_the_jobs_to_set(answer_runs, tmp_path, capsys):
+    from tictacgo.solver.proof_file import ProofFileError
+
+    leaves = proof_leaves(answer_runs, "", depth=2)
+    with pytest.raises(ProofFileError, match="more than the 100 bytes"):
+        certify(leaves[:1], tmp_path, table_bits=16, max_bytes=100)  # made, then too large to check
+    args = ["--dir", str(tmp_path), "--depth", "2", "--table-bits", "16", *map(str, answer_runs)]
+    assert leaves_script.main([*args, "--max-mb", "0.0001"]) == 2
+    assert "more than the 104 bytes" in capsys.readouterr().err
+    assert leaves_script.main(args) == 0  # the default cap (4096 MB) takes it
+    with pytest.raises(SystemExit):
+        leaves_script.main([*args, "--max-mb", "0"])
+    assert "--max-mb must be positive, got 0.0" in capsys.readouterr().err
+
+
 def test_a_record_is_trusted_only_for_the_very_bytes_it_names(answer_runs, tmp_path):
     leaves = proof_leaves(answer_runs, "", depth=2)
     done = certify(leaves, tmp_path, table_bits=16)

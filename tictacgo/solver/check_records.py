@@ -59,9 +59,9 @@ def checked_claim(cert: str | Path) -> str | None:
     return claim if isinstance(claim, str) else None
 
 
-def check_and_record(cert: str | Path, made: dict | None = None) -> dict:
+def check_and_record(cert: str | Path, made: dict | None = None, max_bytes: int | None = None) -> dict:
     """Check ``cert`` with the checker and write its record (keeping what the record held of how it was
-    made, or ``made``); the record.
+    made, or ``made``); the record. ``max_bytes``: ``verify``'s cap (None: its default).
 
     Raises:
         CertificateError, ProofFileError: as ``verify`` (no record is written then).
@@ -69,7 +69,7 @@ def check_and_record(cert: str | Path, made: dict | None = None) -> dict:
     from tictacgo.solver.checker import verify
 
     digest = sha256_of(cert)
-    report = verify(cert)
+    report = verify(cert) if max_bytes is None else verify(cert, max_bytes=max_bytes)
     record = read_record(cert)
     if made is not None:
         record["made"] = made

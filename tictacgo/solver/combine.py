@@ -132,14 +132,15 @@ class Combined:
                 "method": "the rules core's minimax over the proved positions of the sources (no search)"}
 
 
-def read_results(paths: list[str | os.PathLike], records: bool = False
+def read_results(paths: list[str | os.PathLike], records: bool = False, max_bytes: int | None = None
                  ) -> tuple[littlego.LittleGo, dict[Code, Proved], list[str]]:
     """The proved positions of frontier runs' JSON files and of certificates, by canonical code.
 
     A certificate (a zip file) is checked first (``tictacgo.solver.checker.verify``): its root
     enters with its claim. With ``records``, a certificate whose record of an earlier check holds
     its very bytes (``tictacgo.solver.check_records``) is not checked again. A frontier run enters
-    with every position of its line it proved.
+    with every position of its line it proved. ``max_bytes``: the checker's cap on a certificate
+    (None: ``verify``'s default).
 
     Raises:
         ValueError: a file that is neither, results of different variants, a line that the rules do
@@ -153,7 +154,10 @@ def read_results(paths: list[str | os.PathLike], records: bool = False
     names: list[str] = []
     for path in paths:
         path = Path(path)
-        g, entries = _read_certificate(path, records) if zipfile.is_zipfile(path) else _read_run(path)
+        if zipfile.is_zipfile(path):
+            g, entries = _read_certificate(path, records, max_bytes)
+        else:
+            g, entries = _read_run(path)
         if game is None:
             game = g
         elif (g.size, g.komi, g.max_actions) != (game.size, game.komi, game.max_actions):
@@ -195,13 +199,14 @@ def _read_run(path: Path) -> tuple[littlego.LittleGo, list[tuple[Code, Proved]]]
     return g, out
 
 
-def _read_certificate(path: Path, records: bool) -> tuple[littlego.LittleGo, list[tuple[Code, Proved]]]:
+def _read_certificate(path: Path, records: bool, max_bytes: int | None = None
+                      ) -> tuple[littlego.LittleGo, list[tuple[Code, Proved]]]:
     from tictacgo.solver.check_records import checked_claim
     from tictacgo.solver.checker import certificate_root, verify
 
     game, root, claim, root_line = certificate_root(path)
     if not records or checked_claim(path) != claim:
-        report = verify(path)
+        report = verify(path) if max_bytes is None else verify(path, max_bytes=max_bytes)
         game, root, claim, root_line = report.game, report.root, report.claim, report.root_line
     value = {"black wins": 1, "white wins": -1, "draw": 0}[claim]
     line = root_line.removeprefix("the position after ") if root.t else ""
@@ -209,7 +214,7 @@ def _read_certificate(path: Path, records: bool) -> tuple[littlego.LittleGo, lis
 
 
 def combine(paths: list[str | os.PathLike], opening: str | list[str], depth: int = 1,
-            records: bool = False) -> Combined:
+            records: bool = False, max_bytes: int | None = None) -> Combined:
     """The value of the position after ``opening`` (and of the positions before it) from results.
 
     Args:
@@ -221,6 +226,7 @@ def combine(paths: list[str | os.PathLike], opening: str | list[str], depth: int
             children are proved positions or game ends).
         records: take a certificate whose record of an earlier check holds its very bytes as
             checked, without checking it again (``read_results``).
+        max_bytes: the checker's cap on a certificate's size (None: ``verify``'s default).
     Returns:
         A ``Combined`` (see the module docstring for how each value follows).
     Raises:
@@ -228,7 +234,7 @@ def combine(paths: list[str | os.PathLike], opening: str | list[str], depth: int
     """
     if not isinstance(depth, int) or depth < 1:
         raise ValueError(f"depth must be an integer of at least 1, got {depth!r}")
-    game, proved, names = read_results(paths, records)
+    game, proved, names = read_results(paths, records, max_bytes)
     n = game.size
     words = opening.split() if isinstance(opening, str) else list(opening)
     states = states_along("the opening", game, words)
