@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 from tictacgo.atomic import atomic_write_json
+from tictacgo.solver import proof_file
 
 #: Records larger than this are not records.
 MAX_RECORD_BYTES = 1 << 16
@@ -59,9 +60,10 @@ def checked_claim(cert: str | Path) -> str | None:
     return claim if isinstance(claim, str) else None
 
 
-def check_and_record(cert: str | Path, made: dict | None = None, max_bytes: int | None = None) -> dict:
+def check_and_record(cert: str | Path, made: dict | None = None,
+                     max_bytes: int = proof_file.DEFAULT_MAX_BYTES) -> dict:
     """Check ``cert`` with the checker and write its record (keeping what the record held of how it was
-    made, or ``made``); the record. ``max_bytes``: ``verify``'s cap (None: its default).
+    made, or ``made``); the record. ``max_bytes``: ``verify``'s cap.
 
     Raises:
         CertificateError, ProofFileError: as ``verify`` (no record is written then).
@@ -69,7 +71,7 @@ def check_and_record(cert: str | Path, made: dict | None = None, max_bytes: int 
     from tictacgo.solver.checker import verify
 
     digest = sha256_of(cert)
-    report = verify(cert) if max_bytes is None else verify(cert, max_bytes=max_bytes)
+    report = verify(cert, max_bytes=max_bytes)
     record = read_record(cert)
     if made is not None:
         record["made"] = made

@@ -48,6 +48,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tictacgo.games import littlego
+from tictacgo.solver import proof_file
 from tictacgo.solver.checker import outcome_for
 from tictacgo.solver.position_code import Code, canonical, move_action, move_name
 
@@ -132,15 +133,15 @@ class Combined:
                 "method": "the rules core's minimax over the proved positions of the sources (no search)"}
 
 
-def read_results(paths: list[str | os.PathLike], records: bool = False, max_bytes: int | None = None
+def read_results(paths: list[str | os.PathLike], records: bool = False,
+                 max_bytes: int = proof_file.DEFAULT_MAX_BYTES
                  ) -> tuple[littlego.LittleGo, dict[Code, Proved], list[str]]:
     """The proved positions of frontier runs' JSON files and of certificates, by canonical code.
 
     A certificate (a zip file) is checked first (``tictacgo.solver.checker.verify``): its root
     enters with its claim. With ``records``, a certificate whose record of an earlier check holds
     its very bytes (``tictacgo.solver.check_records``) is not checked again. A frontier run enters
-    with every position of its line it proved. ``max_bytes``: the checker's cap on a certificate
-    (None: ``verify``'s default).
+    with every position of its line it proved. ``max_bytes``: the checker's cap on a certificate.
 
     Raises:
         ValueError: a file that is neither, results of different variants, a line that the rules do
@@ -199,14 +200,14 @@ def _read_run(path: Path) -> tuple[littlego.LittleGo, list[tuple[Code, Proved]]]
     return g, out
 
 
-def _read_certificate(path: Path, records: bool, max_bytes: int | None = None
+def _read_certificate(path: Path, records: bool, max_bytes: int
                       ) -> tuple[littlego.LittleGo, list[tuple[Code, Proved]]]:
     from tictacgo.solver.check_records import checked_claim
     from tictacgo.solver.checker import certificate_root, verify
 
     game, root, claim, root_line = certificate_root(path)
     if not records or checked_claim(path) != claim:
-        report = verify(path) if max_bytes is None else verify(path, max_bytes=max_bytes)
+        report = verify(path, max_bytes=max_bytes)
         game, root, claim, root_line = report.game, report.root, report.claim, report.root_line
     value = {"black wins": 1, "white wins": -1, "draw": 0}[claim]
     line = root_line.removeprefix("the position after ") if root.t else ""
@@ -214,7 +215,7 @@ def _read_certificate(path: Path, records: bool, max_bytes: int | None = None
 
 
 def combine(paths: list[str | os.PathLike], opening: str | list[str], depth: int = 1,
-            records: bool = False, max_bytes: int | None = None) -> Combined:
+            records: bool = False, max_bytes: int = proof_file.DEFAULT_MAX_BYTES) -> Combined:
     """The value of the position after ``opening`` (and of the positions before it) from results.
 
     Args:
@@ -226,7 +227,7 @@ def combine(paths: list[str | os.PathLike], opening: str | list[str], depth: int
             children are proved positions or game ends).
         records: take a certificate whose record of an earlier check holds its very bytes as
             checked, without checking it again (``read_results``).
-        max_bytes: the checker's cap on a certificate's size (None: ``verify``'s default).
+        max_bytes: the checker's cap on a certificate's size.
     Returns:
         A ``Combined`` (see the module docstring for how each value follows).
     Raises:

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tictacgo.games import littlego
+from tictacgo.solver import proof_file
 from tictacgo.solver.combine import Minimax, read_results, states_along
 from tictacgo.solver.position_code import canonical, move_action, move_name
 
@@ -115,7 +116,7 @@ class Made:
 def certify(leaves: list[Leaf], folder: str | os.PathLike, table_bits: int = 26,
             leaf_rules: tuple[str, ...] = ("pass_bound",), stop: Callable[[], bool] | None = None,
             report: Callable[[Made], None] | None = None, checks_at_once: int = 1,
-            prefer_known: bool = True, max_bytes: int | None = None) -> list[Made]:
+            prefer_known: bool = True, max_bytes: int = proof_file.DEFAULT_MAX_BYTES) -> list[Made]:
     """Make the certificate of each leaf whose file is not in ``folder`` yet (see the module docstring),
     and check each certificate that has no record of a check of its very bytes, writing the record.
 
@@ -130,8 +131,8 @@ def certify(leaves: list[Leaf], folder: str | os.PathLike, table_bits: int = 26,
             (``one_check_at_a_time``); all jobs on a folder should pass the same number.
         prefer_known: ``prove``'s: the winner's moves that need no search first (smaller proofs);
             False takes the solver's move at each of the winner's positions.
-        max_bytes: the checker's cap on a certificate's size, packed and unpacked (None: ``verify``'s
-            default, 512 MB; a 20-to-go certificate can unpack to more).
+        max_bytes: the checker's cap on a certificate's size, packed and unpacked (default 512 MB, as
+            ``verify``'s; a 20-to-go certificate can unpack to more).
     Returns:
         The leaves done, found or made, in order (fewer than ``leaves`` when stopped).
     Raises:
