@@ -103,9 +103,12 @@ def main(argv: list[str] | None = None) -> int:
         done, rows, seconds, waiting = 0, 0, 0.0, 0
         for leaf in leaves:
             path = found.get(canonical(leaf.state)[0])
-            checked = read_record(path).get("checked") if path else None
+            record = read_record(path) if path else {}
+            checked, made = record.get("checked"), record.get("made")
             state = "to make" if path is None else f"{path.name}, " + (
-                f"checked: {checked['rows']:,} rows" if isinstance(checked, dict) else "not checked yet")
+                f"checked: {checked['rows']:,} rows" if isinstance(checked, dict) else
+                f"made ({made['rows']:,} rows in {made['seconds']:,.0f} s), not checked yet"
+                if isinstance(made, dict) else "not checked yet")
             print(f"  {' '.join(leaf.moves)}: {state}")
             if isinstance(checked, dict):
                 done, rows, seconds = done + 1, rows + checked["rows"], seconds + checked["seconds"]

@@ -296,6 +296,24 @@ def test_the_checkers_size_cap_is_the_jobs_to_set(answer_runs, tmp_path, capsys)
     assert "--max-mb must be positive, got 0.0" in capsys.readouterr().err
 
 
+def test_how_a_certificate_was_made_is_recorded_before_its_check(answer_runs, tmp_path, capsys):
+    from tictacgo.solver.proof_file import ProofFileError
+
+    leaves = proof_leaves(answer_runs, "", depth=2)
+    with pytest.raises(ProofFileError):  # the job stops between the make and the check
+        certify(leaves[:1], tmp_path, table_bits=16, max_bytes=100)
+    cert = tmp_path / f"{leaves[0].name}.cert"
+    record = read_record(cert)
+    assert "checked" not in record and record["made"]["moves"] == " ".join(leaves[0].moves)
+    assert record["made"]["rows"] > 0 and record["made"]["seconds"] >= 0
+    args = ["--dir", str(tmp_path), "--depth", "2", "--table-bits", "16", *map(str, answer_runs)]
+    assert leaves_script.main([*args, "--list"]) == 0
+    assert f"made ({record['made']['rows']:,} rows in " in capsys.readouterr().out
+    done = certify(leaves[:1], tmp_path, table_bits=16)  # the job goes on: it checks, keeping the make
+    assert [(m.made, m.checked_now) for m in done] == [(False, True)]
+    assert read_record(cert)["made"] == record["made"] and checked_claim(cert) == "white wins"
+
+
 def test_a_record_is_trusted_only_for_the_very_bytes_it_names(answer_runs, tmp_path):
     leaves = proof_leaves(answer_runs, "", depth=2)
     done = certify(leaves, tmp_path, table_bits=16)

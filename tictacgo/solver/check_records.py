@@ -4,7 +4,9 @@ Checking the certificates of a deep proof takes hours (minutes each, for
 over a hundred), so ``tictacgo.solver.proof_leaves`` checks each one as soon
 as it is made and writes what the checker said to ``NAME.json`` beside
 ``NAME.cert``: the file's SHA-256, the claim, its rows and positions and
-the time the check took, and the time it was made (``made``: what it cost).
+the time the check took, and the time it was made (``made``: what it cost,
+written as soon as the certificate is, so that a job stopped before the
+check still knows it).
 ``combine(..., records=True)`` then takes a certificate whose record holds
 its very bytes (the same SHA-256) as checked without checking it again;
 any other certificate, and every certificate without ``records``, is
@@ -58,6 +60,16 @@ def checked_claim(cert: str | Path) -> str | None:
         return None
     claim = checked.get("claim")
     return claim if isinstance(claim, str) else None
+
+
+def record_made(cert: str | Path, made: dict) -> dict:
+    """Write how ``cert`` was just made (``made``) to its record, before any check: a job stopped before
+    the check keeps it. A record of a check of earlier bytes is dropped. Returns the record."""
+    record = read_record(cert)
+    record.pop("checked", None)
+    record["made"] = made
+    atomic_write_json(record_path(cert), record, indent=1)
+    return record
 
 
 def check_and_record(cert: str | Path, made: dict | None = None,

@@ -140,7 +140,7 @@ def certify(leaves: list[Leaf], folder: str | os.PathLike, table_bits: int = 26,
     """
     from tictacgo.solver import Solver
     from tictacgo.solver.certificate import prove
-    from tictacgo.solver.check_records import check_and_record, checked_claim, read_record
+    from tictacgo.solver.check_records import check_and_record, checked_claim, read_record, record_made
 
     folder = Path(folder)
     found: dict = {}
@@ -164,6 +164,7 @@ def certify(leaves: list[Leaf], folder: str | os.PathLike, table_bits: int = 26,
                     "seconds": round(time.perf_counter() - start, 1), "table_bits": table_bits,
                     "prefer_known": prefer_known,
                     "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+            record_made(path, made)  # kept if the job stops before the check
             del cert  # its tables (GBs for a large leaf) are on disk now; the check builds its own
         if made is not None or checked_claim(path) is None:
             if made is None and stop is not None and stop():
