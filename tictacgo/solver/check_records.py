@@ -72,10 +72,9 @@ def record_made(cert: str | Path, made: dict) -> dict:
     return record
 
 
-def check_and_record(cert: str | Path, made: dict | None = None,
-                     max_bytes: int = proof_file.DEFAULT_MAX_BYTES) -> dict:
-    """Check ``cert`` with the checker and write its record (keeping what the record held of how it was
-    made, or ``made``); the record. ``max_bytes``: ``verify``'s cap.
+def check_and_record(cert: str | Path, max_bytes: int = proof_file.DEFAULT_MAX_BYTES) -> dict:
+    """Check ``cert`` with the checker and write its record (keeping what the record holds of how it was
+    made, ``record_made``); the record. ``max_bytes``: ``verify``'s cap.
 
     Raises:
         CertificateError, ProofFileError: as ``verify`` (no record is written then).
@@ -85,8 +84,6 @@ def check_and_record(cert: str | Path, made: dict | None = None,
     digest = sha256_of(cert)
     report = verify(cert, max_bytes=max_bytes)
     record = read_record(cert)
-    if made is not None:
-        record["made"] = made
     record["checked"] = {"sha256": digest, "claim": report.claim, "rows": report.rows,
                          "positions": report.positions, "seconds": round(report.seconds, 1),
                          "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}

@@ -170,7 +170,7 @@ def certify(leaves: list[Leaf], folder: str | os.PathLike, table_bits: int = 26,
             if made is None and stop is not None and stop():
                 break
             with one_check_at_a_time(folder, checks_at_once):
-                done = Made(leaf, path, made is not None, True, check_and_record(path, made, max_bytes))
+                done = Made(leaf, path, made is not None, True, check_and_record(path, max_bytes))
         else:
             done = Made(leaf, path, False, False, read_record(path))
         out.append(done)
