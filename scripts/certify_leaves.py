@@ -19,6 +19,12 @@ more), it loses the leaf in progress; the same command goes on with it.
 (two cores); the command without ``--shard`` then finds them all made and
 checks the value.
 
+The certificates of a deep proof take GBs (6 to 73 MB each 20 actions from
+the end); their records are small. ``--records DIR`` (a folder of records
+kept from earlier jobs, such as docs/data/empty_board_leaves) counts each
+leaf whose check is recorded there as done: it is not made again, and the
+combination takes the claim the checker accepted from its record.
+
 Exit status 0 when the certificates give the value a checked one, 1 when
 they do not (yet), 2 on bad input, 130 when stopped.
 """
@@ -68,10 +74,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--recheck", action="store_true",
                    help="at the end, check every certificate again (default: one whose record of a check "
                         "holds its very bytes is taken as checked)")
+    p.add_argument("--records", default=None, metavar="DIR",
+                   help="a folder of check records kept from earlier jobs (NAME.json, as --dir holds them): "
+                        "the leaves they record a check of are not made again, and the value takes the "
+                        "checker's claims from them (their certificates need not be kept)")
     p.add_argument("--list", action="store_true", help="print the leaves and what is done, make nothing")
     args = p.parse_args(argv)
     if args.checks_at_once < 1:
         p.error(f"--checks-at-once must be at least 1, got {args.checks_at_once}")
+    if args.recheck and args.records is not None:
+        p.error("--recheck checks every certificate again, which --records' leaves no longer have: leave "
+                "out --records to make and check them again")
     if not args.max_mb > 0:
         p.error(f"--max-mb must be positive, got {args.max_mb}")
     max_bytes = int(args.max_mb * (1 << 20))
@@ -85,6 +98,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     everything = len(leaves)
+    game = leaves[0].state.game if leaves else None
+    recorded: dict = {}
+    if args.records is not None:
+        try:
+            recorded = recorded_leaves(leaves, args.records)
+        except ValueError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+        leaves = [leaf for leaf in leaves if leaf.name not in recorded]
     if shard is not None:
         leaves = leaves[shard[0]::shard[1]]
     folder = Path(args.dir)
@@ -93,6 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     folder.mkdir(parents=True, exist_ok=True)
     print(f"{everything} leaves, {args.depth} actions below "
           f"{repr(args.opening) if args.opening else 'the empty board'}"
+          f"{f'; {len(recorded)} checked by earlier jobs ({args.records})' if args.records else ''}"
           f"{f'; this shard makes {len(leaves)} of them' if shard else ''}", flush=True)
     if args.list:
         from tictacgo.solver.check_records import read_record
@@ -113,8 +136,14 @@ def main(argv: list[str] | None = None) -> int:
             if isinstance(checked, dict):
                 done, rows, seconds = done + 1, rows + checked["rows"], seconds + checked["seconds"]
             waiting += path is not None and not isinstance(checked, dict)
-        print(f"{done} of {len(leaves)} checked ({rows:,} rows, {seconds:,.0f} s of checks), {waiting} made "
-              f"and not checked yet, {len(leaves) - done - waiting} to make")
+        for name, record in recorded.items():
+            print(f"  {name.replace('-', ',').replace('_', ' ')}: checked by an earlier job: "
+                  f"{record['checked']['rows']:,} rows")
+            checked = record["checked"]
+            done, rows, seconds = done + 1, rows + checked["rows"], seconds + checked["seconds"]
+        total = len(leaves) + len(recorded)
+        print(f"{done} of {total} checked ({rows:,} rows, {seconds:,.0f} s of checks), {waiting} made "
+              f"and not checked yet, {total - done - waiting} to make")
         return 0
 
     def on_signal(signum, frame):
@@ -151,11 +180,32 @@ def main(argv: list[str] | None = None) -> int:
               "every shard is done")
         return 1
     result = combine([m.path for m in done], args.opening, args.depth, records=not args.recheck,
-                     max_bytes=max_bytes)
+                     max_bytes=max_bytes, kept=args.records, game=game)
+    if result.kept:
+        print(f"  ({result.kept} of the leaves from records of earlier checks, their certificates not kept)")
     for k, (v, checked) in enumerate(zip(result.values, result.checked, strict=True)):
         where = f"after '{' '.join(result.opening[:k])}'" if k else "the empty board"
         print(f"  {where}: {fmt_value(v)}{', checked' if checked else ''}")
     return 0 if result.root_value is not None and result.checked[-1] else 1
+
+
+def recorded_leaves(leaves, folder) -> dict[str, dict]:
+    """The records in ``folder`` of a check of one of ``leaves`` (its position or an image of it), each
+    by the leaf's name; a record of a position that is no leaf is refused (ValueError)."""
+    from tictacgo.solver.check_records import read_record, recorded_checks
+    from tictacgo.solver.combine import states_along
+    from tictacgo.solver.position_code import canonical
+
+    by_code = {canonical(leaf.state)[0]: leaf for leaf in leaves}
+    out = {}
+    for moves, _claim, path in recorded_checks(folder):
+        state = states_along(path, leaves[0].state.game, moves)[-1] if leaves else None
+        leaf = by_code.get(canonical(state)[0]) if state is not None else None
+        if leaf is None:
+            raise ValueError(f"{path}: a record of the position after '{' '.join(moves)}', which is not one "
+                             f"of the {len(leaves)} leaves")
+        out[leaf.name] = read_record(path.with_suffix(".cert"))
+    return out
 
 
 def parse_shard(text: str | None) -> tuple[int, int] | None:

@@ -453,3 +453,79 @@ def test_with_two_checks_at_once_a_second_job_checks_beside_the_first_and_a_thir
     with pytest.raises(ValueError, match="at_once must be a positive int, got 0"):
         with one_check_at_a_time(tmp_path, 0):
             pass
+
+
+# -- records kept without their certificates (check_records.recorded_checks, combine's kept) -----------
+
+def keep_records(certs: Path, kept: Path) -> Path:
+    """Copy the check records of ``certs`` to ``kept`` and delete the certificates, as a later job finds
+    them when only the records were kept (in git, say)."""
+    kept.mkdir()
+    for record in certs.glob("*.json"):
+        (kept / record.name).write_text(record.read_text())
+    for cert in certs.glob("*.cert"):
+        cert.unlink()
+    return kept
+
+
+def test_records_kept_without_their_certificates_still_make_the_value_checked(answer_runs, tmp_path):
+    leaves = proof_leaves(answer_runs, "", depth=2)
+    (tmp_path / "certs").mkdir()
+    certify(leaves, tmp_path / "certs", table_bits=16)
+    kept = keep_records(tmp_path / "certs", tmp_path / "kept")
+    result = combine([], "", depth=2, kept=kept, game=GAME)
+    assert result.values == [-1] and result.checked == [True] and result.kept == 3
+    assert sorted(result.sources) == sorted(p.name for p in kept.glob("*.json"))
+    assert result.to_json()["kept_records"] == 3
+    (kept / f"{leaves[0].name}.json").unlink()  # a leaf without a record: the value does not follow
+    assert combine([], "", depth=2, kept=kept, game=GAME).values == [None]
+
+
+def test_a_kept_record_is_named_for_its_position_and_must_agree_with_the_other_results(answer_runs, tmp_path):
+    leaves = proof_leaves(answer_runs, "", depth=2)
+    (tmp_path / "certs").mkdir()
+    certify(leaves, tmp_path / "certs", table_bits=16)
+    kept = keep_records(tmp_path / "certs", tmp_path / "kept")
+    first = kept / f"{leaves[0].name}.json"
+    record = json.loads(first.read_text())
+    record["checked"]["claim"] = "black wins"  # a record is taken at its word: here it contradicts a run
+    first.write_text(json.dumps(record))
+    with pytest.raises(ValueError, match=rf"{first.name}: the position after '{' '.join(leaves[0].moves)}' "
+                                         r"is a Black win there, but"):
+        combine(answer_runs, "", depth=2, kept=kept)
+    record["checked"]["claim"] = "maybe"
+    first.write_text(json.dumps(record))
+    with pytest.raises(ValueError, match=r"'checked' is .*expected the checker's claim"):
+        combine([], "", depth=2, kept=kept, game=GAME)
+    record["checked"]["claim"] = "white wins"
+    first.write_text(json.dumps(record))
+    first.rename(kept / "0-0_0-1_1-1.json")  # moves that its record's make does not name
+    with pytest.raises(ValueError, match=r"0-0_0-1_1-1\.json: the record was made for '.*', but its name "
+                                         r"says '0,0 0,1 1,1'"):
+        combine([], "", depth=2, kept=kept, game=GAME)
+
+
+def test_the_job_takes_leaves_checked_by_earlier_jobs_from_their_records(answer_runs, tmp_path, capsys):
+    runs = [*map(str, answer_runs)]
+    args = ["--depth", "2", "--table-bits", "16"]
+    assert leaves_script.main(["--dir", str(tmp_path / "first"), *args, "--shard", "0/2", *runs]) == 1
+    kept = keep_records(tmp_path / "first", tmp_path / "kept")  # leaves 0 and 2 of 3, no certificates
+    capsys.readouterr()
+    later = ["--dir", str(tmp_path / "later"), *args, "--records", str(kept), *runs]
+    assert leaves_script.main([*later, "--list"]) == 0
+    out = capsys.readouterr().out
+    assert "3 leaves, 2 actions below the empty board; 2 checked by earlier jobs" in out
+    assert out.count("checked by an earlier job: ") == 2 and out.count(": to make") == 1
+    assert "2 of 3 checked" in out
+    assert leaves_script.main(later) == 0  # makes the one leaf left; the value needs all three
+    out = capsys.readouterr().out
+    assert "1 of 1 leaves certified and checked (1 made now, 1 checked now)" in out
+    assert "the empty board: White wins, checked" in out and "(2 of the leaves from records" in out
+    assert len(list((tmp_path / "later").glob("*.cert"))) == 1
+    with pytest.raises(SystemExit):
+        leaves_script.main([*later, "--recheck"])
+    assert "--recheck checks every certificate again" in capsys.readouterr().err
+    (kept / "2-2.json").write_text(json.dumps({"checked": {"claim": "white wins", "sha256": "0"}}))
+    assert leaves_script.main(later) == 2  # a record of a position that is no leaf
+    assert "2-2.json: a record of the position after '2,2', which is not one of the 3 leaves" in \
+        capsys.readouterr().err

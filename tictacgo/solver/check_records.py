@@ -12,6 +12,13 @@ its very bytes (the same SHA-256) as checked without checking it again;
 any other certificate, and every certificate without ``records``, is
 checked. A record is the user's own: ``--recheck`` (``records=False``)
 checks everything again.
+
+A record also outlives its certificate: the certificates of a deep proof
+take GBs, and a folder of their records (kept in git, say) is what a later
+job has. ``recorded_checks`` reads such a folder: each record names its
+position by its file name (the leaf's moves, ``2-2_0-0_1-2_2-0.json``, as
+``proof_leaves.certify`` names it), and ``combine(..., kept=...)`` takes the
+claim the checker accepted there as that position's checked value.
 """
 
 from __future__ import annotations
@@ -89,3 +96,43 @@ def check_and_record(cert: str | Path, max_bytes: int = proof_file.DEFAULT_MAX_B
                          "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     atomic_write_json(record_path(cert), record, indent=1)
     return record
+
+
+#: The claims a checker's record may hold.
+CLAIMS = {"black wins": 1, "white wins": -1, "draw": 0}
+
+
+def recorded_checks(folder: str | Path) -> list[tuple[list[str], str, Path]]:
+    """The checks recorded in ``folder`` (its ``*.json`` records): for each, the moves from the empty
+    board to the certificate's root (from the file's name: ``2-2_PASS_1-1.json`` is ``2,2 PASS
+    1,1``), the claim the checker accepted, and the record's path. A record without a check (made,
+    not checked yet) is left out.
+
+    Raises:
+        ValueError: a folder that is not one, a record that is not JSON, a check without one of the
+            three claims, or moves in the record (``made``) that are not the ones its name gives
+            (each named).
+    """
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise ValueError(f"{folder}: not a folder of check records")
+    out = []
+    for path in sorted(folder.glob("*.json")):
+        record = read_record(path.with_suffix(".cert"))
+        if not record:
+            raise ValueError(f"{path}: not a check record (a JSON object of at most {MAX_RECORD_BYTES:,} "
+                             f"bytes)")
+        checked = record.get("checked")
+        if checked is None:
+            continue
+        claim = checked.get("claim") if isinstance(checked, dict) else None
+        if claim not in CLAIMS or not isinstance(checked.get("sha256"), str):
+            raise ValueError(f"{path}: 'checked' is {checked!r}; expected the checker's claim (one of "
+                             f"{', '.join(map(repr, CLAIMS))}) and the certificate's sha256")
+        moves = [w.replace("-", ",") for w in path.stem.split("_")]
+        made = record.get("made")
+        if isinstance(made, dict) and "moves" in made and made["moves"] != " ".join(moves):
+            raise ValueError(f"{path}: the record was made for '{made['moves']}', but its name says "
+                             f"'{' '.join(moves)}'")
+        out.append((moves, claim, path))
+    return out

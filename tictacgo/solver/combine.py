@@ -10,7 +10,9 @@ replies. ``combine`` puts them together with the rules core alone
 
 * every position a run proved is read back by replaying its line's moves, a
   certificate's root enters with its claim once the checker
-  (``tictacgo.solver.checker``) accepts it, and each is named by its
+  (``tictacgo.solver.checker``) accepts it (or as a record kept from an
+  earlier check says it did: ``tictacgo.solver.check_records``, for
+  certificates too large to keep), and each is named by its
   canonical code (a position and its 8 images share one); two results that
   disagree on a position are refused;
 * at the *root* (the position after ``opening``), every legal action of the
@@ -63,7 +65,8 @@ class Proved:
     value_for_black: int
     source: str         # the file's name
     line: str           # the moves from the empty board to the position, as the course writes them
-    checked: bool       # True: the claim of a certificate the checker accepted; False: a run's value
+    checked: bool       # True: the claim of a certificate the checker accepted (now, or as a record kept
+    #                     says: ``check_records``); False: a run's value
 
 
 @dataclass(frozen=True)
@@ -92,7 +95,8 @@ class Combined:
             the mover wins (None elsewhere).
         checked: for each of those positions, whether its value follows from game ends and
             certificates the checker accepted alone (no run's value is needed).
-        sources: the files read.
+        sources: the files read (check records kept from earlier jobs among them).
+        kept: how many of ``sources`` are such records.
     """
 
     game: littlego.LittleGo
@@ -103,6 +107,7 @@ class Combined:
     best_moves: list[str | None]
     checked: list[bool]
     sources: list[str]
+    kept: int = 0
 
     @property
     def root_value(self) -> int | None:
@@ -115,7 +120,8 @@ class Combined:
 
     def to_json(self) -> dict:
         """The values as a frontier run's JSON (``line``: the opening; one row per position of the
-        opening, the empty board first), with the children and the sources beside them."""
+        opening, the empty board first), with the children and the sources beside them (and
+        ``kept_records``: how many sources are kept records of checks, where there are any)."""
         g = self.game
         rows = []
         columns = zip(self.values, self.best_moves, self.checked, strict=True)
@@ -125,12 +131,15 @@ class Combined:
                          "value_for_black": value, "best_move": best,
                          "line_move": self.opening[k] if k < len(self.opening) else None,
                          "checked": checked})
-        return {"size": g.size, "komi": g.komi, "max_actions": g.max_actions, "line": list(self.opening),
-                "positions": rows, "value_for_black": self.values[0], "depth": self.depth,
-                "children": [{"move": c.move, "value_for_black": c.value_for_black, "how": c.how,
-                              "checked": c.checked} for c in self.children],
-                "sources": list(self.sources),
-                "method": "the rules core's minimax over the proved positions of the sources (no search)"}
+        out = {"size": g.size, "komi": g.komi, "max_actions": g.max_actions, "line": list(self.opening),
+               "positions": rows, "value_for_black": self.values[0], "depth": self.depth,
+               "children": [{"move": c.move, "value_for_black": c.value_for_black, "how": c.how,
+                             "checked": c.checked} for c in self.children],
+               "sources": list(self.sources),
+               "method": "the rules core's minimax over the proved positions of the sources (no search)"}
+        if self.kept:
+            out["kept_records"] = self.kept  # how many sources are records of checks, not certificates
+        return out
 
 
 def read_results(paths: list[str | os.PathLike], records: bool = False,
@@ -165,13 +174,7 @@ def read_results(paths: list[str | os.PathLike], records: bool = False,
             raise ValueError(f"{path}: a result on {_variant(g)}, but {names[0]} is on {_variant(game)}")
         names.append(path.name)
         for code, new in entries:
-            old = proved.get(code)
-            if old is not None and old.value_for_black != new.value_for_black:
-                raise ValueError(f"{path}: the position after '{new.line}' is {_result(new.value_for_black)} "
-                                 f"there, but {old.source} proves the same position (after '{old.line}') "
-                                 f"{_result(old.value_for_black)}")
-            if old is None or (new.checked and not old.checked):
-                proved[code] = new
+            _enter(proved, code, new, path)
     return game, proved, names
 
 
@@ -215,7 +218,8 @@ def _read_certificate(path: Path, records: bool, max_bytes: int
 
 
 def combine(paths: list[str | os.PathLike], opening: str | list[str], depth: int = 1,
-            records: bool = False, max_bytes: int = proof_file.DEFAULT_MAX_BYTES) -> Combined:
+            records: bool = False, max_bytes: int = proof_file.DEFAULT_MAX_BYTES,
+            kept: str | os.PathLike | None = None, game: littlego.LittleGo | None = None) -> Combined:
     """The value of the position after ``opening`` (and of the positions before it) from results.
 
     Args:
@@ -228,6 +232,11 @@ def combine(paths: list[str | os.PathLike], opening: str | list[str], depth: int
         records: take a certificate whose record of an earlier check holds its very bytes as
             checked, without checking it again (``read_results``).
         max_bytes: the checker's cap on a certificate's size.
+        kept: a folder of check records kept from earlier jobs (``check_records.recorded_checks``):
+            each recorded position enters with the claim the checker accepted, as checked, though its
+            certificate is gone (what a record vouches for is the checker's word on a file with its
+            SHA-256; making that file again and ``--recheck`` checks it anew).
+        game: the variant of ``kept``'s positions where ``paths`` is empty (a record does not say it).
     Returns:
         A ``Combined`` (see the module docstring for how each value follows).
     Raises:
@@ -235,7 +244,12 @@ def combine(paths: list[str | os.PathLike], opening: str | list[str], depth: int
     """
     if not isinstance(depth, int) or depth < 1:
         raise ValueError(f"depth must be an integer of at least 1, got {depth!r}")
-    game, proved, names = read_results(paths, records, max_bytes)
+    if paths or kept is None or game is None:
+        game, proved, names = read_results(paths, records, max_bytes)
+    else:
+        proved, names = {}, []
+    kept_names = [] if kept is None else _read_kept(kept, game, proved)
+    names += kept_names
     n = game.size
     words = opening.split() if isinstance(opening, str) else list(opening)
     states = states_along("the opening", game, words)
@@ -270,7 +284,36 @@ def combine(paths: list[str | os.PathLike], opening: str | list[str], depth: int
             values[k], best[k], checked[k] = values[k + 1], words[k], checked[k + 1]
         else:
             values[k], checked[k] = _looked_up(proved, states[k])
-    return Combined(game, words, depth, children, values, best, checked, names)
+    return Combined(game, words, depth, children, values, best, checked, names, len(kept_names))
+
+
+def _read_kept(folder: str | os.PathLike, game: littlego.LittleGo, proved: dict[Code, Proved]) -> list[str]:
+    """Add the checks recorded in ``folder`` to ``proved`` (each position replayed from its record's
+    moves by the rules), as ``read_results`` adds a certificate's; the records' names."""
+    from tictacgo.solver.check_records import CLAIMS, recorded_checks
+
+    names = []
+    for moves, claim, path in recorded_checks(folder):
+        states = states_along(path, game, moves)
+        if len(states) <= len(moves) or states[-1].end is not None:
+            raise ValueError(f"{path}: the game ends before the end of '{' '.join(moves)}'; expected a "
+                             f"position to play from")
+        new = Proved(CLAIMS[claim], path.name, " ".join(moves), True)
+        _enter(proved, canonical(states[-1])[0], new, path)
+        names.append(path.name)
+    return names
+
+
+def _enter(proved: dict[Code, Proved], code: Code, new: Proved, path: Path) -> None:
+    """Put ``new`` in ``proved`` unless a result there already says as much (a checked value beats a
+    run's); one that gives the position another value is refused, naming both."""
+    old = proved.get(code)
+    if old is not None and old.value_for_black != new.value_for_black:
+        raise ValueError(f"{path}: the position after '{new.line}' is {_result(new.value_for_black)} "
+                         f"there, but {old.source} proves the same position (after '{old.line}') "
+                         f"{_result(old.value_for_black)}")
+    if old is None or (new.checked and not old.checked):
+        proved[code] = new
 
 
 class Minimax:
