@@ -529,3 +529,26 @@ def test_the_job_takes_leaves_checked_by_earlier_jobs_from_their_records(answer_
     assert leaves_script.main(later) == 2  # a record of a position that is no leaf
     assert "2-2.json: a record of the position after '2,2', which is not one of the 3 leaves" in \
         capsys.readouterr().err
+
+
+def test_the_records_table_has_a_row_per_checked_leaf_and_their_totals(answer_runs, tmp_path, capsys):
+    spec = importlib.util.spec_from_file_location("leaf_records", ROOT / "scripts" / "leaf_records.py")
+    table = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(table)
+    leaves = proof_leaves(answer_runs, "", depth=2)
+    done = certify(leaves, tmp_path, table_bits=16)
+    record = read_record(done[0].path)
+    record.pop("made")  # a record from before records held the make
+    record_path(done[0].path).write_text(json.dumps(record))
+    assert table.main([str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines() if line.startswith("| `")]
+    assert len(rows) == 3 and sum(re.search(r"\| — \| [\d,]+ \| — \| — \|", r) is not None for r in rows) == 1
+    assert sum("| known moves first |" in r for r in rows) == 2
+    rows_total = sum(read_record(m.path)["checked"]["rows"] for m in done)
+    assert f"3 checked: {rows_total:,} rows" in out and "claims: white wins" in out
+    assert table.main([str(tmp_path), "--since", "2999-01-01T00:00:00Z"]) == 1
+    assert "no checked records since 2999" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        table.main([str(tmp_path), "--since", "yesterday"])
+    assert "--since 'yesterday': expected a UTC time" in capsys.readouterr().err
