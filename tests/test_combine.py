@@ -364,6 +364,19 @@ def test_the_published_value_of_the_empty_board_follows_from_the_six_published_r
     assert result.to_json() == json.loads((data / "empty_board.json").read_text())
 
 
+def test_the_published_records_of_leaf_checks_are_leaves_of_that_proof_and_agree_with_its_runs():
+    data = ROOT / "docs" / "data"
+    runs = [data / "frontier_22_to_go.json", *sorted((data / "after_centre").glob("*.json"))]
+    kept = data / "empty_board_leaves"
+    leaves = proof_leaves(runs, "2,2", depth=3)
+    recorded = leaves_script.recorded_leaves(leaves, kept)  # refuses a record of a position that is no leaf
+    assert len(leaves) == 109 and len(recorded) == len(list(kept.glob("*.json"))) > 0
+    result = combine(runs, "2,2", depth=3, kept=kept)  # refuses a record that contradicts a run
+    assert result.values == [1, 1] and result.kept == len(recorded)
+    # checked once every leaf's check is recorded, and not before
+    assert result.checked == [len(recorded) == len(leaves)] * 2
+
+
 def test_certificates_below_the_runs_positions_make_the_value_checked(answer_runs, tmp_path):
     leaves = proof_leaves(answer_runs, "", depth=2)
     certs = [m.path for m in certify(leaves, tmp_path, table_bits=16)]
