@@ -22,7 +22,7 @@ import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
-from tictacgo.solver.check_records import read_record
+from tictacgo.solver.check_records import read_record, recorded_checks
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -41,10 +41,20 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError:
             p.error(f"--since {args.since!r}: expected a UTC time such as 2026-11-27T15:00:00Z")
     records = []
-    for path in sorted(folder.glob("*.json")):
+    try:
+        checks = recorded_checks(folder)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    for _moves, _claim, path in checks:
         record = read_record(path.with_suffix(".cert"))
-        checked = record.get("checked")
-        if isinstance(checked, dict) and (since is None or parse_time(checked["at"]) >= since):
+        try:
+            at = parse_time(record["checked"]["at"])
+        except (KeyError, TypeError, ValueError):
+            print(f"error: {path}: the check's 'at' is not a UTC time such as 2026-11-27T15:00:00Z",
+                  file=sys.stderr)
+            return 2
+        if since is None or at >= since:
             records.append((path.stem, record))
     records.sort(key=lambda r: r[1]["checked"]["at"])
     print("| leaf (moves from the empty board) | winner's moves | rows | positions searched | to make "

@@ -511,6 +511,11 @@ def test_a_kept_record_is_named_for_its_position_and_must_agree_with_the_other_r
     with pytest.raises(ValueError, match=r"'checked' is .*expected the checker's claim"):
         combine([], "", depth=2, kept=kept, game=GAME)
     record["checked"]["claim"] = "white wins"
+    del record["checked"]["rows"]
+    first.write_text(json.dumps(record))
+    with pytest.raises(ValueError, match=r"the certificate.s sha256, and its rows, positions and seconds"):
+        combine([], "", depth=2, kept=kept, game=GAME)
+    record["checked"]["rows"] = 31
     first.write_text(json.dumps(record))
     first.rename(kept / "0-0_0-1_1-1.json")  # moves that its record's make does not name
     with pytest.raises(ValueError, match=r"0-0_0-1_1-1\.json: the record was made for '.*', but its name "
@@ -538,7 +543,8 @@ def test_the_job_takes_leaves_checked_by_earlier_jobs_from_their_records(answer_
     with pytest.raises(SystemExit):
         leaves_script.main([*later, "--recheck"])
     assert "--recheck checks every certificate again" in capsys.readouterr().err
-    (kept / "2-2.json").write_text(json.dumps({"checked": {"claim": "white wins", "sha256": "0"}}))
+    fake = {"claim": "white wins", "sha256": "0", "rows": 1, "positions": 1, "seconds": 0.1}
+    (kept / "2-2.json").write_text(json.dumps({"checked": fake}))
     assert leaves_script.main(later) == 2  # a record of a position that is no leaf
     assert "2-2.json: a record of the position after '2,2', which is not one of the 3 leaves" in \
         capsys.readouterr().err

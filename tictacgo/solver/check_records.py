@@ -110,8 +110,8 @@ def recorded_checks(folder: str | Path) -> list[tuple[list[str], str, Path]]:
 
     Raises:
         ValueError: a folder that is not one, a record that is not JSON, a check without one of the
-            three claims, or moves in the record (``made``) that are not the ones its name gives
-            (each named).
+            three claims (or without its rows, positions and seconds), or moves in the record
+            (``made``) that are not the ones its name gives (each named).
     """
     folder = Path(folder)
     if not folder.is_dir():
@@ -126,9 +126,11 @@ def recorded_checks(folder: str | Path) -> list[tuple[list[str], str, Path]]:
         if checked is None:
             continue
         claim = checked.get("claim") if isinstance(checked, dict) else None
-        if claim not in CLAIMS or not isinstance(checked.get("sha256"), str):
+        if claim not in CLAIMS or not isinstance(checked.get("sha256"), str) \
+                or not all(_is_count(checked.get(k)) for k in ("rows", "positions", "seconds")):
             raise ValueError(f"{path}: 'checked' is {checked!r}; expected the checker's claim (one of "
-                             f"{', '.join(map(repr, CLAIMS))}) and the certificate's sha256")
+                             f"{', '.join(map(repr, CLAIMS))}), the certificate's sha256, and its rows, "
+                             f"positions and seconds")
         moves = [w.replace("-", ",") for w in path.stem.split("_")]
         made = record.get("made")
         if isinstance(made, dict) and "moves" in made and made["moves"] != " ".join(moves):
@@ -136,3 +138,7 @@ def recorded_checks(folder: str | Path) -> list[tuple[list[str], str, Path]]:
                              f"'{' '.join(moves)}'")
         out.append((moves, claim, path))
     return out
+
+
+def _is_count(x) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and x >= 0
