@@ -118,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{f'; {len(recorded)} checked by earlier jobs ({args.records})' if args.records else ''}"
           f"{f'; this shard makes {len(leaves)} of them' if shard else ''}", flush=True)
     if args.list:
-        from tictacgo.solver.check_records import read_record
+        from tictacgo.solver.check_records import moves_of, read_record
         from tictacgo.solver.position_code import canonical
         from tictacgo.solver.proof_leaves import certificates_in
 
@@ -137,9 +137,8 @@ def main(argv: list[str] | None = None) -> int:
                 done, rows, seconds = done + 1, rows + checked["rows"], seconds + checked["seconds"]
             waiting += path is not None and not isinstance(checked, dict)
         for name, record in recorded.items():
-            print(f"  {name.replace('-', ',').replace('_', ' ')}: checked by an earlier job: "
-                  f"{record['checked']['rows']:,} rows")
             checked = record["checked"]
+            print(f"  {' '.join(moves_of(name))}: checked by an earlier job: {checked['rows']:,} rows")
             done, rows, seconds = done + 1, rows + checked["rows"], seconds + checked["seconds"]
         total = len(leaves) + len(recorded)
         print(f"{done} of {total} checked ({rows:,} rows, {seconds:,.0f} s of checks), {waiting} made "

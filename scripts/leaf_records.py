@@ -22,7 +22,7 @@ import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
-from tictacgo.solver.check_records import read_record, recorded_checks
+from tictacgo.solver.check_records import moves_of, read_record, recorded_checks
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -87,8 +87,7 @@ def main(argv: list[str] | None = None) -> int:
 def row(name: str, record: dict) -> str:
     """One leaf's Markdown row."""
     made, checked = record.get("made"), record["checked"]
-    moves = made["moves"] if isinstance(made, dict) and "moves" in made else \
-        name.replace("-", ",").replace("_", " ")
+    moves = made["moves"] if isinstance(made, dict) and "moves" in made else " ".join(moves_of(name))
     if isinstance(made, dict):
         how = "known moves first" if made.get("prefer_known") else "solver's moves"
         searched, seconds = f"{made['solver_positions']:,}", f"{made['seconds']:,.0f} s"

@@ -98,6 +98,12 @@ def check_and_record(cert: str | Path, max_bytes: int = proof_file.DEFAULT_MAX_B
     return record
 
 
+def moves_of(name: str) -> list[str]:
+    """The moves a certificate's or record's name stands for (``proof_leaves.Leaf.name`` backwards):
+    ``"2-2_PASS_1-1"`` is ``["2,2", "PASS", "1,1"]``."""
+    return [w.replace("-", ",") for w in name.split("_")]
+
+
 #: The claims a checker's record may hold.
 CLAIMS = {"black wins": 1, "white wins": -1, "draw": 0}
 
@@ -131,7 +137,7 @@ def recorded_checks(folder: str | Path) -> list[tuple[list[str], str, Path]]:
             raise ValueError(f"{path}: 'checked' is {checked!r}; expected the checker's claim (one of "
                              f"{', '.join(map(repr, CLAIMS))}), the certificate's sha256, and its rows, "
                              f"positions and seconds")
-        moves = [w.replace("-", ",") for w in path.stem.split("_")]
+        moves = moves_of(path.stem)
         made = record.get("made")
         if isinstance(made, dict) and "moves" in made and made["moves"] != " ".join(moves):
             raise ValueError(f"{path}: the record was made for '{made['moves']}', but its name says "
