@@ -37,6 +37,7 @@ import sys
 import time
 from pathlib import Path
 
+from tictacgo.atomic import atomic_write_json, check_writable
 from tictacgo.evaluation.frontier import fmt_value
 from tictacgo.solver.combine import combine
 from tictacgo.solver.proof_leaves import Made, certify, proof_leaves
@@ -79,7 +80,15 @@ def main(argv: list[str] | None = None) -> int:
                         "the leaves they record a check of are not made again, and the value takes the "
                         "checker's claims from them (their certificates need not be kept)")
     p.add_argument("--list", action="store_true", help="print the leaves and what is done, make nothing")
+    p.add_argument("--json", default=None, metavar="OUT",
+                   help="write the combined values here, as combine_proofs.py --json does (with each "
+                        "position's checked mark), once every leaf is done")
     args = p.parse_args(argv)
+    if args.json:
+        try:
+            check_writable(args.json)
+        except (OSError, ValueError) as e:
+            p.error(f"--json {args.json!r}: {e}")
     if args.checks_at_once < 1:
         p.error(f"--checks-at-once must be at least 1, got {args.checks_at_once}")
     if args.recheck and args.records is not None:
@@ -185,6 +194,9 @@ def main(argv: list[str] | None = None) -> int:
     for k, (v, checked) in enumerate(zip(result.values, result.checked, strict=True)):
         where = f"after '{' '.join(result.opening[:k])}'" if k else "the empty board"
         print(f"  {where}: {fmt_value(v)}{', checked' if checked else ''}")
+    if args.json:
+        atomic_write_json(args.json, result.to_json())
+        print(f"written to {args.json}")
     return 0 if result.root_value is not None and result.checked[-1] else 1
 
 

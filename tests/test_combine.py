@@ -535,14 +535,21 @@ def test_the_job_takes_leaves_checked_by_earlier_jobs_from_their_records(answer_
     assert "3 leaves, 2 actions below the empty board; 2 checked by earlier jobs" in out
     assert out.count("checked by an earlier job: ") == 2 and out.count(": to make") == 1
     assert "2 of 3 checked" in out
-    assert leaves_script.main(later) == 0  # makes the one leaf left; the value needs all three
+    out_json = tmp_path / "value.json"
+    assert leaves_script.main([*later, "--json", str(out_json)]) == 0  # makes the one leaf left
     out = capsys.readouterr().out
     assert "1 of 1 leaves certified and checked (1 made now, 1 checked now)" in out
     assert "the empty board: White wins, checked" in out and "(2 of the leaves from records" in out
+    written = json.loads(out_json.read_text())  # the value needs all three, two of them from records
+    assert written["value_for_black"] == -1 and written["kept_records"] == 2
+    assert [row["checked"] for row in written["positions"]] == [True]
     assert len(list((tmp_path / "later").glob("*.cert"))) == 1
     with pytest.raises(SystemExit):
         leaves_script.main([*later, "--recheck"])
     assert "--recheck checks every certificate again" in capsys.readouterr().err
+    with pytest.raises(SystemExit):  # refused before any work, not after it
+        leaves_script.main([*later, "--json", str(tmp_path / "no such folder" / "value.json")])
+    assert "--json" in capsys.readouterr().err and not (tmp_path / "no such folder").exists()
     fake = {"claim": "white wins", "sha256": "0", "rows": 1, "positions": 1, "seconds": 0.1}
     (kept / "2-2.json").write_text(json.dumps({"checked": fake}))
     assert leaves_script.main(later) == 2  # a record of a position that is no leaf
