@@ -370,11 +370,22 @@ def test_the_published_records_of_leaf_checks_are_leaves_of_that_proof_and_agree
     kept = data / "empty_board_leaves"
     leaves = proof_leaves(runs, "2,2", depth=3)
     recorded = leaves_script.recorded_leaves(leaves, kept)  # refuses a record of a position that is no leaf
-    assert len(leaves) == 109 and len(recorded) == len(list(kept.glob("*.json"))) > 0
+    assert len(leaves) == 109 and len(recorded) == len(list(kept.glob("*.json"))) == 109
     result = combine(runs, "2,2", depth=3, kept=kept)  # refuses a record that contradicts a run
-    assert result.values == [1, 1] and result.kept == len(recorded)
-    # checked once every leaf's check is recorded, and not before
-    assert result.checked == [len(recorded) == len(leaves)] * 2
+    assert result.values == [1, 1] and result.kept == 109 and result.checked == [True, True]
+
+
+def test_the_published_checked_value_follows_from_the_records_of_the_leaf_checks_alone(tmp_path):
+    data = ROOT / "docs" / "data"
+    kept = data / "empty_board_leaves"
+    result = combine([], "2,2", depth=3, kept=kept, game=littlego.LittleGo(5))  # no run's value
+    assert result.values == [1, 1] and result.best_moves[0] == "2,2" and result.checked == [True, True]
+    assert len(result.children) == 25 and all(c.checked and c.value_for_black == 1 for c in result.children)
+    assert result.to_json() == json.loads((data / "empty_board_checked.json").read_text())
+    for record in sorted(kept.glob("*.json"))[1:]:  # every record but one
+        (tmp_path / record.name).write_bytes(record.read_bytes())
+    short = combine([], "2,2", depth=3, kept=tmp_path, game=littlego.LittleGo(5))
+    assert short.values == [None, None] and short.checked == [False, False]
 
 
 def test_certificates_below_the_runs_positions_make_the_value_checked(answer_runs, tmp_path):
