@@ -388,6 +388,34 @@ def test_the_published_checked_value_follows_from_the_records_of_the_leaf_checks
     assert short.values == [None, None] and short.checked == [False, False]
 
 
+
+def test_the_5x5_books_first_black_moves_are_those_of_the_checked_proof():
+    """The shipped book's `2,2` and its answer to each of White's 25 replies lead to positions that the
+    proof checked through the leaf certificates passes through (up to symmetry)."""
+    from tictacgo.solver.book import default_book_path
+    from tictacgo.solver.position_code import canonical
+
+    data = ROOT / "docs" / "data"
+    runs = [data / "frontier_22_to_go.json", *sorted((data / "after_centre").glob("*.json"))]
+    proved = {canonical(after_moves(leaf.moves[:3]))[0] for leaf in proof_leaves(runs, "2,2", depth=3)}
+    game = littlego.LittleGo(5)
+    book = load_book(default_book_path(game))
+    first = book.lookup(game.initial_state())
+    assert first is not None and action_to_course(first[0], 5) == "2,2" and first[1] == 1
+    centre = littlego.play(game.initial_state(), first[0])
+    for reply in littlego.legal_actions(centre):
+        position = littlego.play(centre, reply)
+        move, value = book.lookup(position)
+        assert value == 1 and canonical(littlego.play(position, move))[0] in proved, reply
+
+
+def after_moves(moves) -> littlego.GoState:
+    """The 5x5 position after ``moves`` (course notation) from the empty board."""
+    state = littlego.LittleGo(5).initial_state()
+    for word in moves:
+        state = littlego.play(state, frontier.parse_moves(word, 5)[0])
+    return state
+
 def test_certificates_below_the_runs_positions_make_the_value_checked(answer_runs, tmp_path):
     leaves = proof_leaves(answer_runs, "", depth=2)
     certs = [m.path for m in certify(leaves, tmp_path, table_bits=16)]
