@@ -51,10 +51,11 @@ def black_value(state) -> int:
     return v if state.to_move == littlego.BLACK else -v
 
 
-def after(moves: str):
-    state = GAME.initial_state()
-    for word in moves.split():
-        state = littlego.play(state, frontier.parse_moves(word, 3)[0])
+def after(moves: str | tuple[str, ...], game: littlego.LittleGo = GAME) -> littlego.GoState:
+    """The position after ``moves`` (course notation, a string or a sequence) from the empty board."""
+    state = game.initial_state()
+    for word in moves.split() if isinstance(moves, str) else moves:
+        state = littlego.play(state, frontier.parse_moves(word, game.size)[0])
     return state
 
 
@@ -397,8 +398,8 @@ def test_the_5x5_books_first_black_moves_are_those_of_the_checked_proof():
 
     data = ROOT / "docs" / "data"
     runs = [data / "frontier_22_to_go.json", *sorted((data / "after_centre").glob("*.json"))]
-    proved = {canonical(after_moves(leaf.moves[:3]))[0] for leaf in proof_leaves(runs, "2,2", depth=3)}
     game = littlego.LittleGo(5)
+    proved = {canonical(after(leaf.moves[:3], game))[0] for leaf in proof_leaves(runs, "2,2", depth=3)}
     book = load_book(default_book_path(game))
     first = book.lookup(game.initial_state())
     assert first is not None and action_to_course(first[0], 5) == "2,2" and first[1] == 1
@@ -408,13 +409,6 @@ def test_the_5x5_books_first_black_moves_are_those_of_the_checked_proof():
         move, value = book.lookup(position)
         assert value == 1 and canonical(littlego.play(position, move))[0] in proved, reply
 
-
-def after_moves(moves) -> littlego.GoState:
-    """The 5x5 position after ``moves`` (course notation) from the empty board."""
-    state = littlego.LittleGo(5).initial_state()
-    for word in moves:
-        state = littlego.play(state, frontier.parse_moves(word, 5)[0])
-    return state
 
 def test_certificates_below_the_runs_positions_make_the_value_checked(answer_runs, tmp_path):
     leaves = proof_leaves(answer_runs, "", depth=2)
