@@ -389,7 +389,6 @@ def test_the_published_checked_value_follows_from_the_records_of_the_leaf_checks
     assert short.values == [None, None] and short.checked == [False, False]
 
 
-
 def test_the_5x5_books_first_black_moves_are_those_of_the_checked_proof():
     """The shipped book's `2,2` and its answer to each of White's 25 replies lead to positions that the
     proof checked through the leaf certificates passes through (up to symmetry)."""
