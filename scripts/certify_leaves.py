@@ -79,6 +79,13 @@ def main(argv: list[str] | None = None) -> int:
                    help="a folder of check records kept from earlier jobs (NAME.json, as --dir holds them): "
                         "the leaves they record a check of are not made again, and the value takes the "
                         "checker's claims from them (their certificates need not be kept)")
+    p.add_argument("--shared-table", action="store_true",
+                   help="carry one solver table from leaf to leaf (fewer positions searched, but a "
+                        "certificate then depends on the leaves made before it; default: a new table for "
+                        "each leaf, which makes each certificate the same file whenever it is made)")
+    p.add_argument("--book-until", type=int, default=None, metavar="T",
+                   help="also write NAME.book beside each checked certificate: its moves at positions with "
+                        "at most T actions played (a book fragment)")
     p.add_argument("--list", action="store_true", help="print the leaves and what is done, make nothing")
     p.add_argument("--json", default=None, metavar="OUT",
                    help="write the combined values here, as combine_proofs.py --json does (with each "
@@ -173,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         done = certify(leaves, folder, args.table_bits, rules, report=report,
                        checks_at_once=args.checks_at_once, prefer_known=not args.solver_moves,
-                       max_bytes=max_bytes)
+                       max_bytes=max_bytes, fresh_table=not args.shared_table, book_until=args.book_until)
     except KeyboardInterrupt:
         print(f"stopped after {time.time() - start:.0f} s; the same command goes on with the next leaf",
               flush=True)

@@ -23,7 +23,14 @@ from tictacgo.cli import main as cli_main  # noqa: E402
 from tictacgo.evaluation import frontier  # noqa: E402
 from tictacgo.games import littlego  # noqa: E402
 from tictacgo.protocol.coords import action_to_course  # noqa: E402
-from tictacgo.solver import CertificateError, book_from_frontier, load_book, prove, solve  # noqa: E402
+from tictacgo.solver import (  # noqa: E402
+    CertificateError,
+    book_from_certificates,
+    book_from_frontier,
+    load_book,
+    prove,
+    solve,
+)
 from tictacgo.solver.check_records import checked_claim, read_record, record_path  # noqa: E402
 from tictacgo.solver.combine import combine  # noqa: E402
 from tictacgo.solver.proof_leaves import certify, proof_leaves  # noqa: E402
@@ -256,7 +263,7 @@ def test_certifying_the_leaves_makes_the_value_checked_and_a_second_run_makes_no
 
 def test_leaves_are_made_with_known_moves_first_unless_told_to_take_the_solvers(answer_runs, tmp_path,
                                                                                  capsys):
-    args = ["--depth", "2", "--table-bits", "16", *map(str, answer_runs)]
+    args = ["--depth", "2", "--table-bits", "16", "--shared-table", *map(str, answer_runs)]
     assert leaves_script.main(["--dir", str(tmp_path / "known"), *args]) == 0
     assert leaves_script.main(["--dir", str(tmp_path / "solver"), "--solver-moves", *args]) == 0
     capsys.readouterr()
@@ -330,6 +337,47 @@ def test_a_record_is_trusted_only_for_the_very_bytes_it_names(answer_runs, tmp_p
     cert.write_bytes(cert.read_bytes() + b"\0")  # other bytes: the record no longer holds them
     assert checked_claim(cert) is None
     assert [m.checked_now for m in certify(leaves, tmp_path, table_bits=16)] == [True, False, False]
+
+
+def test_a_leaf_made_twice_is_the_same_file_and_its_record_names_the_root_and_the_game(answer_runs,
+                                                                                     tmp_path):
+    leaves = proof_leaves(answer_runs, "", depth=2)
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    (tmp_path / "c").mkdir()
+    first = certify(leaves, tmp_path / "a", table_bits=16)
+    # made again, alone and in another order: a fresh table for each leaf, fixed times in the zip
+    again = certify(leaves[::-1], tmp_path / "b", table_bits=16)[::-1]
+    for one, two in zip(first, again, strict=True):
+        assert one.path.read_bytes() == two.path.read_bytes()
+        made = one.record["made"]
+        assert made["sha256"] == two.record["made"]["sha256"] == one.record["checked"]["sha256"]
+        assert made["game"] == {"size": 3, "komi": 1.5, "max_actions": 8}
+        assert made["root"]["line"] == " ".join(one.leaf.moves) and made["root"]["t"] == 2
+        assert made["claim"] == one.record["checked"]["claim"] == "white wins"
+        assert made["fresh_table"] is True and made["leaf_rules"] == ["pass_bound"]
+        assert one.record["checked"]["checker_version"] == 1
+    shared = certify(leaves, tmp_path / "c", table_bits=16, fresh_table=False)
+    assert [m.record["made"]["fresh_table"] for m in shared] == [False] * 3
+
+
+def test_a_checked_leaf_can_leave_its_moves_near_the_root_as_a_book_fragment(answer_runs, tmp_path):
+    from tictacgo.solver.checker import verify
+
+    leaves = proof_leaves(answer_runs, "", depth=2)
+    done = certify(leaves, tmp_path, table_bits=16, book_until=4)
+    for m in done:
+        fragment = load_book(m.path.with_suffix(".book"))
+        full = book_from_certificates([m.path])
+        assert 0 < len(fragment) < len(full)
+        assert all(key[2] & 0x7F <= 4 for key in fragment.entries)  # t, bits 0-6 of the packed meta
+        assert all(full.entries[key] == entry for key, entry in fragment.entries.items())
+        assert "checked" in fragment.sources[0]
+        # Black is to move at the leaf and loses: after any move of Black's, White's winning move
+        state = littlego.play(m.leaf.state, littlego.legal_actions(m.leaf.state)[0])
+        move, value = fragment.lookup(state)
+        assert value == 1 and verify(m.path).strategies[0].guaranteed == 1
+        assert littlego.illegal_reason(state, move) is None
 
 
 def test_a_stopped_job_goes_on_with_the_leaves_left(answer_runs, tmp_path):

@@ -79,20 +79,25 @@ def record_made(cert: str | Path, made: dict) -> dict:
     return record
 
 
-def check_and_record(cert: str | Path, max_bytes: int = proof_file.DEFAULT_MAX_BYTES) -> dict:
+def check_and_record(cert: str | Path, max_bytes: int = proof_file.DEFAULT_MAX_BYTES,
+                     on_report=None) -> dict:
     """Check ``cert`` with the checker and write its record (keeping what the record holds of how it was
-    made, ``record_made``); the record. ``max_bytes``: ``verify``'s cap.
+    made, ``record_made``); the record. ``max_bytes``: ``verify``'s cap. ``on_report``, when given, is
+    called with the checker's report (``CheckReport``) before the record is written.
 
     Raises:
         CertificateError, ProofFileError: as ``verify`` (no record is written then).
     """
-    from tictacgo.solver.checker import verify
+    from tictacgo.solver.checker import VERSION, verify
 
     digest = sha256_of(cert)
     report = verify(cert, max_bytes=max_bytes)
+    if on_report is not None:
+        on_report(report)
     record = read_record(cert)
     record["checked"] = {"sha256": digest, "claim": report.claim, "rows": report.rows,
                          "positions": report.positions, "seconds": round(report.seconds, 1),
+                         "checker_version": VERSION,
                          "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     atomic_write_json(record_path(cert), record, indent=1)
     return record

@@ -80,14 +80,26 @@ def write(path: str | os.PathLike, header: dict, tables: dict[str, dict[str, np.
     """Write a header and tables atomically (temporary file and rename); the file's path."""
     def fill(f) -> None:
         with zipfile.ZipFile(f, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as z:
-            z.writestr(HEADER, json.dumps(header, indent=1, sort_keys=True))
+            z.writestr(_member(HEADER), json.dumps(header, indent=1, sort_keys=True), compresslevel=9)
             for name, arrays in tables.items():
                 for column, array in arrays.items():
                     buf = io.BytesIO()
                     np.lib.format.write_array(buf, np.ascontiguousarray(array), allow_pickle=False)
-                    z.writestr(f"{name}.{column}.npy", buf.getvalue())
+                    z.writestr(_member(f"{name}.{column}.npy"), buf.getvalue(), compresslevel=9)
 
     return atomic_write(path, fill, binary=True)
+
+
+#: The time stamp of every member: a fixed one, so that the same contents give the same bytes.
+MEMBER_TIME = (1980, 1, 1, 0, 0, 0)
+
+
+def _member(name: str) -> zipfile.ZipInfo:
+    """A member's entry with a fixed time and mode: the file's bytes depend on its contents alone."""
+    info = zipfile.ZipInfo(name, date_time=MEMBER_TIME)
+    info.compress_type = zipfile.ZIP_DEFLATED
+    info.external_attr = 0o644 << 16
+    return info
 
 
 def read(path: str | os.PathLike, kind: str, columns: dict[str, type] | None = None,

@@ -116,7 +116,8 @@ class Made:
 def certify(leaves: list[Leaf], folder: str | os.PathLike, table_bits: int = 26,
             leaf_rules: tuple[str, ...] = ("pass_bound",), stop: Callable[[], bool] | None = None,
             report: Callable[[Made], None] | None = None, checks_at_once: int = 1,
-            prefer_known: bool = True, max_bytes: int = proof_file.DEFAULT_MAX_BYTES) -> list[Made]:
+            prefer_known: bool = True, max_bytes: int = proof_file.DEFAULT_MAX_BYTES,
+            fresh_table: bool = True, book_until: int | None = None) -> list[Made]:
     """Make the certificate of each leaf whose file is not in ``folder`` yet (see the module docstring),
     and check each certificate that has no record of a check of its very bytes, writing the record.
 
@@ -133,6 +134,12 @@ def certify(leaves: list[Leaf], folder: str | os.PathLike, table_bits: int = 26,
             False takes the solver's move at each of the winner's positions.
         max_bytes: the checker's cap on a certificate's size, packed and unpacked (default 512 MB, as
             ``verify``'s; a 20-to-go certificate can unpack to more).
+        fresh_table: a new solver table for each leaf (the default), so that a leaf's certificate is
+            the same file byte for byte whenever and wherever it is made (the search is deterministic
+            from an empty table of the same size); False carries one table from leaf to leaf (fewer
+            positions searched, but a certificate then depends on the leaves made before it).
+        book_until: when given, the checked certificate's moves at positions with at most this many
+            actions played also go to ``NAME.book`` beside it (``fragment_of``: a book fragment).
     Returns:
         The leaves done, found or made, in order (fewer than ``leaves`` when stopped).
     Raises:
@@ -140,7 +147,13 @@ def certify(leaves: list[Leaf], folder: str | os.PathLike, table_bits: int = 26,
     """
     from tictacgo.solver import Solver
     from tictacgo.solver.certificate import prove
-    from tictacgo.solver.check_records import check_and_record, checked_claim, read_record, record_made
+    from tictacgo.solver.check_records import (
+        check_and_record,
+        checked_claim,
+        read_record,
+        record_made,
+        sha256_of,
+    )
 
     folder = Path(folder)
     found: dict = {}
@@ -153,30 +166,64 @@ def certify(leaves: list[Leaf], folder: str | os.PathLike, table_bits: int = 26,
         if not path.is_file():
             if stop is not None and stop():
                 break
-            if solver is None:
+            if solver is None or fresh_table:
+                solver = None  # the old table's memory goes before the new one is taken
                 solver = Solver(table_bits)
             start = time.perf_counter()
             n = leaf.state.game.size
             line = [move_action(m, n) for m in leaf.moves]
             cert = prove(leaf.state, solver, line=line, leaf_rules=leaf_rules, prefer_known=prefer_known)
             cert.write(path)
-            made = {"moves": " ".join(leaf.moves), "rows": cert.rows, "solver_positions": cert.oracle_nodes,
+            header = cert.header()
+            made = {"moves": " ".join(leaf.moves), "game": header["game"], "root": header["root"],
+                    "claim": cert.claim, "rows": cert.rows, "solver_positions": cert.oracle_nodes,
                     "seconds": round(time.perf_counter() - start, 1), "table_bits": table_bits,
-                    "prefer_known": prefer_known,
+                    "fresh_table": fresh_table, "prefer_known": prefer_known,
+                    "leaf_rules": list(leaf_rules), "sha256": sha256_of(path), "bytes": path.stat().st_size,
                     "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
             record_made(path, made)  # kept if the job stops before the check
             del cert  # its tables (GBs for a large leaf) are on disk now; the check builds its own
         if made is not None or checked_claim(path) is None:
             if made is None and stop is not None and stop():
                 break
+            on_report = None
+            if book_until is not None:
+                def on_report(report, path=path):
+                    fragment_of(report, book_until).write(path.with_suffix(".book"))
             with one_check_at_a_time(folder, checks_at_once):
-                done = Made(leaf, path, made is not None, True, check_and_record(path, max_bytes))
+                done = Made(leaf, path, made is not None, True, check_and_record(path, max_bytes, on_report))
         else:
             done = Made(leaf, path, False, False, read_record(path))
         out.append(done)
         if report is not None:
             report(done)
     return out
+
+
+def fragment_of(report, until: int):
+    """The book of a checked certificate's moves at positions with at most ``until`` actions played:
+    the proved moves near the certificate's root, small enough to ship (``tictacgo.solver.book``).
+
+    Args:
+        report: the checker's ``CheckReport`` of the certificate.
+        until: the most actions played at a position whose move is kept.
+    """
+    from tictacgo.solver.book import Book
+    from tictacgo.solver.checker import SETTLED
+    from tictacgo.solver.position_code import code_of_key
+
+    book = Book(report.game)
+    for check in report.strategies:
+        layout, t_mask = check.layout, (1 << check.layout.t_bits) - 1
+        for key, move in check.table.items():
+            if (key >> 2) & t_mask > until or move == SETTLED:
+                continue
+            value = check.memo.get(key)
+            if value is not None:
+                book._add(code_of_key(layout, key), move, value)
+    book.sources.append(f"certificate of {report.root_line}: {report.claim}, checked; its moves at "
+                        f"positions with at most {until} actions played ({len(book):,})")
+    return book
 
 
 @contextmanager
