@@ -287,6 +287,11 @@ _NAMED_BUILTINS = (
                "3x3 and 4x4), else exact endgame search; another agent's move where no proof comes in time "
                "(fallback=, max_left=, time=, margin=, book=; needs numba)",
                plays_check="tictacgo.solver.search:kernel_position"),
+    AgentEntry("perfect", "tictacgo.solver.perfect:make_perfect_agent", ("littlego",),
+               "plays the proof: the proved strategy's move from its book (the course's 5x5 game is a "
+               "proved Black win), else a move the exact solver proves wins within the time, else the "
+               "fallback's; says which (fallback=, time=, max_left=, book=; needs numba)",
+               plays_check="tictacgo.solver.search:kernel_position"),
     AgentEntry("championship", "tictacgo.solver.championship:make_championship_agent", ("littlego",),
                "strong classical player: iterative-deepening alpha-beta on stones, liberties, eyes and room, "
                "the exact solver near the end, no network (time= seconds a move, nodes=, depth=, "

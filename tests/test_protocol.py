@@ -6,6 +6,7 @@ recorded from the course's real host.
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import subprocess
@@ -240,6 +241,30 @@ def test_my_player_writes_a_legal_move(tmp_path):
         state = course.state_from_input(2, prev, cur)
         action, reason = course.judge_move(state, course.parse_output(text))
         assert reason is None and action != 25
+
+
+def test_my_player_keeps_the_exact_move_count_through_passes_in_its_folder(tmp_path):
+    # White passes twice: with Black to move after 4 actions the board holds 2 stones, which the
+    # estimate alone takes for 2 actions; the folder's tictacgo_moves.json carries the count.
+    game = littlego.LittleGo(5)
+    state = game.initial_state()
+    for k in range(3):
+        previous, current = littlego.previous_board(state), littlego.to_board(state)
+        course.write_input(tmp_path / "input.txt", 1, previous, current)
+        if k == 2:
+            assert state.t == 4 and course.estimate_t(1, previous, current) == 2
+        assert my_player(tmp_path, "--agent", "greedy", "--seed", "0") == 0
+        assert json.loads((tmp_path / player.MOVES_FILE).read_text())["t"] == state.t == 2 * k
+        action, _ = course.judge_move(state, course.parse_output((tmp_path / "output.txt").read_text()))
+        state = littlego.play(state, action)
+        if k < 2:
+            state = littlego.play(state, 25)  # White passes
+    # another game in the same folder (its previous board is not the one the answer left): estimated
+    course.write_input(tmp_path / "input.txt", 1, EMPTY, EMPTY)
+    assert my_player(tmp_path, "--agent", "greedy", "--seed", "0") == 0
+    assert json.loads((tmp_path / player.MOVES_FILE).read_text())["t"] == 0
+    (tmp_path / player.MOVES_FILE).write_text('{"colour": 1, "t": "many"')  # not ours: ignored
+    assert my_player(tmp_path, "--agent", "greedy", "--seed", "0") == 0
 
 
 def test_my_player_takes_its_seed_from_the_environment(tmp_path, monkeypatch):

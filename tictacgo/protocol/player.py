@@ -34,6 +34,16 @@ directory: a stale one from an earlier move is removed, so the host sees
 that is not a file (a folder, a named pipe) is left alone and reported
 (exit 1): the answer cannot be written there.
 
+Move count, remembered: after each answer the command writes
+``tictacgo_moves.json`` beside ``output.txt`` (the colour it played, the
+actions played before its move and the board its move left). When the next
+``input.txt`` of the same folder continues that game (the same colour to
+move, and its previous board is the board that answer left), the count is
+that one plus two (its own action and the opponent's), exact through passes
+and captures, where the estimate can be off; otherwise (a new game, another
+folder, a file that is not ours) the estimate is used. Positions the proof's
+book holds are keyed by the count, so the ``perfect`` agent needs it exact.
+
 Seeding: ``--seed S`` (a non-negative int); without it the ``TICTACGO_SEED``
 environment variable is used if set (``tictacgo host --seed`` sets it), else
 fresh entropy.
@@ -41,6 +51,7 @@ fresh entropy.
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import signal
@@ -51,6 +62,7 @@ from pathlib import Path
 
 import numpy as np
 
+from tictacgo.atomic import atomic_write_json
 from tictacgo.games import littlego
 from tictacgo.protocol import course
 
@@ -209,7 +221,8 @@ def answer_move(directory: str, agent: str, time_budget: float = 9.0, seed: int 
 
     try:
         colour, previous, board = course.read_input(workdir / "input.txt")
-        state = course.state_from_input(colour, previous, board)
+        state = course.state_from_input(colour, previous, board,
+                                        t=remembered_count(workdir, colour, previous, board))
     except OSError as e:
         return _fail(f"cannot read {workdir / 'input.txt'}: {e}", output)
     except ValueError as e:
@@ -232,6 +245,8 @@ def answer_move(directory: str, agent: str, time_budget: float = 9.0, seed: int 
     if timed_out:
         print(f"my-player: warning: agent {agent!r} ran past the {time_budget:g} s CPU budget; "
               f"playing the fallback {course.format_move(fallback, n)}", file=sys.stderr)
+    elif callable(getattr(player, "note", None)):  # an agent that says where its move came from
+        print(f"my-player: {player.note()}", file=sys.stderr)
     try:
         reason = littlego.illegal_reason(state, action)
     except (TypeError, ValueError) as e:
@@ -244,4 +259,41 @@ def answer_move(directory: str, agent: str, time_budget: float = 9.0, seed: int 
     except (OSError, ValueError) as e:
         reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
         return _fail(f"cannot write {output}: {reason}", output)
+    remember_count(workdir, state, action)
     return 0
+
+
+#: The file in the working folder that carries the move count from one answer to the next.
+MOVES_FILE = "tictacgo_moves.json"
+
+
+def remembered_count(workdir: Path, colour: int, previous, board) -> int | None:
+    """The actions played before this ``input.txt``, when the folder's ``MOVES_FILE`` shows that it
+    continues the game of the last answer written there (see the module docstring); else None."""
+    path = workdir / MOVES_FILE
+    try:
+        if not stat.S_ISREG(os.lstat(path).st_mode) or os.path.getsize(path) > 4096:
+            return None
+        record = json.loads(path.read_text())
+        t, size = record["t"], len(record["board"])
+        if record["colour"] != colour or record["board"] != np.asarray(previous).tolist():
+            return None
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if isinstance(t, bool) or not isinstance(t, int) or t < 0 or t % 2 != colour - 1 \
+            or t + 2 >= size * size - 1:
+        return None
+    t += 2  # our action, then the opponent's
+    return t if t >= course.minimum_actions(colour, previous, board) else None
+
+
+def remember_count(workdir: Path, state: littlego.GoState, action: int) -> None:
+    """Write ``MOVES_FILE``: the count before this answer and the board it leaves (a failure to write
+    it only costs the next answer the exact count)."""
+    after = littlego.play(state, action)
+    record = {"colour": state.to_move, "t": state.t, "board": littlego.to_board(after).tolist()}
+    try:
+        atomic_write_json(workdir / MOVES_FILE, record)
+    except OSError as e:
+        print(f"my-player: warning: cannot write {workdir / MOVES_FILE} ({e.strerror or e}); the next "
+              "move's count will be estimated", file=sys.stderr)

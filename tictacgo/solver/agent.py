@@ -143,11 +143,12 @@ def make_solver_agent(game, rng, fallback: str = "mcts", max_left: int = 12, tim
     except ValueError as e:
         raise ValueError(f"fallback {inner!r}: {e}") from None
     return SolverAgent(game, agent, max_left=max_left, time_limit=time, margin=margin, rng=rng,
-                       book=_book(book, game))
+                       book=book_for_spec(book, game))
 
 
-def _book(spec: str, game) -> Book | None:
-    """The book a ``book=`` parameter names (see ``make_solver_agent``)."""
+def book_for_spec(spec: str | None, game) -> Book | None:
+    """The book a ``book=`` parameter names: ``default`` (the package's book of ``game``'s variant, or
+    None), ``none`` (None) or a book file's path (read and checked to be of the variant)."""
     if spec is None or spec == "none":  # the spec parser reads "none" as None
         return None
     if not isinstance(spec, str) or not spec.strip():

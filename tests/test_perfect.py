@@ -1,0 +1,112 @@
+"""The ``perfect`` agent: the book's proved move, else a move proved live, else the fallback's, and it
+says which; every move it calls proved is checked here by the independent checker."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba", reason="the perfect agent's solver needs numba (the fast extra)")
+
+from tictacgo.baselines import make_agent  # noqa: E402
+from tictacgo.games import littlego  # noqa: E402
+from tictacgo.protocol import course  # noqa: E402
+from tictacgo.protocol.player import answer_move  # noqa: E402
+from tictacgo.solver import Solver, prove, verify  # noqa: E402
+from tictacgo.solver.perfect import PerfectAgent  # noqa: E402
+from tictacgo.solver.position_code import move_action  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+#: A line of the `az` agent against itself after Black's centre and White's `2,3`; every position of it
+#: from 12 to 22 actions to go is a proved Black win (docs/data/after_centre/2-3.json).
+LINE = json.loads((ROOT / "docs" / "data" / "after_centre" / "2-3.json").read_text())["line"]
+
+
+def after(moves: list[str], n: int = 5) -> littlego.GoState:
+    state = littlego.LittleGo(n).initial_state()
+    for m in moves:
+        state = littlego.play(state, move_action(m, n))
+    return state
+
+
+def checked_black_win(state: littlego.GoState, tmp_path: Path) -> bool:
+    """Whether the checker accepts a certificate that Black wins ``state``."""
+    if state.end is not None:
+        return littlego.returns(state)[0] > 0
+    cert = prove(state, Solver(20)).write(tmp_path / "after.cert")
+    return verify(cert).claim == "black wins"
+
+
+@pytest.mark.parametrize("colour", [littlego.BLACK, littlego.WHITE])
+def test_on_4x4_every_move_comes_from_the_book_and_the_draw_is_never_lost(colour):
+    game = littlego.LittleGo(4)
+    for seed in range(3):
+        agent = make_agent("perfect:fallback=random", game, rng=np.random.default_rng(seed))
+        other = make_agent("random", game, rng=np.random.default_rng(100 + seed))
+        state, sources = game.initial_state(), []
+        while state.end is None:
+            mover = agent if state.to_move == colour else other
+            state = littlego.play(state, mover.act(state))
+            if mover is agent:
+                sources.append(agent.last_source)
+        assert sources and set(sources) == {"book"}
+        assert littlego.returns(state)[colour - 1] >= 0  # 4x4 is a draw with perfect play
+
+
+def test_below_the_book_it_plays_a_move_it_proves_and_the_checker_agrees(tmp_path):
+    state = after(LINE[:12])  # 12 actions to go, Black to move, a proved Black win
+    agent = make_agent("perfect:fallback=random,book=none", state.game, rng=np.random.default_rng(0))
+    action = agent.act(state)
+    assert agent.last_source == "solved" and agent.note().startswith(f"{course.format_move(action, 5)}: "
+                                                                      "keeps a proved win (solved now")
+    assert checked_black_win(littlego.play(state, action), tmp_path)
+
+
+def test_where_no_proof_is_at_hand_it_plays_the_fallbacks_move_and_says_why():
+    game = littlego.LittleGo(5)
+    agent = make_agent("perfect:fallback=random,book=none", game, rng=np.random.default_rng(0))
+    state = after(["2,2", "2,3"])  # 22 actions to go: no live proof is tried
+    assert littlego.illegal_reason(state, agent.act(state)) is None
+    assert agent.last_source == "fallback"
+    assert "the fallback's move (22 actions to go, more than the 16 a live proof can take)" in agent.note()
+    lost = after(LINE[:13])  # White to move, 11 actions to go: every White move loses
+    agent.act(lost)
+    assert agent.last_source == "fallback" and "every move loses against perfect play" in agent.note()
+
+
+def test_the_book_gives_the_proofs_first_moves_as_black():
+    game = littlego.LittleGo(5)
+    agent = make_agent("perfect:fallback=random", game, rng=np.random.default_rng(0))
+    state = game.initial_state()
+    assert agent.act(state) == move_action("2,2", 5) and agent.last_source == "book"
+    for reply in littlego.legal_actions(littlego.play(state, move_action("2,2", 5))):
+        position = littlego.play(littlego.play(state, move_action("2,2", 5)), reply)
+        if position.end is None:
+            agent.act(position)
+            assert agent.last_source == "book", course.format_move(reply, 5)
+
+
+def test_the_spec_is_checked_naming_the_bad_value():
+    game = littlego.LittleGo(5)
+    with pytest.raises(ValueError, match="fallback 'nosuchagent'"):
+        make_agent("perfect:fallback=nosuchagent", game)
+    with pytest.raises(ValueError, match="time_limit"):
+        make_agent("perfect:fallback=random,time=0", game)
+    with pytest.raises(ValueError, match="max_left must be a non-negative int, got -1"):
+        make_agent("perfect:fallback=random,max_left=-1", game)
+    with pytest.raises(ValueError, match="boards up to 7x7"):
+        PerfectAgent(littlego.LittleGo(9), make_agent("random", littlego.LittleGo(9)))
+
+
+def test_through_the_course_protocol_it_answers_and_says_where_the_move_came_from(tmp_path, capsys):
+    state = after(LINE[:12])
+    board = littlego.to_board(state).tolist()
+    previous = littlego.previous_board(state).tolist()
+    course.write_input(tmp_path / "input.txt", state.to_move, previous, board)
+    assert answer_move(str(tmp_path), "perfect:fallback=random,book=none", seed=0) == 0
+    move = (tmp_path / "output.txt").read_text().strip()
+    err = capsys.readouterr().err
+    assert f"my-player: {move}: keeps a proved win (solved now" in err
