@@ -25,8 +25,14 @@ kept from earlier jobs, such as docs/data/empty_board_leaves) counts each
 leaf whose check is recorded there as done: it is not made again, and the
 combination takes the claim the checker accepted from its record.
 
-Exit status 0 when the certificates give the value a checked one, 1 when
-they do not (yet), 2 on bad input, 130 when stopped.
+Values are printed with how they are known: "checked" only when they
+follow from certificates the checker accepted in this run; a value that
+rests on records of earlier checks (``--records``, or certificates whose
+record holds their bytes, not read again without ``--recheck``) says so.
+
+Exit status 0 when the value is checked in this run (or, with
+``--trust-records``, rests on records too), 1 when it is not (yet), 2 on bad
+input or a record that disagrees with its certificate, 130 when stopped.
 """
 
 from __future__ import annotations
@@ -39,7 +45,7 @@ from pathlib import Path
 
 from tictacgo.atomic import atomic_write_json, check_writable
 from tictacgo.evaluation.frontier import fmt_value
-from tictacgo.solver.combine import combine
+from tictacgo.solver.combine import CHECKED, RECORDED, UNCHECKED, combine, trust_words
 from tictacgo.solver.proof_leaves import Made, certify, proof_leaves
 
 
@@ -86,6 +92,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--book-until", type=int, default=None, metavar="T",
                    help="also write NAME.book beside each checked certificate: its moves at positions with "
                         "at most T actions played (a book fragment)")
+    p.add_argument("--trust-records", action="store_true",
+                   help="exit 0 when the value rests on records of earlier checks too (it is still printed "
+                        "as from records, not re-checked); by default only a value checked in this run does")
     p.add_argument("--list", action="store_true", help="print the leaves and what is done, make nothing")
     p.add_argument("--json", default=None, metavar="OUT",
                    help="write the combined values here, as combine_proofs.py --json does (with each "
@@ -194,17 +203,24 @@ def main(argv: list[str] | None = None) -> int:
         print("a shard's leaves alone do not decide the value: run the command without --shard once "
               "every shard is done")
         return 1
-    result = combine([m.path for m in done], args.opening, args.depth, records=not args.recheck,
-                     max_bytes=max_bytes, kept=args.records, game=game)
+    try:
+        result = combine([m.path for m in done], args.opening, args.depth, records=not args.recheck,
+                         max_bytes=max_bytes, kept=args.records, game=game,
+                         checked_now=[m.path for m in done if m.checked_now])
+    except ValueError as e:  # a record that disagrees with its certificate, a conflict, a bad certificate
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     if result.kept:
         print(f"  ({result.kept} of the leaves from records of earlier checks, their certificates not kept)")
-    for k, (v, checked) in enumerate(zip(result.values, result.checked, strict=True)):
+    for k, (v, level) in enumerate(zip(result.values, result.checked, strict=True)):
         where = f"after '{' '.join(result.opening[:k])}'" if k else "the empty board"
-        print(f"  {where}: {fmt_value(v)}{', checked' if checked else ''}")
+        how = "" if v is None or level == UNCHECKED else f", {trust_words(level)}"
+        print(f"  {where}: {fmt_value(v)}{how}")
     if args.json:
         atomic_write_json(args.json, result.to_json())
         print(f"written to {args.json}")
-    return 0 if result.root_value is not None and result.checked[-1] else 1
+    wanted = RECORDED if args.trust_records else CHECKED
+    return 0 if result.root_value is not None and result.checked[0] >= wanted else 1
 
 
 def recorded_leaves(leaves, folder) -> dict[str, dict]:

@@ -26,7 +26,7 @@ import sys
 
 from tictacgo.atomic import atomic_write_json, check_writable
 from tictacgo.evaluation.frontier import fmt_value
-from tictacgo.solver.combine import combine
+from tictacgo.solver.combine import CHECKED, RECORDED, UNCHECKED, combine, trust_words
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -56,13 +56,15 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{g.size}x{g.size}, komi {g.komi:g}, {g.max_actions} actions; {len(result.sources)} results read")
     print(f"the {len(result.children)} legal actions {root}:")
     for c in result.children:
-        print(f"  {c.move:>5}  {fmt_value(c.value_for_black):<11} {'checked ' if c.checked else ''}{c.how}")
+        mark = {CHECKED: "checked ", RECORDED: "recorded, not re-checked ", UNCHECKED: ""}[c.checked]
+        print(f"  {c.move:>5}  {fmt_value(c.value_for_black):<11} {mark}{c.how}")
     print("values:")
     for k, (v, best) in enumerate(zip(result.values, result.best_moves, strict=True)):
         where = f"after '{' '.join(result.opening[:k])}'" if k else "the empty board"
         move = f" (the mover plays {best})" if best else ""
-        how = "" if v is None else ", checked: from game ends and certificates alone" if result.checked[k] \
-            else ", from the runs' values"
+        how = "" if v is None else {
+            CHECKED: ", checked: from game ends and certificates checked now alone",
+            RECORDED: f", {trust_words(RECORDED)}", UNCHECKED: ", from the runs' values"}[result.checked[k]]
         print(f"  {where}: {fmt_value(v)}{move}{how}")
     if args.json:
         atomic_write_json(args.json, result.to_json())

@@ -32,7 +32,7 @@ from tictacgo.solver import (  # noqa: E402
     solve,
 )
 from tictacgo.solver.check_records import checked_claim, read_record, record_path  # noqa: E402
-from tictacgo.solver.combine import combine  # noqa: E402
+from tictacgo.solver.combine import CHECKED, RECORDED, UNCHECKED, combine, trust_words  # noqa: E402
 from tictacgo.solver.proof_leaves import certify, proof_leaves  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -173,16 +173,16 @@ def write_certificate(path: Path, moves: str) -> Path:
 def test_certificates_of_every_first_move_make_a_checked_value_of_the_empty_board(tmp_path):
     certs = [write_certificate(tmp_path / f"{name}.cert", move) for name, move in FIRST_MOVES.items()]
     result = combine(certs, "")
-    assert result.values == [-1] and result.checked == [True]
-    assert all(c.checked for c in result.children)
+    assert result.values == [-1] and result.checked == [CHECKED]
+    assert all(c.checked == CHECKED for c in result.children)
     assert "proved by corner.cert after '0,0'" in {c.how for c in result.children}
 
 
 def test_a_value_that_needs_a_runs_value_is_not_marked_checked(first_move_runs, tmp_path):
     certs = [write_certificate(tmp_path / f"{name}.cert", FIRST_MOVES[name]) for name in ("centre", "side")]
     result = combine([*certs, first_move_runs["corner"]], "")
-    assert result.values == [-1] and result.checked == [False]
-    assert [c.checked for c in result.children if c.move in ("0,0", "1,1")] == [False, True]
+    assert result.values == [-1] and result.checked == [UNCHECKED]
+    assert [c.checked for c in result.children if c.move in ("0,0", "1,1")] == [UNCHECKED, CHECKED]
 
 
 def test_depth_two_reaches_certificates_of_the_positions_two_actions_below(tmp_path):
@@ -192,7 +192,7 @@ def test_depth_two_reaches_certificates_of_the_positions_two_actions_below(tmp_p
         certs.append(write_certificate(tmp_path / f"{name}.cert", f"{move} {reply}"))
     assert combine(certs, "").root_value is None  # one action deep: Black's first moves are not proved
     result = combine(certs, "", depth=2)
-    assert result.values == [-1] and result.checked == [True]
+    assert result.values == [-1] and result.checked == [CHECKED]
     assert {c.how for c in result.children} == {"from the proved positions below it", "game end"}
     with pytest.raises(ValueError, match="depth must be an integer of at least 1, got 0"):
         combine(certs, "", depth=0)
@@ -253,12 +253,17 @@ def test_certifying_the_leaves_makes_the_value_checked_and_a_second_run_makes_no
     assert len(records) == 3 and all(r["made"]["rows"] == r["checked"]["rows"] > 0 for r in records)
     first = sorted(folder.glob("*.cert"))[0]
     first.rename(folder / "renamed.cert")  # found by its root, whatever its name; its record is not
-    assert leaves_script.main(args) == 0
-    assert "3 of 3 leaves certified and checked (0 made now, 1 checked now)" in capsys.readouterr().out
+    # two certificates are taken from their records of the first run's checks: not "checked" now
+    assert leaves_script.main(args) == 1
+    out = capsys.readouterr().out
+    assert "3 of 3 leaves certified and checked (0 made now, 1 checked now)" in out
+    assert "the empty board: White wins, from records of earlier checks, not re-checked" in out
+    assert leaves_script.main([*args, "--trust-records"]) == 0
     (folder / "renamed.cert").unlink()
-    assert leaves_script.main(args) == 0
+    assert leaves_script.main([*args, "--trust-records"]) == 0
     assert "(1 made now, 1 checked now)" in capsys.readouterr().out
-    assert leaves_script.main([*args, "--recheck"]) == 0
+    assert leaves_script.main([*args, "--recheck"]) == 0  # every certificate checked again
+    assert "the empty board: White wins, checked" in capsys.readouterr().out
 
 
 def test_leaves_are_made_with_known_moves_first_unless_told_to_take_the_solvers(answer_runs, tmp_path,
@@ -298,7 +303,7 @@ def test_the_checkers_size_cap_is_the_jobs_to_set(answer_runs, tmp_path, capsys)
     args = ["--dir", str(tmp_path), "--depth", "2", "--table-bits", "16", *map(str, answer_runs)]
     assert leaves_script.main([*args, "--max-mb", "0.0001"]) == 2
     assert "more than the 104 bytes" in capsys.readouterr().err
-    assert leaves_script.main(args) == 0  # the default cap (4096 MB) takes it
+    assert leaves_script.main([*args, "--recheck"]) == 0  # the default cap (4096 MB) takes it
     with pytest.raises(SystemExit):
         leaves_script.main([*args, "--max-mb", "0"])
     assert "--max-mb must be positive, got 0.0" in capsys.readouterr().err
@@ -333,7 +338,11 @@ def test_a_record_is_trusted_only_for_the_very_bytes_it_names(answer_runs, tmp_p
     assert checked_claim(cert) == "black wins"
     with zipfile.ZipFile(cert) as z:  # the certificate's own header still claims a White win
         assert json.loads(z.read("header.json"))["claim"] == "white wins"
-    assert combine([m.path for m in done], "", depth=2, records=True).values == [-1]  # checked again
+    with pytest.raises(ValueError, match=rf"{record_path(cert).name}: the record says the checker accepted "
+                                         rf"'black wins' for {cert.name}, whose own claim is 'white wins'"):
+        combine([m.path for m in done], "", depth=2, records=True)  # an error naming both
+    result = combine([m.path for m in done], "", depth=2)  # no records: every certificate checked now
+    assert result.values == [-1] and result.checked == [CHECKED]
     cert.write_bytes(cert.read_bytes() + b"\0")  # other bytes: the record no longer holds them
     assert checked_claim(cert) is None
     assert [m.checked_now for m in certify(leaves, tmp_path, table_bits=16)] == [True, False, False]
@@ -387,7 +396,7 @@ def test_a_stopped_job_goes_on_with_the_leaves_left(answer_runs, tmp_path):
     assert [m.made for m in done] == [True]
     done = certify(leaves, tmp_path, table_bits=16)
     assert [m.made for m in done] == [False, True, True]
-    assert combine([m.path for m in done], "", depth=2).checked == [True]
+    assert combine([m.path for m in done], "", depth=2).checked == [CHECKED]
 
 
 def test_shards_split_the_leaves_and_the_run_without_one_checks_them_all(answer_runs, tmp_path, capsys):
@@ -398,7 +407,7 @@ def test_shards_split_the_leaves_and_the_run_without_one_checks_them_all(answer_
     assert len(list(tmp_path.glob("*.cert"))) == 1
     assert leaves_script.main([*args, "--shard", "0/2"]) == 1
     assert len(list(tmp_path.glob("*.cert"))) == 3
-    assert leaves_script.main(args) == 0
+    assert leaves_script.main([*args, "--trust-records"]) == 0  # the shards' records of their checks
     assert "(0 made now, 0 checked now)" in capsys.readouterr().out
     assert leaves_script.main([*args, "--shard", "2/2"]) == 2
     assert "--shard '2/2': expected I/N with 0 <= I < N" in capsys.readouterr().err
@@ -421,20 +430,23 @@ def test_the_published_records_of_leaf_checks_are_leaves_of_that_proof_and_agree
     recorded = leaves_script.recorded_leaves(leaves, kept)  # refuses a record of a position that is no leaf
     assert len(leaves) == 109 and len(recorded) == len(list(kept.glob("*.json"))) == 109
     result = combine(runs, "2,2", depth=3, kept=kept)  # refuses a record that contradicts a run
-    assert result.values == [1, 1] and result.kept == 109 and result.checked == [True, True]
+    assert result.values == [1, 1] and result.kept == 109 and result.checked == [RECORDED, RECORDED]
 
 
-def test_the_published_checked_value_follows_from_the_records_of_the_leaf_checks_alone(tmp_path):
+def test_the_published_value_follows_from_the_records_of_the_leaf_checks_alone_and_says_so(tmp_path):
     data = ROOT / "docs" / "data"
     kept = data / "empty_board_leaves"
     result = combine([], "2,2", depth=3, kept=kept, game=littlego.LittleGo(5))  # no run's value
-    assert result.values == [1, 1] and result.best_moves[0] == "2,2" and result.checked == [True, True]
-    assert len(result.children) == 25 and all(c.checked and c.value_for_black == 1 for c in result.children)
-    assert result.to_json() == json.loads((data / "empty_board_checked.json").read_text())
+    assert result.values == [1, 1] and result.best_moves[0] == "2,2" and result.checked == [RECORDED] * 2
+    assert len(result.children) == 25 and all(c.checked == RECORDED and c.value_for_black == 1
+                                              for c in result.children)
+    assert not any(row["checked"] for row in result.to_json()["positions"])  # records are not checks
+    assert {row["how"] for row in result.to_json()["positions"]} == {trust_words(RECORDED)}
+    assert result.to_json() == json.loads((data / "empty_board_from_records.json").read_text())
     for record in sorted(kept.glob("*.json"))[1:]:  # every record but one
         (tmp_path / record.name).write_bytes(record.read_bytes())
     short = combine([], "2,2", depth=3, kept=tmp_path, game=littlego.LittleGo(5))
-    assert short.values == [None, None] and short.checked == [False, False]
+    assert short.values == [None, None] and short.checked == [UNCHECKED, UNCHECKED]
 
 
 def test_the_5x5_books_first_black_moves_are_those_of_the_checked_proof():
@@ -460,10 +472,10 @@ def test_the_5x5_books_first_black_moves_are_those_of_the_checked_proof():
 def test_certificates_below_the_runs_positions_make_the_value_checked(answer_runs, tmp_path):
     leaves = proof_leaves(answer_runs, "", depth=2)
     certs = [m.path for m in certify(leaves, tmp_path, table_bits=16)]
-    assert combine(answer_runs, "", depth=2).checked == [False]  # the runs alone: their values
+    assert combine(answer_runs, "", depth=2).checked == [UNCHECKED]  # the runs alone: their values
     result = combine([*answer_runs, *certs], "", depth=2)  # the runs prove Black's first moves too
-    assert result.values == [-1] and result.checked == [True]
-    assert all(c.checked and c.how == "from the proved positions below it" for c in result.children
+    assert result.values == [-1] and result.checked == [CHECKED]
+    assert all(c.checked == CHECKED and c.how == "from the proved positions below it" for c in result.children
                if c.how != "game end")
 
 
@@ -561,13 +573,14 @@ def keep_records(certs: Path, kept: Path) -> Path:
     return kept
 
 
-def test_records_kept_without_their_certificates_still_make_the_value_checked(answer_runs, tmp_path):
+def test_records_kept_without_their_certificates_give_the_value_as_recorded_not_checked(answer_runs,
+                                                                                       tmp_path):
     leaves = proof_leaves(answer_runs, "", depth=2)
     (tmp_path / "certs").mkdir()
     certify(leaves, tmp_path / "certs", table_bits=16)
     kept = keep_records(tmp_path / "certs", tmp_path / "kept")
     result = combine([], "", depth=2, kept=kept, game=GAME)
-    assert result.values == [-1] and result.checked == [True] and result.kept == 3
+    assert result.values == [-1] and result.checked == [RECORDED] and result.kept == 3
     assert sorted(result.sources) == sorted(p.name for p in kept.glob("*.json"))
     assert result.to_json()["kept_records"] == 3
     (kept / f"{leaves[0].name}.json").unlink()  # a leaf without a record: the value does not follow
@@ -616,13 +629,15 @@ def test_the_job_takes_leaves_checked_by_earlier_jobs_from_their_records(answer_
     assert out.count("checked by an earlier job: ") == 2 and out.count(": to make") == 1
     assert "2 of 3 checked" in out
     out_json = tmp_path / "value.json"
-    assert leaves_script.main([*later, "--json", str(out_json)]) == 0  # makes the one leaf left
+    assert leaves_script.main([*later, "--json", str(out_json)]) == 1  # makes the one leaf left
     out = capsys.readouterr().out
     assert "1 of 1 leaves certified and checked (1 made now, 1 checked now)" in out
-    assert "the empty board: White wins, checked" in out and "(2 of the leaves from records" in out
+    assert "the empty board: White wins, from records of earlier checks, not re-checked" in out
+    assert "(2 of the leaves from records" in out
     written = json.loads(out_json.read_text())  # the value needs all three, two of them from records
     assert written["value_for_black"] == -1 and written["kept_records"] == 2
-    assert [row["checked"] for row in written["positions"]] == [True]
+    assert [row["checked"] for row in written["positions"]] == [False]
+    assert leaves_script.main([*later, "--trust-records"]) == 0
     assert len(list((tmp_path / "later").glob("*.cert"))) == 1
     with pytest.raises(SystemExit):
         leaves_script.main([*later, "--recheck"])

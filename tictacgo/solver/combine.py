@@ -29,10 +29,13 @@ replies. ``combine`` puts them together with the rules core alone
 
 What it trusts: a run's values, each the solver's search on that position
 (nothing is searched here), marked unchecked; a value that follows from
-game ends and accepted certificates alone is marked checked, a proof that
-needs nothing but the rules core. What it checks: one variant, legal lines,
-no contradictions, and that every child a value needs is there, by the
-rules' own moves and symmetries, not by the solver's move classes.
+game ends and certificates the checker accepted in this run alone is marked
+checked (``CHECKED``), a proof that needs nothing but the rules core; one
+that also needs records of earlier checks (``RECORDED``: certificates not
+read again, or no longer kept) says so: it is only as good as the records.
+What it checks: one variant, legal lines, no contradictions, and that every
+child a value needs is there, by the rules' own moves and symmetries, not by
+the solver's move classes.
 
 ``scripts/combine_proofs.py`` is the command line. Its JSON has the layout of
 a frontier run's (``line``: the opening; ``positions``: a row for each
@@ -56,6 +59,17 @@ from tictacgo.solver.position_code import Code, canonical, move_action, move_nam
 
 #: A frontier run's JSON (or a combined result) is at most this large.
 MAX_RESULT_BYTES = 16 * 1024 * 1024
+#: How a value is known, weakest first: from a solver run's values; from records of the checker's
+#: earlier word (not re-checked here); from game ends and certificates the checker accepted in this run.
+UNCHECKED, RECORDED, CHECKED = 0, 1, 2
+#: Each level in words, as the commands print it after a value.
+TRUST_WORDS = {CHECKED: "checked", RECORDED: "from records of earlier checks, not re-checked",
+               UNCHECKED: "from the solver runs' values"}
+
+
+def trust_words(level: int) -> str:
+    """How a value of trust ``level`` is known, in words."""
+    return TRUST_WORDS[level]
 
 
 @dataclass(frozen=True)
@@ -65,8 +79,8 @@ class Proved:
     value_for_black: int
     source: str         # the file's name
     line: str           # the moves from the empty board to the position, as the course writes them
-    checked: bool       # True: the claim of a certificate the checker accepted (now, or as a record kept
-    #                     says: ``check_records``); False: a run's value
+    checked: int        # CHECKED: the claim of a certificate the checker accepted now; RECORDED: as a
+    #                     record of an earlier check says (``check_records``); UNCHECKED: a run's value
 
 
 @dataclass(frozen=True)
@@ -77,7 +91,8 @@ class Child:
     value_for_black: int | None  # None: not known
     how: str                     # "game end", "proved by FILE after LINE", "not proved", or
     #                              "from the proved positions below it"
-    checked: bool                # the value follows from game ends and checked certificates alone
+    checked: int                 # CHECKED: the value follows from game ends and certificates checked
+    #                              now alone; RECORDED: records of earlier checks too; UNCHECKED: runs
 
 
 @dataclass
@@ -93,8 +108,9 @@ class Combined:
             empty board) to ``len(opening)`` (the root); None where it does not follow.
         best_moves: the winning move of the mover in each of those positions, where the value says
             the mover wins (None elsewhere).
-        checked: for each of those positions, whether its value follows from game ends and
-            certificates the checker accepted alone (no run's value is needed).
+        checked: for each of those positions, how its value is known: ``CHECKED`` when it follows
+            from game ends and certificates the checker accepted in this run alone, ``RECORDED`` when
+            it also rests on records of earlier checks, ``UNCHECKED`` when it needs a run's value.
         sources: the files read (check records kept from earlier jobs among them).
         kept: how many of ``sources`` are such records.
     """
@@ -105,7 +121,7 @@ class Combined:
     children: list[Child]
     values: list[int | None]
     best_moves: list[str | None]
-    checked: list[bool]
+    checked: list[int]
     sources: list[str]
     kept: int = 0
 
@@ -130,11 +146,11 @@ class Combined:
                          "mover": "Black" if k % 2 == 0 else "White",
                          "value_for_black": value, "best_move": best,
                          "line_move": self.opening[k] if k < len(self.opening) else None,
-                         "checked": checked})
+                         "checked": checked == CHECKED, "how": trust_words(checked)})
         out = {"size": g.size, "komi": g.komi, "max_actions": g.max_actions, "line": list(self.opening),
                "positions": rows, "value_for_black": self.values[0], "depth": self.depth,
                "children": [{"move": c.move, "value_for_black": c.value_for_black, "how": c.how,
-                             "checked": c.checked} for c in self.children],
+                             "checked": c.checked == CHECKED} for c in self.children],
                "sources": list(self.sources),
                "method": "the rules core's minimax over the proved positions of the sources (no search)"}
         if self.kept:
@@ -143,13 +159,16 @@ class Combined:
 
 
 def read_results(paths: list[str | os.PathLike], records: bool = False,
-                 max_bytes: int = proof_file.DEFAULT_MAX_BYTES
+                 max_bytes: int = proof_file.DEFAULT_MAX_BYTES, checked_now=()
                  ) -> tuple[littlego.LittleGo, dict[Code, Proved], list[str]]:
     """The proved positions of frontier runs' JSON files and of certificates, by canonical code.
 
     A certificate (a zip file) is checked first (``tictacgo.solver.checker.verify``): its root
-    enters with its claim. With ``records``, a certificate whose record of an earlier check holds
-    its very bytes (``tictacgo.solver.check_records``) is not checked again. A frontier run enters
+    enters with its claim, ``CHECKED``. With ``records``, a certificate whose record of an earlier
+    check holds its very bytes (``tictacgo.solver.check_records``) is not checked again: it enters as
+    ``RECORDED``, with the record's claim, which must be the certificate's own; one in
+    ``checked_now`` (paths the caller ran the checker on in this run, ``proof_leaves.certify``'s) enters
+    as ``CHECKED`` when its record holds the check of its very bytes. A frontier run enters
     with every position of its line it proved. ``max_bytes``: the checker's cap on a certificate.
 
     Raises:
@@ -162,10 +181,11 @@ def read_results(paths: list[str | os.PathLike], records: bool = False,
     game = None
     proved: dict[Code, Proved] = {}
     names: list[str] = []
+    now = {Path(p) for p in checked_now}
     for path in paths:
         path = Path(path)
         if zipfile.is_zipfile(path):
-            g, entries = _read_certificate(path, records, max_bytes)
+            g, entries = _read_certificate(path, records, max_bytes, path in now)
         else:
             g, entries = _read_run(path)
         if game is None:
@@ -199,27 +219,34 @@ def _read_run(path: Path) -> tuple[littlego.LittleGo, list[tuple[Code, Proved]]]
                              f"expected -1, 0 or 1 at a position of the line before its end "
                              f"(0 to {len(states) - 1} moves)")
         line = " ".join(run["line"][:taken])
-        out.append((canonical(states[taken])[0], Proved(int(value), path.name, line, False)))
+        out.append((canonical(states[taken])[0], Proved(int(value), path.name, line, UNCHECKED)))
     return g, out
 
 
-def _read_certificate(path: Path, records: bool, max_bytes: int
+def _read_certificate(path: Path, records: bool, max_bytes: int, checked_now: bool = False
                       ) -> tuple[littlego.LittleGo, list[tuple[Code, Proved]]]:
-    from tictacgo.solver.check_records import checked_claim
+    from tictacgo.solver.check_records import checked_claim, record_path
     from tictacgo.solver.checker import certificate_root, verify
 
     game, root, claim, root_line = certificate_root(path)
-    if not records or checked_claim(path) != claim:
+    level = CHECKED if checked_now else RECORDED
+    recorded = checked_claim(path) if records or checked_now else None
+    if recorded is not None and recorded != claim:
+        raise ValueError(f"{record_path(path)}: the record says the checker accepted '{recorded}' for "
+                         f"{path.name}, whose own claim is '{claim}': one of the two was changed")
+    if recorded is None:
         report = verify(path, max_bytes=max_bytes)
         game, root, claim, root_line = report.game, report.root, report.claim, report.root_line
+        level = CHECKED
     value = {"black wins": 1, "white wins": -1, "draw": 0}[claim]
     line = root_line.removeprefix("the position after ") if root.t else ""
-    return game, [(canonical(root)[0], Proved(value, path.name, line, True))]
+    return game, [(canonical(root)[0], Proved(value, path.name, line, level))]
 
 
 def combine(paths: list[str | os.PathLike], opening: str | list[str], depth: int = 1,
             records: bool = False, max_bytes: int = proof_file.DEFAULT_MAX_BYTES,
-            kept: str | os.PathLike | None = None, game: littlego.LittleGo | None = None) -> Combined:
+            kept: str | os.PathLike | None = None, game: littlego.LittleGo | None = None,
+            checked_now=()) -> Combined:
     """The value of the position after ``opening`` (and of the positions before it) from results.
 
     Args:
@@ -229,14 +256,15 @@ def combine(paths: list[str | os.PathLike], opening: str | list[str], depth: int
             ``"PASS"``), a string separated by spaces or a list; empty for the empty board.
         depth: how many actions below the root to look for proved positions (1: the root's
             children are proved positions or game ends).
-        records: take a certificate whose record of an earlier check holds its very bytes as
-            checked, without checking it again (``read_results``).
+        records: take a certificate whose record of an earlier check holds its very bytes at the
+            record's word (``RECORDED``), without checking it again (``read_results``).
         max_bytes: the checker's cap on a certificate's size.
         kept: a folder of check records kept from earlier jobs (``check_records.recorded_checks``):
-            each recorded position enters with the claim the checker accepted, as checked, though its
-            certificate is gone (what a record vouches for is the checker's word on a file with its
-            SHA-256; making that file again and ``--recheck`` checks it anew).
+            each recorded position enters with the claim the record says the checker accepted, as
+            ``RECORDED`` (not checked here: what a record vouches for is the checker's word on a file
+            with its SHA-256; making that file again and checking it is the only way to check it).
         game: the variant of ``kept``'s positions where ``paths`` is empty (a record does not say it).
+        checked_now: certificates among ``paths`` that the caller checked in this run (``read_results``).
     Returns:
         A ``Combined`` (see the module docstring for how each value follows).
     Raises:
@@ -245,7 +273,7 @@ def combine(paths: list[str | os.PathLike], opening: str | list[str], depth: int
     if not isinstance(depth, int) or depth < 1:
         raise ValueError(f"depth must be an integer of at least 1, got {depth!r}")
     if paths or kept is None or game is None:
-        game, proved, names = read_results(paths, records, max_bytes)
+        game, proved, names = read_results(paths, records, max_bytes, checked_now)
     else:
         proved, names = {}, []
     kept_names = [] if kept is None else _read_kept(kept, game, proved)
@@ -262,7 +290,7 @@ def combine(paths: list[str | os.PathLike], opening: str | list[str], depth: int
         child = littlego.play(root, a)
         move = move_name(a, n)
         if child.end is not None:
-            children.append(Child(move, outcome_for(child, littlego.BLACK), "game end", True))
+            children.append(Child(move, outcome_for(child, littlego.BLACK), "game end", CHECKED))
             continue
         p = proved.get(canonical(child)[0])
         value, checked = search.value(child, depth - 1)
@@ -273,7 +301,7 @@ def combine(paths: list[str | os.PathLike], opening: str | list[str], depth: int
         children.append(Child(move, value, how, checked))
     values: list[int | None] = [None] * len(states)
     best: list[str | None] = [None] * len(states)
-    checked = [False] * len(states)
+    checked = [UNCHECKED] * len(states)
     known = [(c.value_for_black, c.checked, c.move) for c in children]
     values[-1], best[-1], checked[-1] = _decide(root, known)
     if values[-1] is None:
@@ -298,7 +326,7 @@ def _read_kept(folder: str | os.PathLike, game: littlego.LittleGo, proved: dict[
         if len(states) <= len(moves) or states[-1].end is not None:
             raise ValueError(f"{path}: the game ends before the end of '{' '.join(moves)}'; expected a "
                              f"position to play from")
-        new = Proved(CLAIMS[claim], path.name, " ".join(moves), True)
+        new = Proved(CLAIMS[claim], path.name, " ".join(moves), RECORDED)
         _enter(proved, canonical(states[-1])[0], new, path)
         names.append(path.name)
     return names
@@ -306,13 +334,14 @@ def _read_kept(folder: str | os.PathLike, game: littlego.LittleGo, proved: dict[
 
 def _enter(proved: dict[Code, Proved], code: Code, new: Proved, path: Path) -> None:
     """Put ``new`` in ``proved`` unless a result there already says as much (a checked value beats a
-    run's); one that gives the position another value is refused, naming both."""
+    recorded one, which beats a run's); one that gives the position another value is refused, naming
+    both."""
     old = proved.get(code)
     if old is not None and old.value_for_black != new.value_for_black:
         raise ValueError(f"{path}: the position after '{new.line}' is {_result(new.value_for_black)} "
                          f"there, but {old.source} proves the same position (after '{old.line}') "
                          f"{_result(old.value_for_black)}")
-    if old is None or (new.checked and not old.checked):
+    if old is None or new.checked > old.checked:
         proved[code] = new
 
 
@@ -322,24 +351,24 @@ class Minimax:
 
     def __init__(self, proved: dict[Code, Proved]):
         self.proved = proved
-        self.memo: dict[Code, tuple[int | None, bool]] = {}
+        self.memo: dict[Code, tuple[int | None, int]] = {}
 
-    def value(self, state: littlego.GoState, depth: int) -> tuple[int | None, bool]:
-        """(value for Black or None, whether it follows from checked results alone)."""
+    def value(self, state: littlego.GoState, depth: int) -> tuple[int | None, int]:
+        """(value for Black or None, how it is known: ``CHECKED``, ``RECORDED`` or ``UNCHECKED``)."""
         if state.end is not None:
-            return outcome_for(state, littlego.BLACK), True
+            return outcome_for(state, littlego.BLACK), CHECKED
         code = canonical(state)[0]
         p = self.proved.get(code)
         if p is not None and (p.checked or depth == 0):
             return p.value_for_black, p.checked
         if depth == 0:
-            return None, False
+            return None, UNCHECKED
         if code not in self.memo:
             kids = [littlego.play(state, a) for a in littlego.legal_actions(state)]
             # the proved children first: a win for the mover among them decides without going deeper
             near = [self.value(k, 0) + (None,) for k in kids]
             value, _, checked = _decide(state, near)
-            if value is None or not checked:
+            if value is None or checked < CHECKED:
                 value, _, checked = _decide(state, [self.value(k, depth - 1) + (None,) for k in kids])
             if p is not None and value is not None and value != p.value_for_black:
                 raise ValueError(f"{p.source} proves the position after '{p.line}' "
@@ -351,27 +380,28 @@ class Minimax:
         return self.memo[code]
 
 
-def _decide(state: littlego.GoState, children: list[tuple[int | None, bool, str | None]]
-            ) -> tuple[int | None, str | None, bool]:
-    """(value for Black, the mover's best move, checked) of ``state`` from its children's (value,
-    checked, move); (None, None, False) while the children known do not decide it. A win for the
-    mover needs one winning child (a checked one where there is one); any other value needs all."""
+def _decide(state: littlego.GoState, children: list[tuple[int | None, int, str | None]]
+            ) -> tuple[int | None, str | None, int]:
+    """(value for Black, the mover's best move, how it is known) of ``state`` from its children's
+    (value, how known, move); (None, None, UNCHECKED) while the children known do not decide it. A
+    win for the mover needs one winning child (the best known one); any other value needs all, and is
+    known as well as the least known of them."""
     sign = 1 if state.to_move == littlego.BLACK else -1
     known = [c for c in children if c[0] is not None]
     wins = [c for c in known if c[0] * sign == 1]
     if wins:
-        win = next((c for c in wins if c[1]), wins[0])
+        win = max(wins, key=lambda c: c[1])  # the first of the best known
         return win[0], win[2], win[1]
     if not known or len(known) < len(children):
-        return None, None, False
+        return None, None, UNCHECKED
     top = max(known, key=lambda c: c[0] * sign)
-    return top[0], top[2] if top[0] == 0 else None, all(c[1] for c in known)
+    return top[0], top[2] if top[0] == 0 else None, min(c[1] for c in known)
 
 
-def _looked_up(proved: dict[Code, Proved], state: littlego.GoState) -> tuple[int | None, bool]:
-    """A result's own value for ``state`` (None if none proved it), and whether it was checked."""
+def _looked_up(proved: dict[Code, Proved], state: littlego.GoState) -> tuple[int | None, int]:
+    """A result's own value for ``state`` (None if none proved it), and how it is known."""
     p = proved.get(canonical(state)[0])
-    return (None, False) if p is None else (p.value_for_black, p.checked)
+    return (None, UNCHECKED) if p is None else (p.value_for_black, p.checked)
 
 
 def states_along(where, game: littlego.LittleGo, words) -> list[littlego.GoState]:
