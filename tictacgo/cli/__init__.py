@@ -33,6 +33,7 @@ COMMANDS = {
     "view": ("tictacgo.cli.view", "write an HTML page that steps through the games of a record or results"),
     "gtp": ("tictacgo.cli.gtp", "a Go Text Protocol (GTP v2) engine for Little-Go backed by an agent"),
     "solve": ("tictacgo.cli.solve", "solve a Little-Go position, write or check its proof, build a book"),
+    "prove": ("tictacgo.cli.prove", "make and check the whole proof of a solved game, on every core or Ray"),
 }
 
 

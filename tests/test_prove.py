@@ -1,0 +1,193 @@
+"""``tictacgo prove``: the whole proof of a solved game made and checked from nothing, resumable, on
+worker processes or Ray; "checked" only for what was checked in the run, and records that say what
+their certificates do not are refused. Played out on 3x3 (a White win) and 4x4 (a draw)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("numba", reason="the proof's solver needs numba (the fast extra)")
+
+from tictacgo.cli import main as cli_main  # noqa: E402
+from tictacgo.games import littlego  # noqa: E402
+from tictacgo.solver.book import default_book, load_book  # noqa: E402
+from tictacgo.solver.check_records import read_record, record_path  # noqa: E402
+from tictacgo.solver.proof_job import JobSettings, plan_proof, run_leaves, standing  # noqa: E402
+
+SMALL = ["--table-bits", "16", "--workers", "1"]
+
+
+def prove(capsys, *args) -> tuple[int, str]:
+    code = cli_main(["prove", *args])
+    out = capsys.readouterr()
+    return code, out.out + out.err
+
+
+def test_the_3x3_proof_is_made_and_checked_from_nothing_and_its_value_is_a_white_win(tmp_path, capsys):
+    code, out = prove(capsys, "--size", "3", "--dir", str(tmp_path), *SMALL, "--json",
+                      str(tmp_path / "v.json"))
+    assert code == 0
+    assert "3 leaves 2 actions below the empty board" in out and "3 to make or check" in out
+    assert out.count("white wins; made in ") == 3 and "3/3 " in out
+    assert "the empty board: White wins, checked (3 leaves: 3 checked in this run" in out
+    written = json.loads((tmp_path / "v.json").read_text())
+    assert written["value_for_black"] == -1 and written["how"] == "checked"
+    assert all(leaf["claim"] == "white wins" and leaf["source"] == "made and checked now"
+               for leaf in written["leaves"])
+
+
+def test_a_second_run_takes_the_leaves_from_the_folders_records_and_says_so(tmp_path, capsys):
+    assert prove(capsys, "--size", "3", "--dir", str(tmp_path), *SMALL)[0] == 0
+    code, out = prove(capsys, "--size", "3", "--dir", str(tmp_path), *SMALL)
+    assert code == 1  # nothing was checked in this run
+    assert "White wins, from records of earlier checks, not re-checked (3 leaves: 0 checked in this run, " \
+           "3 from this folder's records of earlier runs" in out and "wins, checked" not in out
+    assert prove(capsys, "--size", "3", "--dir", str(tmp_path), *SMALL, "--trust-records")[0] == 0
+    code, out = prove(capsys, "--size", "3", "--dir", str(tmp_path), *SMALL, "--recheck")
+    assert code == 0 and "White wins, checked (3 leaves: 3 checked in this run" in out
+    assert "made in" not in out  # checked again, not made again
+
+
+def test_an_edited_record_is_never_reported_as_checked(tmp_path, capsys):
+    assert prove(capsys, "--size", "3", "--dir", str(tmp_path), *SMALL)[0] == 0
+    cert = sorted(tmp_path.glob("*.cert"))[0]
+    record = read_record(cert)
+    record["checked"]["claim"] = "black wins"  # the record now says more than the checker did
+    record_path(cert).write_text(json.dumps(record))
+    code, out = prove(capsys, "--size", "3", "--dir", str(tmp_path), *SMALL)
+    assert code == 2 and f"the record says the checker accepted 'black wins' for {cert.name}, whose own " \
+                         "claim is 'white wins'" in out
+    # kept without its certificate, the same lie is a record's word: never "checked"
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    for r in tmp_path.glob("*.json"):
+        shutil.copy(r, kept / r.name)
+    code, out = prove(capsys, "--size", "3", "--dir", str(tmp_path / "empty"), *SMALL, "--records", str(kept))
+    assert code == 1 and "wins, checked" not in out and "3 from kept records" in out
+
+
+def test_a_leaf_made_again_has_the_bytes_its_record_names_and_a_record_that_names_others_is_refused(
+        tmp_path, capsys):
+    first, second, kept = tmp_path / "first", tmp_path / "second", tmp_path / "kept"
+    assert prove(capsys, "--size", "3", "--dir", str(first), *SMALL)[0] == 0
+    assert prove(capsys, "--size", "3", "--dir", str(second), *SMALL)[0] == 0
+    for cert in first.glob("*.cert"):
+        assert cert.read_bytes() == (second / cert.name).read_bytes()
+    kept.mkdir()
+    for r in first.glob("*.json"):
+        shutil.copy(r, kept / r.name)
+    # the records kept from the first run agree with the certificates the second made
+    assert prove(capsys, "--size", "3", "--dir", str(second), *SMALL, "--records", str(kept),
+                 "--trust-records")[0] == 0
+    name = sorted(kept.glob("*.json"))[0]
+    record = json.loads(name.read_text())
+    record["made"]["sha256"] = "0" * 64  # a record of other bytes than the leaf's certificate
+    name.write_text(json.dumps(record))
+    code, out = prove(capsys, "--size", "3", "--dir", str(second), *SMALL, "--records", str(kept))
+    assert code == 2 and f"{name.name}: the record names a certificate with SHA-256 {'0' * 64}" in out
+
+
+def test_a_kept_record_of_a_position_that_is_no_leaf_or_of_another_root_is_refused(tmp_path, capsys):
+    assert prove(capsys, "--size", "3", "--dir", str(tmp_path / "a"), *SMALL)[0] == 0
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    record = sorted((tmp_path / "a").glob("*.json"))[0]
+    data = json.loads(record.read_text())
+    del data["made"]["moves"]
+    (kept / "1-1.json").write_text(json.dumps(data))
+    code, out = prove(capsys, "--size", "3", "--dir", str(tmp_path / "b"), *SMALL, "--records", str(kept))
+    assert code == 2
+    assert "1-1.json: a record of the position after '1,1', which is not one of the 3 leaves" in out
+    (kept / "1-1.json").unlink()
+    data = json.loads(record.read_text())
+    data["made"]["root"]["board"][0] = "111"
+    (kept / record.name).write_text(json.dumps(data))
+    code, out = prove(capsys, "--size", "3", "--dir", str(tmp_path / "b"), *SMALL, "--records", str(kept))
+    assert code == 2 and "the record's root is not the position after" in out
+
+
+def test_a_stopped_job_goes_on_with_the_leaves_left(tmp_path):
+    plan = plan_proof(default_book(3, 1.5, 8), 2)
+    settings = JobSettings(tmp_path, workers=1, table_bits=16)
+    done = []
+
+    def stop_after_one(leaf, result):
+        done.append(leaf)
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_leaves(plan, plan.leaves, settings, stop_after_one)
+    results = standing(plan, tmp_path)
+    assert [r.leaf for r in results.values() if r.claim] == done
+    todo = [r.leaf for r in results.values() if r.claim is None]
+    assert len(todo) == 2 and len(run_leaves(plan, todo, settings)) == 2
+    assert all(r.claim == "white wins" for r in standing(plan, tmp_path).values())
+
+
+def test_two_worker_processes_prove_4x4_a_draw_and_list_shows_each_leaf(tmp_path, capsys):
+    code, out = prove(capsys, "--size", "4", "--dir", str(tmp_path), "--table-bits", "18", "--workers", "2",
+                      "--book", str(tmp_path / "4x4.book"))
+    assert code == 0 and "making and checking 12 leaves, 2 at a time (local)" in out
+    assert "the empty board: a draw, checked (12 leaves: 12 checked in this run" in out
+    code, out = prove(capsys, "--size", "4", "--dir", str(tmp_path), "--list")
+    assert code == 0 and out.count(", this folder's record") == 12
+    book = load_book(tmp_path / "4x4.book")
+    assert book.lookup(littlego.LittleGo(4).initial_state()) is None  # a draw: no winning first move
+    assert len(book) > 12
+    assert "the proof of the empty board (checked in the run that wrote it)" in book.sources[-1]
+
+
+def test_the_book_of_the_3x3_proof_wins_every_game_as_white(tmp_path, capsys):
+    import numpy as np
+
+    from tictacgo.baselines import make_agent
+    from tictacgo.game_loop import play_game
+
+    book = tmp_path / "p.book"
+    assert prove(capsys, "--size", "3", "--dir", str(tmp_path), *SMALL, "--book", str(book))[0] == 0
+    game = littlego.LittleGo(3)
+    for seed in range(4):
+        agent = make_agent(f"perfect:book={tmp_path / 'p.book'},fallback=random,max_left=0", game,
+                           rng=np.random.default_rng(seed))
+        result = play_game(game, make_agent("random", game, rng=np.random.default_rng(seed)), agent)
+        assert result.winner == littlego.WHITE
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--depth", "0"], "--depth must be at least 1, got 0"),
+    (["--workers", "0"], "--workers must be at least 1, got 0"),
+    (["--max-mb", "inf"], "--max-mb must be a finite positive number, got inf"),
+    (["--max-mb", "nan"], "--max-mb must be a finite positive number, got nan"),
+    (["--table-bits", "40"], "--table-bits must be in [16, 32], got 40"),
+    (["--size", "9"], "no book of 9x9"),
+    (["--leaf-rules", "magic"], "leaf rules 'magic'"),
+])
+def test_bad_arguments_are_one_line_naming_the_value_and_exit_2(tmp_path, capsys, args, message):
+    code, out = prove(capsys, "--size", "3", "--dir", str(tmp_path), *args)
+    assert code == 2 and message in out and "Traceback" not in out
+
+
+def test_the_ray_backend_makes_the_same_certificates(tmp_path, capsys):
+    pytest.importorskip("ray", reason="needs ray: pip install 'tictacgo[ray]'")
+    assert prove(capsys, "--size", "3", "--dir", str(tmp_path / "local"), *SMALL)[0] == 0
+    code, out = prove(capsys, "--size", "3", "--dir", str(tmp_path / "ray"), "--table-bits", "16",
+                      "--backend", "ray", "--workers", "2")
+    assert code == 0 and "(ray)" in out and "White wins, checked" in out
+    for cert in (tmp_path / "local").glob("*.cert"):
+        assert cert.read_bytes() == (tmp_path / "ray" / cert.name).read_bytes()
+
+
+def test_the_5x5_plan_has_the_109_leaves_of_the_published_proof():
+    from tictacgo.solver.position_code import canonical
+    from tictacgo.solver.proof_leaves import proof_leaves
+
+    data = Path(__file__).resolve().parents[1] / "docs" / "data"
+    runs = [data / "frontier_22_to_go.json", *sorted((data / "after_centre").glob("*.json"))]
+    plan = plan_proof(default_book(5, 2.5, 24), 4)
+    assert len(plan.leaves) == 109
+    assert {canonical(leaf.state)[0] for leaf in plan.leaves} == \
+        {canonical(leaf.state)[0] for leaf in proof_leaves(runs, "2,2", depth=3)}
