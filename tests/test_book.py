@@ -23,7 +23,9 @@ from tictacgo.solver.book import (  # noqa: E402
     book_from_certificates,
     book_from_frontier,
     default_book,
+    default_book_path,
     load_book,
+    proof_book_path,
     row_key,
 )
 from tictacgo.solver.certificate import prove  # noqa: E402
@@ -244,5 +246,9 @@ def test_the_shipped_books_are_the_moves_of_the_published_certificates_which_the
     book = book_from_certificates([certs / "littlego_5x5_after12.cert", certs / "littlego_5x5_after11.cert"])
     for path in make_books.FRONTIER_RESULTS:  # the line's run, the six after Black's centre, combined
         book = book_from_frontier(path, book)
-    assert book.entries == default_book(5, 2.5, 24).entries
+    assert book.entries == load_book(default_book_path(littlego.LittleGo(5))).entries
+    # the agents read it with the proof's book (tictacgo prove --book): every entry of the two is there
+    merged = default_book(5, 2.5, 24)
+    proof = load_book(proof_book_path(littlego.LittleGo(5)))
+    assert set(merged.entries) == set(book.entries) | set(proof.entries)
     assert (certs / "littlego_4x4_empty.cert").is_file()  # its check takes a minute: docs/solver.md

@@ -110,3 +110,17 @@ def test_through_the_course_protocol_it_answers_and_says_where_the_move_came_fro
     move = (tmp_path / "output.txt").read_text().strip()
     err = capsys.readouterr().err
     assert f"my-player: {move}: keeps a proved win (solved now" in err
+
+
+def test_the_shipped_proof_book_holds_black_moves_near_the_root_that_keep_a_win():
+    from tictacgo.solver.book import default_book, load_book, proof_book_path
+    from tictacgo.solver.proof_file import unpack_meta
+
+    game = littlego.LittleGo(5)
+    book = load_book(proof_book_path(game))
+    assert "the proof of the empty board" in book.sources[-1] and len(book) > 100
+    for (_, _, meta), (_, value) in book.entries.items():
+        t, _, _, mover = unpack_meta(meta)
+        assert value == 1 and mover == littlego.BLACK and t <= 10 and t % 2 == 0
+    merged = default_book(5, 2.5, 24)  # the proof's book is part of the book every 5x5 agent reads
+    assert all(key in merged.entries for key in book.entries)

@@ -248,12 +248,30 @@ def default_book_path(game: littlego.LittleGo) -> Path | None:
     return path if path.is_file() else None
 
 
+def proof_book_path(game: littlego.LittleGo) -> Path:
+    """Where the package keeps the book of the proof of ``game``'s empty board (``tictacgo prove
+    --book``): the proof's winning moves and its checked leaves' moves near their roots."""
+    return BOOKS_DIR / book_file_name(game).replace(".book", "_proof.book")
+
+
 @cache
 def default_book(size: int, komi: float, max_actions: int) -> Book | None:
-    """The shipped book of a variant (read once per process), or None."""
-    path = default_book_path(littlego.LittleGo(size, komi, max_actions))
-    return None if path is None else load_book(path)
+    """The shipped book of a variant (read once per process), with the book of its proof where the
+    package has one (``proof_book_path``); None when it has neither."""
+    game = littlego.LittleGo(size, komi, max_actions)
+    path, proof = default_book_path(game), proof_book_path(game)
+    book = None if path is None else load_book(path)
+    if proof.is_file():
+        extra = load_book(proof)
+        if book is None:
+            return extra
+        for key, (move, value) in extra.entries.items():
+            old = book.entries.get(key)
+            if old is None or value > old[1]:
+                book.entries[key] = (move, value)
+        book.sources += extra.sources
+    return book
 
 
 __all__ = ["Book", "book_file_name", "book_from_certificates", "book_from_frontier", "default_book",
-           "default_book_path", "load_book"]
+           "default_book_path", "load_book", "proof_book_path"]
