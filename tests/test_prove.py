@@ -191,3 +191,42 @@ def test_the_5x5_plan_has_the_109_leaves_of_the_published_proof():
     assert len(plan.leaves) == 109
     assert {canonical(leaf.state)[0] for leaf in plan.leaves} == \
         {canonical(leaf.state)[0] for leaf in proof_leaves(runs, "2,2", depth=3)}
+
+
+def test_the_proofs_top_is_an_sgf_solution_tree_whose_lines_the_viewer_steps_through(tmp_path, capsys):
+    pytest.importorskip("sgfmill", reason="SGF needs sgfmill (the sgf extra)")
+    from tictacgo.protocol import sgf
+    from tictacgo.protocol.viewer import load_games
+
+    out = tmp_path / "proof.sgf"
+    assert prove(capsys, "--size", "3", "--dir", str(tmp_path), *SMALL, "--sgf", str(out))[0] == 0
+    lines = sgf.sgf_lines(out.read_bytes())
+    game = littlego.LittleGo(3)
+    # Black's 9 placements, White's one answer to each, and the pass (it ends the game at once)
+    assert len(lines) == 10
+    assert all(len(moves) == 2 for moves, _ in lines if moves != [9])
+    book = default_book(3, 1.5, 8)
+    for moves, comment in lines:
+        state = game.initial_state()
+        for a in moves:
+            state = littlego.play(state, a)
+        if state.end is None:  # White's move is the book's, and the leaf says what proves it
+            before = littlego.play(game.initial_state(), moves[0])
+            assert book.lookup(before)[0] == moves[1]
+            assert comment.startswith("a leaf of the proof, 6 actions to go: white wins; its certificate "
+                                      "has ")
+            assert comment.endswith("(checked: made and checked now)")
+    root = sgf.sgf_to_record(out.read_bytes())
+    assert root.initial.game.komi == 1.5 and "White wins, checked" in out.read_text()
+    games = load_games(out)  # the viewer: one game a line of the tree
+    assert len(games) == 10 and games[0].label.startswith("line 1: ")
+    assert all(g.frames for g in games)
+
+
+def test_an_sgf_tree_is_written_only_with_legal_moves():
+    pytest.importorskip("sgfmill", reason="SGF needs sgfmill (the sgf extra)")
+    from tictacgo.protocol import sgf
+
+    tree = {"children": [{"action": 4, "children": [{"action": 4}]}]}  # the centre twice
+    with pytest.raises(ValueError, match=r"the tree plays 4 after \[4\]: "):
+        sgf.tree_to_sgf(tree, n=3)

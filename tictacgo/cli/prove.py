@@ -73,6 +73,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="write the value and each leaf's standing")
     parser.add_argument("--book", default=None, metavar="OUT",
                         help="write a book of the proof: the plan's moves and the leaves' fragments")
+    parser.add_argument("--sgf", default=None, metavar="OUT",
+                        help="write the proof's top as an SGF solution tree: the winner's moves and every "
+                             "reply, down to the leaves, each leaf commented (Sabaki, GoGui, tictacgo view)")
 
 
 def _error(message: str) -> int:
@@ -127,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
         return _error(f"--table-bits must be in [16, 32], got {args.table_bits}")
     if not (args.max_mb > 0 and args.max_mb < float("inf")):
         return _error(f"--max-mb must be a finite positive number, got {args.max_mb}")
-    for option, path in (("--json", args.json), ("--book", args.book)):
+    for option, path in (("--json", args.json), ("--book", args.book), ("--sgf", args.sgf)):
         if path:
             try:
                 check_writable(path)
@@ -209,6 +212,18 @@ def run(args: argparse.Namespace) -> int:
     if args.book:
         book_of_proof(plan, folder, results, how if value is not None else 0).write(args.book)
         print(f"book written to {args.book}")
+    if args.sgf:
+        try:
+            from tictacgo.protocol.sgf import tree_to_sgf
+        except ImportError as e:
+            return _error(f"--sgf needs sgfmill: pip install 'tictacgo[sgf]' ({e})")
+        from tictacgo.atomic import atomic_write_bytes
+        from tictacgo.solver.proof_job import proof_tree
+
+        tree = proof_tree(plan, results, value, how)
+        atomic_write_bytes(args.sgf, tree_to_sgf(tree, n=game.size, komi=game.komi,
+                                                 max_actions=game.max_actions, name="the proof's top"))
+        print(f"solution tree written to {args.sgf}")
     wanted = RECORDED if args.trust_records else CHECKED
     return 0 if args.list or (value is not None and how >= wanted) else 1
 

@@ -264,6 +264,83 @@ def record_to_sgf(moves: Sequence[int], *, n: int = 5, komi: float | None = None
     return game.serialise()
 
 
+def tree_to_sgf(tree: dict[str, Any], *, n: int = 5, komi: float | None = None,
+                max_actions: int | None = None, name: str = "", black: str = "Black",
+                white: str = "White") -> bytes:
+    """An SGF record with variations: a tree of moves from the empty board (a solution tree).
+
+    Args:
+        tree: the root, ``{"comment": text, "children": [node, ...]}``; each node is ``{"action":
+            int, "comment": text, "children": [...]}`` (its first child is the main line, the others
+            variations; a comment goes to the node's ``C``).
+        n, komi, max_actions: the variant (defaults as ``record_to_sgf``'s).
+        name: the record's ``GN``.
+        black, white: ``PB`` and ``PW``.
+    Returns:
+        The record as UTF-8 bytes; Sabaki, GoGui and ``tictacgo view`` open its variations.
+    Raises:
+        ValueError: a move the rules refuse where the tree plays it (named by its line).
+    """
+    geo = go.LittleGo(n, komi, max_actions)
+    game = sgf.Sgf_game(size=n)
+    root = game.get_root()
+    root.set("AP", ("tictacgo", __version__))
+    root.set("KM", geo.komi)
+    root.set_raw(ACTION_LIMIT_PROP, str(geo.max_actions).encode())
+    root.set("RU", rules_text(geo))
+    root.set("PB", str(black))
+    root.set("PW", str(white))
+    if name:
+        root.set("GN", name)
+    if tree.get("comment"):
+        root.set("C", str(tree["comment"]))
+    stack = [(root, geo.initial_state(), tree, ())]
+    while stack:
+        parent, state, node, line = stack.pop()
+        for child in reversed(node.get("children", [])):  # reversed: the first child is written first
+            action = int(child["action"])
+            reason = go.illegal_reason(state, action) if state.end is None else "the game is over"
+            if reason is not None:
+                raise ValueError(f"the tree plays {action} after {list(line)}: {reason}")
+            colour = "b" if state.to_move == go.BLACK else "w"
+            out = parent.new_child(0)
+            move = action_to_sgf_move(action, n)
+            if move is None:
+                out.set_raw(colour.upper(), b"")
+            else:
+                out.set_move(colour, move)
+            if child.get("comment"):
+                out.set("C", str(child["comment"]))
+            stack.append((out, go.play(state, action), child, (*line, action)))
+    return game.serialise()
+
+
+def sgf_lines(data: bytes | str) -> list[tuple[list[int], str]]:
+    """Every line of an SGF record's tree, root to leaf: its actions and the last node's comment (the
+    main line first). A record without variations has one line.
+
+    Raises:
+        ValueError: as ``sgf_to_record`` (which reads the main line and the root).
+    """
+    raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+    record = sgf_to_record(raw)
+    n = record.initial.game.size
+    game = sgf.Sgf_game.from_bytes(raw)
+    out: list[tuple[list[int], str]] = []
+    stack = [(game.get_root(), [])]
+    while stack:
+        node, line = stack.pop()
+        kids = list(node)
+        if not kids:
+            comment = node.get("C") if node.has_property("C") else ""
+            out.append((line, comment))
+            continue
+        for child in reversed(kids):
+            colour, move = child.get_move()
+            stack.append((child, line if colour is None else [*line, sgf_move_to_action(move, n)]))
+    return out
+
+
 def write_sgf(path: str | os.PathLike, moves: Sequence[int], **kw: Any) -> Path:
     """Write ``record_to_sgf(moves, **kw)`` to ``path`` atomically (temporary file + rename)."""
     return atomic_write_bytes(path, record_to_sgf(moves, **kw))

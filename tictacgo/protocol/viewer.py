@@ -180,7 +180,7 @@ def read_games(path: str | os.PathLike) -> list[ViewerGame]:
     path = Path(path)
     head = read_regular_file(path, MAX_RESULTS_BYTES, "the file")
     if path.suffix.lower() == ".sgf" or head.lstrip()[:1] == b"(":
-        games = [_sgf_game(path)]
+        games = _sgf_games(path)
     else:
         results = read_results_json(path, head)
         games = [g for label, match in results_matches(results, path)
@@ -213,19 +213,30 @@ def pick_games(games: list[ViewerGame], only: int | None, path: str | os.PathLik
     return [games[only - 1]]
 
 
-def _sgf_game(path: Path) -> ViewerGame:
+def _sgf_games(path: Path) -> list[ViewerGame]:
+    """The game of an SGF record, or one game a line of a record with variations (a solution tree:
+    each line from the root to a leaf, labelled by its moves and the leaf's comment)."""
     try:
         from tictacgo.protocol import sgf
     except ImportError as e:
         raise ValueError(f"reading SGF needs sgfmill: pip install 'tictacgo[sgf]' ({e})") from None
     try:
-        record = sgf.load_record(path)
+        data = read_regular_file(path, sgf.MAX_SGF_BYTES, "the SGF file")
+        record = sgf.sgf_to_record(data)
+        lines = sgf.sgf_lines(data)
     except ValueError as e:
         raise ValueError(f"{path}: {e}") from None
     game = record.initial.game
     players = (record.black or "Black", record.white or "White")
-    return ViewerGame(f"{players[0]} vs {players[1]}", game, list(record.actions), players,
-                      record.result or "")
+    if len(lines) == 1:
+        return [ViewerGame(f"{players[0]} vs {players[1]}", game, list(record.actions), players,
+                           record.result or "")]
+    n = game.size
+    out = []
+    for k, (actions, comment) in enumerate(lines, start=1):
+        moves = " ".join("PASS" if a == n * n else f"{a // n},{a % n}" for a in actions)
+        out.append(ViewerGame(f"line {k}: {moves}", game, actions, players, comment))
+    return out
 
 
 def _match_games(match: dict[str, Any], prefix: str, path: Path) -> list[ViewerGame]:

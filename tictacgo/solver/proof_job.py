@@ -406,6 +406,58 @@ def book_of_proof(plan: Plan, folder: Path, results: dict[Code, LeafResult], roo
     return book
 
 
+def proof_tree(plan: Plan, results: dict[Code, LeafResult], value: int | None, how: int) -> dict:
+    """The plan as a solution tree (``tictacgo.protocol.sgf.tree_to_sgf``'s): from the empty board,
+    the winner's move where the plan has one, every legal action elsewhere, down to the leaves, each
+    leaf commented with its standing (claim, rows, how it is known) and each winner's move with why.
+    Every action is written (no symmetry is folded): a White reply and its mirror image are two
+    lines, as a reader expects."""
+    from tictacgo.solver.combine import trust_words
+
+    n = plan.game.size
+    names = {1: "Black wins", -1: "White wins", 0: "a draw", None: "not proved yet"}
+
+    def node(state: littlego.GoState, left: int) -> list[dict]:
+        if state.end is not None:
+            return []
+        if left == 0:
+            return []
+        move = plan.book_move(state)
+        out = []
+        for a in [move] if move is not None else littlego.legal_actions(state):
+            after = littlego.play(state, a)
+            child: dict = {"action": a, "children": node(after, left - 1)}
+            if after.end is not None:
+                b, w = littlego.scores(after)
+                child["comment"] = f"the game ends ({after.end}): Black {b:g}, White {w:g}"
+            elif left == 1:
+                child["comment"] = _leaf_comment(results.get(canonical(after)[0]), plan.game)
+            elif move is not None:
+                mover = "Black" if state.to_move == littlego.BLACK else "White"
+                child["comment"] = f"{mover}'s move of the proof ({move_name(a, n)})"
+            out.append(child)
+        return out
+
+    head = f"{names[value]}" + (f", {trust_words(how)}" if value is not None else "")
+    return {"comment": f"The proof of the empty board ({plan.game.size}x{plan.game.size}, komi "
+                       f"{plan.game.komi:g}, {plan.game.max_actions} actions): {head}. The winner's "
+                       f"moves and every reply of the other side, down to the {len(plan.leaves)} leaves "
+                       f"{plan.depth} actions in; each leaf says what its certificate proves.",
+            "children": node(plan.root, plan.depth)}
+
+
+def _leaf_comment(r: LeafResult | None, game: littlego.LittleGo) -> str:
+    from tictacgo.solver.combine import trust_words
+
+    if r is None or r.claim is None:
+        return "a leaf of the proof: not made yet"
+    checked = r.record.get("checked") or {}
+    left = game.max_actions - r.leaf.state.t
+    rows = f"{checked['rows']:,} rows" if isinstance(checked.get("rows"), int) else "its rows not recorded"
+    return (f"a leaf of the proof, {left} actions to go: {r.claim}; its certificate has {rows} "
+            f"({trust_words(r.how)}: {r.source})")
+
+
 def check_folder(folder: str | os.PathLike) -> Path:
     """``folder`` as a Path, made if missing.
 
@@ -424,5 +476,5 @@ def check_folder(folder: str | os.PathLike) -> Path:
     return path
 
 
-__all__ = ["JobSettings", "LeafResult", "Plan", "book_of_proof", "check_folder", "combine_plan",
+__all__ = ["JobSettings", "LeafResult", "Plan", "book_of_proof", "check_folder", "combine_plan", "proof_tree",
            "kept_records", "leaf_task", "plan_proof", "run_leaves", "standing"]
