@@ -124,3 +124,19 @@ def test_the_shipped_proof_book_holds_black_moves_near_the_root_that_keep_a_win(
         assert value == 1 and mover == littlego.BLACK and t <= 10 and t % 2 == 0
     merged = default_book(5, 2.5, 24)  # the proof's book is part of the book every 5x5 agent reads
     assert all(key in merged.entries for key in book.entries)
+
+
+def test_the_evaluation_records_each_black_move_and_the_checker_confirms_the_live_ones():
+    from tictacgo.evaluation.perfect_play import play_as_black, summary
+
+    rows = play_as_black("random", 2, seed=0, agent="perfect:fallback=random", check=True)
+    assert len(rows) == 2 and all(r.moves and r.winner in (1, 2) for r in rows)
+    for row in rows:
+        assert all(m.t % 2 == 0 for m in row.moves)  # Black's moves: an even number of actions played
+        assert row.moves[0].source == "book" and row.moves[0].action == move_action("2,2", 5)
+        for m in row.moves:  # every move the agent proved live is one the checker confirms
+            assert (m.checked is True) if m.source == "solved" else (m.checked is None)
+    s = summary(rows)
+    assert s["games"] == 2 and s["moves"] == s["book"] + s["solved"] + s["fallback"]
+    assert s["checked"] == s["check_tried"] == s["solved"] > 0
+    assert s["proved_games"] == sum(r.proved for r in rows) and s["worst_seconds"] >= s["median_seconds"]

@@ -273,9 +273,12 @@ def tree_to_sgf(tree: dict[str, Any], *, n: int = 5, komi: float | None = None,
         tree: the root, ``{"comment": text, "children": [node, ...]}``; each node is ``{"action":
             int, "comment": text, "children": [...]}`` (its first child is the main line, the others
             variations; a comment goes to the node's ``C``).
-        n, komi, max_actions: the variant (defaults as ``record_to_sgf``'s).
+        n: the board size (default 5).
+        komi: White's komi (default ``n / 2``).
+        max_actions: the action limit (default ``n * n - 1``).
         name: the record's ``GN``.
-        black, white: ``PB`` and ``PW``.
+        black: Black's name (``PB``).
+        white: White's name (``PW``).
     Returns:
         The record as UTF-8 bytes; Sabaki, GoGui and ``tictacgo view`` open its variations.
     Raises:

@@ -1,0 +1,122 @@
+"""The ``perfect`` agent as Black against White players: results, where each move came from, its time,
+and the checker's word on the moves it proved live (``scripts/eval_perfect.py``).
+
+For each opponent, ``games`` games from the empty 5x5 board with the agent
+as Black, game ``i`` seeded from ``[seed, i]`` (the agent from ``[seed, i,
+0]``, the opponent from ``[seed, i, 1]``), the agent built once for all of
+them as a long match does. Every Black move is timed (wall clock, the
+agent's ``act``) and its source recorded (``book``, ``solved``,
+``fallback``). With ``check``, the position after each move the agent
+proved live is proved again from a fresh table, written as a certificate
+and verified by the checker (``tictacgo.solver.checker``): a move counts as
+checked only if the checker accepts that Black wins there. Book moves are
+the proof's own (their certificates were checked when the book was built,
+``tictacgo prove``); a game whose Black moves all came from the book or a
+live proof is one the agent played perfectly.
+"""
+
+from __future__ import annotations
+
+import statistics
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from tictacgo.baselines.registry import make_agent
+from tictacgo.games import littlego
+
+
+@dataclass
+class BlackMove:
+    """One of the agent's moves: when, what, where it came from, how long, and the checker's word."""
+
+    t: int
+    action: int
+    source: str
+    seconds: float
+    checked: bool | None = None  # None: not checked (a book move, or check=False)
+
+
+@dataclass
+class GameRow:
+    """One game: the opponent, its index, the winner (1 Black, 2 White) and the agent's moves."""
+
+    opponent: str
+    index: int
+    winner: int
+    moves: list[BlackMove] = field(default_factory=list)
+
+    @property
+    def proved(self) -> bool:
+        """Whether every Black move came from the book or a live proof."""
+        return all(m.source in ("book", "solved") for m in self.moves)
+
+
+def play_as_black(opponent: str, games: int, seed: int = 0, agent: str = "perfect", check: bool = False,
+                  on_game=None) -> list[GameRow]:
+    """Play ``games`` games of ``agent`` (Black) against ``opponent`` (White); see the module docstring.
+
+    Args:
+        opponent: White's registry spec.
+        games: how many games.
+        seed: the seed of game ``i``'s generators, ``[seed, i, ...]``.
+        agent: Black's spec (an agent with ``last_source``: ``perfect``).
+        check: verify the position after each live-proved move with a certificate and the checker.
+        on_game: called with each finished ``GameRow``.
+    """
+    game = littlego.LittleGo(5)
+    black = make_agent(agent, game, rng=np.random.default_rng([seed, 0]))
+    rows = []
+    for i in range(games):
+        white = make_agent(opponent, game, rng=np.random.default_rng([seed, i, 1]))
+        black.seed(np.random.default_rng([seed, i, 0]))
+        black.reset()
+        white.reset()
+        state, row = game.initial_state(), GameRow(opponent, i, 0)
+        while state.end is None:
+            if state.to_move == littlego.BLACK:
+                start = time.perf_counter()
+                action = black.act(state)
+                seconds = time.perf_counter() - start
+                after = littlego.play(state, action)
+                move = BlackMove(state.t, action, getattr(black, "last_source", "?"), seconds)
+                if check and move.source == "solved":
+                    move.checked = black_wins_checked(after)
+                row.moves.append(move)
+                state = after
+            else:
+                state = littlego.play(state, white.act(state))
+        row.winner = 1 if littlego.returns(state)[0] > 0 else 2
+        rows.append(row)
+        if on_game is not None:
+            on_game(row)
+    return rows
+
+
+def black_wins_checked(state: littlego.GoState) -> bool:
+    """Whether the checker accepts a certificate, made now from a fresh table, that Black wins ``state``
+    (a finished game: whether Black won it)."""
+    from tictacgo.solver import Solver, prove, verify
+
+    if state.end is not None:
+        return littlego.returns(state)[0] > 0
+    with tempfile.TemporaryDirectory(prefix="tictacgo-check-") as d:
+        path = prove(state, Solver(20)).write(Path(d) / "after.cert")
+        return verify(path).claim == "black wins"
+
+
+def summary(rows: list[GameRow]) -> dict:
+    """Totals of one opponent's games: wins, games played perfectly, moves by source, move times (median
+    and worst, seconds), and live moves checked (accepted / tried)."""
+    moves = [m for r in rows for m in r.moves]
+    seconds = [m.seconds for m in moves]
+    sources = {s: sum(1 for m in moves if m.source == s) for s in ("book", "solved", "fallback")}
+    tried = [m for m in moves if m.checked is not None]
+    return {"games": len(rows), "black_wins": sum(r.winner == 1 for r in rows),
+            "proved_games": sum(r.proved for r in rows), "moves": len(moves), **sources,
+            "median_seconds": statistics.median(seconds) if seconds else None,
+            "worst_seconds": max(seconds) if seconds else None,
+            "checked": sum(1 for m in tried if m.checked), "check_tried": len(tried)}
