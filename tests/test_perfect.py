@@ -140,3 +140,12 @@ def test_the_evaluation_records_each_black_move_and_the_checker_confirms_the_liv
     assert s["games"] == 2 and s["moves"] == s["book"] + s["solved"] + s["fallback"]
     assert s["checked"] == s["check_tried"] == s["solved"] > 0
     assert s["proved_games"] == sum(r.proved for r in rows) and s["worst_seconds"] >= s["median_seconds"]
+
+
+def test_live_proof_times_are_measured_on_positions_of_the_proofs_strategy():
+    from tictacgo.evaluation.perfect_play import live_proof_times
+
+    rows = live_proof_times(12, 2, seed=0)
+    assert len(rows) == 2 and all(seconds >= 0 and nodes > 0 for seconds, nodes in rows)
+    with pytest.raises(ValueError, match="only 0 positions with 13 actions to go"):
+        live_proof_times(13, 1, seed=0, tries=50)  # 13 to go: White to move, never a sample

@@ -120,3 +120,48 @@ def summary(rows: list[GameRow]) -> dict:
             "median_seconds": statistics.median(seconds) if seconds else None,
             "worst_seconds": max(seconds) if seconds else None,
             "checked": sum(1 for m in tried if m.checked), "check_tried": len(tried)}
+
+
+def live_proof_times(left: int, samples: int, seed: int = 0, table_bits: int = 22, tries: int = 100_000
+                     ) -> list[tuple[float, int]]:
+    """How long a fresh solver takes to prove the win at positions of the proof's strategy with
+    ``left`` actions to go: (seconds, positions) for each of ``samples`` positions.
+
+    The positions are reached from the empty board by the book's Black moves and a random White
+    (seeded), as a game of the ``perfect`` agent's reaches them; lines that leave the book before
+    (a leaf not in it yet) are drawn again, at most ``tries`` times in all. Each position is solved
+    from an empty table of ``2**table_bits`` entries, as one ``my-player`` process would.
+
+    Raises:
+        ValueError: fewer than ``samples`` positions reached within ``tries`` lines.
+    """
+    from tictacgo.solver import Solver
+    from tictacgo.solver.book import default_book
+
+    game = littlego.LittleGo(5)
+    book = default_book(game.size, game.komi, game.max_actions)
+    rng = np.random.default_rng(seed)
+    out: list[tuple[float, int]] = []
+    for _ in range(tries):
+        state = game.initial_state()
+        while state.end is None and game.max_actions - state.t > left:
+            if state.to_move == littlego.BLACK:
+                hit = book.lookup(state)
+                if hit is None:
+                    break
+                state = littlego.play(state, hit[0])
+            else:
+                moves = littlego.legal_actions(state)
+                state = littlego.play(state, int(moves[rng.integers(len(moves))]))
+        if state.end is not None or game.max_actions - state.t != left or state.to_move != littlego.BLACK:
+            continue
+        start = time.perf_counter()
+        result = Solver(table_bits).solve(state)
+        seconds = time.perf_counter() - start
+        if result.value != 1:
+            raise ValueError(f"a position of the proof's strategy was not proved a Black win: {result}")
+        out.append((seconds, result.nodes))
+        if len(out) == samples:
+            return out
+    raise ValueError(f"only {len(out)} positions with {left} actions to go in {tries} lines: the book "
+                     "covers too few leaves yet")
