@@ -209,13 +209,16 @@ class MinimaxAgent(Agent):
 
 
 def _make(game, rng, depth: int | None = None, time: float | None = None):
-    if not game.spec.solvable:
-        # Too big to search to the end: depth-limited on the game's guess (Little-Go: the score margin).
-        return MinimaxAgent(game, depth=2 if depth is None else depth, evaluate=game.heuristic_value,
-                            time_limit=time, rng=rng)
-    return MinimaxAgent(game, depth=depth, time_limit=time, rng=rng)
+    # The game's spec picks only the default: a game small enough to solve (solvable) is searched to
+    # the end; any other is searched 2 plies deep. With depth= any game is searched that deep, on its
+    # heuristic_value where the search stops (Little-Go: the score margin; 0 where a game has none).
+    if depth is None and not game.spec.solvable:
+        depth = 2
+    evaluate = game.heuristic_value if depth is not None else None
+    return MinimaxAgent(game, depth=depth, evaluate=evaluate, time_limit=time, rng=rng)
 
 
 register_agent("minimax", _make,
-               description="alpha-beta with a transposition table; exact for Tic-Tac-Toe, "
-                           "depth-limited (depth=, time=) for Little-Go")
+               description="alpha-beta with a transposition table; exact for Tic-Tac-Toe (or any game "
+                           "small enough to solve) unless depth= is given, depth-limited on the game's "
+                           "heuristic (depth=, default 2; time=) for Little-Go")

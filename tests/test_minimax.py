@@ -127,3 +127,16 @@ def test_the_alpha_beta_search_gives_the_same_best_moves_with_or_without_its_tab
         plain = AlphaBeta(game, shrink=1.0, table=False).action_values(s, float("inf"))
         assert list(shrunk) == list(plain) == game.legal_actions(s)
         assert all(np.sign(shrunk[a]) == plain[a] for a in plain)  # results in {-1, 0, 1}, shrunk by depth
+
+
+def test_depth_limited_minimax_works_for_a_game_small_enough_to_solve():
+    # Tic-Tac-Toe is solvable: without depth= it is searched to the end; with depth= it is searched
+    # that deep on the game's heuristic (0 for Tic-Tac-Toe: no guess), never refused
+    game = ttt.TicTacToe()
+    agent = make_agent("minimax:depth=2", game, rng=np.random.default_rng(0))
+    assert agent.depth == 2 and agent.evaluate == game.heuristic_value
+    state = game.initial_state()
+    for a in (0, 3, 1, 4):  # X threatens 0-1-2; O threatens 3-4-5; X to move wins at 2
+        state = game.play(state, a)
+    assert agent.act(state) == 2
+    assert make_agent("minimax", game).depth is None  # exact by default
