@@ -182,3 +182,19 @@ def test_the_go_board_shows_both_coordinate_systems():
     assert lines[0].split() == list("ABCDE")
     assert lines[1].split() == ["5", "X", ".", ".", ".", ".", "0"]
     assert lines[6].split() == ["0", "1", "2", "3", "4"]
+
+
+def test_a_game_whose_rules_have_a_pass_accepts_pass_however_it_writes_its_moves():
+    from types import SimpleNamespace
+
+    from tictacgo.play import help_text, move_name
+
+    # a board game written as row,col and cells (not Go vertices) whose rules have a pass, as Othello's
+    othello = SimpleNamespace(spec=SimpleNamespace(board_shape=(4, 4)), pass_action=16, writes_vertices=False)
+    assert parse_move(othello, "pass") == parse_move(othello, " PASS ") == 16
+    assert parse_move(othello, "1,2") == 6 and parse_move(othello, "6") == 6
+    assert move_name(othello, 16) == "pass" and "or pass" in help_text(othello)
+    with pytest.raises(ValueError, match=r"cell number 0\.\.15, pass, undo or quit"):
+        parse_move(othello, "nowhere")
+    with pytest.raises(ValueError, match=r"cell number 0\.\.8, undo or quit"):  # Tic-Tac-Toe: no pass
+        parse_move(ttt.TicTacToe(), "pass")

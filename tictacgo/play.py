@@ -44,9 +44,9 @@ COMMANDS = ("undo", "quit", "help")
 def move_name(game: Game, action: int) -> str:
     """How a move is shown: ``C3 (2,2)`` or ``pass`` in Little-Go, ``1,1 (cell 4)`` in Tic-Tac-Toe."""
     n = game.spec.board_shape[0]
+    if action == game.pass_action:
+        return "pass"
     if game.writes_vertices:
-        if action == game.pass_action:
-            return "pass"
         i, j = divmod(action, n)
         return f"{GO_LETTERS[j]}{n - i} ({i},{j})"
     return f"{action_to_course(action, n)} (cell {action})"
@@ -63,6 +63,8 @@ def parse_move(game: Game, text: str) -> int | str:
     if low in COMMANDS or low in ("exit", "?"):
         return {"exit": "quit", "?": "help"}.get(low, low)
     n = game.spec.board_shape[0]
+    if low == "pass" and game.pass_action is not None:  # any game whose rules have a pass
+        return game.pass_action
     if "," in t or (len(t.split()) == 2 and all(p.lstrip("-").isdigit() for p in t.split())):
         return course_to_action(t, n)
     if game.writes_vertices:
@@ -71,8 +73,9 @@ def parse_move(game: Game, text: str) -> int | str:
         return vertex_to_action(t, n)
     if t.isdigit() and 0 <= int(t) < n * n:
         return int(t)
-    raise ValueError(f"{t!r} is not a move; type row,col such as 1,2 or a cell number 0..{n * n - 1}, "
-                     "undo or quit")
+    passing = ", pass" if game.pass_action is not None else ""
+    raise ValueError(f"{t!r} is not a move; type row,col such as 1,2 or a cell number 0..{n * n - 1}"
+                     f"{passing}, undo or quit")
 
 
 def help_text(game: Game) -> str:
@@ -83,6 +86,8 @@ def help_text(game: Game) -> str:
                  f"or Go letters, e.g. C3 (column A..{last} without I, row 1 at the bottom), or pass")
     else:
         moves = f"a move is row,col (0-based, row 0 at the top), e.g. 1,2, or a cell number 0..{n * n - 1}"
+        if game.pass_action is not None:
+            moves += ", or pass"
     return f"{moves}; undo takes back your last move and the reply; quit ends the game"
 
 
