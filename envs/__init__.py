@@ -11,6 +11,7 @@
   default for every id) and ``action_masks(envs)``, the learner's masks in
   every ``make_vec`` mode (``vector_masks``).
 * ``game_envs``: the ids and env factories of every game, made from the game registry.
+* ``check_game(game)``: the test step of a new game (its rules, symmetries and envs).
 * ``observations``: the player-relative board and the "planes" format;
   ``rendering``: text and pictures, shared by every env.
 """
@@ -27,12 +28,13 @@ from tictacgo.envs import (
     tictactoe_v0,
 )
 from tictacgo.envs.aec_base import TurnBasedAECEnv
+from tictacgo.envs.game_check import GameCheckError, check_game
 from tictacgo.envs.single_agent import TurnBasedEnv
 from tictacgo.envs.vector_masks import action_masks
 from tictacgo.games.registry import GAMES
 
-__all__ = ["TurnBasedAECEnv", "TurnBasedEnv", "action_masks", "game_envs", "gym_littlego", "gym_tictactoe",
-           "littlego_v0", "observations", "rendering", "tictactoe_v0"]
+__all__ = ["GameCheckError", "TurnBasedAECEnv", "TurnBasedEnv", "action_masks", "check_game", "game_envs",
+           "gym_littlego", "gym_tictactoe", "littlego_v0", "observations", "rendering", "tictactoe_v0"]
 
 
 def __getattr__(name: str) -> ModuleType:

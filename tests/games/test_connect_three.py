@@ -34,6 +34,13 @@ def drop(game, *columns):
 
 # -- the rules --------------------------------------------------------------------------------------
 
+def test_check_game_passes_its_rules_symmetries_and_envs(connect_three):
+    from tictacgo.envs import check_game
+
+    report = check_game(connect_three, games=20, seed=0)
+    assert report["games"] == 20 and report["positions"] > 20 and report["symmetries"] >= 1
+
+
 def test_registering_the_class_makes_it_a_game_by_name_and_alias(connect_three):
     assert GAMES["connect_three"] is ConnectThree and isinstance(make_game("c3"), ConnectThree)
     assert connect_three.spec.board_shape == (4, 5) and connect_three.num_actions == 5
