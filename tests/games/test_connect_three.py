@@ -6,6 +6,7 @@ network on the 4x5 board, a 30-second training run and the trained agent in the 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import warnings
 
@@ -80,6 +81,20 @@ def test_its_drawings_are_the_default_grid_on_a_board_that_is_not_square(connect
     assert connect_three.image(state).shape == (ROWS * 100, COLS * 100, 3)
     assert "width='300' height=" in connect_three.svg(state)
     assert connect_three.ansi(state).splitlines()[-1] == "Red to move"
+    assert state._repr_svg_() == connect_three.svg(state)  # registered: its states draw in a notebook
+
+
+def test_a_game_of_stones_draws_discs_not_marks(connect_three):
+    class Stones(type(connect_three)):
+        spec = dataclasses.replace(type(connect_three).spec, pieces="stones")
+
+    state = drop(connect_three, 2, 3)
+    marks, stones = connect_three.svg(state), Stones().svg(state)
+    assert marks != stones and "<path d='M" in marks and "<path d='M" not in stones
+    assert stones.count("fill='#161616'") == 1 and stones.count("fill='#f2f2ee'") == 1  # one stone each
+    image = Stones().image(state)
+    assert image.shape == connect_three.image(state).shape
+    assert not np.array_equal(image, connect_three.image(state))
 
 
 # -- the envs ------------------------------------------------------------------------------------

@@ -386,12 +386,14 @@ class Game(ABC):
             last: the point of the last move, marked with a red dot (None: no mark).
             coords: write each cell's action number (or the board's coordinates).
         """
-        return grid_image(board, cell, last=last, coords=coords)
+        return grid_image(board, cell, last=last, coords=coords, stones=self.spec.pieces == "stones")
 
     def board_svg(self, board: np.ndarray, last: int | None = None, caption: str = "",
                   captured: Any = (), every_point: bool = False) -> str:
-        """``to_board``'s array as SVG (``tictacgo.games.svg``: marks in a grid of cells by default)."""
-        return grid_svg(board, last=last, caption=caption, captured=captured, every_point=every_point)
+        """``to_board``'s array as SVG (``tictacgo.games.svg``: a grid of cells by default, with X and O
+        marks, or discs where the spec says ``pieces="stones"``)."""
+        return grid_svg(board, last=last, caption=caption, captured=captured, every_point=every_point,
+                        stones=self.spec.pieces == "stones")
 
     def image(self, state: Any, cell: int | None = None) -> np.ndarray:
         """``state`` as an RGB picture, coordinates shown and the last move marked."""

@@ -188,14 +188,16 @@ def _grid_layers(rows: int, cols: int, cell: int) -> tuple[np.ndarray, np.ndarra
 
 
 def grid_image(board: np.ndarray, cell: int | None = DEFAULT_GRID_CELL, last: int | None = None,
-               coords: bool = False) -> np.ndarray:
-    """A grid of cells with X (the first player's marks) and O (the second's).
+               coords: bool = False, stones: bool = False) -> np.ndarray:
+    """A grid of cells with X (the first player's marks) and O (the second's), or with ``stones``
+    black and white discs.
 
     Args:
         board: ``rows x cols`` array of 0 empty, 1 X, 2 O.
         cell: pixels per cell (None: the default, 100).
         last: the cell ``i * cols + j`` of the last move, marked with a red dot in its lower right corner.
         coords: write each cell's action number small in its upper left corner.
+        stones: draw the pieces as discs, black for the first player and white for the second.
     Returns:
         ``uint8`` array ``(rows * cell, cols * cell, 3)``.
     """
@@ -203,15 +205,20 @@ def grid_image(board: np.ndarray, cell: int | None = DEFAULT_GRID_CELL, last: in
     rows, cols = board.shape
     cell = check_cell(DEFAULT_GRID_CELL if cell is None else cell)
     base, x_cov, o_cov = _grid_layers(rows, cols, cell)
+    if stones:
+        disc = _disk(cell, cell * 0.36)
+        x_cov = o_cov = disc
     img = base.copy()
     for (i, j), v in np.ndenumerate(board):
         region = img[i * cell:(i + 1) * cell, j * cell:(j + 1) * cell]
         if coords:
             draw_text(region, str(i * cols + j), cell * 0.12, cell * 0.14, max(1, cell // 50), TTT_LABEL)
         if v == 1:
-            _blend(region, x_cov, X_COLOUR)
+            _blend(region, x_cov, BLACK_STONE if stones else X_COLOUR)
         elif v == 2:
-            _blend(region, o_cov, O_COLOUR)
+            if stones:  # a white disc with a dark rim, so that it shows on the white grid
+                _blend(region, _disk(cell, cell * 0.38), BLACK_EDGE)
+            _blend(region, o_cov, WHITE_STONE if stones else O_COLOUR)
     if last is not None:
         i, j = divmod(int(last), cols)
         dot = _disk(cell, max(2.0, cell * 0.06), cx=cell * 0.84, cy=cell * 0.84)

@@ -52,7 +52,29 @@ def register_game(cls: type[Game], aliases: tuple[str, ...] = (), replace: bool 
     GAMES[name] = cls
     for n in names:
         _ALIASES[n] = name
+    _draw_states(cls)
     return cls
+
+
+def _draw_states(cls: type[Game]) -> None:
+    """Give the state class of ``cls`` a ``_repr_svg_`` (a notebook's picture) where it has none: the
+    state's own ``game`` if it carries one, else the game's default variant, draws it (``svg``)."""
+    try:
+        default = cls()
+        state_type = type(default.initial_state())
+    except Exception:  # noqa: BLE001 - a game without a default variant: its states stay as they are
+        return
+    if hasattr(state_type, "_repr_svg_"):
+        return
+
+    def _repr_svg_(state) -> str:
+        game = getattr(state, "game", None)
+        return (game if isinstance(game, cls) else default).svg(state)
+
+    try:
+        state_type._repr_svg_ = _repr_svg_
+    except (TypeError, AttributeError):  # a built-in type (tuple, dict) takes no new method
+        pass
 
 
 def unregister_game(name: str) -> None:

@@ -1,8 +1,9 @@
 """Boards as SVG pictures: what a notebook shows for a state, and the frames of the HTML game viewer.
 
-Every state has ``_repr_svg_``, so Jupyter (and anything that honours
-IPython's display protocol) draws a position as a picture, as pgx's states
-do: Little-Go as a wooden board with its column letters and row numbers
+Every state has ``_repr_svg_`` (a registered game's state class gets one
+from ``register_game`` where it has none), so Jupyter (and anything that
+honours IPython's display protocol) draws a position as a picture, as pgx's
+states do: Little-Go as a wooden board with its column letters and row numbers
 (``tictacgo.games.board_labels``) in a margin of their own that no stone
 reaches, Tic-Tac-Toe as a grid with each cell's action number and a winning
 line marked by a band under it; a red dot marks the last move and the status line
@@ -122,9 +123,11 @@ def go_svg(board: Any, last: int | None = None, caption: str = "", captured: Ite
 
 
 def grid_svg(board: Any, last: int | None = None, caption: str = "", captured: Iterable[int] = (),
-             every_point: bool = False, cell: int = 60, lines: Iterable[int] = ()) -> str:
-    """A grid of cells as SVG, X (the first player's marks) and O (the second's), each cell's action
-    number in its corner; the default drawing of every game.
+             every_point: bool = False, cell: int = 60, lines: Iterable[int] = (),
+             stones: bool = False) -> str:
+    """A grid of cells as SVG, X (the first player's marks) and O (the second's), or black and white
+    discs with ``stones``, each cell's action number in its corner; the default drawing of every game
+    (``stones`` for a game whose spec says ``pieces="stones"``).
 
     Args:
         board: ``rows x cols`` array of 0 empty, 1 X, 2 O.
@@ -135,6 +138,7 @@ def grid_svg(board: Any, last: int | None = None, caption: str = "", captured: I
         cell: the side of a cell in SVG units.
         lines: the winning lines of the game, each as bits of its cells: one held by a player is
             marked by a band under it.
+        stones: draw the pieces as discs, black for the first player and white for the second.
 
     Returns:
         The ``<svg>`` element as a string.
@@ -163,17 +167,20 @@ def grid_svg(board: Any, last: int | None = None, caption: str = "", captured: I
                    f"font-size='{cell * 0.18:.1f}' {FONT} fill='{TTT_LABEL}' text-anchor='middle' "
                    f"dominant-baseline='central'>{point}</text>")
         a, b = cell * 0.22, cell * 0.78
-        tag = _shown(f"<path d='M{x0 + a:.1f},{y0 + a:.1f} L{x0 + b:.1f},{y0 + b:.1f} "
-                     f"M{x0 + a:.1f},{y0 + b:.1f} L{x0 + b:.1f},{y0 + a:.1f}' stroke='{X_COLOUR}' "
-                     f"stroke-width='{stroke:.1f}' "
-                     f"stroke-linecap='round' fill='none'", point, "1", int(v) == 1, every_point)
-        if tag:
-            out.append(tag + "/>")
-        tag = _shown(f"<circle cx='{x0 + cell / 2:.1f}' cy='{y0 + cell / 2:.1f}' r='{cell * 0.3:.1f}' "
-                     f"stroke='{O_COLOUR}' stroke-width='{stroke:.1f}' fill='none'", point, "2", int(v) == 2,
-                     every_point)
-        if tag:
-            out.append(tag + "/>")
+        if stones:
+            pieces = [f"<circle cx='{x0 + cell / 2:.1f}' cy='{y0 + cell / 2:.1f}' r='{cell * 0.36:.1f}' "
+                      f"fill='{fill}' stroke='{edge}' stroke-width='{cell * 0.03:.1f}'"
+                      for fill, edge in ((BLACK_STONE, BLACK_EDGE), (WHITE_STONE, WHITE_EDGE))]
+        else:
+            pieces = [f"<path d='M{x0 + a:.1f},{y0 + a:.1f} L{x0 + b:.1f},{y0 + b:.1f} "
+                      f"M{x0 + a:.1f},{y0 + b:.1f} L{x0 + b:.1f},{y0 + a:.1f}' stroke='{X_COLOUR}' "
+                      f"stroke-width='{stroke:.1f}' stroke-linecap='round' fill='none'",
+                      f"<circle cx='{x0 + cell / 2:.1f}' cy='{y0 + cell / 2:.1f}' r='{cell * 0.3:.1f}' "
+                      f"stroke='{O_COLOUR}' stroke-width='{stroke:.1f}' fill='none'"]
+        for value, piece in enumerate(pieces, start=1):
+            tag = _shown(piece, point, str(value), int(v) == value, every_point)
+            if tag:
+                out.append(tag + "/>")
         tag = _shown(f"<circle cx='{x0 + cell * 0.84:.1f}' cy='{y0 + cell * 0.84:.1f}' r='{cell * 0.06:.1f}' "
                      f"fill='{LAST_MOVE}'", point, "last", point == last, every_point)
         if tag:
