@@ -301,3 +301,16 @@ def test_a_model_json_that_lost_its_columns_is_refused_naming_them(connect_three
     refused = r"the architecture's board_cols is absent \(a square board\), but connect_three needs 5"
     with pytest.raises(ValueError, match=refused):
         read_description(tmp_path / "m")
+
+
+def test_asking_for_a_compiled_engine_it_has_not_says_so_once(connect_three):
+    import tictacgo.games.batched_states as batched_states
+
+    batched_states.StateBatch._warned.discard(("ConnectThree", "numba"))
+    with pytest.warns(UserWarning, match="ConnectThree has no 'numba' batched engine: its games step through "
+                                         "the rules in Python"):
+        engine = connect_three.batched(4, backend="numba")
+    assert engine.backend == "numpy"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # once: the second time is quiet
+        connect_three.batched(4, backend="numba")

@@ -9,7 +9,8 @@ from tictacgo.baselines.registry import describe_agents
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", nargs="?", default=None, help="tictactoe or littlego (default: all)")
+    parser.add_argument("game", nargs="?", default=None,
+                        help="the game: tictactoe, littlego, or another registered game (default: all)")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -18,7 +18,7 @@ from tictacgo.play import play_session
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", help="tictactoe or littlego")
+    parser.add_argument("game", help="the game: tictactoe, littlego, or another registered game")
     parser.add_argument("--agent", default="random",
                         help="the agent to play (default: random), e.g. minimax, mcts:sims=2000 "
                              "(see `tictacgo agents GAME`)")

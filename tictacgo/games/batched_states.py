@@ -12,6 +12,7 @@ and the arrays the interface names (``to_move``, ``done``, ``winner``,
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -26,10 +27,17 @@ class StateBatch(BatchedGame):
     Args:
         batch_size: the number of games B.
         game: the game object; its rules step every game.
-        backend: accepted for the common signature; the games always step in Python ("numpy").
+        backend: accepted for the common signature; the games always step in Python ("numpy"). Any
+            other backend asked for is named once in a warning (this engine has no compiled one).
     """
 
+    _warned: set = set()
+
     def __init__(self, batch_size: int, game: Any, backend: str | None = None):
+        if backend not in (None, "numpy") and (type(game).__name__, backend) not in StateBatch._warned:
+            StateBatch._warned.add((type(game).__name__, backend))
+            warnings.warn(f"{type(game).__name__} has no {backend!r} batched engine: its games step through "
+                          "the rules in Python (the generic engine, backend 'numpy')", stacklevel=3)
         super().__init__(batch_size, "numpy")
         self.game = game
         self.END_NAMES = (None, *game.END_REASONS)
