@@ -16,7 +16,7 @@ game; so give scripts by absolute path). For every move the host:
 3. runs the command with a per-move limit (``--time-limit`` seconds of wall
    clock; the course counts 10 s of CPU time, which the wall clock bounds
    for a single-threaded player); a player still running then is killed
-   (its whole process group) and loses;
+   and loses;
 4. reads ``output.txt`` with the host's tolerance (``course.parse_output``).
    A missing or malformed file loses (an ``output.txt`` that is a folder or
    another non-file counts as malformed), and so does a move out of bounds, on
@@ -35,17 +35,31 @@ player run a seed derived from S, the game and the colour in the
 ``TICTACGO_SEED`` environment variable (``tictacgo my-player`` reads it), so
 a match between seeded players can be replayed. Exit status 0 when the
 games were played (whoever won), 2 for bad arguments.
+
+Each run of a program has a supervisor, a small process of its own
+(``tictacgo.protocol.supervisor``) that owns the program's whole process
+tree. When the move ends, however it ends (an answer, the time limit, the
+host interrupted by Ctrl-C, SIGTERM or SIGHUP, or the host's process dying),
+every process the program started is killed: its process group and, on
+Linux, every process below it, those that left its session with ``setsid``
+included (the supervisor is a child subreaper, so an orphan comes back to it
+rather than to init); where the host's process died, its temporary folder is
+removed too. Elsewhere (macOS, the BSDs) the process group is killed, and a
+process that left the session may outlive the move. The program's stdout and
+stderr are drained as they come: each goes to a log beside its working
+directory (``.NAME.log/stdout.txt`` and ``stderr.txt``, rewritten every
+move) that keeps the first 4 MiB and, past that, a line saying how many
+bytes were cut and the last 64 KiB; a forfeit shows the last 800 characters
+of stderr. So neither the host's memory nor the disk grows with what a
+program writes.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
-import signal
 import stat
-import subprocess
 import tempfile
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,7 +70,7 @@ from tictacgo import game_loop
 from tictacgo.agent import Agent
 from tictacgo.game_loop import Forfeit
 from tictacgo.games import littlego
-from tictacgo.protocol import course
+from tictacgo.protocol import course, supervisor
 from tictacgo.protocol.player import SEED_ENV
 
 TIMEOUT = "timeout"
@@ -92,16 +106,6 @@ class GameResult:
     moves: list[str] = field(default_factory=list)  # the output.txt moves, "i,j" or "PASS"
 
 
-def _kill_group(proc: subprocess.Popen) -> None:
-    try:
-        if hasattr(os, "killpg"):
-            os.killpg(proc.pid, signal.SIGKILL)
-        else:  # pragma: no cover - not POSIX
-            proc.kill()
-    except (ProcessLookupError, PermissionError):
-        pass
-
-
 def _clear(path: Path) -> None:
     """Remove whatever is at ``path`` in a player's working directory: a file, a link, a folder tree."""
     try:
@@ -114,16 +118,13 @@ def _clear(path: Path) -> None:
         path.unlink()
 
 
-def _tail(path: Path, limit: int = 800) -> str:
-    try:
-        text = path.read_text(errors="replace")
-    except OSError:
-        return ""
+def _tail(text: str, limit: int = 800) -> str:
     return text[-limit:].strip()
 
 
 def run_player(command: str, workdir: str | os.PathLike, colour: int, previous, board,
-               time_limit: float, env: dict | None = None) -> PlayerRun:
+               time_limit: float, env: dict | None = None,
+               owner_dir: str | os.PathLike | None = None) -> PlayerRun:
     """Run one move of a player program through the file protocol.
 
     Args:
@@ -134,6 +135,8 @@ def run_player(command: str, workdir: str | os.PathLike, colour: int, previous, 
         board: the current board.
         time_limit: wall-clock seconds before the player is killed (a loss).
         env: the environment for the player (default: the host's).
+        owner_dir: the player's own temporary folder (``workdir`` or a folder above it), removed
+            by the program's supervisor if this process dies during the move.
     Returns:
         A ``PlayerRun`` with the parsed move, or the failure and why.
     """
@@ -146,25 +149,14 @@ def run_player(command: str, workdir: str | os.PathLike, colour: int, previous, 
     course.write_input(workdir / "input.txt", colour, previous, board)
     logs = workdir.parent / f".{workdir.name}.log"
     logs.mkdir(exist_ok=True)
-    out_path, err_path = logs / "stdout.txt", logs / "stderr.txt"
-    start = time.perf_counter()
-    with open(out_path, "wb") as out, open(err_path, "wb") as err:
-        proc = subprocess.Popen(command, shell=True, cwd=workdir, env=env, stdin=subprocess.DEVNULL,
-                                stdout=out, stderr=err, start_new_session=True)
-        try:
-            proc.wait(timeout=time_limit)
-            timed_out = False
-        except subprocess.TimeoutExpired:
-            timed_out = True
-        # Kill stragglers too, so nothing writes output.txt after the verdict.
-        _kill_group(proc)
-        proc.wait()
-    seconds = time.perf_counter() - start
-    stderr_tail = _tail(err_path)
+    outcome = supervisor.run_supervised(command, workdir, env, time_limit, logs / "stdout.txt",
+                                        logs / "stderr.txt", orphan_dir=owner_dir)
+    timed_out, seconds = outcome["timed_out"], outcome["seconds"]
+    stderr_tail = _tail(outcome["stderr_tail"])
     if timed_out:
         return PlayerRun(None, TIMEOUT, f"no answer within the {time_limit:g} s limit", seconds, stderr_tail)
     if not output.exists():
-        return PlayerRun(None, MISSING, f"output.txt not found (exit status {proc.returncode})",
+        return PlayerRun(None, MISSING, f"output.txt not found (exit status {outcome['returncode']})",
                          seconds, stderr_tail)
     try:
         move = course.read_output(output)
@@ -213,7 +205,8 @@ def play_programs(black: str, white: str, size: int = 5, time_limit: float = 10.
             env = dict(os.environ)
             if seed is not None:
                 env[SEED_ENV] = str(_player_seed(seed, game_index, c))
-            players.append(ProgramPlayer(commands[c], workdir, c, time_limit, env, moves, game=game))
+            players.append(ProgramPlayer(commands[c], workdir, c, time_limit, env, moves, game=game,
+                                         owner_dir=Path(tmp)))
 
         def show(state, action, colour, seconds):
             if log is not None:
@@ -245,7 +238,7 @@ class ProgramPlayer(Agent):
     name = "program"
 
     def __init__(self, command: str, workdir: Path, colour: int | None, time_limit: float, env: dict,
-                 moves: list[str], game: littlego.LittleGo | None = None):
+                 moves: list[str], game: littlego.LittleGo | None = None, owner_dir: Path | None = None):
         super().__init__(game if game is not None else littlego.LittleGo())
         self.command = command
         self.workdir = workdir
@@ -253,13 +246,14 @@ class ProgramPlayer(Agent):
         self.time_limit = time_limit
         self.env = env
         self.moves = moves
+        self.owner_dir = owner_dir  # the player's temporary folder, removed if this process dies mid-move
 
     def act(self, state) -> int:
         # colour None: the program plays whichever colour is to move (an agent of the registry).
         colour = self.colour if self.colour is not None else self.game.current_player(state)
         name = self.game.spec.player_name(colour)
         result = run_player(self.command, self.workdir, colour, littlego.previous_board(state),
-                            littlego.to_board(state), self.time_limit, self.env)
+                            littlego.to_board(state), self.time_limit, self.env, owner_dir=self.owner_dir)
         if result.failure is not None:
             detail = result.detail
             if result.stderr_tail:

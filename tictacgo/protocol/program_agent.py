@@ -2,12 +2,15 @@
 
 The program is run once per move exactly as the course's host runs it
 (``tictacgo.protocol.host``): ``input.txt`` written in its working folder,
-the program started there, ``output.txt`` read with the host's tolerance, a
-run past the time limit killed and lost, a missing, malformed or illegal
-answer a forfeit. The working folder is the agent's own for its whole life,
-so the helper files a program keeps (a Q-table it learns, a move counter)
-survive between its moves and games, as on the course's servers; it is
-removed when the agent is discarded. So the arena, the course report
+the program started there under a supervisor that owns its whole process
+tree (every process it started ends with the move), ``output.txt`` read
+with the host's tolerance, a run past the time limit killed and lost, a
+missing, malformed or illegal answer a forfeit. The working folder is the
+agent's own for its whole life, so the helper files a program keeps (a
+Q-table it learns, a move counter) survive between its moves and games, as
+on the course's servers; it is removed when the agent is discarded, and by
+the supervisor if the process that holds the agent dies during a move. So
+the arena, the course report
 (``tictacgo arena littlego --course-report "program:cmd=python3 $PWD/my_player3.py"``)
 and the envs grade a student's program as the course would. The command
 is a shell command line run in that folder, so give scripts by absolute
@@ -52,7 +55,7 @@ def make_program_agent(game, rng: np.random.Generator, cmd: str = "", time: floa
     workdir = Path(tempfile.mkdtemp(prefix="tictacgo-program-"))
     env = dict(os.environ)
     env[SEED_ENV] = str(int(rng.integers(2**31)))
-    agent = ProgramPlayer(cmd, workdir / "work", None, time, env, [], game=game)
+    agent = ProgramPlayer(cmd, workdir / "work", None, time, env, [], game=game, owner_dir=workdir)
     agent.workdir.mkdir()
     weakref.finalize(agent, shutil.rmtree, workdir, True)
     return agent
