@@ -19,6 +19,8 @@ import pytest
 
 pytest.importorskip("numba", reason="the solver needs numba (the fast extra)")
 
+from positions import positions, random_position  # noqa: E402
+
 from tictacgo.games import littlego as go  # noqa: E402
 from tictacgo.protocol.coords import course_to_action  # noqa: E402
 from tictacgo.solver import Solver, kernel_position, move_values, solve  # noqa: E402
@@ -50,30 +52,6 @@ def reference_margin(state: go.GoState) -> float:
 
 def sign(x: float) -> int:
     return 1 if x > 0 else -1 if x < 0 else 0
-
-
-def random_position(n: int, left: int, rnd: random.Random, pass_prob: float = 0.1) -> go.GoState:
-    """A live position with ``left`` actions to go.LittleGo(), from a random game that prefers captures."""
-    while True:
-        s = go.LittleGo(n).initial_state()
-        target = s.game.max_actions - left
-        while s.end is None and s.t < target:
-            legal = [a for a in go.legal_actions(s) if a != go.pass_action(s)]
-            if not legal or (s.t > 0 and rnd.random() < pass_prob):
-                a = go.pass_action(s)
-            else:
-                own, opp = (s.black, s.white) if s.to_move == go.BLACK else (s.white, s.black)
-                captures = [a for a in legal if rnd.random() < 0.8
-                            and go.place_bits(s.game, own, opp, a)[2]] if rnd.random() < 0.7 else []
-                a = rnd.choice(captures or legal)
-            s = go.play(s, a)
-        if s.end is None:
-            return s
-
-
-def positions(n: int, lefts: tuple[int, ...], count: int, seed: int) -> list[go.GoState]:
-    rnd = random.Random(seed)
-    return [random_position(n, rnd.choice(lefts), rnd) for _ in range(count)]
 
 
 def check_against_reference(state: go.GoState, solver: Solver) -> None:

@@ -9,7 +9,8 @@ import pytest
 
 pytest.importorskip("numba")
 
-from tests.test_solver import positions  # noqa: E402
+from positions import positions  # noqa: E402
+
 from tictacgo.baselines.registry import make_agent  # noqa: E402
 from tictacgo.games import littlego as go  # noqa: E402
 from tictacgo.solver import Solver  # noqa: E402
