@@ -53,9 +53,10 @@ class TrainConfig:
     algo: str = setting("maskable-ppo", '"maskable-ppo" (action masks) or "a2c" (no masks: trained '
                         "through the illegal-move penalty, credited to the illegal step alone); "
                         '"--algo alphazero --help" lists the AlphaZero options.',
-                        choices=("maskable-ppo", "a2c"),
-                        # alphazero is taken by its own command line before this one parses
-                        metavar="{maskable-ppo,a2c,alphazero}")
+                        # alphazero and qlearning are taken by their own command lines before this one
+                        # parses (named here so that a wrong --algo lists every choice)
+                        choices=("maskable-ppo", "a2c", "alphazero", "qlearning"),
+                        metavar="{maskable-ppo,a2c,alphazero,qlearning}")
     opponents: list[str] = setting(["random"], "Registry specs to train against, each optionally "
                                    "SPEC@WEIGHT (default weight 1): repeat --opponent, or list them "
                                    "after --opponents.", flags=("--opponent", "--opponents"),
@@ -121,6 +122,9 @@ class TrainConfig:
                   expected=f"an int in [1, --steps {self.steps}] (each env takes at least one step)")
         check_int("--first-player-envs", self.first_player_envs, min=0, max=self.n_envs,
                   expected=f"an int in [0, --n-envs {self.n_envs}]")
+        if self.algo not in ("maskable-ppo", "a2c"):
+            raise ValueError(f"algo {self.algo!r}: this configuration trains maskable-ppo or a2c "
+                             f"(tictacgo train --algo {self.algo} has its own options)")
         if self.algo == "maskable-ppo":
             # PPO normalises advantages over a minibatch: one sample has no spread, and the loss is NaN.
             check_int("--batch-size", self.batch_size, min=2, expected="an int >= 2 for maskable-ppo")
