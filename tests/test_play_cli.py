@@ -105,9 +105,10 @@ def test_a_pipe_that_ends_before_the_game_exits_1():
 
 
 def test_unknown_game_or_agent_exits_2():
-    assert pipe("", "chess", "--agent", "random").returncode == 2
+    proc = pipe("", "chess", "--agent", "random")
+    assert proc.returncode == 2 and proc.stderr.startswith("tictacgo play: error: unknown game 'chess'")
     proc = pipe("", "littlego", "--agent", "nosuchagent")
-    assert proc.returncode == 2 and "nosuchagent" in proc.stderr
+    assert proc.returncode == 2 and "nosuchagent" in proc.stderr and "error:" in proc.stderr
 
 
 def test_board_size_plays_little_go_on_that_board_and_tic_tac_toe_refuses_it():

@@ -30,13 +30,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.seed is not None and args.seed < 0:
-        print(f"tictacgo play: --seed must be a non-negative int, got {args.seed}", file=sys.stderr)
+        print(f"tictacgo play: error: --seed must be a non-negative int, got {args.seed}", file=sys.stderr)
         return 2
     try:
         game = game_from_options(args.game, args.board_size)  # built once, for the session
         agent = make_agent(parse_agent_spec(args.agent), game, rng=np.random.default_rng(args.seed))
     except (TypeError, ValueError) as e:
-        print(f"tictacgo play: {e}", file=sys.stderr)
+        print(f"tictacgo play: error: {e}", file=sys.stderr)
         return 2
     human = 1 if args.side == "first" else 2
     interactive = sys.stdin.isatty()
