@@ -73,7 +73,7 @@ from tictacgo.atomic import atomic_write_json
 from tictacgo.baselines.registry import register_agent
 from tictacgo.games import tictactoe as ttt
 from tictacgo.games.base import Game
-from tictacgo.validate import check_int, check_number, check_probability
+from tictacgo.validate import check_int, check_number, check_path, check_probability
 
 FORMAT = "tictacgo-qtable"
 VERSION = 1
@@ -421,6 +421,8 @@ SHIPPED_TABLE = Path(__file__).resolve().parent / "models" / "tictactoe_qlearnin
 
 
 def _make(game, rng, path: str | None = str(SHIPPED_TABLE)):
+    if path is not None:  # path= with nothing after it is a mistake, not the current folder
+        path = check_path("path", path, "a Q-table file name")
     if not isinstance(game, ttt.TicTacToe):
         # Little-Go's table has its own keys and file (tictacgo.baselines.qlearning_go).
         from tictacgo.baselines.qlearning_go_file import make_go_agent

@@ -14,10 +14,12 @@ Arrays (``numpy.savez_compressed``; read with ``allow_pickle=False``):
 
 ``save_table(..., min_board_visits=m)`` leaves out the board keys updated
 fewer than ``m`` times (their values rest on a few games and the pattern
-value stands in for them at play). The loader checks the file's size, the
-archive's members and their uncompressed sizes before reading any array,
-then the arrays' types, lengths, order, ranges and key shapes; a file that
-fails any check raises one ``ValueError`` that names it and the reason.
+value stands in for them at play). The loader reads within bounds
+(``tictacgo.reading``): a regular file, its size, the archive's members,
+their uncompressed sizes and expansion, and each array's declared type and
+shape against its member's size, all before reading any array; then the
+arrays' lengths, order, ranges and key shapes; a file that fails any check
+raises one ``ValueError`` that names it and the reason.
 """
 
 from __future__ import annotations
@@ -25,14 +27,15 @@ from __future__ import annotations
 import io
 import json
 import os
-import zipfile
 from pathlib import Path
 
 import numpy as np
 
+from tictacgo import reading
 from tictacgo.atomic import atomic_write
 from tictacgo.baselines.qlearning_go import QLearningGoAgent, QTable
 from tictacgo.baselines.qlearning_go_keys import BOARD_FLAG, KEY_SCHEMES, valid_keys
+from tictacgo.validate import check_path
 
 FORMAT = "tictacgo-qtable-littlego"
 VERSION = 2                    # the version written; 1 and 2 are read
@@ -46,6 +49,7 @@ VALUE_BOUND = 1.5
 _ARRAYS = {"keys": np.uint64, "q": np.float32, "visits": np.uint32, "meta": np.uint8}
 _MAX_META_BYTES = 1 << 20
 _NPY_HEADER = 1024             # room for a .npy member's header
+MAX_EXPANSION = 64             # the most the arrays unpack to, as a multiple of the file's size
 
 
 def save_table(table: QTable, path: str | os.PathLike, min_board_visits: int = 1) -> Path:
@@ -75,42 +79,49 @@ def save_table(table: QTable, path: str | os.PathLike, min_board_visits: int = 1
 
 
 def _read_arrays(path: Path, bad) -> dict[str, np.ndarray]:
-    """The archive's arrays, after checking its size and members."""
-    size = path.stat().st_size
-    if size > MAX_FILE_BYTES:
-        raise bad(f"{size:,} bytes, more than the {MAX_FILE_BYTES:,} a table may have")
+    """The archive's arrays, read within bounds (``tictacgo.reading``): a regular file of at most
+    ``MAX_FILE_BYTES``, the expected members, each of at most its cap, unpacking to at most
+    ``MAX_EXPANSION`` times the file's size, and each array's declared shape accounting for its
+    member's size exactly, all before any array is allocated."""
     try:
-        with zipfile.ZipFile(path) as z:
-            members = {i.filename: i.file_size for i in z.infolist()}
-    except (zipfile.BadZipFile, OSError, ValueError) as e:
-        raise bad(f"not an npz archive ({e})") from None
-    if set(members) != {f"{name}.npy" for name in _ARRAYS}:
-        raise bad(f"expected the arrays {sorted(_ARRAYS)}, found {sorted(members)}")
-    for name, nbytes in members.items():
-        limit = _MAX_META_BYTES if name == "meta.npy" else MAX_ENTRIES * 8
-        if nbytes > limit + _NPY_HEADER:
-            raise bad(f"the array {name[:-4]!r} would take {nbytes:,} bytes (at most {limit:,})")
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            return {name: data[name] for name in _ARRAYS}
-    except (ValueError, OSError, EOFError, zipfile.BadZipFile, KeyError) as e:
-        raise bad(f"an array cannot be read ({e})") from None
+        with reading.open_regular(path, MAX_FILE_BYTES) as f, \
+                reading.open_zip(f, max_unpacked=None, max_ratio=MAX_EXPANSION) as z:
+            infos = {i.filename: i for i in z.infolist()}
+            if set(infos) != {f"{name}.npy" for name in _ARRAYS}:
+                raise bad(f"expected the arrays {sorted(_ARRAYS)}, found "
+                          f"{reading.shorten(str(sorted(infos)))}")
+            for name, info in infos.items():
+                limit = _MAX_META_BYTES if name == "meta.npy" else MAX_ENTRIES * 8
+                if info.file_size > limit + _NPY_HEADER:
+                    raise bad(f"the array {name[:-4]!r} would take {info.file_size:,} bytes "
+                              f"(at most {limit:,})")
+            declared = {name[:-4]: reading.npy_declared(z, info) for name, info in infos.items()}
+            for name, (shape, dtype, _, _) in declared.items():
+                if len(shape) != 1 or dtype != _ARRAYS[name]:
+                    raise bad(f"the array {name!r} must be 1-D {np.dtype(_ARRAYS[name]).name}, got "
+                              f"{len(shape)}-D {dtype}")
+            return {name: reading.read_npy(z, infos[f"{name}.npy"], declared[name]) for name in _ARRAYS}
+    except reading.ReadError as e:
+        raise bad(str(e) if not str(e).startswith("not a zip") else f"not an npz archive ({e})") from None
+    except OSError as e:
+        raise bad(f"cannot be read ({e.strerror or e})") from None
 
 
 def _check_meta(raw: np.ndarray, bad) -> dict:
     try:
-        meta = json.loads(raw.tobytes().decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError) as e:
-        raise bad(f"the meta record is not JSON ({e})") from None
+        meta = reading.parse_json(raw.tobytes())
+    except reading.ReadError as e:
+        raise bad(f"the meta record is not JSON this reader takes ({e})") from None
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         found = meta.get("format") if isinstance(meta, dict) else type(meta).__name__
-        raise bad(f"expected the format {FORMAT!r}, found {found!r}")
+        raise bad(f"expected the format {FORMAT!r}, found {reading.shown(found)}")
     if meta.get("version") not in READABLE_VERSIONS:
-        raise bad(f"unsupported version {meta.get('version')!r} (this code reads versions "
+        raise bad(f"unsupported version {reading.shown(meta.get('version'))} (this code reads versions "
                   f"{', '.join(map(str, READABLE_VERSIONS))})")
     variant = meta.get("variant")
     if not (isinstance(variant, dict) and set(variant) == {"size", "komi", "max_actions"}):
-        raise bad(f"the meta record must give the variant (size, komi, max_actions), got {variant!r}")
+        raise bad(f"the meta record must give the variant (size, komi, max_actions), got "
+                  f"{reading.shown(variant)}")
     params = meta.get("params", {})
     plies = params.get("board_plies", 0) if isinstance(params, dict) else None
     if not isinstance(plies, int) or isinstance(plies, bool) or not 0 <= plies <= 1000:
@@ -130,7 +141,7 @@ def load_table(path: str | os.PathLike) -> QTable:
         ValueError: the file is not a valid Little-Go Q-table (the message names it and why).
     """
     path = Path(path)
-    if not path.is_file():
+    if not path.exists():  # a folder or a named pipe is refused by the reader, naming what it is
         raise FileNotFoundError(f"no Q-table file at {str(path)!r}; train one with "
                                 f"tictacgo train littlego --algo qlearning --out {path}")
 
@@ -166,8 +177,8 @@ def make_go_agent(game, rng: np.random.Generator | None, path: str | None = None
     Raises:
         ValueError: a missing or invalid file, or a table trained for another variant.
     """
-    if path is not None and not isinstance(path, str):
-        raise ValueError(f"path must be a file name, got {path!r}")
+    if path is not None:
+        path = check_path("path", path, "a Q-table file name")
     file = Path(path) if path is not None else SHIPPED_TABLE
     try:
         table = load_table(file)

@@ -33,7 +33,6 @@ The package ships books for the course's game on 3x3, 4x4 and 5x5
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass, field
 from functools import cache
@@ -42,6 +41,7 @@ from pathlib import Path
 import numpy as np
 
 from tictacgo.games import littlego
+from tictacgo.reading import shorten, shown
 from tictacgo.solver import proof_file
 from tictacgo.solver.checker import verify
 from tictacgo.solver.position_code import Code, canonical, from_canonical, move_action, to_canonical
@@ -129,14 +129,19 @@ def load_book(path: str | os.PathLike, max_bytes: int = MAX_BOOK_BYTES) -> Book:
         ProofFileError: a missing, oversized or malformed file, naming what is wrong.
     """
     header, tables = proof_file.read(path, FORMAT, COLUMNS, max_bytes=max_bytes)
-    if header.get("version") != VERSION:
-        raise proof_file.ProofFileError(f"{path}: book version {header.get('version')!r}, this reader "
+    version = header.get("version")
+    if isinstance(version, bool) or version != VERSION:
+        raise proof_file.ProofFileError(f"{path}: book version {shown(version)}, this reader "
                                         f"reads version {VERSION}")
     size, komi, max_actions = proof_file.check_variant(path, header)
     game = littlego.LittleGo(size, komi, max_actions)
     if set(tables) - {"book"}:
         raise proof_file.ProofFileError(f"{path}: a book has one table, 'book'; found {sorted(tables)}")
-    book = Book(game, sources=[str(s) for s in header.get("sources", [])])
+    sources = header.get("sources", [])
+    if not isinstance(sources, list) or not all(isinstance(x, str) for x in sources):
+        raise proof_file.ProofFileError(f"{path}: the header's sources are {shown(sources)}; expected a "
+                                        "list of texts")
+    book = Book(game, sources=list(sources))
     arrays = tables.get("book")
     if arrays is None:
         return book
@@ -189,47 +194,74 @@ def book_from_frontier(path: str | os.PathLike, book: Book | None = None) -> Boo
     """Add the positions a frontier run proved won for the mover (``scripts/solve_frontier.py``'s JSON).
 
     Each position of the run's line whose value is known and a win for the player to move enters with
-    the winning move the solver found (its ``best_move``).
+    the winning move the solver found (its ``best_move``). The file is read within bounds
+    (``proof_file.read_json``) and every entry is checked before any enters: its ``taken`` a count of
+    the line's moves that reaches a position before the game's end, its ``value_for_black`` -1, 0, 1
+    or null, and its ``best_move`` a legal move there.
 
     Raises:
-        ValueError: not a frontier JSON, or another variant than ``book``'s.
+        ValueError: not a frontier JSON, an entry that is not one (named by its index), or another
+            variant than ``book``'s.
     """
     path = Path(path)
-    if path.stat().st_size > MAX_BOOK_BYTES:
-        raise ValueError(f"{path}: {path.stat().st_size:,} bytes, more than {MAX_BOOK_BYTES:,}")
+    run = proof_file.read_json(path, MAX_BOOK_BYTES)
     try:
-        run = json.loads(path.read_text())
+        if not isinstance(run, dict):
+            raise TypeError(f"a JSON {type(run).__name__}, not an object")
         game = littlego.LittleGo(run["size"], run["komi"], run["max_actions"])
-        line = [move_action(m, game.size) for m in run["line"]]
-        positions = run["positions"]
-    except (OSError, ValueError, KeyError, TypeError) as e:
+        line, positions = run["line"], run["positions"]
+        if not isinstance(line, list) or not isinstance(positions, list):
+            raise TypeError("'line' and 'positions' must be lists")
+        actions = [move_action(m, game.size) for m in line]
+    except (ValueError, KeyError, TypeError) as e:
         raise ValueError(f"{path}: not a frontier run's JSON (size, komi, max_actions, line, positions): "
-                         f"{e}") from None
+                         f"{shorten(str(e))}") from None
+    states = [game.initial_state()]
+    for k, a in enumerate(actions):
+        if states[-1].end is not None:
+            break  # a line may hold moves after its game's end: they are not positions
+        reason = littlego.illegal_reason(states[-1], a)
+        if reason is not None:
+            raise ValueError(f"{path}: the line's move {k + 1} ({shown(line[k])}) is illegal: {reason}")
+        states.append(littlego.play(states[-1], a))
     if book is None:
         book = Book(game)
     elif not book.fits(game):
         raise ValueError(f"{path}: a run on {_variant_text(game)}, but the book holds "
                          f"{_variant_text(book.game)}")
-    added = 0
+    wins = []
     for k, entry in enumerate(positions):
+        def bad(why: str, k=k) -> ValueError:
+            return ValueError(f"{path}: position {k} of the run is not a frontier entry (taken, "
+                              f"value_for_black, best_move): {why}")
+
+        if not isinstance(entry, dict):
+            raise bad(f"a JSON {type(entry).__name__}, not an object")
+        value, best, taken = entry.get("value_for_black"), entry.get("best_move"), entry.get("taken")
+        if value is None or best is None:
+            continue
+        if isinstance(value, bool) or value not in (-1, 0, 1) or not isinstance(value, int):
+            raise bad(f"value_for_black {shown(value)}, expected -1, 0, 1 or null")
+        if isinstance(taken, bool) or not isinstance(taken, int) or not 0 <= taken < len(states) \
+                or states[taken].end is not None:
+            raise bad(f"taken {shown(taken)}, expected the number of the line's moves to a position before "
+                      f"its game's end (0 to {len(states) - 1 - (states[-1].end is not None)})")
+        state = states[taken]
         try:
-            value, best = entry.get("value_for_black"), entry.get("best_move")
-            if value is None or best is None:
-                continue
-            state = game.initial_state()
-            for a in line[:entry["taken"]]:
-                state = littlego.play(state, a)
-            mover_value = value if state.to_move == littlego.BLACK else -value
             action = move_action(best, game.size)
-        except (ValueError, KeyError, TypeError, AttributeError) as e:
-            raise ValueError(f"{path}: position {k} of the run is not a frontier entry (taken, "
-                             f"value_for_black, best_move): {e}") from None
-        if mover_value > 0 and littlego.illegal_reason(state, action) is None:
-            book.add(state, action, mover_value)
-            added += 1
+        except ValueError as e:
+            raise bad(f"best_move: {shorten(str(e))}") from None
+        reason = littlego.illegal_reason(state, action)
+        if reason is not None:
+            raise bad(f"best_move {shown(best)} is illegal there: {reason}")
+        mover_value = value if state.to_move == littlego.BLACK else -value
+        if mover_value > 0:
+            wins.append((state, action, mover_value))
+    for state, action, mover_value in wins:
+        book.add(state, action, mover_value)
     kind = "combined result" if "method" in run else "frontier run"  # combine_proofs.py's JSON has one
-    book.sources.append(f"{kind} {path.name}: {added} position{'' if added == 1 else 's'} of its line "
-                        "proved won by the solver (not checked by a certificate)")
+    book.sources.append(f"{kind} {path.name}: {len(wins)} position{'' if len(wins) == 1 else 's'} of its "
+                        "line proved won by the solver (not checked by a certificate)")
     return book
 
 

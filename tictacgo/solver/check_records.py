@@ -24,10 +24,10 @@ claim the checker accepted there as that position's checked value.
 from __future__ import annotations
 
 import hashlib
-import json
 import time
 from pathlib import Path
 
+from tictacgo import reading
 from tictacgo.atomic import atomic_write_json
 from tictacgo.solver import proof_file
 
@@ -42,20 +42,19 @@ def record_path(cert: str | Path) -> Path:
 
 def sha256_of(path: str | Path) -> str:
     digest = hashlib.sha256()
-    with open(path, "rb") as f:
+    with reading.open_regular(path) as f:  # a named pipe would block a plain open
         for block in iter(lambda: f.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
 
 
 def read_record(cert: str | Path) -> dict:
-    """The record beside ``cert`` (an empty dict when there is none or it is not a JSON object)."""
-    path = record_path(cert)
+    """The record beside ``cert`` (an empty dict when there is none or it is not a JSON object of at most
+    ``MAX_RECORD_BYTES``, nested at most ``tictacgo.reading.MAX_JSON_DEPTH`` deep, with finite
+    numbers: ``tictacgo.reading.read_json``)."""
     try:
-        if path.stat().st_size > MAX_RECORD_BYTES:
-            return {}
-        record = json.loads(path.read_text())
-    except (OSError, ValueError):
+        record = reading.read_json(record_path(cert), MAX_RECORD_BYTES)
+    except (OSError, ValueError):  # missing, not a regular file, too large, not bounded JSON
         return {}
     return record if isinstance(record, dict) else {}
 
@@ -139,9 +138,9 @@ def recorded_checks(folder: str | Path) -> list[tuple[list[str], str, Path]]:
         claim = checked.get("claim") if isinstance(checked, dict) else None
         if claim not in CLAIMS or not isinstance(checked.get("sha256"), str) \
                 or not all(_is_count(checked.get(k)) for k in ("rows", "positions", "seconds")):
-            raise ValueError(f"{path}: 'checked' is {checked!r}; expected the checker's claim (one of "
-                             f"{', '.join(map(repr, CLAIMS))}), the certificate's sha256, and its rows, "
-                             f"positions and seconds")
+            raise ValueError(f"{path}: 'checked' is {reading.shown(checked)}; expected the checker's claim "
+                             f"(one of {', '.join(map(repr, CLAIMS))}), the certificate's sha256, and its "
+                             f"rows, positions and seconds")
         moves = moves_of(path.stem)
         made = record.get("made")
         if isinstance(made, dict) and "moves" in made and made["moves"] != " ".join(moves):

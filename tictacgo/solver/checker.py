@@ -51,6 +51,7 @@ from functools import cached_property
 import numpy as np
 
 from tictacgo.games import littlego
+from tictacgo.reading import shorten, shown
 from tictacgo.solver import leaf_rules, proof_file
 from tictacgo.solver.position_code import (
     Code,
@@ -81,6 +82,12 @@ LEAF_RULES: dict[str, Callable[[littlego.GoState, int], int | None]] = dict(leaf
 
 class CertificateError(ValueError):
     """A certificate that does not prove its claim: the message names the first failing position."""
+
+
+class CertificateHeaderError(CertificateError, proof_file.ProofFileError):
+    """A certificate whose header is malformed (a version, claim, leaves or root of the wrong type or
+    value): a certificate that proves nothing, and a file that cannot be read as one (the command
+    line's exit status 2, as for any unreadable file)."""
 
 
 @dataclass
@@ -159,7 +166,8 @@ def verify(path: str | os.PathLike, max_bytes: int = proof_file.DEFAULT_MAX_BYTE
     Returns:
         A ``CheckReport`` (the claim holds).
     Raises:
-        ProofFileError: the file cannot be read as a certificate.
+        ProofFileError: the file cannot be read as a certificate (``CertificateHeaderError``, both
+            kinds at once: its header is malformed).
         CertificateError: the certificate does not prove its claim (the message names the first
             position where the proof fails) or does not fit the header's variant and root.
     """
@@ -195,21 +203,23 @@ def certificate_root(path: str | os.PathLike) -> tuple[littlego.LittleGo, little
 
 def read_header(path, header: dict) -> tuple[littlego.LittleGo, littlego.GoState, str, str, list[str]]:
     """(game, root state, the root's name, claim, leaf rules) of a certificate header, checked."""
-    if header.get("version") != VERSION:
-        raise CertificateError(f"{path}: certificate version {header.get('version')!r}, this checker "
+    version = header.get("version")
+    if isinstance(version, bool) or version != VERSION:
+        raise CertificateHeaderError(f"{path}: certificate version {shown(version)}, this checker "
                                f"reads version {VERSION}")
     size, komi, max_actions = proof_file.check_variant(path, header)
     game = littlego.LittleGo(size, komi, max_actions)
     claim = header.get("claim")
-    if claim not in CLAIMS:
-        raise CertificateError(f"{path}: claim {claim!r}, expected one of {', '.join(CLAIMS)}")
+    if not isinstance(claim, str) or claim not in CLAIMS:
+        raise CertificateHeaderError(f"{path}: claim {shown(claim)}, expected one of {', '.join(CLAIMS)}")
     leaves = header.get("leaves", [])
     if not isinstance(leaves, list) or any(not isinstance(x, str) for x in leaves):
-        raise CertificateError(f"{path}: 'leaves' must be a list of rule names, got {leaves!r}")
+        raise CertificateHeaderError(f"{path}: 'leaves' must be a list of rule names, got {shown(leaves)}")
     unknown = [x for x in leaves if x != "game_end" and x not in LEAF_RULES]
     if unknown:
-        raise CertificateError(f"{path}: the certificate relies on leaf rule(s) {unknown} that this checker "
-                               f"cannot recompute (it knows game_end{''.join(', ' + k for k in LEAF_RULES)})")
+        raise CertificateError(f"{path}: the certificate relies on leaf rule(s) {shown(unknown)} that this "
+                               f"checker cannot recompute (it knows game_end"
+                               f"{''.join(', ' + k for k in LEAF_RULES)})")
     root, root_line = read_root(path, header.get("root"), game)
     return game, root, root_line, claim, [x for x in leaves if x != "game_end"]
 
@@ -222,9 +232,9 @@ def read_root(path, root, game: littlego.LittleGo) -> tuple[littlego.GoState, st
         state = littlego.from_boards(board, root["to_move"], previous, t=root["t"], komi=game.komi,
                                      max_actions=game.max_actions, size=game.size)
     except (TypeError, KeyError, ValueError) as e:
-        raise CertificateError(f"{path}: the root must be {{'board', 'previous', 'to_move', 't'}} with "
-                               f"boards of {game.size} rows of digits 0-2 that legal play reaches: "
-                               f"{e}") from None
+        raise CertificateHeaderError(f"{path}: the root must be {{'board', 'previous', 'to_move', 't'}} "
+                                     f"with boards of {game.size} rows of digits 0-2 that legal play "
+                                     f"reaches: {shorten(str(e), 200)}") from None
     line = root.get("line")
     name = f"the position after {line}" if line else "the empty board" if state.t == 0 else \
         "the certificate's root position"
