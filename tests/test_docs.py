@@ -148,6 +148,8 @@ def test_docs_python_example_runs(block, tmp_path, monkeypatch):
         pytest.skip("the same example is in the README, run by tests/test_readme.py")
     if "sb3_contrib" in block or 'opponent="ppo"' in block:
         pytest.importorskip("sb3_contrib")
+    if "open_spiel" in block or "pyspiel" in block:
+        pytest.importorskip("pyspiel", reason="the openspiel extra is not installed")
     from tictacgo.baselines import registry
 
     registry._load_builtins()
