@@ -11,7 +11,7 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/pip install --quiet --upgrade pip
 	# torch first and pinned: here that is a local CPU build; an unpinned torch pulls a multi-GB CUDA build.
 	$(BIN)/pip install --quiet torch==2.13.0
-	$(BIN)/pip install --quiet -e '.[train,render,plot,sgf,dev,docs,fast,tianshou,ray]'
+	$(BIN)/pip install --quiet -e '.[train,render,plot,sgf,dev,docs,fast,tianshou,ray,openspiel]'
 	touch $@
 
 demo: $(VENV)/.installed
