@@ -61,6 +61,7 @@ from tictacgo.solver.position_code import (
     from_canonical,
     key_layout,
     line_name,
+    move_action,
     move_name,
     pack_key,
 )
@@ -236,9 +237,35 @@ def read_root(path, root, game: littlego.LittleGo) -> tuple[littlego.GoState, st
                                      f"with boards of {game.size} rows of digits 0-2 that legal play "
                                      f"reaches: {shorten(str(e), 200)}") from None
     line = root.get("line")
+    if line is not None:
+        check_line(path, line, state, game)
     name = f"the position after {line}" if line else "the empty board" if state.t == 0 else \
         "the certificate's root position"
     return state, name
+
+
+def check_line(path, line, root: littlego.GoState, game: littlego.LittleGo) -> None:
+    """A root's ``line`` (the moves that reached it, as the course writes them) is printed and goes
+    into books: it must be moves that the rules play from the empty board to the root itself.
+
+    Raises:
+        CertificateHeaderError: anything else (text that is not such moves, a control character, a
+            line that reaches another position), the line shown escaped.
+    """
+    if not isinstance(line, str) or len(line) > 1000:
+        raise CertificateHeaderError(f"{path}: the root's line {shown(line)} is not a line of moves")
+    state = game.initial_state()
+    try:
+        for word in line.split():
+            state = littlego.play(state, move_action(word, game.size))
+    except (ValueError, TypeError) as e:  # a word that is no move, an illegal move, the game over
+        raise CertificateHeaderError(f"{path}: the root's line {shown(line)} is not moves that the rules "
+                                     f"play from the empty board ({shorten(str(e), 120)})") from None
+    same = (state.black, state.white, state.prev_black, state.prev_white, state.to_move, state.t) == \
+        (root.black, root.white, root.prev_black, root.prev_white, root.to_move, root.t)
+    if not same or line != " ".join(line.split()):
+        raise CertificateHeaderError(f"{path}: the root's line {shown(line)} does not reach the "
+                                     f"certificate's root position")
 
 
 def strategy_table(path, arrays: dict, game: littlego.LittleGo, colour: int) -> dict[int, int]:
