@@ -38,15 +38,24 @@ input or a record that disagrees with its certificate, 130 when stopped.
 from __future__ import annotations
 
 import argparse
+import math
 import signal
 import sys
 import time
 from pathlib import Path
 
 from tictacgo.atomic import atomic_write_json, check_writable
+from tictacgo.cli import guard_output
 from tictacgo.evaluation.frontier import fmt_value
-from tictacgo.solver.combine import CHECKED, RECORDED, UNCHECKED, combine, trust_words
+from tictacgo.solver.combine import CHECKED, MAX_RESULT_BYTES, RECORDED, UNCHECKED, combine, trust_words
+from tictacgo.solver.proof_file import MAX_ACTIONS, check_result_files
 from tictacgo.solver.proof_leaves import Made, certify, proof_leaves
+from tictacgo.validate import check_options
+
+#: The numeric options and their bounds, checked at once before any work (``check_options``).
+NUMERIC_OPTIONS = {"depth": {"min": 1, "max": MAX_ACTIONS}, "table_bits": {"min": 4, "max": 30},
+                   "checks_at_once": {"min": 1, "max": 1024}, "max_mb": {"positive": True},
+                   "book_until": {"min": 0, "max": MAX_ACTIONS, "allow_none": True}}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -105,19 +114,20 @@ def main(argv: list[str] | None = None) -> int:
             check_writable(args.json)
         except (OSError, ValueError) as e:
             p.error(f"--json {args.json!r}: {e}")
-    if args.checks_at_once < 1:
-        p.error(f"--checks-at-once must be at least 1, got {args.checks_at_once}")
+    try:
+        check_options(args, NUMERIC_OPTIONS)
+    except ValueError as e:
+        p.error(str(e))
     if args.recheck and args.records is not None:
         p.error("--recheck checks every certificate again, which --records' leaves no longer have: leave "
                 "out --records to make and check them again")
-    if not args.max_mb > 0:
-        p.error(f"--max-mb must be positive, got {args.max_mb}")
     max_bytes = int(args.max_mb * (1 << 20))
     from tictacgo.solver.certificate import leaf_rule_names
 
     try:
         rules = leaf_rule_names(args.leaf_rules)
         shard = parse_shard(args.shard)
+        check_result_files(args.results, MAX_RESULT_BYTES)  # bounded, before they are combined
         leaves = proof_leaves(args.results, args.opening, args.depth)
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
@@ -137,7 +147,10 @@ def main(argv: list[str] | None = None) -> int:
     folder = Path(args.dir)
     if folder.exists() and not folder.is_dir():
         p.error(f"--dir {args.dir!r} is not a folder")
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:  # a read-only file system, a missing permission
+        p.error(f"--dir {args.dir!r} cannot be made: {e.strerror or e}")
     print(f"{everything} leaves, {args.depth} actions below "
           f"{repr(args.opening) if args.opening else 'the empty board'}"
           f"{f'; {len(recorded)} checked by earlier jobs ({args.records})' if args.records else ''}"
@@ -147,20 +160,24 @@ def main(argv: list[str] | None = None) -> int:
         from tictacgo.solver.position_code import canonical
         from tictacgo.solver.proof_leaves import certificates_in
 
-        found = certificates_in(folder)
+        try:
+            found = certificates_in(folder)
+        except ValueError as e:  # a .cert in the folder that is not a certificate
+            print(f"error: {e}", file=sys.stderr)
+            return 2
         done, rows, seconds, waiting = 0, 0, 0.0, 0
         for leaf in leaves:
             path = found.get(canonical(leaf.state)[0])
             record = read_record(path) if path else {}
-            checked, made = record.get("checked"), record.get("made")
+            checked, made = _figures(record.get("checked")), _figures(record.get("made"))
             state = "to make" if path is None else f"{path.name}, " + (
-                f"checked: {checked['rows']:,} rows" if isinstance(checked, dict) else
-                f"made ({made['rows']:,} rows in {made['seconds']:,.0f} s), not checked yet"
-                if isinstance(made, dict) else "not checked yet")
+                f"checked: {_shown(checked['rows'])} rows" if checked is not None else
+                f"made ({_shown(made['rows'])} rows in {_shown(made['seconds'], ',.0f')} s), not checked yet"
+                if made is not None else "not checked yet")
             print(f"  {' '.join(leaf.moves)}: {state}")
-            if isinstance(checked, dict):
+            if checked is not None and None not in (checked["rows"], checked["seconds"]):
                 done, rows, seconds = done + 1, rows + checked["rows"], seconds + checked["seconds"]
-            waiting += path is not None and not isinstance(checked, dict)
+            waiting += path is not None and checked is None
         for name, record in recorded.items():
             checked = record["checked"]
             print(f"  {' '.join(moves_of(name))}: checked by an earlier job: {checked['rows']:,} rows")
@@ -242,6 +259,20 @@ def recorded_leaves(leaves, folder) -> dict[str, dict]:
     return out
 
 
+def _figures(part) -> dict | None:
+    """A record's ``checked`` or ``made`` (``check_records``) as ``{"rows", "seconds"}``, each a
+    non-negative finite number or None where the record does not hold one; None for no such part."""
+    if not isinstance(part, dict):
+        return None
+    return {key: x if isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+            and x >= 0 else None for key, x in ((k, part.get(k)) for k in ("rows", "seconds"))}
+
+
+def _shown(x: float | None, spec: str = ",") -> str:
+    """A record's figure, or "?" where it holds none."""
+    return "?" if x is None else format(x, spec)
+
+
 def parse_shard(text: str | None) -> tuple[int, int] | None:
     """``"I/N"`` as ``(I, N)``, with ``0 <= I < N``; None for None."""
     if text is None:
@@ -254,4 +285,4 @@ def parse_shard(text: str | None) -> tuple[int, int] | None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(guard_output("certify_leaves.py", main))

@@ -25,8 +25,10 @@ import argparse
 import sys
 
 from tictacgo.atomic import atomic_write_json, check_writable
+from tictacgo.cli import guard_output
 from tictacgo.evaluation.frontier import fmt_value
-from tictacgo.solver.combine import CHECKED, RECORDED, UNCHECKED, combine, trust_words
+from tictacgo.solver.combine import CHECKED, MAX_RESULT_BYTES, RECORDED, UNCHECKED, combine, trust_words
+from tictacgo.solver.proof_file import check_result_files
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -47,8 +49,9 @@ def main(argv: list[str] | None = None) -> int:
         except (OSError, ValueError) as e:
             p.error(f"--json {args.json!r}: {e}")
     try:
+        check_result_files(args.results, MAX_RESULT_BYTES)  # bounded, before combine reads them
         result = combine(args.results, args.opening, args.depth)
-    except ValueError as e:  # CertificateError included
+    except ValueError as e:  # CertificateError and ProofFileError included
         print(f"error: {e}", file=sys.stderr)
         return 2
     g = result.game
@@ -76,4 +79,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(guard_output("combine_proofs.py", main))

@@ -10,9 +10,11 @@ the totals and the rate of checks in a time window:
     python scripts/leaf_records.py runs/empty_board_certs --since 2026-11-27T15:00:00Z
 
 A figure a record does not hold (a record written before it held how the
-certificate was made) is shown as "—". "winner's moves": how the certificate
-chose the winner's move at each of its positions (``prove``'s
-``prefer_known``: known moves first, or the solver's own).
+certificate was made, or held it under another name) is shown as "—"; a
+record that is not bounded JSON with finite numbers is an error naming it.
+"winner's moves": how the certificate chose the winner's move at each of its
+positions (``prove``'s ``prefer_known``: known moves first, or the solver's
+own).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
+from tictacgo.cli import guard_output
 from tictacgo.solver.check_records import moves_of, read_record, recorded_checks
 
 
@@ -66,12 +69,12 @@ def main(argv: list[str] | None = None) -> int:
         print("no checked records" + (f" since {args.since}" if since else ""))
         return 1
     checks = [r["checked"] for _, r in records]
-    makes = [r["made"]["seconds"] for _, r in records if isinstance(r.get("made"), dict)]
+    makes = [x for _, r in records if (x := _figure(r.get("made"), "seconds")) is not None]
     micro = [1e6 * c["seconds"] / c["positions"] for c in checks if c["positions"]]
     print(f"\n{len(records)} checked: {sum(c['rows'] for c in checks):,} rows, "
           f"{sum(c['seconds'] for c in checks):,.0f} s of checks "
-          f"({min(c['seconds'] for c in checks):,.0f} to {max(c['seconds'] for c in checks):,.0f} s each, "
-          f"{min(micro):.0f} to {max(micro):.0f} us a position)"
+          f"({min(c['seconds'] for c in checks):,.0f} to {max(c['seconds'] for c in checks):,.0f} s each"
+          + (f", {min(micro):.0f} to {max(micro):.0f} us a position" if micro else "") + ")"
           + (f"; {min(makes):,.0f} to {max(makes):,.0f} s to make" if makes else ""))
     claims = sorted({c["claim"] for c in checks})
     print(f"claims: {', '.join(claims)}")
@@ -87,14 +90,23 @@ def main(argv: list[str] | None = None) -> int:
 def row(name: str, record: dict) -> str:
     """One leaf's Markdown row."""
     made, checked = record.get("made"), record["checked"]
-    moves = made["moves"] if isinstance(made, dict) and "moves" in made else " ".join(moves_of(name))
+    moves = " ".join(moves_of(name))  # recorded_checks has checked that a record's moves are its name's
     if isinstance(made, dict):
         how = "known moves first" if made.get("prefer_known") else "solver's moves"
-        searched, seconds = f"{made['solver_positions']:,}", f"{made['seconds']:,.0f} s"
+        searched, seconds = _figure(made, "solver_positions"), _figure(made, "seconds")
+        searched = "—" if searched is None else f"{searched:,}"
+        seconds = "—" if seconds is None else f"{seconds:,.0f} s"
     else:
         how, searched, seconds = "—", "—", "—"
     return (f"| `{moves}` | {how} | {checked['rows']:,} | {searched} | {seconds} | "
             f"{checked['positions']:,} | {checked['seconds']:,.0f} s |")
+
+
+def _figure(part, key: str) -> float | None:
+    """A figure of a record's part (``made``), or None where the part does not hold one (a record
+    written before it held that figure); non-finite numbers never reach here (``read_record``)."""
+    x = part.get(key) if isinstance(part, dict) else None
+    return x if isinstance(x, (int, float)) and not isinstance(x, bool) and x >= 0 else None
 
 
 def parse_time(text: str) -> datetime:
@@ -102,4 +114,4 @@ def parse_time(text: str) -> datetime:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(guard_output("leaf_records.py", main))

@@ -306,7 +306,7 @@ def test_the_checkers_size_cap_is_the_jobs_to_set(answer_runs, tmp_path, capsys)
     assert leaves_script.main([*args, "--recheck"]) == 0  # the default cap (4096 MB) takes it
     with pytest.raises(SystemExit):
         leaves_script.main([*args, "--max-mb", "0"])
-    assert "--max-mb must be positive, got 0.0" in capsys.readouterr().err
+    assert "--max-mb must be a finite positive number, got 0.0" in capsys.readouterr().err
 
 
 def test_how_a_certificate_was_made_is_recorded_before_its_check(answer_runs, tmp_path, capsys):

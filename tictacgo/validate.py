@@ -4,6 +4,7 @@
     c = check_number("c", c, min=0)                      # a finite float >= 0
     limit = check_number("time_limit", limit, positive=True, allow_none=True)
     gamma = check_probability("gamma", gamma)            # a finite float in [0, 1]
+    check_options(args, {"max_mb": {"positive": True}})  # a command's options, named by their flags
 
 Each check returns the value as a plain ``int``, ``float`` or ``bool`` (numpy
 scalars accepted) or raises an error that names the argument, says what was
@@ -192,6 +193,34 @@ def check_choice(name: str, value: Any, choices: Collection[Any]) -> Any:
     if not ok:
         raise ValueError(f"{name} must be one of {tuple(choices)}, got {value!r}")
     return value
+
+
+def check_options(args: Any, options: dict[str, dict[str, Any]]) -> None:
+    """Check a command's numeric options in one place, each named by its flag (``max_mb`` as
+    ``--max-mb``): an option parsed as a float must be a finite number in its bounds
+    (``check_number``), one parsed as an int an int in them (``check_int``; ``positive`` means at
+    least 1).
+
+        check_options(args, {"max_mb": {"positive": True, "max": 1 << 20},
+                             "max_actions": {"min": 1, "max": 127, "allow_none": True}})
+
+    Args:
+        args: the parsed arguments (an ``argparse.Namespace``).
+        options: each option's ``dest`` -> its bounds (``min``, ``max``, ``positive``, ``allow_none``).
+    Raises:
+        ValueError: the first option refused (``--max-mb must be a finite positive number ..., got inf``).
+    """
+    for dest, bounds in options.items():
+        value, flag = getattr(args, dest), "--" + dest.replace("_", "-")
+        bounds = dict(bounds)
+        if bounds.pop("allow_none", False) and value is None:  # the option was left out
+            continue
+        if isinstance(value, float):
+            check_number(flag, value, **bounds)
+        else:
+            if bounds.pop("positive", False):
+                bounds["min"] = max(1, bounds.get("min") or 1)
+            check_int(flag, value, **bounds)
 
 
 # -- settings dataclasses ----------------------------------------------------------------------

@@ -13,9 +13,11 @@ argparse. The module is imported only when its subcommand runs, so
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import os
 import sys
+from collections.abc import Callable
 from importlib.metadata import PackageNotFoundError, version
 
 from tictacgo.interrupt import termination_as_interrupt
@@ -105,11 +107,51 @@ def _main(argv: list[str], command: str | None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
+    module = importlib.import_module(command_module(args.command, argv[1:]))
+    return guard_output(f"tictacgo {args.command}", lambda: int(module.run(args) or 0))
+
+
+def guard_output(prog: str, run: Callable[[], int]) -> int:
+    """``run()``'s exit status, with the failures of writing its output turned into status 1: a closed
+    stdout (``tictacgo agents | head -3``: not an error of ours, so nothing is said) and a full disk
+    (``> /dev/full``, or a disk that filled under a file the command writes without handling it
+    itself: one line on stderr naming ``prog``), never a traceback. Scripts use it too.
+    """
     try:
-        return int(importlib.import_module(command_module(args.command, argv[1:])).run(args) or 0)
+        status = run()
+        sys.stdout.flush()  # a full disk under stdout shows here, while one line can still say so
+        return status
     except BrokenPipeError:
-        # The reader went away (``tictacgo agents | head -3``): not an error of
-        # ours. Point stdout at devnull so that Python's exit flush is quiet.
+        # Point stdout at devnull so that Python's exit flush is quiet.
+        _silence_stdout()
+        return 1
+    except OSError as e:
+        if e.errno not in _WRITE_ERRORS:
+            raise
+        _flush_what_can_be()
+        _silence_stdout()
+        what = "its output" if e.filename is None else repr(e.filename)
+        print(f"{prog}: cannot write {what}: {e.strerror or e}", file=sys.stderr)
+        return 1
+
+
+#: The errors of a write that failed for want of room or a working device.
+_WRITE_ERRORS = {errno.ENOSPC, errno.EFBIG, errno.EIO, getattr(errno, "EDQUOT", errno.ENOSPC)}
+
+
+def _flush_what_can_be() -> None:
+    """Write out what stdout still holds, if it can be (it may be a terminal, the error elsewhere)."""
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):  # ValueError: stdout was closed
+        pass
+
+
+def _silence_stdout() -> None:
+    """Point stdout at devnull, so that nothing more is written there and Python's exit flush is quiet."""
+    try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-        return 1
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass

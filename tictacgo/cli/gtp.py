@@ -1,8 +1,9 @@
 """``tictacgo gtp --agent SPEC``: a GTP engine for Little-Go on stdin and stdout (``tictacgo.protocol.gtp``).
 
-Exit status 0 after ``quit`` or the end of the input, 2 for bad arguments
-(an unknown agent or parameter, a negative seed, a board size or komi out of
-range or one the agent cannot play), 130 on Ctrl-C.
+Exit status 0 after ``quit`` or the end of the input, 1 when stdout is closed
+or cannot be written (a full disk), 2 for bad arguments (an unknown agent or
+parameter, a negative seed, a board size or komi out of range or one the
+agent cannot play), 130 on Ctrl-C.
 """
 
 from __future__ import annotations
@@ -47,6 +48,6 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("tictacgo gtp: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        return 0
+    # A closed stdout (BrokenPipeError) or a full disk under it goes to the command line's handler:
+    # one line at most, status 1 (docs/errors.md).
     return 0

@@ -29,14 +29,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", type=int, default=5, help="board size (2 to 7; default 5)")
     parser.add_argument("--komi", type=float, default=None, help="komi (default: size / 2)")
     parser.add_argument("--max-actions", type=int, default=None,
-                        help="the action limit (default: size * size - 1)")
+                        help="the action limit, 1 to 127 (default: size * size - 1)")
     parser.add_argument("--line", default="", metavar="MOVES",
                         help="solve the position after these moves from the empty board, as the course "
                              "writes them: 'i,j' or PASS separated by spaces (default: the empty board)")
     parser.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
                         help="give up after this many seconds of search (default: no limit)")
     parser.add_argument("--table-bits", type=int, default=22,
-                        help="log2 of the solver's table entries (13 bytes each; default 22, 52 MB)")
+                        help="log2 of the solver's table entries, 4 to 30 (13 bytes each; default 22, 52 MB)")
     parser.add_argument("--certificate", default=None, metavar="OUT",
                         help="write the proof of the value to this file")
     parser.add_argument("--leaf-rules", default="pass_bound", metavar="RULES",
@@ -74,8 +74,12 @@ def run(args: argparse.Namespace) -> int:
         return _error(str(e))
     if args.verify is not None and args.book is not None:
         return _error("give either --verify FILE or --book OUT, not both")
-    if args.max_mb <= 0:
-        return _error(f"--max-mb must be positive, got {args.max_mb}")
+    from tictacgo.validate import check_options
+
+    try:
+        check_options(args, numeric_options())
+    except ValueError as e:
+        return _error(str(e))
     if args.certificates and args.book is None:
         return _error(f"certificate files ({' '.join(args.certificates)}) are read only with --book OUT")
     if args.frontier is not None and args.book is None:
@@ -85,6 +89,18 @@ def run(args: argparse.Namespace) -> int:
     if args.book is not None:
         return _book(args)
     return _solve(args)
+
+
+def numeric_options() -> dict[str, dict]:
+    """The numeric options and their bounds, checked at once before any work
+    (``tictacgo.validate.check_options``): finite, in range, named by their flags."""
+    from tictacgo.solver.proof_file import MAX_ACTIONS, MAX_KOMI
+
+    return {"komi": {"min": -MAX_KOMI, "max": MAX_KOMI, "allow_none": True},
+            "max_actions": {"min": 1, "max": MAX_ACTIONS, "allow_none": True},
+            "time_limit": {"positive": True, "allow_none": True},
+            "table_bits": {"min": 4, "max": 30},
+            "max_mb": {"positive": True}}
 
 
 def _verify(path: str, max_bytes: int) -> int:
@@ -119,10 +135,12 @@ def _book(args: argparse.Namespace) -> int:
             if args.certificates else None
         for path in args.frontier or ():
             book = book_from_frontier(path, book)
+    except ProofFileError as e:  # a file that cannot be read (a certificate's malformed header too)
+        return _error(str(e))
     except CertificateError as e:
         print(f"tictacgo solve: not proved: {e}", file=sys.stderr)
         return 1
-    except (ProofFileError, ValueError, OSError) as e:
+    except (ValueError, OSError) as e:
         return _error(str(e))
     path = book.write(args.book)
     print(f"wrote {path}: {len(book):,} positions ({path.stat().st_size:,} bytes)")
@@ -152,8 +170,6 @@ def _solve(args: argparse.Namespace) -> int:
         if args.certificate is not None:
             check_writable(args.certificate)
         leaf_rules = leaf_rule_names(args.leaf_rules)
-        if args.time_limit is not None and not args.time_limit > 0:
-            raise ValueError(f"--time-limit must be a positive number of seconds, got {args.time_limit}")
     except ValueError as e:  # also the rules' IllegalActionError
         return _error(str(e))
     from tictacgo.solver import Solver

@@ -64,7 +64,8 @@ def proof_leaves(paths: list[str | os.PathLike], opening: str | list[str], depth
 
     Raises:
         ValueError: as ``combine.read_results``; a depth below 1; or a position on the way whose
-            value the results do not prove (the message names it).
+            value the results do not prove, or prove a win only by their own value there (the message
+            names it).
     """
     if not isinstance(depth, int) or depth < 1:
         raise ValueError(f"depth must be an integer of at least 1, got {depth!r}")
@@ -92,8 +93,13 @@ def proof_leaves(paths: list[str | os.PathLike], opening: str | list[str], depth
         sign = 1 if state.to_move == littlego.BLACK else -1
         actions = littlego.legal_actions(state)
         if value * sign == 1:
-            actions = [next(a for a in actions
-                            if search.value(littlego.play(state, a), left - 1)[0] == value)]
+            wins = [a for a in actions if search.value(littlego.play(state, a), left - 1)[0] == value]
+            if not wins:  # the win is a run's own value there, which no certificate below can check
+                raise ValueError(f"the results prove the position after '{' '.join(moves)}' won for its "
+                                 f"mover by their own value alone: none of its moves leads to a position "
+                                 f"they prove won within {left - 1} actions, so no leaf below it would "
+                                 f"check it (give the results of its moves, or a smaller depth)")
+            actions = wins[:1]
         for a in actions:
             walk(littlego.play(state, a), (*moves, move_name(a, game.size)), left - 1)
 
