@@ -13,21 +13,36 @@ their agents themselves, so the agents must be registered by the built-in
 modules; ``workers=1`` runs in-process, reuses the agents built to check the
 specs, and accepts any registered agent). A progress
 bar (tqdm if installed, else a line on stderr every few seconds) follows the
-games; Ctrl-C stops the run and returns the games finished so far. Jobs come
-from a lazy iterator, made only as the workers take them, so a run of
-``10**12`` games starts at once; only the results are kept in memory.
+games; Ctrl-C stops the run and returns the games finished so far (the
+workers are stopped with SIGTERM, which ends them as an exit, so that their
+agents clean up: a program agent's move is stopped and its folder removed;
+one still there after ``STOP_GRACE`` seconds is killed). A worker that dies,
+or cannot start, is seen at once (``concurrent.futures``' broken pool): the
+run stops with ``WorkerFailed``, naming the worker's exit status, never
+hangs; whatever the worker printed is on stderr above it. (A worker starts by
+importing the main script, so a script that starts a run must do it under
+``if __name__ == "__main__":``; one that does not gets that advice in the
+error.) Jobs come from a lazy iterator, made only as the workers take them,
+so a run of ``10**12`` games starts at once; only the results are kept in
+memory.
 ``backend="ray"`` plays the same jobs as Ray tasks instead
 (``tictacgo.arena.ray_backend``), with the same results.
 """
 
 from __future__ import annotations
 
+import gc
+import itertools
 import multiprocessing
 import os
 import signal
+import sys
 import threading
+import time
 import warnings
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 
 from tictacgo.arena import ray_backend
 from tictacgo.arena.jobs import AgentCache, Job, play_job
@@ -38,20 +53,43 @@ from tictacgo.validate import check_int
 # The agents of a pool worker process, made by _start_worker: one cache for the pool's life (one run).
 _worker_agents: AgentCache | None = None
 
+STOP_GRACE = 5.0  # seconds workers have to stop (their agents' clean-up) before they are killed
+
+
+class WorkerFailed(RuntimeError):
+    """A worker process died or could not start; what it printed itself went to stderr."""
+
 
 def _start_worker() -> None:
     global _worker_agents
     _worker_agents = AgentCache()
     # Ctrl-C and a closed terminal's SIGHUP go to the whole process group; the
-    # parent alone handles them and stops the pool. SIGTERM keeps its default
-    # (a quiet exit): the pool's terminate() sends it to stop a worker.
+    # parent alone handles them and stops the pool. SIGTERM (the parent
+    # stopping the pool) ends the worker as an exit, so that its agents clean
+    # up: a program agent's move is stopped and its folder removed.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "SIGHUP"):
         signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)
 
 
-def _play_in_worker(job: Job) -> tuple[int, MatchGame]:
-    return play_job(job, _worker_agents)
+def _exit_on_sigterm(signum, frame) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    raise SystemExit(128 + signum)
+
+
+def _play_in_worker(jobs: list[Job]) -> list[tuple[int, MatchGame]]:
+    global _worker_agents
+    try:
+        return [play_job(job, _worker_agents) for job in jobs]
+    except SystemExit:
+        pass
+    # Stopped (SIGTERM) during a game, the game's own clean-up done (a program's move stopped). The
+    # pool would report the exit and keep the worker, so it ends here, its agents dropped first, out
+    # of the except clause whose traceback holds them: their finalizers remove their folders.
+    _worker_agents = None
+    gc.collect()
+    os._exit(128 + signal.SIGTERM)
 
 
 def available_cpus() -> int:
@@ -83,8 +121,8 @@ def _resolve_workers(workers: int | None, n_jobs: int) -> int:
     return max(1, min(capped, n_jobs))
 
 
-def _start_pool(n_workers: int):
-    """A ``spawn`` pool whose workers never see SIGINT, and a function to call once it is held.
+def _hold_sigint():
+    """Ignore (and block) SIGINT while workers start; returns the function that restores it.
 
     Ctrl-C goes to the whole process group. The workers' initializer ignores
     it, but a worker still importing when it arrives would print a
@@ -98,26 +136,119 @@ def _start_pool(n_workers: int):
     and the pool's own threads; a Ctrl-C that the kernel hands to another
     thread started earlier (a progress bar's, say) in that moment is lost,
     so start the pool before such threads.
-
-    Returns:
-        ``(pool, release)``.
     """
-    context = multiprocessing.get_context("spawn")
     if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
-        return context.Pool(n_workers, initializer=_start_worker), lambda: None
+        return lambda: None
     old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     old_handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def release() -> None:
         signal.signal(signal.SIGINT, old_handler)
         signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
+    return release
+
+
+def _chunks(jobs: Iterable[Job], size: int) -> Iterator[list[Job]]:
+    it = iter(jobs)
+    while chunk := list(itertools.islice(it, size)):
+        yield chunk
+
+
+def _describe_failure(workers: list[multiprocessing.process.BaseProcess], done: int, total: int) -> str:
+    """What went wrong, in words: the dead workers' exit statuses, and the likely cause if none started."""
+    codes = [p.exitcode for p in workers if p.exitcode not in (None, 0)]
+    # The pool stops the other workers (SIGTERM) once one has died: the first cause is the others.
+    causes = [c for c in codes if c != -signal.SIGTERM] or codes
+    statuses = sorted({f"killed by signal {-c}" if c < 0 else f"exit status {c}" for c in causes})
+    how = f" ({', '.join(statuses)})" if statuses else ""
+    text = (f"a worker process died or could not start{how} after {done} of {total} games; "
+            f"its own error, if it printed one, is above")
+    if done == 0 and _unguarded_main():
+        text += ('. A worker starts by importing the main script, and this one starts a run when '
+                 'imported: put that under if __name__ == "__main__":')
+    return text
+
+
+def _unguarded_main() -> bool:
+    """Whether the main module is a script file that never tests ``__name__`` for ``"__main__"``."""
+    path = getattr(sys.modules.get("__main__"), "__file__", None)
+    if not path:
+        return False
+    try:
+        with open(path, "rb") as f:
+            return b"__main__" not in f.read(2**20)
+    except OSError:
+        return False
+
+
+def _stop_workers(workers: list[multiprocessing.process.BaseProcess]) -> None:
+    """SIGTERM (the workers' agents clean up and they exit), then SIGKILL after STOP_GRACE seconds."""
+    for p in workers:
+        if p.exitcode is None:
+            p.terminate()
+    deadline = time.monotonic() + STOP_GRACE
+    for p in workers:
+        p.join(max(0.0, deadline - time.monotonic()))
+    for p in workers:
+        if p.exitcode is None:
+            p.kill()
+            p.join()
+
+
+def _play_in_pool(jobs: Iterable[Job], total: int, n_workers: int, keep: Callable, start_bar: Callable):
+    """Play the jobs on ``n_workers`` worker processes, chunks of jobs in flight at a time.
+
+    Jobs are drawn from ``jobs`` only as chunks are handed out (at most two
+    per worker waiting), so a generator of jobs is never materialized. A
+    worker that dies, or cannot start, breaks the pool (``BrokenProcessPool``,
+    seen at once through the workers' sentinels): the run stops with
+    ``WorkerFailed``. On any other way out (Ctrl-C, a game's error) the
+    workers are stopped and the error passes on.
+    """
+    # Small chunks keep the bar lively; bigger ones cut overhead on tiny games.
+    chunks = _chunks(jobs, max(1, min(16, total // (n_workers * 8))))
+    context = multiprocessing.get_context("spawn")
+    before = set(multiprocessing.active_children())
+    pool = ProcessPoolExecutor(n_workers, mp_context=context, initializer=_start_worker)
+    workers: list[multiprocessing.process.BaseProcess] = []
+    pending: set = set()
+    done = 0
+
+    def hand_out(n: int) -> None:
+        for chunk in itertools.islice(chunks, n):
+            try:
+                pending.add(pool.submit(_play_in_worker, chunk))
+            except (BrokenPipeError, EOFError) as e:  # a worker died while it was being started
+                raise BrokenProcessPool(str(e)) from e
+        workers.extend(p for p in multiprocessing.active_children() if p not in before and p not in workers)
 
     try:
-        pool = context.Pool(n_workers, initializer=_start_worker)
+        try:
+            # The first chunks start the workers; the bar comes after them, since it may
+            # start a thread that must not take (and drop) a Ctrl-C meanwhile (_hold_sigint).
+            release = _hold_sigint()
+            try:
+                hand_out(2 * n_workers)
+            finally:
+                release()  # a Ctrl-C during the start arrives here
+            bar = start_bar()
+            while pending:
+                finished, _ = wait(pending, timeout=1.0, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    pending.discard(future)
+                    for r in future.result():
+                        keep(r)
+                        done += 1
+                        bar.update()
+                    hand_out(1)
+        except BrokenProcessPool:
+            _stop_workers(workers)
+            raise WorkerFailed(_describe_failure(workers, done, total)) from None
     except BaseException:
-        release()
+        _stop_workers(workers)
+        pool.shutdown(wait=True, cancel_futures=True)
         raise
-    return pool, release
+    pool.shutdown(wait=True)
 
 
 BACKENDS = ("local", "ray")
@@ -181,25 +312,11 @@ def execute_jobs(jobs: Iterable[Job], total: int, workers: int | None, progress:
                 keep(play_job(job, agents))
                 bar.update()
         else:
-            # Small chunks keep the bar lively; bigger ones cut overhead on tiny games.
-            chunksize = max(1, min(16, total // (n_workers * 8)))
-            # The pool first: the progress bar may start a thread, which must not
-            # take (and drop) a Ctrl-C while the workers start (see _start_pool).
-            pool, release = _start_pool(n_workers)
-            try:
-                release()  # a Ctrl-C during the start arrives here
+            def start_bar() -> Progress:
+                nonlocal bar
                 bar = Progress(total, progress, desc)
-                # imap_unordered draws from the iterator only as the workers'
-                # queue takes tasks, so a generator of jobs is never materialized.
-                for r in pool.imap_unordered(_play_in_worker, jobs, chunksize=chunksize):
-                    keep(r)
-                    bar.update()
-                pool.close()
-            except BaseException:
-                pool.terminate()
-                raise
-            finally:
-                pool.join()
+                return bar
+            _play_in_pool(jobs, total, n_workers, keep, start_bar)
     except KeyboardInterrupt:
         interrupted = True
     finally:

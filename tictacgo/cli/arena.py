@@ -73,7 +73,7 @@ from tictacgo import arena
 from tictacgo.arena import ratings
 from tictacgo.arena.records import write_results_json
 from tictacgo.arena.round_robin import unique_labels
-from tictacgo.arena.runner import cap_workers
+from tictacgo.arena.runner import WorkerFailed, cap_workers
 from tictacgo.atomic import check_writable, same_file
 from tictacgo.baselines.agent_spec import AgentSpec
 from tictacgo.baselines.registry import parse_agent_spec
@@ -160,6 +160,9 @@ def run(args: argparse.Namespace) -> int:
         except ConnectionError as e:  # --backend ray and no Ray cluster at --address
             print(f"tictacgo arena: error: --backend ray could not reach Ray at "
                   f"{args.address or 'local'!r}: {e}", file=sys.stderr)
+            return 1
+        except WorkerFailed as e:  # a worker process died or could not start (its error is above)
+            print(f"tictacgo arena: error: {e}", file=sys.stderr)
             return 1
         return _report(args, result, game, writer, spool)
     finally:
