@@ -50,6 +50,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 
 import tictacgo  # noqa: F401  (registers the env ids)
 from tictacgo.baselines.learning.batched_vec_env import BatchedVecEnv
+from tictacgo.baselines.learning.training import quiet_logger
 from tictacgo.envs.game_envs import env_id
 
 SEED = 0
@@ -120,6 +121,7 @@ def build(s: Setting, min_steps: int) -> Row:
     model = MaskablePPO("MlpPolicy", make_env(s), n_steps=s.n_steps, batch_size=s.batch_size,
                         n_epochs=s.n_epochs, gamma=0.95, ent_coef=0.01, seed=SEED, device="cpu",
                         policy_kwargs={"net_arch": [64, 64]}, verbose=0)
+    model.set_logger(quiet_logger())  # no empty SB3-<date> folder left in the temporary folder
     timings = Timings()
     add_timer(model, "collect_rollouts", timings, "rollout")
     add_timer(model, "train", timings, "update")

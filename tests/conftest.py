@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -28,6 +29,21 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.nodeid in slow or item.nodeid.split("::")[0] in slow:
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _sb3_logs_stay_in_pytests_folder(tmp_path_factory):
+    """A test that builds an SB3 model itself and trains it without a logger would leave an empty
+    ``SB3-<date>`` folder in /tmp at each ``learn``; SB3 puts it at ``SB3_LOGDIR`` instead, here a
+    folder of pytest's own, which pytest removes (the package's code gives SB3 its logger:
+    ``tictacgo.baselines.learning.training.quiet_logger``)."""
+    old = os.environ.get("SB3_LOGDIR")
+    os.environ["SB3_LOGDIR"] = str(tmp_path_factory.mktemp("sb3_logs"))
+    yield
+    if old is None:
+        os.environ.pop("SB3_LOGDIR", None)
+    else:
+        os.environ["SB3_LOGDIR"] = old
 
 
 def load_host_data(name: str) -> list[dict]:

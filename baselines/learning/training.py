@@ -232,6 +232,16 @@ class LinearDecay:
         return self.start * progress_remaining
 
 
+def quiet_logger():
+    """An SB3 logger that writes nothing and makes no folder, for a model that learns without a
+    ``tensorboard_log`` (benchmarks, tests): ``model.set_logger(quiet_logger())`` before ``learn``.
+    Without a logger, SB3 makes an empty ``SB3-<date>`` folder in the temporary folder at each
+    ``learn`` (``stable_baselines3.common.logger.configure``), and nothing removes it."""
+    from stable_baselines3.common.logger import Logger
+
+    return Logger(folder=None, output_formats=[])
+
+
 def _new_model(cfg: TrainConfig, env, tb: str):
     policy, policy_kwargs = policy_spec(cfg.policy, cfg.algo, cfg.net_arch)
     lr = LinearDecay(cfg.learning_rate) if cfg.anneal_lr else cfg.learning_rate

@@ -14,6 +14,7 @@ def maskable_ppo(case: str, impl: str, ppo: dict):
     import gymnasium
     import torch
     from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.logger import Logger
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     import tictacgo  # noqa: F401
@@ -32,6 +33,7 @@ def maskable_ppo(case: str, impl: str, ppo: dict):
     model = MaskablePPO("MlpPolicy", env, n_steps=n_steps, batch_size=ppo["batch_size"],
                         n_epochs=ppo["n_epochs"], gamma=0.95, ent_coef=0.01, seed=SEED, device="cpu",
                         policy_kwargs={"net_arch": [64, 64]}, verbose=0)
+    model.set_logger(Logger(folder=None, output_formats=[]))  # no empty SB3-<date> folder left in /tmp
     steps = n_envs * n_steps
     model.learn(steps)   # warm-up
 
