@@ -117,6 +117,23 @@ def test_a_small_stderr_is_kept_whole_in_the_log_without_a_note(tmp_path):
     assert (tmp_path / ".player.log" / "stdout.txt").read_bytes() == b"out\n"
 
 
+def test_without_a_python_to_start_the_supervisor_the_move_runs_in_this_process(tmp_path, monkeypatch):
+    """The fallback (an embedded interpreter): the same loop here, its logs capped and its group killed."""
+    monkeypatch.setattr(supervisor.sys, "executable", "")
+    workdir = tmp_path / "player"
+    workdir.mkdir()
+    pids = tmp_path / "pids"
+    try:
+        run = host.run_player(f"sleep 1000 & echo $! > {pids}; head -c 5000000 /dev/zero; echo oops >&2",
+                              workdir, 1, EMPTY, EMPTY, time_limit=120)
+        assert run.failure == host.MISSING and run.stderr_tail == "oops"
+        assert (tmp_path / ".player.log" / "stdout.txt").stat().st_size <= supervisor.LOG_CAP + 128 * 1024
+        started = read_pids(pids)
+        assert started and wait_for(lambda: not any(alive(pid) for pid in started))
+    finally:
+        kill_all(read_pids(pids))
+
+
 # ------------------------------------------------------------------- item 7: the program's tree
 
 @pytest.mark.skipif(not LINUX, reason="finding escaped processes needs Linux (/proc, a subreaper)")
@@ -168,6 +185,37 @@ def test_a_timeout_ends_the_program_and_what_escaped_its_session(tmp_path):
         assert wait_for(lambda: not any(alive(pid) for pid in started)), \
             [pid for pid in started if alive(pid)]
     finally:
+        kill_all(read_pids(pids))
+
+
+@pytest.mark.skipif(not LINUX, reason="a parent-death signal needs Linux (prctl)")
+def test_a_caller_killed_outright_takes_the_program_and_its_folder_with_it(tmp_path):
+    """SIGKILL leaves the caller no clean-up of its own: the supervisor ends the tree and removes
+    the player's folder."""
+    owner = tmp_path / "tictacgo-program-killed"
+    work = owner / "work"
+    work.mkdir(parents=True)
+    pids = tmp_path / "pids"
+    script = tmp_path / "slow.sh"
+    script.write_text(f"#!/bin/sh\necho $$ >> {pids}\nsh -c 'echo $$ >> {pids}; exec sleep 1000'\n")
+    caller = subprocess.Popen(
+        [sys.executable, "-c",
+         "from tictacgo.protocol import host\n"
+         "empty = [[0] * 5 for _ in range(5)]\n"
+         f"host.run_player('sh {script}', {str(work)!r}, 1, empty, empty, 600, owner_dir={str(owner)!r})\n"],
+        start_new_session=True)
+    try:
+        assert wait_for(lambda: len(read_pids(pids)) == 2, limit=120), "the program never started"
+        caller.kill()
+        caller.wait(timeout=60)
+        started = read_pids(pids)
+        assert wait_for(lambda: not any(alive(pid) for pid in started)), \
+            [pid for pid in started if alive(pid)]
+        assert wait_for(lambda: not owner.exists())
+    finally:
+        if caller.poll() is None:
+            caller.kill()
+            caller.wait()
         kill_all(read_pids(pids))
 
 

@@ -157,13 +157,14 @@ def _tree(table: dict[int, tuple[int, int, bytes]], roots: set[int], session: in
     return found
 
 
-def _signal_group(pgid: int, sig: int) -> None:
+def _kill_group(proc: subprocess.Popen) -> None:
+    """SIGKILL to the program's process group (the program alone where there are no groups)."""
     try:
         if hasattr(os, "killpg"):
-            os.killpg(pgid, sig)
+            os.killpg(proc.pid, signal.SIGKILL)
         else:  # pragma: no cover - not POSIX
-            os.kill(pgid, sig)
-    except (ProcessLookupError, PermissionError, OSError):
+            proc.kill()
+    except OSError:  # ProcessLookupError (no one left), PermissionError
         pass
 
 
@@ -180,22 +181,22 @@ def _ended(proc: subprocess.Popen) -> bool:
 
 
 def end_tree(proc: subprocess.Popen, subreaper: bool) -> None:
-    """Kill the program's process group, reap its main process, then every process of its tree.
+    """Kill the program's process group, then every process of its tree, then reap its main process.
 
-    With ``subreaper`` (this process is a dedicated supervisor and a child subreaper) every
-    descendant of this process is the program's, and orphans come back here to be reaped;
-    otherwise only the program's descendants that /proc still links to it and its session are
-    found, and nothing but the main process is reaped here.
+    The main process is reaped last, so that its id (the group's and the session's) cannot be
+    taken by another process meanwhile. With ``subreaper`` (this process is a dedicated
+    supervisor and a child subreaper) every descendant of this process is the program's, and
+    orphans come back here to be reaped; otherwise only the program's descendants that /proc
+    still links to it or its session are found, and nothing else is reaped here.
     """
-    _signal_group(proc.pid, signal.SIGKILL)
-    proc.wait()
+    _kill_group(proc)
     me = os.getpid()
     deadline = time.monotonic() + SWEEP_LIMIT
     while True:
         table = _processes()
         if table is None:
-            return
-        found = _tree(table, {me} if subreaper else {proc.pid}, proc.pid) - {me}
+            break
+        found = _tree(table, {me} if subreaper else {proc.pid}, proc.pid) - {me, proc.pid}
         if subreaper:
             for pid in found:
                 if table[pid][0] == me and table[pid][2] == b"Z":
@@ -205,13 +206,14 @@ def end_tree(proc: subprocess.Popen, subreaper: bool) -> None:
                         pass
         live = [pid for pid in found if table[pid][2] != b"Z"]
         if not live or time.monotonic() > deadline:
-            return
+            break
         for pid in live:
             try:
                 os.kill(pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass
         time.sleep(0.01)
+    proc.wait()
 
 
 class _Signals:
