@@ -59,7 +59,6 @@ without ``path``).
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import time
@@ -68,6 +67,7 @@ from pathlib import Path
 
 import numpy as np
 
+from tictacgo import reading
 from tictacgo.agent import Agent
 from tictacgo.atomic import atomic_write_json
 from tictacgo.baselines.registry import register_agent
@@ -77,6 +77,7 @@ from tictacgo.validate import check_int, check_number, check_path, check_probabi
 
 FORMAT = "tictacgo-qtable"
 VERSION = 1
+MAX_FILE_BYTES = 64 << 20  # the shipped table takes 46 kB; the reader refuses bigger files unread
 DEFAULTS = {"alpha": 0.75, "gamma": 0.5, "epsilon": 0.5, "symmetry": True}
 TIE_TOL = 1e-9
 
@@ -231,19 +232,21 @@ def load_table(path: str | os.PathLike) -> tuple[dict[int, list], dict, int]:
         ValueError: the file is not a valid tictacgo Q-table (the message names it).
     """
     path = Path(path)
-    if not path.is_file():
+    if not path.exists():  # a folder or a named pipe is refused by the reader, naming what it is
         raise FileNotFoundError(f"no Q-table file at {str(path)!r}; train one with "
                                 f"tictacgo train tictactoe --algo qlearning --out {path}")
 
     def bad(why: str) -> ValueError:
         return ValueError(f"{str(path)!r} is not a valid {FORMAT} file: {why}")
 
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except RecursionError:
-        raise bad("not a Q-table: its JSON nests too deeply to read") from None
-    except ValueError as e:  # JSONDecodeError, UnicodeDecodeError, an integer too long to convert
-        raise bad(f"not JSON ({e})") from None
+    try:  # bounded: a regular file, its size, JSON's nesting and numbers (tictacgo.reading)
+        data = reading.read_json(path, MAX_FILE_BYTES)
+    except reading.NestingError as e:
+        raise bad(f"not a Q-table: its JSON nests too deeply to read ({e})") from None
+    except reading.ReadError as e:  # not a regular file, too large, not JSON, a number out of bounds
+        raise bad(str(e)) from None
+    except OSError as e:
+        raise bad(f"cannot be read ({e.strerror or e})") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         found = data.get("format") if isinstance(data, dict) else type(data).__name__
         raise bad(f"expected \"format\": \"{FORMAT}\", found {found!r}")
@@ -428,7 +431,7 @@ def _make(game, rng, path: str | None = str(SHIPPED_TABLE)):
         from tictacgo.baselines.qlearning_go_file import make_go_agent
 
         return make_go_agent(game, rng, None if path == str(SHIPPED_TABLE) else path)
-    if path is not None and not Path(path).is_file():
+    if path is not None and not Path(path).exists():  # a folder or a pipe: the reader says what it is
         raise ValueError(f"no Q-table file at {path!r}; train one with "
                          f"tictacgo train tictactoe --algo qlearning --out {path}")
     return QLearningAgent(game, rng=rng, path=path)

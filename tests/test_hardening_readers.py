@@ -310,6 +310,21 @@ def test_a_q_table_path_that_is_a_named_pipe_or_empty_is_refused_at_once(fifo):
             make_agent("qlearning:path=", game)
 
 
+def test_the_tic_tac_toe_q_table_is_read_within_bounds(fifo, tmp_path, monkeypatch):
+    from tictacgo.baselines import qlearning
+    from tictacgo.baselines.registry import make_agent
+
+    with pytest.raises(ValueError, match="a named pipe, not a regular file"):
+        _finishes(lambda: make_agent(f"qlearning:path={fifo}", "tictactoe"))
+    path = tmp_path / "q.json"
+    path.write_text('{"format": "tictacgo-qtable", "version": 1, "games": 1e400, "table": {}}')
+    with pytest.raises(ValueError, match="q.json.*1e400 is not finite"):
+        qlearning.load_table(path)
+    monkeypatch.setattr(qlearning, "MAX_FILE_BYTES", 10)
+    with pytest.raises(ValueError, match=r"q.json.*bytes, more than the 10 bytes"):
+        qlearning.load_table(path)
+
+
 # --- fuzz: no crafted certificate is proved falsely, none crashes ------------------------------------------
 
 def _mutations(rng: np.random.Generator, members: dict[str, bytes], count: int):

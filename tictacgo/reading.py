@@ -3,7 +3,8 @@
 Certificates, books, check records, frontier runs and Q-tables come from the
 user and may be damaged or crafted. The readers of those formats
 (``tictacgo.solver.proof_file``, ``tictacgo.solver.check_records``,
-``tictacgo.baselines.qlearning_go_file``) read them through this module:
+``tictacgo.baselines.qlearning_go_file``, ``tictacgo.baselines.qlearning``)
+read them through this module:
 
 * ``open_regular``: only a regular file is opened (a named pipe, a device
   such as ``/dev/zero``, a folder is refused without blocking on it), and one
@@ -52,6 +53,10 @@ _CHUNK = 16 << 20
 
 class ReadError(ValueError):
     """A file refused by a bounded reader: the message says what is wrong (not which file)."""
+
+
+class NestingError(ReadError):
+    """JSON whose arrays and objects nest deeper than the reader takes."""
 
 
 def kind_of(mode: int) -> str:
@@ -144,14 +149,14 @@ def parse_json(data: bytes | str, max_depth: int = MAX_JSON_DEPTH) -> Any:
     """The JSON value of ``data``, its nesting and numbers bounded (see the module docstring).
 
     Raises:
-        ReadError: not UTF-8, not JSON, nested more than ``max_depth`` deep, or a number that is not
-            finite or has more than ``MAX_INT_DIGITS`` digits.
+        ReadError: not UTF-8, not JSON, nested more than ``max_depth`` deep (``NestingError``), or a
+            number that is not finite or has more than ``MAX_INT_DIGITS`` digits.
     """
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data)
     depth = json_depth(raw)
     if depth > max_depth:
-        raise ReadError(f"arrays and objects nest {depth:,} deep, more than the {max_depth} this reader "
-                        "takes")
+        raise NestingError(f"arrays and objects nest {depth:,} deep, more than the {max_depth} this reader "
+                           "takes")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -284,6 +289,6 @@ def read_npy(z: zipfile.ZipFile, info: zipfile.ZipInfo, declared: Declared | Non
     return out.reshape(shape[::-1]).T if fortran else out.reshape(shape)
 
 
-__all__ = ["MAX_INT_DIGITS", "MAX_JSON_DEPTH", "ReadError", "json_depth", "kind_of", "npy_declared",
-           "open_regular", "open_zip", "parse_json", "read_json", "read_npy", "read_regular", "shorten",
-           "shown"]
+__all__ = ["MAX_INT_DIGITS", "MAX_JSON_DEPTH", "NestingError", "ReadError", "json_depth", "kind_of",
+           "npy_declared", "open_regular", "open_zip", "parse_json", "read_json", "read_npy", "read_regular",
+           "shorten", "shown"]
