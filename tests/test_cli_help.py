@@ -34,4 +34,4 @@ def test_play_help_names_its_default_agent(capsys):
 
 def test_train_usage_offers_alphazero(capsys):
     out = _help(capsys, ["train", "--help"])
-    assert "{maskable-ppo,a2c,alphazero}" in out and "--algo alphazero --help" in out
+    assert "{maskable-ppo,a2c,alphazero,qlearning}" in out and "--algo alphazero --help" in out

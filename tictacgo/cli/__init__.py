@@ -79,9 +79,40 @@ def build_parser(only: str | None = None, argv: list[str] = ()) -> argparse.Argu
     return parser
 
 
+def game_modules(argv: list[str]) -> tuple[list[str], list[str]]:
+    """(``argv`` without its ``--game-module M`` options, the modules they name): the option may stand
+    anywhere, before the command or among its arguments, and be repeated."""
+    rest, modules, k = [], [], 0
+    while k < len(argv):
+        a = argv[k]
+        if a == "--game-module" and k + 1 < len(argv):
+            modules.append(argv[k + 1])
+            k += 2
+            continue
+        if a.startswith("--game-module="):
+            modules.append(a.split("=", 1)[1])
+        else:
+            rest.append(a)
+        k += 1
+    return rest, modules
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    argv, modules = game_modules(argv)
     command = argv[0] if argv and argv[0] in COMMANDS else None
+    try:
+        # Games from outside the package (--game-module, $TICTACGO_GAME_MODULES, entry points), before
+        # any command builds its arguments: `train`'s game choices and every game name include them.
+        from tictacgo.games.registry import load_plugins
+
+        if load_plugins(modules):
+            from tictacgo.registration import register_envs
+
+            register_envs()  # their Gymnasium ids (train makes its envs by id)
+    except ValueError as e:
+        print(f"tictacgo{' ' + command if command else ''}: error: {e}", file=sys.stderr)
+        return 2
     try:
         with termination_as_interrupt():  # SIGTERM and SIGHUP stop a run as Ctrl-C does
             return _main(argv, command)

@@ -11,11 +11,28 @@ Gymnasium ids, ``tictacgo.envs`` the PettingZoo and vector env factories.
 
 The registry names no module above ``tictacgo.games`` and imports no game:
 the game modules import it.
+
+**Games from outside the package** (``load_plugins``), as Gymnasium and
+pytest find theirs: a distribution that declares an entry point in the
+group ``tictacgo.games`` (``othello = "my_games.othello"`` or
+``"my_games.othello:Othello"``: the module is imported, and a ``Game``
+subclass it names is registered), and the modules named by the
+``TICTACGO_GAME_MODULES`` environment variable (dotted module names or
+paths of ``.py`` files, separated by the path separator; the command line's
+``--game-module`` sets it, so worker processes, which inherit it, load the
+same games). A name the registry does not know makes it load them (once)
+before it refuses the name.
 """
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import inspect
+import os
+import sys
+from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 from tictacgo.games.base import Game
@@ -93,13 +110,83 @@ def game_class(name: Any) -> type[Game]:
     """
     if not isinstance(name, str):
         cls = type(name)
+        if isinstance(name, Game) and GAMES.get(cls.name) is not cls:
+            load_plugins()  # a plugin's game object, met before its plugin was loaded (a worker process)
         if not isinstance(name, Game) or GAMES.get(cls.name) is not cls:
             raise TypeError(f"expected a game name or game object, got {name!r}")
         return cls
     key = _ALIASES.get(name.strip().lower())
+    if key is None and load_plugins():  # a game from outside the package, not loaded yet
+        key = _ALIASES.get(name.strip().lower())
     if key is None:
-        raise ValueError(f"unknown game {name!r}; expected one of {sorted(GAMES)}")
+        raise ValueError(f"unknown game {name!r}; expected one of {sorted(GAMES)} (a game of your own: "
+                         f"--game-module FILE_OR_MODULE, ${MODULES_ENV}, or an entry point in the group "
+                         f"{PLUGIN_GROUP!r})")
     return GAMES[key]
+
+
+#: The entry-point group of games from other distributions.
+PLUGIN_GROUP = "tictacgo.games"
+#: The environment variable naming game modules to import (separated by ``os.pathsep``).
+MODULES_ENV = "TICTACGO_GAME_MODULES"
+_loaded: set[str] = set()  # the plugins imported so far (entry points and modules)
+
+
+def load_plugins(modules: Iterable[str] = ()) -> list[str]:
+    """Import the games from outside the package (see the module docstring): ``modules`` (added to
+    ``$TICTACGO_GAME_MODULES`` for the processes this one starts), the variable's modules and the
+    entry points of ``tictacgo.games``, each once. Returns what was loaded now.
+
+    Raises:
+        ValueError: a module or entry point that cannot be imported, named with the error.
+    """
+    modules = [m for m in modules if m]
+    if modules:
+        known = [m for m in os.environ.get(MODULES_ENV, "").split(os.pathsep) if m]
+        os.environ[MODULES_ENV] = os.pathsep.join(dict.fromkeys([*known, *modules]))
+    wanted = [m for m in os.environ.get(MODULES_ENV, "").split(os.pathsep) if m]
+    done = []
+    for spec in wanted:
+        if spec not in _loaded:
+            _loaded.add(spec)
+            _import_module(spec)
+            done.append(spec)
+    from importlib.metadata import entry_points
+
+    for ep in entry_points(group=PLUGIN_GROUP):
+        key = f"entry point {ep.name} = {ep.value}"
+        if key in _loaded:
+            continue
+        _loaded.add(key)
+        try:
+            obj = ep.load()
+        except Exception as e:  # noqa: BLE001 - a broken plugin: one line naming it
+            raise ValueError(f"the game plugin {ep.name!r} ({ep.value}) cannot be loaded: "
+                             f"{type(e).__name__}: {e}") from None
+        if isinstance(obj, type) and issubclass(obj, Game) and GAMES.get(getattr(obj, "name", "")) is not obj:
+            register_game(obj)
+        done.append(key)
+    return done
+
+
+def _import_module(spec: str) -> None:
+    """Import a game module: a path of a ``.py`` file (as a module named after the file) or a dotted
+    module name."""
+    try:
+        if spec.endswith(".py") or os.sep in spec:
+            path = Path(spec).expanduser().resolve()
+            if not path.is_file():
+                raise FileNotFoundError(f"no file {path}")
+            name = path.stem
+            module_spec = importlib.util.spec_from_file_location(name, path)
+            module = importlib.util.module_from_spec(module_spec)
+            sys.modules[name] = module  # so that its classes pickle by name in worker processes
+            sys.path.insert(0, str(path.parent))  # and its own helper modules beside it import
+            module_spec.loader.exec_module(module)
+        else:
+            importlib.import_module(spec)
+    except Exception as e:  # noqa: BLE001 - a module that fails to import: one line naming it
+        raise ValueError(f"the game module {spec!r} cannot be imported: {type(e).__name__}: {e}") from None
 
 
 def class_of(game: Any) -> type[Game]:

@@ -47,7 +47,7 @@ rather than to init); where the host's process died, its temporary folder is
 removed too. Elsewhere (macOS, the BSDs) the process group is killed, and a
 process that left the session may outlive the move. The program's stdout and
 stderr are drained as they come: each goes to a log beside its working
-directory (``.NAME.log/stdout.txt`` and ``stderr.txt``, rewritten every
+directory (``.<folder name>.log/stdout.txt`` and ``stderr.txt``, rewritten every
 move) that keeps the first 4 MiB and, past that, a line saying how many
 bytes were cut and the last 64 KiB; a forfeit shows the last 800 characters
 of stderr. So neither the host's memory nor the disk grows with what a
