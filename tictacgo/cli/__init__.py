@@ -181,8 +181,12 @@ def _flush_what_can_be() -> None:
 def _silence_stdout() -> None:
     """Point stdout at devnull, so that nothing more is written there and Python's exit flush is quiet."""
     try:
+        fd = sys.stdout.fileno()
+    except (OSError, ValueError, AttributeError):  # closed, or a stand-in without a file: nothing to do
+        return
+    try:
         devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        os.dup2(devnull, fd)
         os.close(devnull)
-    except (OSError, ValueError):
+    except OSError:
         pass
