@@ -252,6 +252,12 @@ def test_certify_leaves_refuses_a_win_that_only_a_runs_own_value_gives(tmp_path,
     assert status == 2 and "by their own value alone" in _one_line(err)
 
 
+def test_certify_leaves_refuses_an_opening_that_ends_the_game(tmp_path, capsys):
+    status, err = _run_script(certify_leaves, [str(_leaf_run(tmp_path)), "--dir", str(tmp_path / "d"),
+                                               "--opening", "PASS"], capsys)
+    assert status == 2 and "the opening 'PASS' ends the game" in _one_line(err)
+
+
 def test_certify_leaves_list_names_a_junk_certificate_and_shows_what_a_record_lacks(tmp_path, capsys):
     run, folder = _leaf_run(tmp_path), tmp_path / "d"
     cert = _leaf_certificate(folder)

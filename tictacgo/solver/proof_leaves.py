@@ -71,7 +71,10 @@ def proof_leaves(paths: list[str | os.PathLike], opening: str | list[str], depth
         raise ValueError(f"depth must be an integer of at least 1, got {depth!r}")
     game, proved, _ = read_results(paths)
     words = opening.split() if isinstance(opening, str) else list(opening)
-    root = states_along("the opening", game, words)[-1]
+    states = states_along("the opening", game, words)
+    root = states[-1]
+    if root.end is not None or len(states) <= len(words):
+        raise ValueError(f"the opening '{' '.join(words)}' ends the game; expected a position to play from")
     search = Minimax(proved)
     leaves: dict = {}
     seen: set = set()
