@@ -73,9 +73,9 @@ def test_tictacgo_envs_exports_the_aec_modules_the_gym_classes_the_shared_module
     from tictacgo.envs.gym_tictactoe import env as TicTacToeEnv
     from tictacgo.envs.vector_masks import action_masks
 
-    assert sorted(envs.__all__) == ["TurnBasedAECEnv", "TurnBasedEnv", "action_masks", "game_envs",
-                                    "gym_littlego", "gym_tictactoe", "littlego_v0", "observations",
-                                    "rendering", "tictactoe_v0"]
+    assert sorted(envs.__all__) == ["GameCheckError", "TurnBasedAECEnv", "TurnBasedEnv", "action_masks",
+                                    "check_game", "game_envs", "gym_littlego", "gym_tictactoe",
+                                    "littlego_v0", "observations", "rendering", "tictactoe_v0"]
     assert envs.gym_littlego.env is LittleGoEnv and envs.gym_tictactoe.env is TicTacToeEnv
     assert envs.action_masks is action_masks
     for module in (envs.tictactoe_v0, envs.littlego_v0):

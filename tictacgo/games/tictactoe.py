@@ -315,12 +315,12 @@ class TicTacToe(Game):
     _instance: TicTacToe | None = None
 
     def __new__(cls):
-        if cls._instance is None:
+        if cls.__dict__.get("_instance") is None:  # each class its own: a subclass is another game
             cls._instance = super().__new__(cls)
         return cls._instance
 
     def __reduce__(self):
-        return (TicTacToe, ())
+        return (type(self), ())
 
     def __copy__(self) -> TicTacToe:
         return self
