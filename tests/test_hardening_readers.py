@@ -416,3 +416,21 @@ def test_no_crafted_book_crashes_its_reader(tmp_path):
             load_book(path)
         except proof_file.ProofFileError as e:
             assert "\n" not in str(e) and str(path) in str(e)
+
+
+def test_combine_reads_its_result_files_within_bounds(tmp_path):
+    from tictacgo.solver.combine import combine
+
+    fifo = tmp_path / "run.fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(ValueError, match="not a regular file|named pipe"):
+        combine([fifo], "")  # refused at once, not read (a FIFO would hang the reader)
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(ValueError):
+        combine([deep], "")
+    huge = tmp_path / "huge.json"
+    huge.write_text('{"size": 3, "komi": 1.5, "max_actions": 8, "line": [], '
+                    '"positions": [{"taken": 1e400, "value_for_black": 1}]}')
+    with pytest.raises(ValueError):
+        combine([huge], "")

@@ -46,7 +46,6 @@ book.
 
 from __future__ import annotations
 
-import json
 import os
 import zipfile
 from dataclasses import dataclass
@@ -182,6 +181,7 @@ def read_results(paths: list[str | os.PathLike], records: bool = False,
     proved: dict[Code, Proved] = {}
     names: list[str] = []
     now = {Path(p) for p in checked_now}
+    proof_file.check_result_files(paths, MAX_RESULT_BYTES)  # regular files; bounded JSON
     for path in paths:
         path = Path(path)
         if zipfile.is_zipfile(path):
@@ -209,7 +209,7 @@ def _read_run(path: Path) -> tuple[littlego.LittleGo, list[tuple[Code, Proved]]]
     for k, entry in enumerate(run["positions"]):
         try:
             taken, value = int(entry["taken"]), entry["value_for_black"]
-        except (KeyError, TypeError, ValueError) as e:
+        except (KeyError, TypeError, ValueError, OverflowError) as e:
             raise ValueError(f"{path}: position {k} is not a frontier row (taken, value_for_black): "
                              f"{e}") from None
         if value is None:
@@ -428,9 +428,7 @@ def states_along(where, game: littlego.LittleGo, words) -> list[littlego.GoState
 
 def _load(path: Path) -> dict:
     try:
-        if path.stat().st_size > MAX_RESULT_BYTES:
-            raise ValueError(f"{path.stat().st_size:,} bytes, more than {MAX_RESULT_BYTES:,}")
-        run = json.loads(path.read_text())
+        run = proof_file.read_json(path, MAX_RESULT_BYTES)  # a regular file, bounded, finite numbers
         for key in ("size", "komi", "max_actions", "line", "positions"):
             run[key]  # noqa: B018 (presence)
         if not isinstance(run["positions"], list):
