@@ -21,6 +21,7 @@ written, 130 when interrupted.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 
@@ -35,8 +36,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "writes them: 'i,j' or PASS separated by spaces (default: the empty board)")
     parser.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
                         help="give up after this many seconds of search (default: no limit)")
-    parser.add_argument("--table-bits", type=int, default=22,
-                        help="log2 of the solver's table entries, 4 to 30 (13 bytes each; default 22, 52 MB)")
+    parser.add_argument("--table-bits", type=int, default=None,
+                        help="log2 of the solver's table entries, 4 to 30, 13 bytes each (default: by the "
+                             "machine's memory, an eighth of it, from 22 (52 MB) to 26 (872 MB))")
+    parser.add_argument("--no-book", action="store_true",
+                        help="search even where the package's book or proof gives the value")
+    parser.add_argument("--progress", type=float, default=None, metavar="SECONDS",
+                        help="print the positions searched and the rate every this many seconds of a "
+                             "search without --time-limit (default: every 5 s on a terminal, else never)")
     parser.add_argument("--certificate", default=None, metavar="OUT",
                         help="write the proof of the value to this file")
     parser.add_argument("--leaf-rules", default="pass_bound", metavar="RULES",
@@ -99,7 +106,8 @@ def numeric_options() -> dict[str, dict]:
     return {"komi": {"min": -MAX_KOMI, "max": MAX_KOMI, "allow_none": True},
             "max_actions": {"min": 1, "max": MAX_ACTIONS, "allow_none": True},
             "time_limit": {"positive": True, "allow_none": True},
-            "table_bits": {"min": 4, "max": 30},
+            "table_bits": {"min": 4, "max": 30, "allow_none": True},
+            "progress": {"positive": True, "allow_none": True},
             "max_mb": {"positive": True}}
 
 
@@ -175,11 +183,20 @@ def _solve(args: argparse.Namespace) -> int:
     from tictacgo.solver import Solver
     from tictacgo.solver.certificate import claim_of, print_progress, prove
 
+    where = f"after {args.line.strip()}" if line else "the empty board"
+    if args.certificate is None and not args.no_book:
+        known = known_value(state)
+        if known is not None:
+            print(f"{claim_of(known[0], state.to_move)} ({game.size}x{game.size}, komi {game.komi:g}, "
+                  f"{game.max_actions} actions, {where}): {known[1]}; not searched (--no-book searches)")
+            return 0
     try:
-        solver = Solver(args.table_bits)
+        solver = Solver(args.table_bits if args.table_bits is not None else default_table_bits())
     except ValueError as e:
         return _error(f"--table-bits: {e}")
-    where = f"after {args.line.strip()}" if line else "the empty board"
+    every = args.progress if args.progress is not None else 5.0 if sys.stderr.isatty() else None
+    if every is not None and args.time_limit is None:
+        solver.progress = _progress_printer(every)
     start = time.perf_counter()
     if args.certificate is None:
         result = solver.solve(state, time_limit=args.time_limit)
@@ -203,3 +220,58 @@ def _solve(args: argparse.Namespace) -> int:
           f"wrote {path}: {cert.rows:,} rows ({rows}), {path.stat().st_size:,} bytes, "
           f"{cert.oracle_nodes:,} positions searched in {time.perf_counter() - start:.1f} s")
     return 0
+
+
+def known_value(state) -> tuple[int, str] | None:
+    """(the mover's value, where it comes from) when the package's book of the variant settles ``state``
+    without a search, else None: the book holds it (won or drawn, with a move that keeps it), or every
+    legal action leads to a game end or a position the book holds won for the opponent."""
+    from tictacgo.games import littlego
+    from tictacgo.solver.book import default_book
+
+    game = state.game
+    book = default_book(game.size, game.komi, game.max_actions)
+    if book is None:
+        return None
+    hit = book.lookup(state)
+    what = ("the package's book (its moves come from certificates the checker verified and from "
+            "positions the solver's runs proved; docs/value-5x5.md)")
+    if hit is not None:
+        move = "PASS" if hit[0] == game.pass_action else f"{hit[0] // game.size},{hit[0] % game.size}"
+        return hit[1], f"from {what}: {move} keeps it"
+    for action in littlego.legal_actions(state):
+        child = littlego.play(state, action)
+        if child.end is not None:
+            if littlego.returns(child)[state.to_move - 1] >= 0:
+                return None
+            continue
+        reply = book.lookup(child)
+        if reply is None or reply[1] <= 0:
+            return None
+    return -1, f"every move leads to a position that {what} holds won for the opponent"
+
+
+def default_table_bits(low: int = 22, high: int = 26) -> int:
+    """The solver's table size for this machine: the largest ``2**bits`` entries (13 bytes each) in an
+    eighth of its memory, between ``low`` and ``high``."""
+    try:
+        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):  # no sysconf (Windows): the small table
+        return low
+    bits = low
+    while bits < high and 13 * 2 ** (bits + 1) <= memory / 8:
+        bits += 1
+    return bits
+
+
+def _progress_printer(every: float):
+    """A ``Solver.progress`` that prints a line on stderr every ``every`` seconds."""
+    last = [0.0]
+
+    def show(positions: int, seconds: float) -> None:
+        if seconds - last[0] >= every:
+            last[0] = seconds
+            print(f"tictacgo solve: {positions:,} positions in {seconds:,.0f} s "
+                  f"({positions / max(seconds, 1e-9):,.0f} a second)", file=sys.stderr, flush=True)
+
+    return show

@@ -33,6 +33,9 @@ from tictacgo.validate import check_bool
 MAX_SIZE = 7  # boards up to 7x7 fit one int64 bitboard
 _UNLIMITED = np.iinfo(np.int64).max
 _SLICE = 20_000  # nodes between two looks at the clock
+#: Nodes between two returns to Python when no clock runs (about a second or less): Ctrl-C and SIGTERM
+#: are seen there, and a progress report can be made; the search is the same in slices as in one go.
+_LONG_SLICE = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -264,7 +267,12 @@ class Solver:
             the stones each side can still place and lose within the action
             limit) settle them, without searching them.
         life: count pass-alive chains (Benson's unconditional life) in those bounds.
+
+    ``progress``, when set to a function ``f(positions, seconds)``, is called about once a second of a
+    search without a time limit, between the slices of the search (where Ctrl-C is also seen).
     """
+
+    progress = None  # f(positions searched, seconds) between slices of a long search; None: quiet
 
     def __init__(self, table_bits: int = 22, bounds: bool = True, life: bool = True):
         if isinstance(table_bits, bool) or not isinstance(table_bits, int) or not 4 <= table_bits <= 30:
@@ -411,13 +419,16 @@ class Solver:
             control[:] = 0
             stats[K.S_BEST] = -1
             while True:
-                # Short slices when a clock is running, so that the deadline is kept to a few ms.
-                stop = min(budget, int(stats[K.S_NODES]) + (_SLICE if deadline else budget))
+                # Short slices when a clock is running, so that the deadline is kept to a few ms; else
+                # long ones, between which Python handles signals (Ctrl-C) and reports progress.
+                stop = min(budget, int(stats[K.S_NODES]) + (_SLICE if deadline else _LONG_SLICE))
                 if K.run(control, frames, keys, hs, moves, tt, hist, tb.geo, tb.nb, tb.zs, tb.zk, tb.zt,
                          tb.zmisc, tb.inv, tb.sym, mode, pos.komi, stats, np.int64(stop), opts):
                     return True, int(control[K.C_VALUE]), int(stats[K.S_BEST])
                 if stats[K.S_NODES] >= budget or (deadline and time.perf_counter() > deadline):
                     return False, 0, -1
+                if self.progress is not None:
+                    self.progress(int(stats[K.S_NODES]), time.perf_counter() - start)
 
         if mode == K.MODE_OUTCOME:
             # Values are -1, 0, +1: the window (-1, +1) holds no value but the draw, so
