@@ -484,6 +484,9 @@ def train(cfg: TrainConfig):
     opponents = Opponents(cfg, game)  # each spec read once; a bad one fails here, before any training
     for spec in [*(s for s, _ in opponents.specs), *map(parse_agent_spec, cfg.eval_opponents)]:
         make_agent(spec, game)
+    import torch
+
+    torch.set_num_threads(cfg.threads)  # before the model: torch's default spins a thread a core
     with open_run_folder(cfg.output_folder(), resume=cfg.resume, force=cfg.force) as out:
         history = progress_history(out) if cfg.resume else []
         env = make_vec_env(cfg, game, opponents)

@@ -69,6 +69,9 @@ class TrainConfig:
     pool_size: int = setting(5, "Snapshots kept in the pool (the oldest leaves first).", min=1)
     steps: int = setting(100_000, "Environment steps (learner actions) to train for.", min=1)
     seed: int = setting(0, "Seeds the model, the envs and the opponents, once.", min=0, max=MAX_SEED)
+    threads: int = setting(1, "torch CPU threads. One is fastest for these small networks and batches, "
+                              "and OpenMP's spinning threads slow training down many times over when other "
+                              "processes share the cores.", min=1, max=1024)
     n_envs: int = setting(8, "Envs stepped together (DummyVecEnv).", min=1)
     first_player_envs: int = setting(0, "Envs (of n_envs) where the learner always moves first (X, Black); "
                                      "the others alternate colours.", metavar="K", min=0)
