@@ -42,6 +42,7 @@ def test_the_arena_plays_little_go_on_the_board_size_it_is_given(tmp_path):
     done = tictacgo("arena", "littlego", "random", "greedy", "--board-size", "4", "--games", "10",
                     "--seed", "0", "--workers", "1", "--out", str(out), "--no-progress")
     assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("littlego (size 4, komi 2, max_actions 15): A = random  vs  B = greedy")
     data = json.loads(out.read_text())
     assert data["variant"] == {"size": 4, "komi": 2.0, "max_actions": 15}
     assert len(data["games"]) == 10

@@ -119,6 +119,18 @@ class MatchResult:
         looked up once when the result was read from a file."""
         return (self.played if self.played is not None else make_game(self.game, **self.variant)).spec
 
+    def variant_text(self) -> str:
+        """The variant played where it is not the game's default (``size 7, komi 3.5, max_actions 48``),
+        else ""."""
+        try:
+            default = make_game(self.game).params
+        except (TypeError, ValueError):
+            default = {}
+        if not self.variant or all(default.get(k) == v for k, v in self.variant.items()):
+            return ""
+        return ", ".join(f"{k} {v:g}" if isinstance(v, float) else f"{k} {v}"
+                         for k, v in self.variant.items() if v is not None)
+
     def _a_result(self, g: MatchGame) -> float:
         a_colour = 1 if g.a_first else 2
         w = g.record.winner
@@ -248,7 +260,8 @@ class MatchResult:
     def table(self) -> str:
         """A win/draw/loss table split by A's colour, the score with its 95% CI, and move times."""
         a, b = self.spec_a, self.spec_b
-        head = f"{self.game}: A = {a}  vs  B = {b}; {self.n} games"
+        variant = self.variant_text()
+        head = f"{self.game}{f' ({variant})' if variant else ''}: A = {a}  vs  B = {b}; {self.n} games"
         if self.n != self.games_requested:
             head += f" of {self.games_requested}"
         head += f", seed {self.seed}" + (" (INTERRUPTED)" if self.interrupted else "")
