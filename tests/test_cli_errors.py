@@ -39,3 +39,16 @@ def test_the_board_size_is_named_board_size_everywhere(capsys):
     assert "--board-size" in capsys.readouterr().err
     assert main(["arena", "littlego", "random", "random", "--board-size", "1"]) == 2
     assert "--board-size 1" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["arena"], "tictacgo arena: error: the following arguments are required: game, AGENT"),
+    (["train", "tictactoe", "--steps", "x"], "tictacgo train: error: argument --steps: invalid int value: 'x'"),
+    (["nosuchcommand"], "tictacgo: error: argument COMMAND: invalid choice: 'nosuchcommand'"),
+])
+def test_an_argument_error_is_one_line_pointing_at_help(argv, message, capsys):
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and err.startswith(message) and len(err.strip().splitlines()) == 1
+    assert "--help)" in err and "usage:" not in err

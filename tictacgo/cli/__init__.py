@@ -64,10 +64,17 @@ def _version() -> str:
         return "unknown (not installed)"
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, with its errors in one line (the usage block is for ``--help``)."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser(only: str | None = None, argv: list[str] = ()) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tictacgo", description=_plain(__doc__.splitlines()[0]))
+    parser = _Parser(prog="tictacgo", description=_plain(__doc__.splitlines()[0]))
     parser.add_argument("--version", action="version", version=f"tictacgo {_version()}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, (_, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
         if name == only:
