@@ -43,7 +43,8 @@ def test_the_board_size_is_named_board_size_everywhere(capsys):
 
 @pytest.mark.parametrize("argv, message", [
     (["arena"], "tictacgo arena: error: the following arguments are required: game, AGENT"),
-    (["train", "tictactoe", "--steps", "x"], "tictacgo train: error: argument --steps: invalid int value: 'x'"),
+    (["train", "tictactoe", "--steps", "x"],
+     "tictacgo train: error: argument --steps: invalid int value: 'x'"),
     (["nosuchcommand"], "tictacgo: error: argument COMMAND: invalid choice: 'nosuchcommand'"),
 ])
 def test_an_argument_error_is_one_line_pointing_at_help(argv, message, capsys):
