@@ -410,3 +410,12 @@ def test_the_training_script_refuses_a_bad_setting_in_one_line(tmp_path, algo, f
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and flag in done.stderr and "Traceback" not in done.stderr
     assert not out.exists()
+
+
+def test_a_refused_alphazero_run_prints_only_its_error(tmp_path, capsys):
+    out = tmp_path / "run"
+    assert main(_az(out, 8)) == 0
+    capsys.readouterr()
+    assert main(_az(out, 8)) == 2  # the folder already holds a run: refused before any training
+    printed = capsys.readouterr()
+    assert "training tictactoe into" not in printed.out and "already holds a run" in printed.err

@@ -82,9 +82,13 @@ def run(args: argparse.Namespace) -> int:
     # The command as typed: a script (python scripts/NAME.py ...) or tictacgo train ...
     typed = ["python", *sys.argv] if sys.argv[0].endswith(".py") else ["tictacgo", *sys.argv[1:]]
     command = " ".join(typed)
-    print(f"training {cfg.game} into {cfg.out_dir} (seed {cfg.seed}, load average {load:.2f})", flush=True)
+
+    def say_where() -> None:  # once the folder is taken: a refused run prints only its error
+        print(f"training {cfg.game} into {cfg.out_dir} (seed {cfg.seed}, load average {load:.2f})",
+              flush=True)
+
     try:
-        progress = train(cfg, info={"command": command})
+        progress = train(cfg, info={"command": command}, on_start=say_where)
     except ValueError as e:
         print(f"tictacgo train: error: {e}", file=sys.stderr)
         return 2

@@ -220,7 +220,7 @@ def _loss(net: PolicyValueNet, batch: dict[str, np.ndarray], cfg: AlphaZeroConfi
     return out
 
 
-def train(cfg: AlphaZeroConfig, log=print, info: dict | None = None) -> dict:
+def train(cfg: AlphaZeroConfig, log=print, info: dict | None = None, on_start=None) -> dict:
     """Run (or, with ``cfg.resume``, continue) one training run; returns its progress record.
 
     Every setting is checked before anything is written; ``cfg.out_dir`` is
@@ -232,6 +232,7 @@ def train(cfg: AlphaZeroConfig, log=print, info: dict | None = None) -> dict:
         cfg: the run's settings.
         log: called with one line of text per checkpoint.
         info: JSON-serialisable facts added to every saved model's description (e.g. the command).
+        on_start: called once the output folder is taken (after a refusal of it, never).
 
     Raises:
         ValueError: a setting refused, an ``out`` the run cannot use (another run holds it, it
@@ -250,6 +251,8 @@ def train(cfg: AlphaZeroConfig, log=print, info: dict | None = None) -> dict:
                                  ownership=cfg.ownership_weight > 0)
     run_files = ("model.pt", "config.json", RESUME_DIR, CHECKPOINTS_DIR)
     with open_run_folder(cfg.out_dir, resume=cfg.resume, force=cfg.force, run_files=run_files) as out:
+        if on_start is not None:
+            on_start()
         clean_leftovers(out)
         torch.set_num_threads(cfg.threads)
         torch.manual_seed(cfg.seed)
