@@ -422,6 +422,13 @@ class TrainingCallback(BaseCallback):
                                          {"config": asdict(self.cfg), "history": self.history}, indent=1),
                self.out)
         optimal = f"optimal {row['optimal_rate']:.4f} " if "optimal_rate" in row else ""
+        if len(self.history) == 1:  # what the columns mean, once
+            print("(score: the mean win rate, a draw counting half, against the evaluation opponents; "
+                  + ("optimal: the share of positions where the greedy move is a minimax-best one; "
+                     if optimal else "")
+                  + "illegal: the share of sample positions where the policy's favourite action, "
+                  "unmasked, is illegal (the agent plays its best legal action: this shows how much it "
+                  "still leans on that); OPPONENT/first|second=[wins, draws, losses])", flush=True)
         print(f"[{row['steps']:>8d} steps, {row['seconds']:7.1f} s] score {row['score']:.3f} "
               f"{optimal}illegal {row['illegal_rate']:.4f} " +
               " ".join(f"{k}={v}" for k, v in row.items() if "/" in k), flush=True)
