@@ -300,7 +300,8 @@ _NAMED_BUILTINS = (
     AgentEntry("program", "tictacgo.protocol.program_agent:make_program_agent", ("littlego",),
                "any course-protocol program (my_player3.py, a C++ or Java build), run once per move as the "
                "course's host runs it, in its own working folder (cmd= its command line, no commas; "
-               "time= seconds a move, default 10)"),
+               "dir= its own folder, copied in first as the course does; time= seconds of wall clock a "
+               "move, default 10)"),
 )
 _loaded = False  # set once the built-in modules are imported
 

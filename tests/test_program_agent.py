@@ -77,3 +77,40 @@ def test_the_course_report_grades_a_program(player, capsys):
                  "--workers", "1", "--no-progress"]) == 0
     out = capsys.readouterr().out
     assert "1st grading stage" in out and "time, stage 1: " in out
+
+
+# A player as students write it: it reads input.txt beside itself and imports a helper module of its
+# folder (as the course's read.py and write.py are imported).
+BESIDE = textwrap.dedent("""\
+    import os
+    from helper import first_empty
+    here = os.path.dirname(os.path.abspath(__file__))
+    lines = open(os.path.join(here, "input.txt")).read().split()
+    open(os.path.join(here, "output.txt"), "w").write(first_empty(lines[6:11]))
+    """)
+HELPER = textwrap.dedent("""\
+    def first_empty(board):
+        return next((f"{i},{r.find('0')}" for i, r in enumerate(board) if "0" in r), "PASS")
+    """)
+
+
+def test_a_programs_folder_is_copied_in_as_the_course_does(tmp_path):
+    folder = tmp_path / "hw2"
+    folder.mkdir()
+    (folder / "my_player3.py").write_text(BESIDE)
+    (folder / "helper.py").write_text(HELPER)
+    (folder / "input.txt").write_text("stale\n")  # the host writes its own
+    go = make_game("littlego")
+    # run from its own path, it reads the input.txt beside it there and forfeits
+    alone = make_agent(f"program:cmd={sys.executable} {folder / 'my_player3.py'}", go)
+    assert play_game(go, alone, make_agent("random", go)).forfeit
+    agent = make_agent(f"program:cmd={sys.executable} my_player3.py,dir={folder}", go)
+    assert (agent.workdir / "helper.py").is_file() and not (agent.workdir / "input.txt").exists()
+    record = play_game(go, agent, make_agent("random", go), rng=np.random.default_rng(0))
+    assert not record.forfeit and len(agent.moves) >= 2
+    assert (folder / "input.txt").read_text() == "stale\n"  # the original folder is left as it was
+
+
+def test_a_dir_that_is_not_a_folder_is_refused(tmp_path):
+    with pytest.raises(ValueError, match="is not a folder"):
+        make_agent(f"program:cmd=x,dir={tmp_path / 'missing'}", "littlego")

@@ -15,7 +15,18 @@ the arena, the course report
 and the envs grade a student's program as the course would. The command
 is a shell command line run in that folder, so give scripts by absolute
 path; it may not contain a comma (commas separate an agent spec's
-parameters).
+parameters). ``dir=FOLDER`` copies the program's own folder into the
+working folder first, as the course copies a student's files, so that
+``program:cmd=python3 my_player3.py,dir=/home/me/hw2`` runs the copy: a
+program that reads ``input.txt`` beside itself, or imports the course's
+``host.py``/``read.py``/``write.py`` from its folder, works as on the
+course's servers.
+
+Time: ``time`` (10 s by default) is wall-clock time a move, the process
+started to its answer. The course's rules give 10 seconds of CPU time a
+move (``tictacgo my-player`` keeps to that budget); a program's wall-clock
+time is its CPU time plus its waiting, so on a busy machine the limit here
+is the stricter one: give ``time=`` more where the machine is loaded.
 """
 
 from __future__ import annotations
@@ -33,8 +44,12 @@ from tictacgo.protocol.host import ProgramPlayer
 from tictacgo.protocol.player import SEED_ENV
 from tictacgo.validate import check_number
 
+#: The most a program's folder (``dir=``) may hold, in all, to be copied for each agent.
+MAX_COPY_BYTES = 256 << 20
 
-def make_program_agent(game, rng: np.random.Generator, cmd: str = "", time: float = 10.0) -> ProgramPlayer:
+
+def make_program_agent(game, rng: np.random.Generator, cmd: str = "", time: float = 10.0,
+                       dir: str | None = None) -> ProgramPlayer:  # noqa: A002 - the spec's word
     """The registry's ``program`` factory.
 
     Args:
@@ -42,8 +57,12 @@ def make_program_agent(game, rng: np.random.Generator, cmd: str = "", time: floa
         rng: seeds the program through ``$TICTACGO_SEED`` (``tictacgo my-player`` reads it).
         cmd: the program's shell command line.
         time: seconds of wall clock a move may take (the course's limit is 10 s).
+        dir: the program's own folder, copied into its working folder before its first move, as the
+            course copies a student's files: then ``cmd=python3 my_player3.py`` runs the copy, which
+            finds the files beside it (the course's ``host.py``, ``read.py``, a saved table).
     Raises:
-        ValueError: an empty command, a time that is not a finite positive number, or not Little-Go.
+        ValueError: an empty command, a time that is not a finite positive number, not Little-Go, or a
+            ``dir`` that is not a folder or holds more than ``MAX_COPY_BYTES``.
     """
     if not isinstance(game, littlego.LittleGo):
         raise ValueError(f"a course-protocol program plays Little-Go, not {game.spec.name}")
@@ -52,10 +71,34 @@ def make_program_agent(game, rng: np.random.Generator, cmd: str = "", time: floa
                          "program:cmd=python3 /home/me/my_player3.py")
     time = check_number("time", time, positive=True, max=3600.0,
                         expected="a finite positive number of seconds (the course allows 10)")
+    source = None if dir is None else _program_folder(dir)
     workdir = Path(tempfile.mkdtemp(prefix="tictacgo-program-"))
     env = dict(os.environ)
     env[SEED_ENV] = str(int(rng.integers(2**31)))
     agent = ProgramPlayer(cmd, workdir / "work", None, time, env, [], game=game, owner_dir=workdir)
-    agent.workdir.mkdir()
     weakref.finalize(agent, shutil.rmtree, workdir, True)
+    if source is None:
+        agent.workdir.mkdir()
+    else:
+        # the program's files, its subfolders too, not links out of it; input.txt and output.txt are the
+        # host's to write and read
+        shutil.copytree(source, agent.workdir, symlinks=True,
+                        ignore=shutil.ignore_patterns("input.txt", "output.txt"))
     return agent
+
+
+def _program_folder(path) -> Path:
+    """``dir=``'s folder, checked: a folder of at most ``MAX_COPY_BYTES`` of files."""
+    if not isinstance(path, str) or not path.strip():
+        raise ValueError(f"dir must be the program's folder, got {path!r}")
+    folder = Path(path).expanduser()
+    if not folder.is_dir():
+        raise ValueError(f"dir {path!r} is not a folder (the program's own folder, copied for each game)")
+    total = 0
+    for f in folder.rglob("*"):
+        if f.is_file() and not f.is_symlink():
+            total += f.stat().st_size
+            if total > MAX_COPY_BYTES:
+                raise ValueError(f"dir {path!r} holds more than {MAX_COPY_BYTES >> 20} MB; give the folder "
+                                 "of the program's files alone")
+    return folder
