@@ -194,3 +194,25 @@ def test_the_spec_opening_none_searches_the_empty_board_too():
 
     agent = make_agent("championship:opening=none,nodes=50", "littlego")
     assert agent.opening == "none"
+
+
+def test_through_my_player_it_answers_a_middle_game_within_its_budget_with_no_fallback(tmp_path):
+    # the course runs a program once a move: the kernels are compiled (or loaded) inside the move's
+    # time, and the search takes what is left, so the CPU guard never has to play a fallback
+    import subprocess
+    import sys
+
+    from tictacgo.games import littlego
+    from tictacgo.protocol import course
+
+    state = littlego.LittleGo(5).initial_state()
+    for a in (12, 13, 7, 17, 11, 8, 16, 18, 6, 10, 2, 14):
+        state = littlego.play(state, a)
+    course.write_input(tmp_path / "input.txt", state.to_move, littlego.previous_board(state),
+                       littlego.to_board(state))
+    done = subprocess.run([sys.executable, "-m", "tictacgo.cli", "my-player", "--agent", "championship",
+                           "--dir", str(tmp_path)], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert "ran past" not in done.stderr and "fallback" not in done.stderr
+    action, reason = course.judge_move(state, course.parse_output((tmp_path / "output.txt").read_text()))
+    assert reason is None

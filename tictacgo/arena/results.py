@@ -12,6 +12,7 @@ reads them from wherever they are.
 
 from __future__ import annotations
 
+import inspect
 import math
 import os
 from collections.abc import Iterator
@@ -24,7 +25,7 @@ from tictacgo.arena.game_stream import GameStream
 from tictacgo.arena.stats import Z95, score_interval
 from tictacgo.atomic import atomic_write_json
 from tictacgo.game_loop import GameRecord
-from tictacgo.games import make_game
+from tictacgo.games import game_class, make_game
 from tictacgo.games.base import GameSpec
 
 
@@ -122,11 +123,12 @@ class MatchResult:
     def variant_text(self) -> str:
         """The variant played where it is not the game's default (``size 7, komi 3.5, max_actions 48``),
         else ""."""
-        try:
-            default = make_game(self.game).params
+        try:  # the constructor's own defaults (a parameter that defaults to None follows the others)
+            signature = inspect.signature(game_class(self.game))
         except (TypeError, ValueError):
-            default = {}
-        if not self.variant or all(default.get(k) == v for k, v in self.variant.items()):
+            return ""
+        default = {k: p.default for k, p in signature.parameters.items() if p.default is not None}
+        if not self.variant or all(default.get(k, v) == v for k, v in self.variant.items()):
             return ""
         return ", ".join(f"{k} {v:g}" if isinstance(v, float) else f"{k} {v}"
                          for k, v in self.variant.items() if v is not None)

@@ -136,13 +136,20 @@ class ChampionshipAgent(Agent):
         self.last_depth = 0        # the last move's deepest finished iteration (0: solver or forced)
         self.last_value = 0        # its value for the mover (``WIN`` and more: a proved win)
         self.last_exact = False    # whether the last move came from the exact solver
-        self._warm_up()
+        self._warm = False         # whether the kernels are compiled (or loaded) in this process
 
     def _warm_up(self) -> None:
-        """Compile (or load) the kernels now, not in a game's first move."""
+        """Compile (or load) the kernels, once a process, before the first move that searches (not in
+        the constructor: a move its opening or a forced move settles needs none, and a course program
+        runs once a move); its time counts in that move's."""
+        if self._warm:
+            return
+        self._warm = True
+        rate = self.rate
         state = self.game.initial_state()
         self._search_state(state, 2, None)
-        self.rate = _FIRST_RATE
+        self.tables.clear()  # the warm-up's search leaves nothing behind: a game plays as without it
+        self.rate = rate
         if self.max_left > 0 and self.solve_share > 0:
             Solver(8).solve(littlego.play(state, 0), budget_nodes=100)
 
@@ -165,9 +172,12 @@ class ChampionshipAgent(Agent):
         if self.opening == "centre" and state.t == 0:
             c = (self.game.size - 1) // 2
             return c * self.game.size + c
+        self._warm_up()
+        # the move's time runs from its start: a first move's compile is part of it
+        left = max(self.time_limit - (_time.monotonic() - start), 0.05)
         if actions_left(state) <= self.max_left and self.solve_share > 0:
             if self.nodes is None:
-                result = self.solver.solve(state, time_limit=self.time_limit * self.solve_share)
+                result = self.solver.solve(state, time_limit=left * self.solve_share)
             else:
                 result = self.solver.solve(state, budget_nodes=max(1, int(self.nodes * self.solve_share)))
             if result.value is not None and result.value >= 0:
