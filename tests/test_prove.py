@@ -230,3 +230,16 @@ def test_an_sgf_tree_is_written_only_with_legal_moves():
     tree = {"children": [{"action": 4, "children": [{"action": 4}]}]}  # the centre twice
     with pytest.raises(ValueError, match=r"the tree plays 4 after \[4\]: "):
         sgf.tree_to_sgf(tree, n=3)
+
+
+def test_a_plan_from_the_book_of_another_komi_proves_what_its_leaves_decide(tmp_path, capsys):
+    # 4x4 is a draw at komi 2 (its book's komi) and a Black win at 1.5: the plan's leaves show it
+    code, out = prove(capsys, "--size", "4", "--komi", "1.5", "--plan-komi", "2",
+                      "--dir", str(tmp_path / "a"), "--table-bits", "18", "--workers", "1")
+    assert code == 0 and "the empty board: Black wins, checked (12 leaves" in out
+    # 3x3 is a White win at komi 1.5 and a Black win at 0.5: White's winning moves at 1.5 do not hold
+    code, out = prove(capsys, "--size", "3", "--komi", "0.5", "--plan-komi", "1.5",
+                      "--dir", str(tmp_path / "b"), *SMALL)
+    assert code == 1 and "not proved by this plan: every leaf is known" in out
+    code, out = prove(capsys, "--size", "3", "--komi", "0.5", "--dir", str(tmp_path / "c"), *SMALL)
+    assert code == 2 and "no book of 3x3, komi 0.5" in out and "--plan-komi" in out

@@ -38,6 +38,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the action limit (default: size * size - 1)")
     parser.add_argument("--dir", required=True,
                         help="folder of the certificates and records (made if missing)")
+    parser.add_argument("--plan-komi", type=float, default=None, metavar="KOMI",
+                        help="take the winner's first moves from the package's book of this komi (default: "
+                             "the game's): a plan for proving another komi, such as the course's game at "
+                             "komi 3.5 with the moves that win it at 2.5")
     parser.add_argument("--depth", type=int, default=None,
                         help="actions from the empty board to the leaves (default 4 on 5x5: 109 leaves with "
                              "20 actions to go; 2 on smaller boards)")
@@ -141,11 +145,13 @@ def run(args: argparse.Namespace) -> int:
         folder = check_folder(args.dir)
     except ValueError as e:
         return _error(str(e))
-    book = default_book(game.size, game.komi, game.max_actions)
+    plan_komi = game.komi if args.plan_komi is None else args.plan_komi
+    book = default_book(game.size, plan_komi, game.max_actions)
     if book is None:
-        return _error(f"the package has no book of {game.size}x{game.size}, komi {game.komi:g}, "
-                      f"{game.max_actions} actions to take the winner's first moves from")
-    plan = plan_proof(book, depth)
+        return _error(f"the package has no book of {game.size}x{game.size}, komi {plan_komi:g}, "
+                      f"{game.max_actions} actions to take the winner's first moves from (--plan-komi "
+                      "takes them from the book of another komi)")
+    plan = plan_proof(book, depth, game)
     try:
         results = standing(plan, folder, None if args.records is None else _records_folder(args.records))
     except ValueError as e:
@@ -202,7 +208,10 @@ def run(args: argparse.Namespace) -> int:
     counts = (f"{len(plan.leaves)} leaves: {now} checked in this run, {_count(results, 'this folder')} from "
               f"this folder's records of earlier runs, {_count(results, 'a kept record')} from kept records")
     words = {1: "Black wins", -1: "White wins", 0: "a draw"}
-    if value is None:
+    if value is None and all(r.claim for r in results.values()):
+        print(f"the empty board: not proved by this plan: every leaf is known, but the plan's winner's "
+              f"moves do not keep a win ({counts})")
+    elif value is None:
         print(f"the empty board: not proved yet ({counts})")
     else:
         print(f"the empty board: {words[value]}, {trust_words(how)} ({counts})")

@@ -79,20 +79,30 @@ class Plan:
         return self.game.initial_state()
 
     def book_move(self, state: littlego.GoState) -> int | None:
-        """The plan's move at ``state``: the book's move where it wins for the mover, else None."""
-        hit = self.book.lookup(state)
+        """The plan's move at ``state``: the book's move where it wins for the mover, else None (the
+        book may be of another komi than the game's: its moves are only a plan)."""
+        hit = self.book.lookup(state._replace(game=self.book.game))
         return hit[0] if hit is not None and hit[1] > 0 else None
 
 
-def plan_proof(book: Book, depth: int) -> Plan:
+def plan_proof(book: Book, depth: int, game: littlego.LittleGo | None = None) -> Plan:
     """The leaves ``depth`` actions below the empty board that the book's winning moves lead to.
 
+    Args:
+        book: the book whose winning moves are the plan.
+        depth: actions from the empty board to the leaves.
+        game: the variant to prove (default: the book's); another komi than the book's takes the
+            book's moves as the plan for it (the leaves' certificates then say whether they hold).
     Raises:
-        ValueError: a depth below 1.
+        ValueError: a depth below 1, or a game of another board or action limit than the book's.
     """
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
         raise ValueError(f"depth must be an integer of at least 1, got {depth!r}")
-    game = book.game
+    game = book.game if game is None else game
+    if (game.size, game.max_actions) != (book.game.size, book.game.max_actions):
+        raise ValueError(f"a plan from a book of {book.game.size}x{book.game.size} with "
+                         f"{book.game.max_actions} actions cannot prove {game.size}x{game.size} with "
+                         f"{game.max_actions}")
     n = game.size
     plan = Plan(game, depth, [], book)
     leaves: dict[Code, Leaf] = {}
