@@ -231,6 +231,22 @@ def test_a_full_disk_during_a_checkpoint_stops_in_one_line_and_keeps_the_previou
     assert (out / "model.json").read_bytes() != before and load_model(out)[2]["info"]["positions"] == 112
 
 
+def test_a_full_disk_at_the_first_checkpoint_leaves_no_run_behind(tmp_path, capsys, monkeypatch):
+    out = tmp_path / "run"
+
+    def full(self, path):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+
+    monkeypatch.setattr(ReplayBuffer, "save", full)
+    assert main(_az(out, 8)) == 1
+    _one_line(capsys, "No space left on device", "nothing of the run is left")
+    monkeypatch.undo()
+    held = [p.name for p in out.iterdir() if p.name in ("model.pt", "config.json", "resume", "checkpoints")]
+    assert held == []  # no run: neither --resume nor --force is needed
+    assert main(_az(out, 8)) == 0  # the same command again
+    assert load_model(out)[2]["info"]["positions"] == 8
+
+
 def _nested(path):
     path.write_text("[" * 100_000 + "]" * 100_000)
 

@@ -32,6 +32,8 @@ a progress bar to the terminal (``tqdm``).
 from __future__ import annotations
 
 import math
+import os
+import shutil
 import time
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
@@ -220,6 +222,10 @@ def _loss(net: PolicyValueNet, batch: dict[str, np.ndarray], cfg: AlphaZeroConfi
     return out
 
 
+#: The files and folders whose presence means a folder holds a run.
+RUN_FILES = ("model.pt", "config.json", RESUME_DIR, CHECKPOINTS_DIR)
+
+
 def train(cfg: AlphaZeroConfig, log=print, info: dict | None = None, on_start=None) -> dict:
     """Run (or, with ``cfg.resume``, continue) one training run; returns its progress record.
 
@@ -249,7 +255,7 @@ def train(cfg: AlphaZeroConfig, log=print, info: dict | None = None, on_start=No
     search = cfg.search_config()
     arch = Architecture.for_game(game, channels=cfg.channels, blocks=cfg.blocks,
                                  ownership=cfg.ownership_weight > 0)
-    run_files = ("model.pt", "config.json", RESUME_DIR, CHECKPOINTS_DIR)
+    run_files = RUN_FILES
     with open_run_folder(cfg.out_dir, resume=cfg.resume, force=cfg.force, run_files=run_files) as out:
         if on_start is not None:
             on_start()
@@ -324,13 +330,30 @@ def _run(cfg: AlphaZeroConfig, out: Path, game: Game, net: PolicyValueNet, opt, 
         progress["checkpoints"].append(entry)
         progress["seconds"] = elapsed()
         meta = {"seed": cfg.seed, "config": asdict(cfg), **entry, **(info or {})}
-        if not config_written:  # with the first checkpoint: a run that never saved one leaves no run behind
-            try:
-                atomic_write_json(out / "config.json", asdict(cfg), indent=1)
-            except OSError as e:
-                raise TrainingFailed(f"cannot write {out / 'config.json'}: {e.strerror or e}") from None
-            config_written = True
-        save_checkpoint(out, net, game, meta, opt, buffer, progress, rng)
+        first = len(progress["checkpoints"]) == 1  # no whole checkpoint of this run on disk yet
+        try:
+            if not config_written:  # with the first checkpoint: a run that never saved one leaves no run
+                try:
+                    atomic_write_json(out / "config.json", asdict(cfg), indent=1)
+                except OSError as e:
+                    raise TrainingFailed(f"cannot write {out / 'config.json'}: {e.strerror or e}") from None
+                config_written = True
+            save_checkpoint(out, net, game, meta, opt, buffer, progress, rng)
+        except TrainingFailed as e:
+            if not first:
+                raise
+            # nothing whole to resume from: take away what the attempt left, so that no run is left
+            # behind and the same command can simply be run again
+            progress["checkpoints"].pop()
+            for name in RUN_FILES:
+                path = out / name
+                if path.is_dir() and not path.is_symlink():
+                    shutil.rmtree(path, ignore_errors=True)
+                elif os.path.lexists(path):
+                    path.unlink(missing_ok=True)
+            raise TrainingFailed(f"{str(e).split('; the previous checkpoint')[0]}; that was the run's first "
+                                 f"checkpoint, so nothing of the run is left in {out}: run the same "
+                                 "command again once the disk has room") from None
         if writer is not None:
             for k, v in entry.items():
                 if k != "seconds":
