@@ -237,15 +237,8 @@ def record_to_sgf(moves: Sequence[int], *, n: int = 5, komi: float | None = None
             raise ValueError(f"forfeit_by={forfeit_by} but after the moves "
                              f"{'the game is over' if state.end else 'the other colour is to move'}")
         state = go.forfeit(state)
-    geo = state.game
-    game = sgf.Sgf_game(size=n)
+    game = _new_record(state.game, black, white)
     root = game.get_root()
-    root.set("AP", ("tictacgo", __version__))
-    root.set("KM", geo.komi)
-    root.set_raw(ACTION_LIMIT_PROP, str(geo.max_actions).encode())
-    root.set("RU", rules_text(geo))
-    root.set("PB", str(black))
-    root.set("PW", str(white))
     result = result_string(state)
     if result is not None:
         root.set("RE", result)
@@ -253,15 +246,32 @@ def record_to_sgf(moves: Sequence[int], *, n: int = 5, komi: float | None = None
         root.set("GC", comment)
     colour = "b"
     for a in moves:
-        node = game.extend_main_sequence()
-        move = action_to_sgf_move(int(a), n)
-        if move is None:
-            # sgfmill writes a pass as "tt" on boards up to 19x19; FF[4] prefers the empty value.
-            node.set_raw(colour.upper(), b"")
-        else:
-            node.set_move(colour, move)
+        _set_move(game.extend_main_sequence(), colour, int(a), n)
         colour = "w" if colour == "b" else "b"
     return game.serialise()
+
+
+def _new_record(geo: go.LittleGo, black: str, white: str):
+    """An empty record of the variant ``geo``: its root names the program, komi, limit, rules, players."""
+    game = sgf.Sgf_game(size=geo.size)
+    root = game.get_root()
+    root.set("AP", ("tictacgo", __version__))
+    root.set("KM", geo.komi)
+    root.set_raw(ACTION_LIMIT_PROP, str(geo.max_actions).encode())
+    root.set("RU", rules_text(geo))
+    root.set("PB", str(black))
+    root.set("PW", str(white))
+    return game
+
+
+def _set_move(node, colour: str, action: int, n: int) -> None:
+    """``node``'s move: ``colour`` ("b" or "w") plays ``action``."""
+    move = action_to_sgf_move(action, n)
+    if move is None:
+        # sgfmill writes a pass as "tt" on boards up to 19x19; FF[4] prefers the empty value.
+        node.set_raw(colour.upper(), b"")
+    else:
+        node.set_move(colour, move)
 
 
 def tree_to_sgf(tree: dict[str, Any], *, n: int = 5, komi: float | None = None,
@@ -285,14 +295,8 @@ def tree_to_sgf(tree: dict[str, Any], *, n: int = 5, komi: float | None = None,
         ValueError: a move the rules refuse where the tree plays it (named by its line).
     """
     geo = go.LittleGo(n, komi, max_actions)
-    game = sgf.Sgf_game(size=n)
+    game = _new_record(geo, black, white)
     root = game.get_root()
-    root.set("AP", ("tictacgo", __version__))
-    root.set("KM", geo.komi)
-    root.set_raw(ACTION_LIMIT_PROP, str(geo.max_actions).encode())
-    root.set("RU", rules_text(geo))
-    root.set("PB", str(black))
-    root.set("PW", str(white))
     if name:
         root.set("GN", name)
     if tree.get("comment"):
@@ -307,11 +311,7 @@ def tree_to_sgf(tree: dict[str, Any], *, n: int = 5, komi: float | None = None,
                 raise ValueError(f"the tree plays {action} after {list(line)}: {reason}")
             colour = "b" if state.to_move == go.BLACK else "w"
             out = parent.new_child(0)
-            move = action_to_sgf_move(action, n)
-            if move is None:
-                out.set_raw(colour.upper(), b"")
-            else:
-                out.set_move(colour, move)
+            _set_move(out, colour, action, n)
             if child.get("comment"):
                 out.set("C", str(child["comment"]))
             stack.append((out, go.play(state, action), child, (*line, action)))
