@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test test-fast bench lint clean
+.PHONY: demo test test-fast bench lint docs docs-serve clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,14 @@ test-fast: $(VENV)/.installed
 bench: $(VENV)/.installed
 	$(BIN)/pip install --quiet -e '.[bench]'
 	$(BIN)/python scripts/bench.py
+
+# The documentation site (docs/ and the docstrings) into site/, or served at http://127.0.0.1:8000.
+# NO_MKDOCS_2_WARNING silences Material's end-of-life notice (it names its successor; the build is unaffected).
+docs: $(VENV)/.installed
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
+docs-serve: $(VENV)/.installed
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .
