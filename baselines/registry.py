@@ -10,8 +10,9 @@ separated by commas: ``"random"``, ``"minimax"``, ``"alphabeta:depth=2"``.
 
 ``register_agent`` adds a factory ``f(game_module, rng, **params) -> Agent``,
 or the factory's ``"module:attr"`` name, imported only when such an agent is
-built (how agents that live in layers above this one, such as the exact
-solver's, are named here without importing them).
+built (how agents that need an optional extra, such as the exact solver's
+(numba), or live in a layer above this one, such as the course programs', are
+named here without importing them).
 An unknown name or a bad parameter raises ValueError listing what exists.
 """
 
@@ -280,19 +281,20 @@ _BUILTIN_MODULES = (
     "tictacgo.baselines.model_agents",
     "tictacgo.baselines.learning.alphazero.agent",
 )
-# Built-in agents of the layers above this one, named so that this module never imports them.
+# Built-in agents named so that this module never imports them: those built on the exact search need
+# numba (tictacgo.baselines.exact), the course programs' live in a layer above (tictacgo.protocol).
 _NAMED_BUILTINS = (
-    AgentEntry("solver", "tictacgo.solver.agent:make_solver_agent", ("littlego",),
+    AgentEntry("solver", "tictacgo.baselines.exact.solver_agent:make_solver_agent", ("littlego",),
                "exact play: its book's proved-best move where the book holds the position (the whole of "
                "3x3 and 4x4), else exact endgame search; another agent's move where no proof comes in time "
                "(fallback=, max_left=, time=, margin=, book=; needs numba)",
                plays_check="tictacgo.solver.search:kernel_position"),
-    AgentEntry("perfect", "tictacgo.solver.perfect:make_perfect_agent", ("littlego",),
+    AgentEntry("perfect", "tictacgo.baselines.exact.perfect:make_perfect_agent", ("littlego",),
                "plays the proof: the proved strategy's move from its book (the course's 5x5 game is a "
                "proved Black win), else a move the exact solver proves wins within the time, else the "
                "fallback's; says which (fallback=, time=, max_left=, book=; needs numba)",
                plays_check="tictacgo.solver.search:kernel_position"),
-    AgentEntry("championship", "tictacgo.solver.championship:make_championship_agent", ("littlego",),
+    AgentEntry("championship", "tictacgo.baselines.exact.championship:make_championship_agent", ("littlego",),
                "strong classical player: iterative-deepening alpha-beta on stones, liberties, eyes and room, "
                "the exact solver near the end, no network (time= seconds a move, nodes=, depth=, "
                "max_left=, solve_share=, opening=; needs numba)",

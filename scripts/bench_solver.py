@@ -23,8 +23,8 @@ from dataclasses import asdict, dataclass
 from tictacgo.atomic import atomic_write_json, check_writable
 from tictacgo.baselines.learning.training_config import setting
 from tictacgo.cli.options import parse_options
+from tictacgo.evaluation.sampling import sample_positions
 from tictacgo.solver import Solver
-from tictacgo.solver.sampling import sample_positions
 
 TARGETS = {10: 1.0, 14: 60.0}  # seconds: the solver's targets at that many actions left
 

@@ -10,7 +10,7 @@ and life in place of the alpha-beta, new leaves' numbers shaped by the
 stone count with each weight (0: plain df-pn). With ``--hint-depths``,
 the bounds and life again with the shipped AlphaZero network's move as the
 first one tried at every position within that many actions
-(``tictacgo.solver.hints``; the hints' own time is printed apart). Every
+(``tictacgo.evaluation.solver_hints``; the hints' own time is printed apart). Every
 configuration must find the same value (the script stops with an error
 otherwise).
 
@@ -26,10 +26,10 @@ import sys
 import time
 
 from tictacgo.atomic import atomic_write_json, check_writable
+from tictacgo.evaluation.solver_hints import network_best_moves, policy_hints
 from tictacgo.games import littlego
 from tictacgo.protocol.coords import course_to_action
 from tictacgo.solver import Solver
-from tictacgo.solver.hints import network_best_moves, policy_hints
 from tictacgo.solver.pns import pns_solve
 
 LINE = ("2,2 3,3 2,3 1,3 2,4 2,1 3,1 1,1 1,2 3,0 3,2 0,2 1,4 0,3 4,1 0,1 4,0 4,2 4,3 2,0 0,4 3,4 4,4 1,0")

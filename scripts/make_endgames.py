@@ -32,9 +32,9 @@ import numpy as np
 from tictacgo.atomic import check_writable
 from tictacgo.baselines.learning.training_config import setting
 from tictacgo.cli.options import parse_options
+from tictacgo.evaluation.sampling import game_states
 from tictacgo.solver import Solver, position_key
 from tictacgo.solver.endgames import Endgame, label, save_endgames
-from tictacgo.solver.sampling import game_states
 from tictacgo.solver.search import variant
 
 POOL = ("random", "greedy", "aggressive", "alphabeta", "mcts:sims=200", "ppo")

@@ -11,12 +11,12 @@ import pytest
 pytest.importorskip("numba", reason="the championship player needs numba (the fast extra)")
 
 from tictacgo.baselines import make_agent  # noqa: E402
+from tictacgo.baselines.exact import championship_search as S  # noqa: E402
+from tictacgo.baselines.exact.championship import ChampionshipAgent  # noqa: E402
 from tictacgo.game_loop import play_game  # noqa: E402
 from tictacgo.games import littlego as go  # noqa: E402
 from tictacgo.games import make_game  # noqa: E402
 from tictacgo.solver import Solver  # noqa: E402
-from tictacgo.solver import championship_search as S  # noqa: E402
-from tictacgo.solver.championship import ChampionshipAgent  # noqa: E402
 from tictacgo.solver.endgames import load_endgames  # noqa: E402
 
 GAME = make_game("littlego")

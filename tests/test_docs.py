@@ -81,7 +81,10 @@ API_OBJECTS = {
                    "tictacgo.games.batched_engines.make_batched_engine",
                    "tictacgo.games.batched_littlego.BatchedLittleGo",
                    "tictacgo.games.batched_tictactoe.BatchedTicTacToe"],
-    "api/baselines": ["tictacgo.baselines.registry.make_agent", "tictacgo.baselines.registry.register_agent"],
+    "api/baselines": ["tictacgo.baselines.registry.make_agent", "tictacgo.baselines.registry.register_agent",
+                      "tictacgo.baselines.exact.solver_agent.SolverAgent",
+                      "tictacgo.baselines.exact.perfect.PerfectAgent",
+                      "tictacgo.baselines.exact.championship.ChampionshipAgent"],
     "api/arena": ["tictacgo.arena.match.run_match", "tictacgo.arena.round_robin.run_round_robin",
                   "tictacgo.arena.ratings.fit_bradley_terry"],
     "api/learning": ["tictacgo.baselines.learning.training.train",
@@ -96,7 +99,7 @@ API_OBJECTS = {
                       "tictacgo.baselines.learning.alphazero.network.load_model",
                       "tictacgo.baselines.learning.alphazero.modelfile"],
     "api/solver": ["tictacgo.solver.search.solve", "tictacgo.solver.search.move_values",
-                   "tictacgo.solver.search.Solver", "tictacgo.solver.agent.SolverAgent"],
+                   "tictacgo.solver.search.Solver"],
 }
 
 

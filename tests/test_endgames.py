@@ -9,10 +9,10 @@ import pytest
 
 pytest.importorskip("numba", reason="the solver needs numba (the fast extra)")
 
+from tictacgo.evaluation.sampling import game_states  # noqa: E402
 from tictacgo.games import littlego as go  # noqa: E402
 from tictacgo.solver import Solver, kernel_position  # noqa: E402
 from tictacgo.solver.endgames import Endgame, label, load_endgames, save_endgames  # noqa: E402
-from tictacgo.solver.sampling import game_states  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data" / "littlego_endgames.npz"
 

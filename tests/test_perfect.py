@@ -12,11 +12,11 @@ import pytest
 pytest.importorskip("numba", reason="the perfect agent's solver needs numba (the fast extra)")
 
 from tictacgo.baselines import make_agent  # noqa: E402
+from tictacgo.baselines.exact.perfect import PerfectAgent  # noqa: E402
 from tictacgo.games import littlego  # noqa: E402
 from tictacgo.protocol import course  # noqa: E402
 from tictacgo.protocol.player import answer_move  # noqa: E402
 from tictacgo.solver import Solver, prove, verify  # noqa: E402
-from tictacgo.solver.perfect import PerfectAgent  # noqa: E402
 from tictacgo.solver.position_code import move_action  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,4 +1,5 @@
-"""Move-ordering hints for the solver (``Solver.hint``, ``tictacgo.solver.hints``): order, never value."""
+"""Move-ordering hints for the solver (``Solver.hint``, ``tictacgo.evaluation.solver_hints``): order,
+never value."""
 
 from __future__ import annotations
 
@@ -12,9 +13,9 @@ pytest.importorskip("numba")
 from positions import positions  # noqa: E402
 
 from tictacgo.baselines.registry import make_agent  # noqa: E402
+from tictacgo.evaluation.solver_hints import network_best_moves, policy_hints, positions_within  # noqa: E402
 from tictacgo.games import littlego as go  # noqa: E402
 from tictacgo.solver import Solver  # noqa: E402
-from tictacgo.solver.hints import network_best_moves, policy_hints, positions_within  # noqa: E402
 from tictacgo.solver.search import position_key  # noqa: E402
 
 

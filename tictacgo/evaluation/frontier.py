@@ -32,10 +32,10 @@ import time
 import numpy as np
 
 from tictacgo.atomic import atomic_write
+from tictacgo.evaluation.solver_hints import network_best_moves, policy_hints
 from tictacgo.games import littlego
 from tictacgo.protocol.coords import action_to_course, course_to_action
 from tictacgo.solver import Solver, SolveResult
-from tictacgo.solver.hints import network_best_moves, policy_hints
 from tictacgo.solver.resumable import ResumableSearch, restore_table, table_arrays
 
 CHECKPOINT_FORMAT = "tictacgo-solve-frontier-1"

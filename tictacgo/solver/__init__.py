@@ -12,7 +12,7 @@ The compiled search needs numba (the ``fast`` extra: ``pip install
 'tictacgo[fast]'``); importing this package without it raises ImportError.
 The ``solver`` agent of the registry plays exactly where it can prove the
 result in time, and falls back to another agent elsewhere
-(``tictacgo.solver.agent``), first from its book of proved moves.
+(``tictacgo.baselines.exact.solver_agent``), first from its book of proved moves.
 
 What the solver proves can be written as a certificate and checked by an
 independent checker built on the rules core alone:

@@ -7,7 +7,7 @@ legal actions after which that value still holds (in a lost position every
 move is optimal; such positions say nothing about an agent).
 
 The positions come from seeded games among registry agents
-(``tictacgo.solver.sampling``) with the recipe stored beside them; the file
+(``tictacgo.evaluation.sampling``) with the recipe stored beside them; the file
 is a compressed ``.npz`` of plain integer arrays and a JSON recipe, read
 with ``allow_pickle=False``.
 

@@ -9,7 +9,7 @@ Each move, within ``time`` seconds:
    win or draw is played at once (its table is kept across moves, so a
    proof that failed one move often comes the next).
 2. Elsewhere, or without such a proof, iterative-deepening alpha-beta
-   (``tictacgo.solver.championship_search``: principal-variation search,
+   (``tictacgo.baselines.exact.championship_search``: principal-variation search,
    quiescence on captures and escapes, a transposition table, killer and
    history move ordering, the previous iteration's moves first) on a stone,
    liberty and eye evaluation, until the time is spent or the search has
@@ -33,9 +33,9 @@ import time as _time
 import numpy as np
 
 from tictacgo.agent import Agent
+from tictacgo.baselines.exact import championship_search as S
 from tictacgo.games import littlego
 from tictacgo.games.base import Game
-from tictacgo.solver import championship_search as S
 from tictacgo.solver.search import MAX_SIZE, Solver, actions_left, board_tables, kernel_position
 from tictacgo.validate import check_int, check_number
 

@@ -39,9 +39,9 @@ import time as _time
 import numpy as np
 
 from tictacgo.agent import Agent
+from tictacgo.baselines.exact.solver_agent import book_for_spec
 from tictacgo.baselines.registry import make_agent
 from tictacgo.games.base import Game
-from tictacgo.solver.agent import book_for_spec
 from tictacgo.solver.book import Book
 from tictacgo.solver.position_code import move_name
 from tictacgo.solver.search import MAX_SIZE, Solver, actions_left
