@@ -9,11 +9,19 @@ core ``tictacgo.games.littlego``. They play Little-Go only.
   capture the most (so, with no capture on the board, any legal placement):
   the rule of ``tictacgo.games.greedy``, which the native vector env's
   ``"greedy"`` opponent plays too.
-* ``aggressive`` (``AggressiveAgent``): if some placement captures, play like
-  greedy. Otherwise look at every pair of two consecutive placements of its
-  own (the opponent not replying) and keep the first moves of the pairs that
-  capture the most; break ties by Manhattan distance to the centre (closer
-  first), then at random.
+* ``aggressive`` (``AggressiveAgent``): the course TA's aggressive player,
+  move for move (docs/littlego.md, "The course's opponents", has the public
+  source and the course games it was checked against). If some placement
+  captures, play like greedy. Otherwise look at every *unordered* pair of
+  two legal placements ``a < b`` (row-major order, the opponent not
+  replying): a pair scores the opponent stones dead once both stones stand;
+  keep the pairs that score the most and credit each to its **first**
+  point ``a`` only, once per pair; among the credited points keep those
+  nearest the centre ``((n-1)/2, (n-1)/2)`` (Manhattan distance) and draw
+  one uniformly from the credits, so a point credited by three pairs is
+  three times as likely as one credited by one. With no capture anywhere
+  every legal pair ties at 0, so every placement but the last is credited
+  (more often the earlier ones).
 * ``alphabeta`` (``CourseAlphaBetaAgent``): negamax with alpha-beta pruning,
   ``depth`` plies (2 by default), at most ``branching`` placements per node
   (10 by default) chosen by a cheap ordering (captures, then the liberties of
@@ -112,44 +120,82 @@ class GreedyAgent(Agent):
         return _choose(self.rng, moves)
 
 
+def course_centre_distance(action: int, size: int) -> int:
+    """Twice the Manhattan distance of point ``action`` from the board's centre ``((n-1)/2, (n-1)/2)``,
+    the course's aggressive player's tie-break (an integer; on odd boards 2 * ``centre_distance``)."""
+    i, j = divmod(action, size)
+    return abs(2 * i - (size - 1)) + abs(2 * j - (size - 1))
+
+
 class AggressiveAgent(GreedyAgent):
-    """Greedy when a capture exists; else sets up the biggest capture two own moves ahead."""
+    """The course TA's aggressive player: greedy when a capture exists; else the first point of the
+    two-move pairs of its own that capture the most, centre first (see the module docstring)."""
 
     name = "aggressive"
 
-    def pair_scores(self, state: littlego.GoState) -> dict[int, int]:
-        """For each legal first placement, the most stones a second own placement then captures.
+    def pair_credits(self, state: littlego.GoState) -> tuple[dict[int, int], int]:
+        """How many of the best pairs credit each placement, and what the best pairs capture.
 
-        After the first placement ``a`` (the opponent not replying, no ko), a
-        second placement captures exactly the opponent groups whose only
-        liberty it fills, and that point is always legal (it captures, so it
-        is no suicide). So the best second move's capture is the largest sum
-        of the sizes of opponent groups in atari that share one last liberty:
-        one flood fill per opponent group instead of one trial move per empty
-        point (``tests/test_course_ladder.py`` checks it against trying every
-        second placement).
+        For placements ``a < b`` (both legal now), place ``a`` then ``b``
+        (the opponent not replying); the pair captures the opponent stones
+        whose last liberty ``b`` fills; a pair whose ``b`` is then suicide
+        counts for nothing. Call it when no single placement captures (as the
+        agent does): then ``a`` captures nothing and no ko can apply to ``b``.
+
+        Returns:
+            ``({a: pairs (a, b) scoring the best}, best)``; ``best`` is 0 when
+            no pair captures, and the dict is empty when no pair is legal.
         """
         geo = state.game
-        mover = state.to_move
-        scores = {}
-        for a in placements(state):
-            after = littlego.play(state, a)
-            own, opp = (after.black, after.white) if mover == littlego.BLACK else (after.white, after.black)
-            scores[a] = atari_capture(geo, own, opp)
-        return scores
+        black_moves = state.to_move == littlego.BLACK
+        own, opp = (state.black, state.white) if black_moves else (state.white, state.black)
+        empty = geo.full & ~(own | opp)
+        possible = placements(state)
+        bits = geo.point_bits
+        best, credits = 0, {}
+        for k, a in enumerate(possible):
+            own_a, empty_a = own | bits[a], empty & ~bits[a]
+            kills: dict[int, int] = {}  # a last liberty -> the opponent stones in atari on it
+            rest = opp
+            while rest:
+                group = geo.flood(rest & -rest, opp)
+                rest &= ~group
+                libs = geo.neighbours(group) & empty_a
+                if libs and not libs & (libs - 1):
+                    kills[libs] = kills.get(libs, 0) + group.bit_count()
+            for b in possible[k + 1:]:
+                bb = bits[b]
+                kill = kills.get(bb, 0)
+                if not kill and not geo.neighbour_bits[b] & empty_a:
+                    group = geo.flood(bb, own_a | bb)
+                    if not geo.neighbours(group) & empty_a & ~bb:
+                        continue  # b is suicide after a: the pair is not a line of play
+                if kill > best:
+                    best, credits = kill, {a: 1}
+                elif kill == best:
+                    credits[a] = credits.get(a, 0) + 1
+        return credits, best
+
+    def choices(self, state: littlego.GoState) -> list[int]:
+        """The moves the course's player draws from, uniformly: a move appears once per pair crediting it.
+
+        ``[]`` when no placement is legal (the agent passes).
+        """
+        moves, best = self.best_captures(state)
+        if best > 0 or len(moves) <= 1:
+            return moves
+        credits, _ = self.pair_credits(state)
+        if not credits:
+            return moves
+        n = state.game.size
+        near = min(course_centre_distance(a, n) for a in credits)
+        return [a for a, c in credits.items() if course_centre_distance(a, n) == near for _ in range(c)]
 
     def act(self, state: littlego.GoState) -> int:
-        moves, best = self.best_captures(state)
+        moves = self.choices(state)
         if not moves:
             return state.game.pass_action
-        if best > 0:
-            return _choose(self.rng, moves)
-        scores = self.pair_scores(state)
-        top = max(scores.values())
-        keep = [a for a, s in scores.items() if s == top]
-        n = state.game.size
-        near = min(centre_distance(a, n) for a in keep)
-        return _choose(self.rng, [a for a in keep if centre_distance(a, n) == near])
+        return _choose(self.rng, moves)
 
 
 def score_margin(state: littlego.GoState) -> float:
@@ -281,7 +327,7 @@ def _make_alphabeta(game, rng, depth: int = 2, branching: int = 10):
 register_agent("greedy", _make_greedy, games=("littlego",),
                description="the course's opponent: the placement capturing the most stones (ties at random)")
 register_agent("aggressive", _make_aggressive, games=("littlego",),
-               description="the course's opponent: greedy, else the best two-move capture set-up, "
-               "centre first")
+               description="the course's opponent: greedy, else the first point of the two-move "
+               "capture set-ups, centre first (the course TA's rule, move for move)")
 register_agent("alphabeta", _make_alphabeta, games=("littlego",),
                description="the course's opponent: alpha-beta on score margin (depth=2, branching=10)")
