@@ -4,7 +4,8 @@ Each recipe (``tictacgo.baselines.learning.recipes.RECIPES``: the commands the
 README prints) is trained into ``--out/NAME`` with ``tictacgo train``, then its
 model is audited over Tic-Tac-Toe's 4,520 live positions: the share where its
 move keeps the minimax value, against the published figure and the lowest
-share that still counts as reproducing it. Prints a table; exits 1 if a
+share that still counts as reproducing it, and for the AlphaZero recipe whether
+the rerun made the shipped weights exactly. Prints a table; exits 1 if a
 recipe does not reproduce. Meant for a scheduled check on a quiet machine
 (about 10 minutes there with both recipes), not for the test suite.
 
@@ -56,12 +57,15 @@ def main(argv: list[str] | None = None) -> int:
         rate = measure(recipe.agent_spec(out))
         ok = recipe.reproduces(rate)
         failed |= not ok
-        rows.append((recipe.name, recipe.published, rate, recipe.low, minutes, "yes" if ok else "NO"))
-    print("\n| recipe | published | rerun | lowest that reproduces | wall minutes | reproduced |")
-    print("|---|---:|---:|---:|---:|---|")
-    for name, pub, rate, low, minutes, verdict in rows:
+        same = {None: "-", True: "same", False: "other"}[recipe.same_weights(out)]
+        rows.append((recipe.name, recipe.published, rate, recipe.low, minutes, "yes" if ok else "NO", same))
+    print("\n| recipe | published | rerun | lowest that reproduces | wall minutes | reproduced "
+          "| weights as shipped |")
+    print("|---|---:|---:|---:|---:|---|---|")
+    for name, pub, rate, low, minutes, verdict, *same in rows:
         shown = "-" if rate is None else f"{rate:.2%}"
-        print(f"| {name} | {pub:.2%} | {shown} | {low:.2%} | {minutes:.1f} | {verdict} |")
+        same = (same or ["-"])[0]
+        print(f"| {name} | {pub:.2%} | {shown} | {low:.2%} | {minutes:.1f} | {verdict} | {same} |")
     return 1 if failed else 0
 
 

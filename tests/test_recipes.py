@@ -21,8 +21,8 @@ from tictacgo.cli import build_parser
 
 ROOT = Path(__file__).resolve().parents[1]
 MODELS = ROOT / "baselines" / "models"
-# Settings that say where and how a run reports, not what it learns.
-NOT_RECIPE = {"out", "out_dir", "resume", "force", "progress", "tensorboard", "device", "threads"}
+# Settings that say where a run plays and how it reports, not what it learns.
+NOT_RECIPE = {"out", "out_dir", "resume", "force", "progress", "tensorboard", "device", "threads", "actors"}
 
 
 def _commands(path: Path, start: str) -> list[str]:
@@ -104,3 +104,17 @@ def test_the_shipped_models_measure_their_published_figures(spec, name):
     assert rate == pytest.approx(recipe.published, abs=5e-5)
     assert recipe.reproduces(rate) and not recipe.reproduces(recipe.low - 0.001)
     assert f"{recipe.published:.2%}" in (ROOT / "README.md").read_text() + (MODELS / "README.md").read_text()
+
+
+def test_the_alphazero_recipe_names_the_shipped_weights_and_tells_a_rerun_that_made_others(tmp_path):
+    """The work-bounded recipe expects the shipped weights exactly; a rerun's record says if it made them."""
+    from tictacgo.baselines.learning.recipes import RECIPES
+
+    recipe = next(r for r in RECIPES if r.name == "tictactoe-alphazero")
+    shipped = json.loads((MODELS / "tictactoe_az" / "model.json").read_text())
+    assert recipe.weights == shipped["weights_sha256"]
+    assert recipe.same_weights(MODELS / "tictactoe_az") is True
+    (tmp_path / "model.json").write_text(json.dumps({**shipped, "weights_sha256": "0" * 64}))
+    assert recipe.same_weights(tmp_path) is False
+    assert recipe.same_weights(tmp_path / "missing") is None
+    assert "--max-positions" in recipe.command and shipped["info"]["positions"] == 318720
