@@ -7,13 +7,19 @@ as White against the course's ``random``, ``greedy``, ``aggressive`` and
 colour must reach: ``policy`` (a learned policy without search, the default:
 95%, 90%, 75% against random, greedy, aggressive), ``raw`` (AlphaZero's raw
 network: 95%, 95%, 95%, 85% against the four) or ``search`` (AlphaZero with
-its search: 99% against the four, 60% against mcts). Each row gives
+its search: 99% against the four, 60% against mcts) or ``qlearning`` (the
+tabular Q-learner: 95%, 80%, 50% against random, greedy, aggressive).
+``--opponents`` replaces the ladder by other agent specs (players the agent
+never trained with, say); a target applies to an opponent of its name.
+Each row gives
 wins / draws / losses from the agent's view and the win rate's 95% Wilson
 interval. Exits 1 if a target is missed. On a terminal a bar counts the
 games (stderr; nothing in a pipe). The matches are
 ``tictacgo.evaluation.littlego_ladder.colour_rows``.
 
     python scripts/eval_learned_go.py --agent ppo --games 100 --seed 0
+    python scripts/eval_learned_go.py --agent qlearning --targets qlearning --mcts-games 0 \
+        --opponents random,greedy,aggressive,minimax:depth=1 --games 100
 """
 
 from __future__ import annotations
@@ -22,6 +28,9 @@ import sys
 import time
 from dataclasses import dataclass
 
+import numpy as np
+
+from tictacgo.baselines import make_agent
 from tictacgo.baselines.learning.training_config import setting
 from tictacgo.cli.options import parse_options
 from tictacgo.evaluation.littlego_ladder import LADDER, TARGETS, colour_rows, rate_cell
@@ -35,7 +44,10 @@ class Args:
     mcts_games: int = setting(20, "Games a colour against mcts (0: skip).")
     seed: int = setting(0, "Seeds every agent, once.")
     targets: str = setting("policy", "The win rates to check: policy (a learned policy), raw (AlphaZero's "
-                           "raw network), search (AlphaZero with search).", choices=tuple(sorted(TARGETS)))
+                           "raw network), search (AlphaZero with search), qlearning (the tabular "
+                           "Q-learner).", choices=tuple(sorted(TARGETS)))
+    opponents: str = setting(",".join(LADDER), "Comma-separated agent specs to play instead of the course's "
+                             "ladder.", default_text="random,greedy,aggressive,alphabeta")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -44,7 +56,16 @@ def main(argv: list[str] | None = None) -> int:
         print("eval_learned_go.py: error: --games and --mcts-sims must be positive and --mcts-games "
               f"non-negative, got {args.games}, {args.mcts_sims} and {args.mcts_games}", file=sys.stderr)
         return 2
-    opponents = [(name, args.games) for name in LADDER]
+    opponents = [(name.strip(), args.games) for name in args.opponents.split(",") if name.strip()]
+    if not opponents:
+        print("eval_learned_go.py: error: --opponents names no agent", file=sys.stderr)
+        return 2
+    for spec in [args.agent, *(name for name, _ in opponents)]:  # a bad spec fails now, not mid-run
+        try:
+            make_agent(spec, "littlego", rng=np.random.default_rng(0))
+        except ValueError as e:
+            print(f"eval_learned_go.py: error: {e}", file=sys.stderr)
+            return 2
     if args.mcts_games:
         opponents.append((f"mcts:sims={args.mcts_sims}", args.mcts_games))
     print(f"{args.agent} on 5x5 Little-Go, W / D / L a colour, seed {args.seed}, "
