@@ -25,7 +25,8 @@ from pathlib import Path
 
 import tictacgo
 from tictacgo.games import littlego
-from tictacgo.solver import Solver, prove, verify
+from tictacgo.proof import prove, verify
+from tictacgo.solver import Solver
 
 LINE = Path(__file__).resolve().parents[1] / "docs" / "data" / "solver_frontier_5x5.json"
 

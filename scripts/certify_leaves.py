@@ -3,7 +3,7 @@
 ``scripts/combine_proofs.py`` finds the value of a position from frontier runs'
 values. This finds the positions ``--depth`` actions below it that the proof
 by those runs passes through (the mover's proved winning move where the
-mover wins, every move elsewhere: ``tictacgo.solver.proof_leaves``), makes
+mover wins, every move elsewhere: ``tictacgo.proof.proof_leaves``), makes
 the certificate of each that ``--dir`` does not hold yet (the solver, then the
 extraction; one solver table for all), checks each with the checker as it
 comes (``NAME.json`` beside ``NAME.cert`` records the check), and then
@@ -47,9 +47,9 @@ from pathlib import Path
 from tictacgo.atomic import atomic_write_json, check_writable
 from tictacgo.cli import guard_output
 from tictacgo.evaluation.frontier import fmt_value
-from tictacgo.solver.combine import CHECKED, MAX_RESULT_BYTES, RECORDED, UNCHECKED, combine, trust_words
-from tictacgo.solver.proof_file import MAX_ACTIONS, check_result_files
-from tictacgo.solver.proof_leaves import Made, certify, proof_leaves
+from tictacgo.proof.combine import CHECKED, MAX_RESULT_BYTES, RECORDED, UNCHECKED, combine, trust_words
+from tictacgo.proof.proof_file import MAX_ACTIONS, check_result_files
+from tictacgo.proof.proof_leaves import Made, certify, proof_leaves
 from tictacgo.validate import check_options
 
 #: The numeric options and their bounds, checked at once before any work (``check_options``).
@@ -122,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--recheck checks every certificate again, which --records' leaves no longer have: leave "
                 "out --records to make and check them again")
     max_bytes = int(args.max_mb * (1 << 20))
-    from tictacgo.solver.certificate import leaf_rule_names
+    from tictacgo.proof.certificate import leaf_rule_names
 
     try:
         rules = leaf_rule_names(args.leaf_rules)
@@ -156,9 +156,9 @@ def main(argv: list[str] | None = None) -> int:
           f"{f'; {len(recorded)} checked by earlier jobs ({args.records})' if args.records else ''}"
           f"{f'; this shard makes {len(leaves)} of them' if shard else ''}", flush=True)
     if args.list:
-        from tictacgo.solver.check_records import moves_of, read_record
-        from tictacgo.solver.position_code import canonical
-        from tictacgo.solver.proof_leaves import certificates_in
+        from tictacgo.proof.check_records import moves_of, read_record
+        from tictacgo.proof.position_code import canonical
+        from tictacgo.proof.proof_leaves import certificates_in
 
         try:
             found = certificates_in(folder)
@@ -243,9 +243,9 @@ def main(argv: list[str] | None = None) -> int:
 def recorded_leaves(leaves, folder) -> dict[str, dict]:
     """The records in ``folder`` of a check of one of ``leaves`` (its position or an image of it), each
     by the leaf's name; a record of a position that is no leaf is refused (ValueError)."""
-    from tictacgo.solver.check_records import read_record, recorded_checks
-    from tictacgo.solver.combine import states_along
-    from tictacgo.solver.position_code import canonical
+    from tictacgo.proof.check_records import read_record, recorded_checks
+    from tictacgo.proof.combine import states_along
+    from tictacgo.proof.position_code import canonical
 
     by_code = {canonical(leaf.state)[0]: leaf for leaf in leaves}
     out = {}

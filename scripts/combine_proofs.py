@@ -9,7 +9,7 @@ symmetric images) among the proved ones (``--depth`` above 1: looks that many
 actions deep), and prints the minimax value: the position after the
 opening, then each position of the opening back to the empty board (a win
 for its mover where the opening's move there wins). It trusts the runs'
-values and searches nothing (``tictacgo.solver.combine``); a value that needs
+values and searches nothing (``tictacgo.proof.combine``); a value that needs
 only game ends and certificates is marked "checked".
 
     python scripts/combine_proofs.py --opening "2,2" docs/data/frontier_22_to_go.json \\
@@ -27,8 +27,8 @@ import sys
 from tictacgo.atomic import atomic_write_json, check_writable
 from tictacgo.cli import guard_output
 from tictacgo.evaluation.frontier import fmt_value
-from tictacgo.solver.combine import CHECKED, MAX_RESULT_BYTES, RECORDED, UNCHECKED, combine, trust_words
-from tictacgo.solver.proof_file import check_result_files
+from tictacgo.proof.combine import CHECKED, MAX_RESULT_BYTES, RECORDED, UNCHECKED, combine, trust_words
+from tictacgo.proof.proof_file import check_result_files
 
 
 def main(argv: list[str] | None = None) -> int:

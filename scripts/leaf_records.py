@@ -1,7 +1,7 @@
 """The check records of a proof's leaf certificates as a table: one row per leaf, and the totals.
 
 ``scripts/certify_leaves.py`` writes a record beside each certificate it
-makes and checks (``tictacgo.solver.check_records``: how it was made, what
+makes and checks (``tictacgo.proof.check_records``: how it was made, what
 the checker said). This prints them as the Markdown rows of docs/solver.md's
 table of the empty board's leaves, in the order their checks ended, then
 the totals and the rate of checks in a time window:
@@ -25,7 +25,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from tictacgo.cli import guard_output
-from tictacgo.solver.check_records import moves_of, read_record, recorded_checks
+from tictacgo.proof.check_records import moves_of, read_record, recorded_checks
 
 
 def main(argv: list[str] | None = None) -> int:

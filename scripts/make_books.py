@@ -4,7 +4,7 @@ For the course's game on 3x3 and 4x4 it proves the value of the empty board
 and writes its certificate; on 5x5 it proves the positions of the frontier
 run's line (``docs/data/solver_frontier_5x5.json``) with at most
 ``--max-left`` actions to go. Every certificate is then checked by the
-independent checker (``tictacgo.solver.checker``), its size reported
+independent checker (``tictacgo.proof.checker``), its size reported
 (positions, bytes, time to extract and to check), and the books are built
 from the checked certificates (5x5: those with at most ``--book-max-left``
 actions to go, which keeps the shipped book small, plus the positions the
@@ -28,10 +28,10 @@ from pathlib import Path
 from tictacgo.baselines.learning.training_config import setting
 from tictacgo.cli.options import parse_options
 from tictacgo.games import littlego
+from tictacgo.proof.book import BOOKS_DIR, book_file_name, book_from_certificates, book_from_frontier
+from tictacgo.proof.certificate import leaf_rule_names, print_progress, prove
+from tictacgo.proof.checker import verify
 from tictacgo.solver import Solver
-from tictacgo.solver.book import BOOKS_DIR, book_file_name, book_from_certificates, book_from_frontier
-from tictacgo.solver.certificate import leaf_rule_names, print_progress, prove
-from tictacgo.solver.checker import verify
 
 DATA = Path(__file__).resolve().parents[1] / "docs" / "data"
 FRONTIER = DATA / "solver_frontier_5x5.json"

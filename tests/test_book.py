@@ -17,8 +17,8 @@ pytest.importorskip("numba", reason="the solver agent and proof extraction need 
 from tictacgo.baselines import make_agent  # noqa: E402
 from tictacgo.game_loop import play_game  # noqa: E402
 from tictacgo.games import littlego  # noqa: E402
-from tictacgo.solver import Solver, move_values, proof_file, verify  # noqa: E402
-from tictacgo.solver.book import (  # noqa: E402
+from tictacgo.proof import proof_file, verify  # noqa: E402
+from tictacgo.proof.book import (  # noqa: E402
     Book,
     book_from_certificates,
     book_from_frontier,
@@ -28,9 +28,10 @@ from tictacgo.solver.book import (  # noqa: E402
     proof_book_path,
     row_key,
 )
-from tictacgo.solver.certificate import prove  # noqa: E402
-from tictacgo.solver.checker import SETTLED  # noqa: E402
-from tictacgo.solver.position_code import canonical  # noqa: E402
+from tictacgo.proof.certificate import prove  # noqa: E402
+from tictacgo.proof.checker import SETTLED  # noqa: E402
+from tictacgo.proof.position_code import canonical  # noqa: E402
+from tictacgo.solver import Solver, move_values  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 if "_script_make_books" not in sys.modules:  # the script that builds the shipped books; its dataclass

@@ -12,9 +12,10 @@ pytest.importorskip("numba", reason="making a certificate needs the solver (numb
 
 from tictacgo.cli import main as cli_main  # noqa: E402
 from tictacgo.games import littlego  # noqa: E402
-from tictacgo.solver import Solver, prove  # noqa: E402
-from tictacgo.solver.checker import CertificateError, verify  # noqa: E402
-from tictacgo.solver.position_code import move_action  # noqa: E402
+from tictacgo.proof import prove  # noqa: E402
+from tictacgo.proof.checker import CertificateError, verify  # noqa: E402
+from tictacgo.proof.position_code import move_action  # noqa: E402
+from tictacgo.solver import Solver  # noqa: E402
 
 
 def with_line(src, dst, line):

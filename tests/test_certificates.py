@@ -7,6 +7,8 @@ import ast
 import importlib.util
 import json
 import re
+import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
@@ -18,12 +20,11 @@ pytest.importorskip("numba", reason="extracting a proof needs the solver (the fa
 from positions import endgame  # noqa: E402
 
 from tictacgo.games import littlego  # noqa: E402
-from tictacgo.solver import Solver, move_values, proof_file, solve  # noqa: E402
-from tictacgo.solver import checker as verify_module  # noqa: E402
-from tictacgo.solver import kernels as K  # noqa: E402
-from tictacgo.solver.certificate import claim_of, leaf_rule_names, prove  # noqa: E402
-from tictacgo.solver.checker import SETTLED, CertificateError, verify  # noqa: E402
-from tictacgo.solver.position_code import (  # noqa: E402
+from tictacgo.proof import checker as verify_module  # noqa: E402
+from tictacgo.proof import proof_file  # noqa: E402
+from tictacgo.proof.certificate import claim_of, leaf_rule_names, prove  # noqa: E402
+from tictacgo.proof.checker import SETTLED, CertificateError, verify  # noqa: E402
+from tictacgo.proof.position_code import (  # noqa: E402
     canonical,
     canonical_key,
     code_of,
@@ -35,6 +36,8 @@ from tictacgo.solver.position_code import (  # noqa: E402
     pack_key,
     symmetries,
 )
+from tictacgo.solver import Solver, move_values, solve  # noqa: E402
+from tictacgo.solver import kernels as K  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -133,7 +136,7 @@ def test_the_checker_never_calls_the_solvers_search(files, monkeypatch):
 
 @pytest.mark.parametrize("module", ["checker", "leaf_rules", "position_code", "proof_file"])
 def test_the_checkers_modules_import_only_the_rules_core_and_the_file_format(module):
-    tree = ast.parse((ROOT / "tictacgo" / "solver" / f"{module}.py").read_text())
+    tree = ast.parse((ROOT / "tictacgo" / "proof" / f"{module}.py").read_text())
     imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
     imported |= {a.name for node in ast.walk(tree) if isinstance(node, ast.Import) for a in node.names}
     # ``from tictacgo import reading`` imports the module tictacgo.reading
@@ -141,8 +144,27 @@ def test_the_checkers_modules_import_only_the_rules_core_and_the_file_format(mod
                  if isinstance(node, ast.ImportFrom) and node.module == "tictacgo" for a in node.names}
     ours = {m for m in imported if m and m.startswith("tictacgo") and m != "tictacgo"}
     assert ours <= {"tictacgo.games", "tictacgo.games.symmetry", "tictacgo.atomic", "tictacgo.reading",
-                    "tictacgo.solver", "tictacgo.solver.position_code"}, ours
+                    "tictacgo.proof", "tictacgo.proof.position_code"}, ours
     assert "numba" not in imported
+
+
+def test_the_checker_and_the_books_run_without_numba_and_without_the_solver(files):
+    """``tictacgo.proof`` with numba missing: a certificate checks and a book loads, and neither the
+    solver nor numba was imported (``prove`` alone, taken when asked for, needs them)."""
+    code = ("import sys; sys.modules['numba'] = None\n"
+            "from tictacgo.proof import load_book, verify\n"
+            "from tictacgo.proof.book import default_book_path\n"
+            "from tictacgo.games import littlego\n"
+            f"print(verify({str(files['3x3'][1])!r}).claim)\n"
+            "print(len(load_book(default_book_path(littlego.LittleGo(3)))) > 0)\n"
+            "print(sorted(m for m, v in sys.modules.items() if v is not None\n"
+            "             and m.startswith(('tictacgo.solver', 'numba'))))\n"
+            "try:\n    from tictacgo.proof import prove\nexcept ImportError as e:\n    print(e)\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    claim, loaded, imported, refused = proc.stdout.splitlines()
+    assert (claim, loaded, imported) == ("white wins", "True", "[]")
+    assert "the solver needs numba: pip install 'tictacgo[fast]'" in refused
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6, 7])
@@ -517,9 +539,6 @@ def test_tictacgo_solve_exits_1_for_a_failed_proof_and_2_for_a_bad_file_or_move(
 
 
 def test_tictacgo_solve_without_numba_exits_2_in_one_line_naming_the_extra(files):
-    import subprocess
-    import sys
-
     code = ("import sys; sys.modules['numba'] = None\nfrom tictacgo.cli import main\n"
             f"sys.exit(main(['solve', '--verify', {str(files['3x3'][1])!r}]))")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)

@@ -1,6 +1,6 @@
-"""Combining frontier runs and certificates (tictacgo.solver.combine, scripts/combine_proofs.py): a
+"""Combining frontier runs and certificates (tictacgo.proof.combine, scripts/combine_proofs.py): a
 position's value from the proved values below it; and the certificates that make it checked
-(tictacgo.solver.proof_leaves, scripts/certify_leaves.py).
+(tictacgo.proof.proof_leaves, scripts/certify_leaves.py).
 
 The runs here are real frontier runs on 3x3 (komi 1.5, 8 actions: the empty
 board is a White win), one per class of first moves; the combined values
@@ -22,18 +22,18 @@ pytest.importorskip("numba", reason="the solver needs numba (the fast extra)")
 from tictacgo.cli import main as cli_main  # noqa: E402
 from tictacgo.evaluation import frontier  # noqa: E402
 from tictacgo.games import littlego  # noqa: E402
-from tictacgo.protocol.coords import action_to_course  # noqa: E402
-from tictacgo.solver import (  # noqa: E402
+from tictacgo.proof import (  # noqa: E402
     CertificateError,
     book_from_certificates,
     book_from_frontier,
     load_book,
     prove,
-    solve,
 )
-from tictacgo.solver.check_records import checked_claim, read_record, record_path  # noqa: E402
-from tictacgo.solver.combine import CHECKED, RECORDED, UNCHECKED, combine, trust_words  # noqa: E402
-from tictacgo.solver.proof_leaves import certify, proof_leaves  # noqa: E402
+from tictacgo.proof.check_records import checked_claim, read_record, record_path  # noqa: E402
+from tictacgo.proof.combine import CHECKED, RECORDED, UNCHECKED, combine, trust_words  # noqa: E402
+from tictacgo.proof.proof_leaves import certify, proof_leaves  # noqa: E402
+from tictacgo.protocol.coords import action_to_course  # noqa: E402
+from tictacgo.solver import solve  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "scripts" / "combine_proofs.py"
@@ -215,7 +215,7 @@ def test_a_certificate_that_does_not_prove_its_claim_is_refused(tmp_path, capsys
     assert "flipped.cert" in capsys.readouterr().err
 
 
-# -- the leaves of a combined proof, and their certificates (tictacgo.solver.proof_leaves) -------------
+# -- the leaves of a combined proof, and their certificates (tictacgo.proof.proof_leaves) -------------
 
 @pytest.fixture(scope="module")
 def answer_runs(tmp_path_factory) -> list[Path]:
@@ -295,7 +295,7 @@ def test_list_says_where_each_leaf_stands_and_how_many_are_checked(answer_runs, 
 
 
 def test_the_checkers_size_cap_is_the_jobs_to_set(answer_runs, tmp_path, capsys):
-    from tictacgo.solver.proof_file import ProofFileError
+    from tictacgo.proof.proof_file import ProofFileError
 
     leaves = proof_leaves(answer_runs, "", depth=2)
     with pytest.raises(ProofFileError, match="more than the 100 bytes"):
@@ -310,7 +310,7 @@ def test_the_checkers_size_cap_is_the_jobs_to_set(answer_runs, tmp_path, capsys)
 
 
 def test_how_a_certificate_was_made_is_recorded_before_its_check(answer_runs, tmp_path, capsys):
-    from tictacgo.solver.proof_file import ProofFileError
+    from tictacgo.proof.proof_file import ProofFileError
 
     leaves = proof_leaves(answer_runs, "", depth=2)
     with pytest.raises(ProofFileError):  # the job stops between the make and the check
@@ -371,7 +371,7 @@ def test_a_leaf_made_twice_is_the_same_file_and_its_record_names_the_root_and_th
 
 
 def test_a_checked_leaf_can_leave_its_moves_near_the_root_as_a_book_fragment(answer_runs, tmp_path):
-    from tictacgo.solver.checker import verify
+    from tictacgo.proof.checker import verify
 
     leaves = proof_leaves(answer_runs, "", depth=2)
     done = certify(leaves, tmp_path, table_bits=16, book_until=4)
@@ -452,8 +452,8 @@ def test_the_published_value_follows_from_the_records_of_the_leaf_checks_alone_a
 def test_the_5x5_books_first_black_moves_are_those_of_the_checked_proof():
     """The shipped book's `2,2` and its answer to each of White's 25 replies lead to positions that the
     proof checked through the leaf certificates passes through (up to symmetry)."""
-    from tictacgo.solver.book import default_book_path
-    from tictacgo.solver.position_code import canonical
+    from tictacgo.proof.book import default_book_path
+    from tictacgo.proof.position_code import canonical
 
     data = ROOT / "docs" / "data"
     runs = [data / "frontier_22_to_go.json", *sorted((data / "after_centre").glob("*.json"))]
@@ -509,7 +509,7 @@ def test_a_leaf_made_by_another_job_meanwhile_is_not_made_again(answer_runs, tmp
 def test_jobs_that_share_a_folder_check_one_certificate_at_a_time(tmp_path):
     import threading
 
-    from tictacgo.solver.proof_leaves import one_check_at_a_time
+    from tictacgo.proof.proof_leaves import one_check_at_a_time
 
     fcntl = pytest.importorskip("fcntl", reason="the lock is an flock (POSIX)")
     order = []
@@ -534,7 +534,7 @@ def test_jobs_that_share_a_folder_check_one_certificate_at_a_time(tmp_path):
 def test_with_two_checks_at_once_a_second_job_checks_beside_the_first_and_a_third_waits(tmp_path):
     import threading
 
-    from tictacgo.solver.proof_leaves import one_check_at_a_time
+    from tictacgo.proof.proof_leaves import one_check_at_a_time
 
     pytest.importorskip("fcntl", reason="the lock is an flock (POSIX)")
     inside, release = [], threading.Event()

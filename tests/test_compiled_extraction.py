@@ -16,10 +16,12 @@ pytest.importorskip("numba", reason="the compiled walk needs numba (the fast ext
 from positions import endgame  # noqa: E402
 
 from tictacgo.games import littlego  # noqa: E402
-from tictacgo.solver import Solver, compiled_extraction, proof_file  # noqa: E402
-from tictacgo.solver.certificate import ProofExtractionError, prove  # noqa: E402
-from tictacgo.solver.checker import FORMAT, SETTLED, verify  # noqa: E402
-from tictacgo.solver.position_code import canonical, code_of, symmetries  # noqa: E402
+from tictacgo.proof import compiled_extraction, proof_file  # noqa: E402
+from tictacgo.proof.certificate import prove  # noqa: E402
+from tictacgo.proof.checker import FORMAT, SETTLED, verify  # noqa: E402
+from tictacgo.proof.compiled_extraction import ProofExtractionError  # noqa: E402
+from tictacgo.proof.position_code import canonical, code_of, symmetries  # noqa: E402
+from tictacgo.solver import Solver  # noqa: E402
 
 
 def _rows(cert) -> dict:

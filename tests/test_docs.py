@@ -35,7 +35,7 @@ def test_mkdocs_build_strict_builds_every_page_in_the_nav(site):
     for page in ("envs/tictactoe", "envs/littlego", "envs/single-agent", "envs/observations", "littlego",
                  "agents", "arena", "training", "course", "play", "architecture", "errors", "api/games",
                  "api/envs", "api/wrappers", "api/baselines", "api/arena", "api/protocol", "vector",
-                 "api/vector", "api/learning", "api/alphazero", "api/solver"):
+                 "api/vector", "api/learning", "api/alphazero", "api/solver", "api/proof"):
         assert (site / page / "index.html").is_file(), page
 
 
@@ -100,6 +100,8 @@ API_OBJECTS = {
                       "tictacgo.baselines.learning.alphazero.modelfile"],
     "api/solver": ["tictacgo.solver.search.solve", "tictacgo.solver.search.move_values",
                    "tictacgo.solver.search.Solver"],
+    "api/proof": ["tictacgo.proof.certificate.prove", "tictacgo.proof.checker.verify",
+                  "tictacgo.proof.book.book_from_certificates", "tictacgo.proof.book.load_book"],
 }
 
 

@@ -146,9 +146,9 @@ def test_a_zip_that_expands_past_its_ratio_is_refused_unread(tmp_path):
 numba = pytest.importorskip("numba", reason="the solver package needs numba (the fast extra)")
 
 from tictacgo.games import littlego  # noqa: E402
-from tictacgo.solver import proof_file  # noqa: E402
-from tictacgo.solver.book import load_book  # noqa: E402
-from tictacgo.solver.checker import CertificateError, certificate_root, verify  # noqa: E402
+from tictacgo.proof import proof_file  # noqa: E402
+from tictacgo.proof.book import load_book  # noqa: E402
+from tictacgo.proof.checker import CertificateError, certificate_root, verify  # noqa: E402
 
 
 def _one_line_refusal(fn, *args, match: str | None = None, kinds=(ValueError,)) -> str:
@@ -259,7 +259,7 @@ def test_the_solver_agent_refuses_a_named_pipe_as_its_book_at_once(fifo):
 # --- check records -------------------------------------------------------------------------------------
 
 def test_a_record_nested_deep_or_holding_infinite_numbers_is_not_a_record(tmp_path):
-    from tictacgo.solver.check_records import read_record, recorded_checks
+    from tictacgo.proof.check_records import read_record, recorded_checks
 
     cert = tmp_path / "1-1.cert"
     for text in (_deep(100_000), '{"checked": {"rows": 1e400}}', '{"made": {"rows": ' + "9" * 400 + "}}"):
@@ -369,8 +369,8 @@ def _mutations(rng: np.random.Generator, members: dict[str, bytes], count: int):
 
 
 def test_no_crafted_certificate_is_proved_falsely_or_crashes(tmp_path):
+    from tictacgo.proof.certificate import claim_of
     from tictacgo.solver import solve
-    from tictacgo.solver.certificate import claim_of
 
     rng = np.random.default_rng(46)
     members = _members(CERT_3X3)
@@ -419,7 +419,7 @@ def test_no_crafted_book_crashes_its_reader(tmp_path):
 
 
 def test_combine_reads_its_result_files_within_bounds(tmp_path):
-    from tictacgo.solver.combine import combine
+    from tictacgo.proof.combine import combine
 
     fifo = tmp_path / "run.fifo"
     os.mkfifo(fifo)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from tictacgo.games import littlego
-from tictacgo.solver.leaf_rules import (
+from tictacgo.proof.leaf_rules import (
     RULES,
     actions_left_to,
     margin_bound,
@@ -263,7 +263,7 @@ def test_the_margin_bound_of_the_mover_is_the_solvers_lower_static_bound_plus_ko
 
 
 def test_the_leaf_rules_import_only_the_rules_core():
-    tree = ast.parse((ROOT / "tictacgo" / "solver" / "leaf_rules.py").read_text())
+    tree = ast.parse((ROOT / "tictacgo" / "proof" / "leaf_rules.py").read_text())
     imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
     imported |= {a.name for node in ast.walk(tree) if isinstance(node, ast.Import) for a in node.names}
     assert {m for m in imported if m and m.startswith("tictacgo")} == {"tictacgo.games"}

@@ -14,10 +14,11 @@ pytest.importorskip("numba", reason="the perfect agent's solver needs numba (the
 from tictacgo.baselines import make_agent  # noqa: E402
 from tictacgo.baselines.exact.perfect import PerfectAgent  # noqa: E402
 from tictacgo.games import littlego  # noqa: E402
+from tictacgo.proof import prove, verify  # noqa: E402
+from tictacgo.proof.position_code import move_action  # noqa: E402
 from tictacgo.protocol import course  # noqa: E402
 from tictacgo.protocol.player import answer_move  # noqa: E402
-from tictacgo.solver import Solver, prove, verify  # noqa: E402
-from tictacgo.solver.position_code import move_action  # noqa: E402
+from tictacgo.solver import Solver  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 #: A line of the `az` agent against itself after Black's centre and White's `2,3`; every position of it
@@ -113,8 +114,8 @@ def test_through_the_course_protocol_it_answers_and_says_where_the_move_came_fro
 
 
 def test_the_shipped_proof_book_holds_black_moves_near_the_root_that_keep_a_win():
-    from tictacgo.solver.book import default_book, load_book, proof_book_path
-    from tictacgo.solver.proof_file import unpack_meta
+    from tictacgo.proof.book import default_book, load_book, proof_book_path
+    from tictacgo.proof.proof_file import unpack_meta
 
     game = littlego.LittleGo(5)
     book = load_book(proof_book_path(game))

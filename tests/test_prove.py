@@ -14,9 +14,9 @@ pytest.importorskip("numba", reason="the proof's solver needs numba (the fast ex
 
 from tictacgo.cli import main as cli_main  # noqa: E402
 from tictacgo.games import littlego  # noqa: E402
-from tictacgo.solver.book import default_book, load_book  # noqa: E402
-from tictacgo.solver.check_records import read_record, record_path  # noqa: E402
-from tictacgo.solver.proof_job import JobSettings, plan_proof, run_leaves, standing  # noqa: E402
+from tictacgo.proof.book import default_book, load_book  # noqa: E402
+from tictacgo.proof.check_records import read_record, record_path  # noqa: E402
+from tictacgo.proof.proof_job import JobSettings, plan_proof, run_leaves, standing  # noqa: E402
 
 SMALL = ["--table-bits", "16", "--workers", "1"]
 
@@ -182,8 +182,8 @@ def test_the_ray_backend_makes_the_same_certificates(tmp_path, capsys):
 
 
 def test_the_5x5_plan_has_the_109_leaves_of_the_published_proof():
-    from tictacgo.solver.position_code import canonical
-    from tictacgo.solver.proof_leaves import proof_leaves
+    from tictacgo.proof.position_code import canonical
+    from tictacgo.proof.proof_leaves import proof_leaves
 
     data = Path(__file__).resolve().parents[1] / "docs" / "data"
     runs = [data / "frontier_22_to_go.json", *sorted((data / "after_centre").glob("*.json"))]

@@ -16,7 +16,8 @@ import pytest
 pytest.importorskip("numba", reason="the solver needs numba (the fast extra)")
 
 from tictacgo.games import littlego  # noqa: E402
-from tictacgo.solver import Solver, leaf_rules  # noqa: E402
+from tictacgo.proof import leaf_rules  # noqa: E402
+from tictacgo.solver import Solver  # noqa: E402
 from tictacgo.solver.endgames import load_endgames  # noqa: E402
 from tictacgo.solver.search import pass_alive_stones, static_bounds  # noqa: E402
 

@@ -2,7 +2,7 @@
 
 Certificates, books, check records, frontier runs and Q-tables come from the
 user and may be damaged or crafted. The readers of those formats
-(``tictacgo.solver.proof_file``, ``tictacgo.solver.check_records``,
+(``tictacgo.proof.proof_file``, ``tictacgo.proof.check_records``,
 ``tictacgo.baselines.qlearning_go_file``, ``tictacgo.baselines.qlearning``)
 read them through this module:
 

@@ -7,11 +7,11 @@
 The course's 5x5 Little-Go is a proved Black win. The proof is a strategy:
 Black's centre, then for every White reply a move that keeps the win, down
 to positions with 20 actions to go whose certificates the checker verified
-(``tictacgo.solver.proof_leaves``). A Black player that never loses needs
+(``tictacgo.proof.proof_leaves``). A Black player that never loses needs
 that strategy's move at every Black-to-move position it can meet, within
 the course's 10 seconds a move. The agent gets it in three steps:
 
-1. **the book** (``tictacgo.solver.book``): where the package's book of the
+1. **the book** (``tictacgo.proof.book``): where the package's book of the
    variant holds the position, its move, which keeps the position's proved
    value (a win, or a draw on 4x4), at once. The
    shipped 5x5 book holds the proof's top moves and, for every leaf whose
@@ -42,8 +42,8 @@ from tictacgo.agent import Agent
 from tictacgo.baselines.exact.solver_agent import book_for_spec
 from tictacgo.baselines.registry import make_agent
 from tictacgo.games.base import Game
-from tictacgo.solver.book import Book
-from tictacgo.solver.position_code import move_name
+from tictacgo.proof.book import Book
+from tictacgo.proof.position_code import move_name
 from tictacgo.solver.search import MAX_SIZE, Solver, actions_left
 from tictacgo.validate import check_number
 

@@ -2,7 +2,7 @@
 
     agent = make_agent("solver:fallback=mcts:time=0.5;c=1.4,max_left=12,time=1", "littlego")
 
-First the book (``tictacgo.solver.book``): where it holds the position,
+First the book (``tictacgo.proof.book``): where it holds the position,
 the agent plays the book's proved-best move (a move the independent checker
 verified keeps the position's value) without searching. The package ships
 books for the course's game on 3x3, 4x4 (both solved from the empty board:
@@ -38,7 +38,7 @@ import numpy as np
 from tictacgo.agent import Agent
 from tictacgo.baselines.registry import make_agent
 from tictacgo.games.base import Game
-from tictacgo.solver.book import Book, default_book, load_book
+from tictacgo.proof.book import Book, default_book, load_book
 from tictacgo.solver.search import MAX_SIZE, Solver, SolveResult, actions_left
 from tictacgo.validate import check_number
 
@@ -54,7 +54,7 @@ class SolverAgent(Agent):
         margin: among winning moves, keep the largest margin (slower than keeping the win).
         table_bits: log2 of the transposition table's entries.
         rng: the agent's generator.
-        book: proved-best moves played before any search (None: no book; see ``tictacgo.solver.book``).
+        book: proved-best moves played before any search (None: no book; see ``tictacgo.proof.book``).
     """
 
     name = "solver"

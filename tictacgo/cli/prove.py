@@ -100,11 +100,11 @@ def run(args: argparse.Namespace) -> int:
     from tictacgo.validate import MissingExtraError
 
     try:
-        from tictacgo.solver.book import default_book
-        from tictacgo.solver.certificate import leaf_rule_names
-        from tictacgo.solver.combine import CHECKED, RECORDED, trust_words
-        from tictacgo.solver.position_code import canonical
-        from tictacgo.solver.proof_job import (
+        from tictacgo.proof.book import default_book
+        from tictacgo.proof.certificate import leaf_rule_names
+        from tictacgo.proof.combine import CHECKED, RECORDED, trust_words
+        from tictacgo.proof.position_code import canonical
+        from tictacgo.proof.proof_job import (
             JobSettings,
             book_of_proof,
             check_folder,
@@ -227,7 +227,7 @@ def run(args: argparse.Namespace) -> int:
         except ImportError as e:
             return _error(f"--sgf needs sgfmill: pip install 'tictacgo[sgf]' ({e})")
         from tictacgo.atomic import atomic_write_bytes
-        from tictacgo.solver.proof_job import proof_tree
+        from tictacgo.proof.proof_job import proof_tree
 
         tree = proof_tree(plan, results, value, how)
         atomic_write_bytes(args.sgf, tree_to_sgf(tree, n=game.size, komi=game.komi,

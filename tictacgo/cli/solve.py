@@ -6,10 +6,10 @@
     tictacgo solve --book my.book 3x3.cert more.cert     # a book for the solver agent (solver:book=my.book)
 
 The first form prints the value (and the time and positions searched);
-``--certificate`` writes the proof (``tictacgo.solver.certificate``), its lines
+``--certificate`` writes the proof (``tictacgo.proof.certificate``), its lines
 ending at game ends or where the pass bound settles a position
 (``--leaf-rules none``: every line to the game's end).
-``--verify`` checks a certificate (``tictacgo.solver.checker``) and prints what
+``--verify`` checks a certificate (``tictacgo.proof.checker``) and prints what
 it proves, or the first position where the proof fails. ``--book`` checks
 each certificate and writes their moves as a book (each ``--frontier`` adds
 the positions a ``scripts/solve_frontier.py`` run proved won). Exit status 0 on
@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     from tictacgo.validate import MissingExtraError
 
     try:
-        import tictacgo.solver  # noqa: F401 (the solver package needs numba, even to check a proof)
+        import tictacgo.solver  # noqa: F401 (the command needs numba in every mode, --verify included)
     except MissingExtraError as e:
         return _error(str(e))
     if args.verify is not None and args.book is not None:
@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
 def numeric_options() -> dict[str, dict]:
     """The numeric options and their bounds, checked at once before any work
     (``tictacgo.validate.check_options``): finite, in range, named by their flags."""
-    from tictacgo.solver.proof_file import MAX_ACTIONS, MAX_KOMI
+    from tictacgo.proof.proof_file import MAX_ACTIONS, MAX_KOMI
 
     return {"komi": {"min": -MAX_KOMI, "max": MAX_KOMI, "allow_none": True},
             "max_actions": {"min": 1, "max": MAX_ACTIONS, "allow_none": True},
@@ -112,8 +112,8 @@ def numeric_options() -> dict[str, dict]:
 
 
 def _verify(path: str, max_bytes: int) -> int:
-    from tictacgo.solver.checker import CertificateError, verify
-    from tictacgo.solver.proof_file import ProofFileError
+    from tictacgo.proof.checker import CertificateError, verify
+    from tictacgo.proof.proof_file import ProofFileError
 
     try:
         report = verify(path, max_bytes=max_bytes)
@@ -128,9 +128,9 @@ def _verify(path: str, max_bytes: int) -> int:
 
 def _book(args: argparse.Namespace) -> int:
     from tictacgo.atomic import check_writable
-    from tictacgo.solver.book import book_from_certificates, book_from_frontier
-    from tictacgo.solver.checker import CertificateError
-    from tictacgo.solver.proof_file import ProofFileError
+    from tictacgo.proof.book import book_from_certificates, book_from_frontier
+    from tictacgo.proof.checker import CertificateError
+    from tictacgo.proof.proof_file import ProofFileError
 
     if not args.certificates and args.frontier is None:
         return _error("--book OUT needs certificate files (CERT ...) or --frontier JSON")
@@ -160,8 +160,8 @@ def _book(args: argparse.Namespace) -> int:
 def _solve(args: argparse.Namespace) -> int:
     from tictacgo.atomic import check_writable
     from tictacgo.games import littlego
+    from tictacgo.proof.certificate import leaf_rule_names
     from tictacgo.protocol.coords import course_to_action
-    from tictacgo.solver.certificate import leaf_rule_names
     from tictacgo.solver.search import MAX_SIZE
 
     try:
@@ -180,8 +180,8 @@ def _solve(args: argparse.Namespace) -> int:
         leaf_rules = leaf_rule_names(args.leaf_rules)
     except ValueError as e:  # also the rules' IllegalActionError
         return _error(str(e))
+    from tictacgo.proof.certificate import claim_of, print_progress, prove
     from tictacgo.solver import Solver
-    from tictacgo.solver.certificate import claim_of, print_progress, prove
 
     where = f"after {args.line.strip()}" if line else "the empty board"
     if args.certificate is None and not args.no_book:
@@ -227,7 +227,7 @@ def known_value(state) -> tuple[int, str] | None:
     without a search, else None: the book holds it (won or drawn, with a move that keeps it), or every
     legal action leads to a game end or a position the book holds won for the opponent."""
     from tictacgo.games import littlego
-    from tictacgo.solver.book import default_book
+    from tictacgo.proof.book import default_book
 
     game = state.game
     book = default_book(game.size, game.komi, game.max_actions)

@@ -8,7 +8,7 @@ them as a long match does. Every Black move is timed (wall clock, the
 agent's ``act``) and its source recorded (``book``, ``solved``,
 ``fallback``). With ``check``, the position after each move the agent
 proved live is proved again from a fresh table, written as a certificate
-and verified by the checker (``tictacgo.solver.checker``): a move counts as
+and verified by the checker (``tictacgo.proof.checker``): a move counts as
 checked only if the checker accepts that Black wins there. Book moves are
 the proof's own (their certificates were checked when the book was built,
 ``tictacgo prove``); a game whose Black moves all came from the book or a
@@ -99,7 +99,8 @@ def play_as_black(opponent: str, games: int, seed: int = 0, agent: str = "perfec
 def black_wins_checked(state: littlego.GoState) -> bool:
     """Whether the checker accepts a certificate, made now from a fresh table, that Black wins ``state``
     (a finished game: whether Black won it)."""
-    from tictacgo.solver import Solver, prove, verify
+    from tictacgo.proof import prove, verify
+    from tictacgo.solver import Solver
 
     if state.end is not None:
         return littlego.returns(state)[0] > 0
@@ -135,8 +136,8 @@ def live_proof_times(left: int, samples: int, seed: int = 0, table_bits: int = 2
     Raises:
         ValueError: fewer than ``samples`` positions reached within ``tries`` lines.
     """
+    from tictacgo.proof.book import default_book
     from tictacgo.solver import Solver
-    from tictacgo.solver.book import default_book
 
     game = littlego.LittleGo(5)
     book = default_book(game.size, game.komi, game.max_actions)

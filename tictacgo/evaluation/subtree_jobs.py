@@ -4,7 +4,7 @@
 The root is the position after an opening (moves from the empty board). Its
 legal actions (PASS included) fall into classes of moves whose positions are
 images of each other under the board's 8 symmetries (the solver's
-canonical position code, ``tictacgo.solver.position_code.canonical``): after
+canonical position code, ``tictacgo.proof.position_code.canonical``): after
 the centre ``2,2`` on 5x5 the 24 placements make 5 classes, and PASS is a
 sixth. Each class is a **job**: the value of one of its moves (the first in
 row-major order), proved by a ``FrontierRun`` (``tictacgo.evaluation.frontier``)
@@ -71,8 +71,8 @@ from tictacgo.evaluation.frontier import (
     parse_moves,
 )
 from tictacgo.games import littlego
+from tictacgo.proof.position_code import Code, canonical, image
 from tictacgo.protocol.coords import action_to_course
-from tictacgo.solver.position_code import Code, canonical, image
 from tictacgo.solver.resumable import restore_table
 
 RUN_FORMAT = "tictacgo-solve-subtrees-1"

@@ -6,7 +6,7 @@ board points (Little-Go's PASS) map to themselves, and row 0 is the
 identity. The Q-learners key their tables by the smallest image of a
 position, the solver's transposition table hashes the images of a position
 together, its certificates and books name a position by its smallest image
-(``tictacgo.solver.position_code``), and AlphaZero's replay buffer moves
+(``tictacgo.proof.position_code``), and AlphaZero's replay buffer moves
 training positions with them, so all of them see the same symmetries in the
 same order.
 

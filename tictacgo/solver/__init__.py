@@ -10,22 +10,17 @@ whole game on small boards) can be searched to the end exactly:
 
 The compiled search needs numba (the ``fast`` extra: ``pip install
 'tictacgo[fast]'``); importing this package without it raises ImportError.
-The ``solver`` agent of the registry plays exactly where it can prove the
-result in time, and falls back to another agent elsewhere
-(``tictacgo.baselines.exact.solver_agent``), first from its book of proved moves.
+The search stands on the rules core alone: it plays no agent and imports
+no proof. Built on it, one layer up or more:
 
-What the solver proves can be written as a certificate and checked by an
-independent checker built on the rules core alone:
-
-    from tictacgo.solver import prove, verify, book_from_certificates
-    prove(state).write("position.cert")              # tictacgo.solver.certificate
-    report = verify("position.cert")                 # tictacgo.solver.checker: raises if it fails
-    book_from_certificates(["position.cert"]).write("my.book")   # tictacgo.solver.book
+* the proof (``tictacgo.proof``): certificates of what the search proved,
+  their independent checker, the books of proved moves;
+* the agents (``tictacgo.baselines.exact``): ``solver`` plays exactly where
+  it can prove the result in time, first from its book, and falls back to
+  another agent elsewhere; ``perfect`` plays the proof; ``championship``
+  searches an evaluation and calls the solver near the end.
 """
 
-from tictacgo.solver.book import Book, book_from_certificates, book_from_frontier, load_book
-from tictacgo.solver.certificate import Certificate, prove
-from tictacgo.solver.checker import CertificateError, CheckReport, verify
 from tictacgo.solver.search import (
     KernelPosition,
     Solver,
@@ -37,6 +32,5 @@ from tictacgo.solver.search import (
     solve,
 )
 
-__all__ = ["Book", "Certificate", "CertificateError", "CheckReport", "KernelPosition", "Solver",
-           "SolveResult", "actions_left", "book_from_certificates", "book_from_frontier", "kernel_position",
-           "load_book", "move_values", "position_key", "prove", "solve", "verify"]
+__all__ = ["KernelPosition", "Solver", "SolveResult", "actions_left", "kernel_position", "move_values",
+           "position_key", "solve"]
