@@ -37,13 +37,13 @@ from tictacgo.atomic import atomic_write_json, check_writable
 from tictacgo.evaluation.frontier import (
     FrontierRun,
     Progress,
-    fmt_value,
     line_from_agent,
     line_from_moves,
     parse_moves,
     print_summary,
 )
 from tictacgo.games import littlego
+from tictacgo.proof.combine import fmt_value
 from tictacgo.solver import Solver
 
 

@@ -3,10 +3,8 @@ played by the ``solver`` agent before any search, perfectly where it covers the 
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -31,14 +29,10 @@ from tictacgo.proof.book import (  # noqa: E402
 from tictacgo.proof.certificate import prove  # noqa: E402
 from tictacgo.proof.checker import SETTLED  # noqa: E402
 from tictacgo.proof.position_code import canonical  # noqa: E402
+from tictacgo.proof.shipped_books import frontier_results  # noqa: E402
 from tictacgo.solver import Solver, move_values  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-if "_script_make_books" not in sys.modules:  # the script that builds the shipped books; its dataclass
-    _spec = importlib.util.spec_from_file_location("_script_make_books", ROOT / "scripts" / "make_books.py")
-    sys.modules["_script_make_books"] = importlib.util.module_from_spec(_spec)  # reads sys.modules
-    _spec.loader.exec_module(sys.modules["_script_make_books"])
-make_books = sys.modules["_script_make_books"]
 FRONTIER = ROOT / "docs" / "data" / "solver_frontier_5x5.json"
 
 
@@ -245,7 +239,7 @@ def test_the_shipped_books_are_the_moves_of_the_published_certificates_which_the
     book = book_from_certificates([certs / "littlego_3x3_empty.cert"])
     assert book.entries == default_book(3, 1.5, 8).entries
     book = book_from_certificates([certs / "littlego_5x5_after12.cert", certs / "littlego_5x5_after11.cert"])
-    for path in make_books.FRONTIER_RESULTS:  # the line's run, the six after Black's centre, combined
+    for path in frontier_results(ROOT / "docs" / "data"):  # the line's run, the six after 2,2, combined
         book = book_from_frontier(path, book)
     assert book.entries == load_book(default_book_path(littlego.LittleGo(5))).entries
     # the agents read it with the proof's book (tictacgo prove --book): every entry of the two is there

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import importlib.util
 import io
 import json
 import os
@@ -28,15 +27,10 @@ ROOT = Path(__file__).resolve().parents[1]
 CERT_3X3 = ROOT / "docs" / "data" / "certificates" / "littlego_3x3_empty.cert"  # the empty 3x3: White wins
 
 
-def _script(name: str):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-combine_proofs, certify_leaves, leaf_records = (_script(n) for n in ("combine_proofs", "certify_leaves",
-                                                                     "leaf_records"))
+def _script(name: str, argv: list[str]) -> subprocess.CompletedProcess:
+    """``scripts/NAME.py ARGV`` run as a command."""
+    return subprocess.run([sys.executable, str(ROOT / "scripts" / f"{name}.py"), *argv], capture_output=True,
+                          text=True, timeout=300, cwd=ROOT)
 
 
 def _one_line(err: str) -> str:
@@ -46,13 +40,10 @@ def _one_line(err: str) -> str:
     return lines[0]
 
 
-def _run_script(module, argv: list[str], capsys) -> tuple[int, str]:
+def _run_script(name: str, argv: list[str]) -> tuple[int, str]:
     """A script's exit status (argparse's errors included) and its stderr."""
-    try:
-        status = module.main(argv)
-    except SystemExit as e:
-        status = e.code
-    return status, capsys.readouterr().err
+    done = _script(name, argv)
+    return done.returncode, done.stderr
 
 
 def _bad_certificate(tmp_path: Path, change, name: str = "bad.cert") -> Path:
@@ -90,7 +81,7 @@ def test_solve_verify_refuses_a_malformed_header_in_one_line_exit_2(case, tmp_pa
 @pytest.mark.parametrize("case", sorted(BAD_HEADERS))
 def test_combine_proofs_refuses_a_malformed_certificate_header_in_one_line_exit_2(case, tmp_path, capsys):
     path = _bad_certificate(tmp_path, BAD_HEADERS[case])
-    status, err = _run_script(combine_proofs, [str(path)], capsys)
+    status, err = _run_script("combine_proofs", [str(path)])
     assert status == 2 and str(path) in _one_line(err)
 
 
@@ -106,7 +97,7 @@ def test_combine_proofs_refuses_a_malformed_certificate_header_in_one_line_exit_
 def test_combine_proofs_refuses_a_frontier_file_that_is_not_bounded_json(text, message, tmp_path, capsys):
     path = tmp_path / "run.json"
     path.write_text(text)
-    status, err = _run_script(combine_proofs, [str(path)], capsys)
+    status, err = _run_script("combine_proofs", [str(path)])
     assert status == 2 and message in _one_line(err) and str(path) in err
 
 
@@ -137,10 +128,10 @@ def _unblocked(fifo: Path, fn):
 def test_the_proof_commands_refuse_a_named_pipe_without_waiting_on_it(tmp_path, capsys):
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
-    status, err = _unblocked(fifo, lambda: _run_script(combine_proofs, [str(fifo)], capsys))
+    status, err = _unblocked(fifo, lambda: _run_script("combine_proofs", [str(fifo)]))
     assert status == 2 and "a named pipe, not a regular file" in _one_line(err)
     argv = [str(fifo), "--dir", str(tmp_path / "d")]
-    status, err = _unblocked(fifo, lambda: _run_script(certify_leaves, argv, capsys))
+    status, err = _unblocked(fifo, lambda: _run_script("certify_leaves", argv))
     assert status == 2 and "a named pipe, not a regular file" in _one_line(err)
     assert _unblocked(fifo, lambda: main(["solve", "--verify", str(fifo)])) == 2
     assert "a named pipe, not a regular file" in _one_line(capsys.readouterr().err)
@@ -223,7 +214,7 @@ def test_solve_refuses_a_number_out_of_range_naming_its_flag(args, flag, mode, t
     (["--checks-at-once", "0"], "--checks-at-once"), (["--book-until", "-1"], "--book-until"),
 ])
 def test_certify_leaves_refuses_a_number_out_of_range_naming_its_flag(args, flag, tmp_path, capsys):
-    status, err = _run_script(certify_leaves, [str(CERT_3X3), "--dir", str(tmp_path / "d"), *args], capsys)
+    status, err = _run_script("certify_leaves", [str(CERT_3X3), "--dir", str(tmp_path / "d"), *args])
     assert status == 2 and f"{flag} must be" in err and "Traceback" not in err
     assert not (tmp_path / "d").exists()
 
@@ -247,14 +238,13 @@ def _leaf_certificate(folder: Path) -> Path:
 
 def test_certify_leaves_refuses_a_win_that_only_a_runs_own_value_gives(tmp_path, capsys):
     run = _frontier(tmp_path, ["1,1"], [{"taken": 1, "value_for_black": -1, "best_move": None}])
-    status, err = _run_script(certify_leaves, [str(run), "--dir", str(tmp_path / "d"), "--opening", "1,1"],
-                              capsys)
+    status, err = _run_script("certify_leaves", [str(run), "--dir", str(tmp_path / "d"), "--opening", "1,1"])
     assert status == 2 and "by their own value alone" in _one_line(err)
 
 
 def test_certify_leaves_refuses_an_opening_that_ends_the_game(tmp_path, capsys):
-    status, err = _run_script(certify_leaves, [str(_leaf_run(tmp_path)), "--dir", str(tmp_path / "d"),
-                                               "--opening", "PASS"], capsys)
+    status, err = _run_script("certify_leaves", [str(_leaf_run(tmp_path)), "--dir", str(tmp_path / "d"),
+                                                 "--opening", "PASS"])
     assert status == 2 and "the opening 'PASS' ends the game" in _one_line(err)
 
 
@@ -266,22 +256,22 @@ def test_certify_leaves_list_names_a_junk_certificate_and_shows_what_a_record_la
                         ({"rows": -3, "seconds": None}, "? rows in ? s"),
                         ({"rows": 12, "seconds": 2.5}, "12 rows in 2 s")):
         cert.with_suffix(".json").write_text(json.dumps({"made": made}))
-        assert certify_leaves.main(args) == 0
-        out, err = capsys.readouterr()
+        done = _script("certify_leaves", args)
+        out, err = done.stdout, done.stderr
+        assert done.returncode == 0, err
         assert f"1,1 0,0: 1-1_0-0.cert, made ({shown}), not checked yet" in out and "Traceback" not in err
     (folder / "junk.cert").write_bytes(b"not a zip")
-    status, err = _run_script(certify_leaves, args, capsys)
+    status, err = _run_script("certify_leaves", args)
     assert status == 2 and "junk.cert" in _one_line(err)
     _bad_certificate(folder, BAD_HEADERS["claim a list"], "junk.cert")
-    status, err = _run_script(certify_leaves, args, capsys)
+    status, err = _run_script("certify_leaves", args)
     assert status == 2 and "claim ['white wins']" in _one_line(err)
 
 
 def test_certify_leaves_refuses_a_dir_that_cannot_be_made(tmp_path, capsys):
     (tmp_path / "file").write_text("")
-    status, err = _run_script(certify_leaves, [str(_leaf_run(tmp_path)), "--dir",
-                                               str(tmp_path / "file" / "d"), "--opening", "1,1", "--list"],
-                              capsys)
+    status, err = _run_script("certify_leaves", [str(_leaf_run(tmp_path)), "--dir",
+                                                 str(tmp_path / "file" / "d"), "--opening", "1,1", "--list"])
     assert status == 2 and "cannot be made" in err and "Traceback" not in err
 
 
@@ -300,8 +290,9 @@ def test_leaf_records_takes_records_without_positions_or_without_what_made_them(
     folder = tmp_path / "records"
     _record(folder, "1-1", {}, made={"moves": "1,1", "seconds": 4})            # no solver_positions
     _record(folder, "0-0", {"at": "2026-11-27T16:00:00Z"})                       # no made at all
-    assert leaf_records.main([str(folder)]) == 0
-    out = capsys.readouterr().out
+    done = _script("leaf_records", [str(folder)])
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
     assert "| `1,1` | solver's moves | 5 | — | 4 s | 0 | 2 s |" in out
     assert "2 checked: 10 rows" in out and "us a position" not in out
 
@@ -310,8 +301,17 @@ def test_leaf_records_refuses_a_record_with_an_infinite_figure_naming_it(tmp_pat
     folder = tmp_path / "records"
     _record(folder, "1-1", {}, raw=json.dumps({"checked": {"claim": "white wins"}}).replace(
         '"white wins"}', '"white wins", "rows": 1e400}'))
-    status, err = _run_script(leaf_records, [str(folder)], capsys)
+    status, err = _run_script("leaf_records", [str(folder)])
     assert status == 2 and "1-1.json: not a check record" in _one_line(err)
+
+
+def test_leaf_records_refuses_a_time_that_is_not_one(tmp_path):
+    folder = tmp_path / "records"
+    _record(folder, "1-1", {})
+    status, err = _run_script("leaf_records", [str(folder), "--since", "yesterday"])
+    assert status == 2 and "--since 'yesterday': expected a UTC time" in err and "Traceback" not in err
+    done = _script("leaf_records", [str(folder), "--since", "2999-01-01T00:00:00Z"])
+    assert done.returncode == 1 and "no checked records since 2999-01-01T00:00:00Z" in done.stdout
 
 
 # --- items 16 and 20: a full disk or a closed pipe under stdout -------------------------------------------

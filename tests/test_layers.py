@@ -317,3 +317,59 @@ def test_the_arena_results_do_not_import_the_records_that_import_them():
 
     assert "tictacgo.arena.results" in imported("records")  # the one direction
     assert "tictacgo.arena.records" not in imported("results")
+
+
+# -- tests import the library, never a script ----------------------------------------------------
+
+TESTS = ROOT / "tests"
+SCRIPTS = ROOT / "scripts"
+#: Calls that load a file or a folder as a module when given a script's path.
+_LOADERS = {"spec_from_file_location", "run_path", "run_module", "SourceFileLoader", "import_module",
+            "insert", "append"}  # the last two: sys.path.insert / append of the scripts' folder
+
+
+def script_imports(files: list[Path]) -> list[str]:
+    """Where ``files`` import a script of ``scripts/`` as a module (``import solve_subtrees``,
+    ``from scripts import x``, a spec, loader or ``sys.path`` entry built from a path naming
+    ``scripts``); running one as a command (``subprocess``, ``[sys.executable, "scripts/x.py"]``) is
+    fine."""
+    names = {p.stem for p in SCRIPTS.glob("*.py")} | {"scripts"}
+    found = []
+    for path in files:
+        text = path.read_text()
+        tree = ast.parse(text, filename=str(path))
+        for node in ast.walk(tree):
+            modules = []
+            if isinstance(node, ast.Import):
+                modules = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                modules = [node.module]
+            if any(m.split(".")[0] in names for m in modules):
+                found.append(f"{path.name}:{node.lineno}: import {', '.join(modules)}")
+            if isinstance(node, ast.Call):
+                func = node.func
+                name = getattr(func, "attr", None) or getattr(func, "id", "")
+                args = " ".join(ast.get_source_segment(text, a) or "" for a in [*node.args, *node.keywords])
+                if name in _LOADERS and re.search(r"\bscripts\b|\bSCRIPTS?\b", args):
+                    found.append(f"{path.name}:{node.lineno}: {name}({args})")
+    return found
+
+
+def test_no_test_imports_a_script():
+    """The scripts are thin entry points (docs/architecture.md): a test imports the library behind one,
+    or runs it as a command."""
+    files = sorted(TESTS.rglob("*.py"))
+    assert len(files) > 50
+    assert script_imports(files) == []
+
+
+def test_the_script_import_check_sees_each_way_in(tmp_path):
+    bad = tmp_path / "test_bad.py"
+    bad.write_text("import importlib.util, subprocess, sys\n"
+                   "import solve_subtrees\n"
+                   "from scripts.certify_leaves import main\n"
+                   "SCRIPT = ROOT / 'scripts' / 'combine_proofs.py'\n"
+                   "spec = importlib.util.spec_from_file_location('combine_proofs', SCRIPT)\n"
+                   "sys.path.insert(0, str(ROOT / 'scripts'))\n"
+                   "subprocess.run([sys.executable, str(SCRIPT), '--help'])\n")
+    assert [line.split(":")[1] for line in script_imports([bad])] == ["2", "3", "5", "6"]

@@ -8,8 +8,9 @@ where it stopped, never a guess.
 
 from __future__ import annotations
 
-import importlib.util
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -20,10 +21,12 @@ from tictacgo.evaluation import frontier  # noqa: E402
 from tictacgo.games import littlego  # noqa: E402
 from tictacgo.solver import solve  # noqa: E402
 
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "solve_frontier.py"
-_spec = importlib.util.spec_from_file_location("solve_frontier", SCRIPT)
-script = importlib.util.module_from_spec(_spec)  # the command line (main); the work is frontier's
-_spec.loader.exec_module(script)
+SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "solve_frontier.py"  # frontier's command line
+
+
+def run_script(*argv: str) -> subprocess.CompletedProcess:
+    """``scripts/solve_frontier.py ARGV`` run as a command."""
+    return subprocess.run([sys.executable, str(SCRIPT), *argv], capture_output=True, text=True, timeout=600)
 
 
 def black_value(state) -> int:
@@ -66,26 +69,9 @@ def test_the_line_moves_are_judged_by_the_values_before_and_after_them():
 def test_a_budget_that_runs_out_reports_unknown_where_it_stopped(tmp_path):
     path = tmp_path / "frontier.json"
     moves = "2,2 1,2 2,1 1,1 1,3 2,3 3,2 3,3"
-    assert (
-        script.main(
-            [
-                "--size",
-                "5",
-                "--moves",
-                moves,
-                "--start-left",
-                "16",
-                "--budget",
-                "0.3",
-                "--no-all-moves",
-                "--table-bits",
-                "16",
-                "--json",
-                str(path),
-            ]
-        )
-        == 0
-    )
+    done = run_script("--size", "5", "--moves", moves, "--start-left", "16", "--budget", "0.3",
+                      "--no-all-moves", "--table-bits", "16", "--json", str(path))
+    assert done.returncode == 0, done.stderr
     out = json.loads(path.read_text())
     last = out["positions"][-1]
     assert last["value_for_black"] is None and last["best_move"] is None
@@ -131,8 +117,6 @@ def test_a_run_stopped_and_resumed_from_its_checkpoint_proves_the_same_as_one_in
 
 
 def test_sigterm_keeps_the_run_and_resume_finishes_it(tmp_path):
-    import subprocess
-    import sys
     import time
 
     ckpt, js = tmp_path / "run.npz", tmp_path / "run.json"
@@ -159,17 +143,15 @@ def test_sigterm_keeps_the_run_and_resume_finishes_it(tmp_path):
     assert out["positions"][0]["value_for_black"] == black_value(states[8])
 
 
-def test_resume_refuses_a_file_that_is_not_a_checkpoint_and_needs_one(tmp_path, capsys):
+def test_resume_refuses_a_file_that_is_not_a_checkpoint_and_needs_one(tmp_path):
     import numpy as np
 
     other = tmp_path / "other.npz"
     np.savez(other, x=np.arange(3))
-    with pytest.raises(SystemExit):
-        script.main(["--checkpoint", str(other), "--resume"])
-    assert "is not a checkpoint of solve_frontier.py" in capsys.readouterr().err
-    with pytest.raises(SystemExit):
-        script.main(["--resume"])
-    assert "--resume needs --checkpoint" in capsys.readouterr().err
+    done = run_script("--checkpoint", str(other), "--resume")
+    assert done.returncode == 2 and "is not a checkpoint of solve_frontier.py" in done.stderr
+    done = run_script("--resume")
+    assert done.returncode == 2 and "--resume needs --checkpoint" in done.stderr
 
 
 def test_a_saved_search_is_refused_for_another_position():
@@ -241,10 +223,9 @@ def test_an_opening_is_played_first_and_the_agent_plays_on_from_it():
         frontier.line_from_agent(game, "greedy", seed=0, opening=frontier.parse_moves("1,1 1,1", 4))
 
 
-def test_the_script_refuses_an_opening_beside_moves(capsys):
-    with pytest.raises(SystemExit):
-        script.main(["--size", "3", "--moves", "1,1", "--opening", "1,1"])
-    assert "not both" in capsys.readouterr().err
+def test_the_script_refuses_an_opening_beside_moves():
+    done = run_script("--size", "3", "--moves", "1,1", "--opening", "1,1")
+    assert done.returncode == 2 and "not both" in done.stderr
 
 
 def test_extending_a_run_in_its_moves_phase_drops_the_moves_search_and_goes_on_along_the_line(tmp_path):

@@ -26,6 +26,11 @@ from tictacgo.games import littlego  # noqa: E402
 from tictacgo.solver import Solver  # noqa: E402
 
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "solve_subtrees.py"
+
+
+def run_script(*argv: str, script: Path = SCRIPT) -> subprocess.CompletedProcess:
+    """``scripts/solve_subtrees.py ARGV`` (or another script) run as a command."""
+    return subprocess.run([sys.executable, str(script), *argv], capture_output=True, text=True, timeout=600)
 LINE_14_TO_GO = "2,2 3,3 2,3 1,3 2,4 2,1 3,1 1,1 1,2 3,0"  # az's line (docs/solver.md), 14 actions to go
 LINE_16_TO_GO = "2,2 3,3 2,3 1,3 2,4 2,1 3,1 1,1"  # two actions earlier: jobs long enough to be stopped
 
@@ -190,22 +195,16 @@ def test_ray_with_two_local_workers_proves_the_same_value(tmp_path):
     assert check_every_value(tmp_path, settings)["root"]["value_for_black"] == 0
 
 
-def test_a_folder_refuses_other_settings_and_resume_needs_a_run(tmp_path, capsys):
-    sys.path.insert(0, str(SCRIPT.parent))
-    try:
-        import solve_subtrees as script
-    finally:
-        sys.path.remove(str(SCRIPT.parent))
+def test_a_folder_refuses_other_settings_and_resume_needs_a_run(tmp_path):
     open_folder(tmp_path, make_settings("2,2", line="greedy", table_bits=16))
     with pytest.raises(ValueError, match="other settings .*table_bits 16 there, 18 here"):
         open_folder(tmp_path, make_settings("2,2", line="greedy", table_bits=18))
-    argv = ["--dir", str(tmp_path), "--opening", "2,2", "--line", "random", "--table-bits", "16"]
-    assert script.main(argv) == 2
-    assert "line 'greedy' there, 'random' here" in capsys.readouterr().err
-    assert script.main(["--dir", str(tmp_path), "--resume", "--seed", "3"]) == 2
-    assert "seed is 0 there, 3 here" in capsys.readouterr().err
-    assert script.main(["--dir", str(tmp_path / "new"), "--resume"]) == 2
-    assert "nothing to go on with" in capsys.readouterr().err
+    done = run_script("--dir", str(tmp_path), "--opening", "2,2", "--line", "random", "--table-bits", "16")
+    assert done.returncode == 2 and "line 'greedy' there, 'random' here" in done.stderr
+    done = run_script("--dir", str(tmp_path), "--resume", "--seed", "3")
+    assert done.returncode == 2 and "seed is 0 there, 3 here" in done.stderr
+    done = run_script("--dir", str(tmp_path / "new"), "--resume")
+    assert done.returncode == 2 and "nothing to go on with" in done.stderr
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -216,14 +215,9 @@ def test_a_folder_refuses_other_settings_and_resume_needs_a_run(tmp_path, capsys
     (["--workers", "0"], "--workers must be at least 1, got 0"),
     (["--line", "nosuch"], "unknown agent 'nosuch'"),
 ])
-def test_bad_input_is_refused_with_the_value_named(tmp_path, capsys, argv, message):
-    sys.path.insert(0, str(SCRIPT.parent))
-    try:
-        import solve_subtrees as script
-    finally:
-        sys.path.remove(str(SCRIPT.parent))
-    assert script.main(["--dir", str(tmp_path / "run"), *argv]) == 2
-    assert message in capsys.readouterr().err
+def test_bad_input_is_refused_with_the_value_named(tmp_path, argv, message):
+    done = run_script("--dir", str(tmp_path / "run"), *argv)
+    assert done.returncode == 2 and message in done.stderr
     assert not (tmp_path / "run" / "run.json").exists()
 
 
@@ -255,17 +249,12 @@ def test_a_job_seeded_with_a_proved_siblings_table_searches_less_for_the_same_va
 
 
 def test_a_job_proved_by_hand_with_solve_frontier_is_not_searched_again(tmp_path, capsys):
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("solve_frontier", SCRIPT.parent / "solve_frontier.py")
-    solve_frontier = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(solve_frontier)
     settings = open_folder(tmp_path, make_settings("1,1", size=4, line="greedy", table_bits=16))
     jobs = tmp_path / "jobs"
-    assert solve_frontier.main(["--size", "4", "--opening", "1,1 2,2", "--line", "random", "--end-left", "13",
-                                "--no-all-moves", "--table-bits", "16", "--checkpoint", str(jobs / "2-2.npz"),
-                                "--json", str(jobs / "2-2.json")]) == 0
-    capsys.readouterr()
+    done = run_script("--size", "4", "--opening", "1,1 2,2", "--line", "random", "--end-left", "13",
+                      "--no-all-moves", "--table-bits", "16", "--checkpoint", str(jobs / "2-2.npz"),
+                      "--json", str(jobs / "2-2.json"), script=SCRIPT.parent / "solve_frontier.py")
+    assert done.returncode == 0, done.stderr
     run = SubtreeRun(tmp_path, settings, workers=1)
     run.take_files()
     assert run.info["2-2"]["state"] == "proved"  # 2,2 after 1,1: its own class

@@ -34,6 +34,7 @@ import numpy as np
 from tictacgo.atomic import atomic_write
 from tictacgo.evaluation.solver_hints import network_best_moves, policy_hints
 from tictacgo.games import littlego
+from tictacgo.proof.combine import fmt_value
 from tictacgo.protocol.coords import action_to_course, course_to_action
 from tictacgo.solver import Solver, SolveResult
 from tictacgo.solver.resumable import ResumableSearch, restore_table, table_arrays
@@ -112,10 +113,6 @@ def row(state: littlego.GoState, r: SolveResult, next_action: int | None) -> dic
         "nodes_per_second": round(r.nodes_per_second),
         "hit_rate": round(r.hit_rate, 4),
     }
-
-
-def fmt_value(v: int | None) -> str:
-    return {1: "Black wins", -1: "White wins", 0: "draw", None: "unknown"}[v]
 
 
 class FrontierRun:

@@ -65,12 +65,12 @@ from tictacgo.evaluation.frontier import (
     FrontierRun,
     checkpoint_results,
     estimate,
-    fmt_value,
     line_from_agent,
     line_from_moves,
     parse_moves,
 )
 from tictacgo.games import littlego
+from tictacgo.proof.combine import fmt_value
 from tictacgo.proof.position_code import Code, canonical, image
 from tictacgo.protocol.coords import action_to_course
 from tictacgo.solver.resumable import restore_table

@@ -17,8 +17,10 @@ Two parts, one above the other:
   and the minimax over proved values (``combine``);
 * **on the search**: making a certificate (``certificate``, with its
   compiled walk ``compiled_extraction``), the certificates of the positions
-  a proof passes through (``proof_leaves``) and the whole game's proof
-  (``proof_job``, behind ``tictacgo prove``).
+  a proof passes through (``proof_leaves``; the job of
+  ``scripts/certify_leaves.py``: ``leaf_job``), the whole game's proof
+  (``proof_job``, behind ``tictacgo prove``) and the shipped books
+  (``shipped_books``, behind ``scripts/make_books.py``).
 
 Nothing in the search imports this package. ``prove`` and ``Certificate`` are
 imported from ``certificate`` when first asked for, so ``import

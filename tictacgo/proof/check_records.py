@@ -19,12 +19,17 @@ job has. ``recorded_checks`` reads such a folder: each record names its
 position by its file name (the leaf's moves, ``2-2_0-0_1-2_2-0.json``, as
 ``proof_leaves.certify`` names it), and ``combine(..., kept=...)`` takes the
 claim the checker accepted there as that position's checked value.
+
+``print_records_table`` prints a folder's records as the Markdown rows of
+the proof's tables (``scripts/leaf_records.py`` is its command line).
 """
 
 from __future__ import annotations
 
 import hashlib
+import sys
 import time
+from datetime import datetime, timezone
 from pathlib import Path
 
 from tictacgo import reading
@@ -152,3 +157,92 @@ def recorded_checks(folder: str | Path) -> list[tuple[list[str], str, Path]]:
 
 def _is_count(x) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool) and x >= 0
+
+
+def parse_time(text: str) -> datetime:
+    """A record's UTC time, ``2026-11-27T15:00:00Z``, as an aware datetime.
+
+    Raises:
+        ValueError: any other text.
+    """
+    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
+
+
+def print_records_table(folder: str | Path, since: datetime | None = None, since_text: str | None = None
+                        ) -> int:
+    """Print the checked records of ``folder`` as Markdown rows (one per leaf, in the order their checks
+    ended), then the totals and the rate of checks: the work of ``scripts/leaf_records.py``.
+
+    Args:
+        folder: a folder of check records.
+        since: only the records whose check ended at or after this time.
+        since_text: ``since`` as the user wrote it (said when no record is that recent).
+    Returns:
+        The exit status: 0, 1 when no record is shown, 2 for a folder or a record that is not one
+        (one line on stderr).
+    """
+    records = []
+    try:
+        checks = recorded_checks(folder)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    for _moves, _claim, path in checks:
+        record = read_record(path.with_suffix(".cert"))
+        try:
+            at = parse_time(record["checked"]["at"])
+        except (KeyError, TypeError, ValueError):
+            print(f"error: {path}: the check's 'at' is not a UTC time such as 2026-11-27T15:00:00Z",
+                  file=sys.stderr)
+            return 2
+        if since is None or at >= since:
+            records.append((path.stem, record))
+    records.sort(key=lambda r: r[1]["checked"]["at"])
+    print("| leaf (moves from the empty board) | winner's moves | rows | positions searched | to make "
+          "| positions checked | to check |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for name, record in records:
+        print(record_row(name, record))
+    if not records:
+        print("no checked records" + (f" since {since_text}" if since else ""))
+        return 1
+    checks = [r["checked"] for _, r in records]
+    makes = [x for _, r in records if (x := _figure(r.get("made"), "seconds")) is not None]
+    micro = [1e6 * c["seconds"] / c["positions"] for c in checks if c["positions"]]
+    print(f"\n{len(records)} checked: {sum(c['rows'] for c in checks):,} rows, "
+          f"{sum(c['seconds'] for c in checks):,.0f} s of checks "
+          f"({min(c['seconds'] for c in checks):,.0f} to {max(c['seconds'] for c in checks):,.0f} s each"
+          + (f", {min(micro):.0f} to {max(micro):.0f} us a position" if micro else "") + ")"
+          + (f"; {min(makes):,.0f} to {max(makes):,.0f} s to make" if makes else ""))
+    claims = sorted({c["claim"] for c in checks})
+    print(f"claims: {', '.join(claims)}")
+    first, last = parse_time(checks[0]["at"]), parse_time(checks[-1]["at"])
+    start = since or first
+    hours = (last - start).total_seconds() / 3600
+    ended = len(records) - (since is None)  # the first check's end opens the window without a start
+    if hours > 0:
+        print(f"checks ended from {start:%H:%M} to {last:%H:%M} UTC: {ended / hours:.1f} leaves an hour")
+    return 0
+
+
+def record_row(name: str, record: dict) -> str:
+    """One leaf's Markdown row: its moves, how the winner's moves were chosen, its rows, what making and
+    checking it took ("—" for a figure the record does not hold)."""
+    made, checked = record.get("made"), record["checked"]
+    moves = " ".join(moves_of(name))  # recorded_checks has checked that a record's moves are its name's
+    if isinstance(made, dict):
+        how = "known moves first" if made.get("prefer_known") else "solver's moves"
+        searched, seconds = _figure(made, "solver_positions"), _figure(made, "seconds")
+        searched = "—" if searched is None else f"{searched:,}"
+        seconds = "—" if seconds is None else f"{seconds:,.0f} s"
+    else:
+        how, searched, seconds = "—", "—", "—"
+    return (f"| `{moves}` | {how} | {checked['rows']:,} | {searched} | {seconds} | "
+            f"{checked['positions']:,} | {checked['seconds']:,.0f} s |")
+
+
+def _figure(part, key: str) -> float | None:
+    """A figure of a record's part (``made``), or None where the part does not hold one (a record
+    written before it held that figure); non-finite numbers never reach here (``read_record``)."""
+    x = part.get(key) if isinstance(part, dict) else None
+    return x if isinstance(x, (int, float)) and not isinstance(x, bool) and x >= 0 else None

@@ -37,9 +37,10 @@ What it checks: one variant, legal lines, no contradictions, and that every
 child a value needs is there, by the rules' own moves and symmetries, not by
 the solver's move classes.
 
-``scripts/combine_proofs.py`` is the command line. Its JSON has the layout of
-a frontier run's (``line``: the opening; ``positions``: a row for each
-position of the opening, the root last), so ``book_from_frontier`` reads
+``scripts/combine_proofs.py`` is the command line (its work:
+``combine_and_report``). Its JSON has the layout of a frontier run's
+(``line``: the opening; ``positions``: a row for each position of the
+opening, the root last), so ``book_from_frontier`` reads
 it: the ``solver`` agent then plays the opening's winning moves from its
 book.
 """
@@ -47,10 +48,12 @@ book.
 from __future__ import annotations
 
 import os
+import sys
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from tictacgo.atomic import atomic_write_json
 from tictacgo.games import littlego
 from tictacgo.proof import proof_file
 from tictacgo.proof.checker import outcome_for
@@ -69,6 +72,11 @@ TRUST_WORDS = {CHECKED: "checked", RECORDED: "from records of earlier checks, no
 def trust_words(level: int) -> str:
     """How a value of trust ``level`` is known, in words."""
     return TRUST_WORDS[level]
+
+
+def fmt_value(v: int | None) -> str:
+    """A value for Black in words: ``"Black wins"``, ``"White wins"``, ``"draw"`` or ``"unknown"``."""
+    return {1: "Black wins", -1: "White wins", 0: "draw", None: "unknown"}[v]
 
 
 @dataclass(frozen=True)
@@ -313,6 +321,46 @@ def combine(paths: list[str | os.PathLike], opening: str | list[str], depth: int
         else:
             values[k], checked[k] = _looked_up(proved, states[k])
     return Combined(game, words, depth, children, values, best, checked, names, len(kept_names))
+
+
+def combine_and_report(paths: list[str | os.PathLike], opening: str = "", depth: int = 1,
+                       json_path: str | os.PathLike | None = None) -> int:
+    """``combine`` the results, print each of the root's legal actions and the values along the opening
+    (how each is known), and write the values as JSON (``json_path``): the work of
+    ``scripts/combine_proofs.py``. Bad input is one line on stderr.
+
+    Returns:
+        The exit status: 0 when the root is decided, 1 when children are missing (they are printed),
+        2 on bad input.
+    """
+    try:
+        proof_file.check_result_files(paths, MAX_RESULT_BYTES)  # bounded, before combine reads them
+        result = combine(paths, opening, depth)
+    except ValueError as e:  # CertificateError and ProofFileError included
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    g = result.game
+    root = f"after '{' '.join(result.opening)}'" if result.opening else "the empty board"
+    print(f"{g.size}x{g.size}, komi {g.komi:g}, {g.max_actions} actions; {len(result.sources)} results read")
+    print(f"the {len(result.children)} legal actions {root}:")
+    for c in result.children:
+        mark = {CHECKED: "checked ", RECORDED: "recorded, not re-checked ", UNCHECKED: ""}[c.checked]
+        print(f"  {c.move:>5}  {fmt_value(c.value_for_black):<11} {mark}{c.how}")
+    print("values:")
+    for k, (v, best) in enumerate(zip(result.values, result.best_moves, strict=True)):
+        where = f"after '{' '.join(result.opening[:k])}'" if k else "the empty board"
+        move = f" (the mover plays {best})" if best else ""
+        how = "" if v is None else {
+            CHECKED: ", checked: from game ends and certificates checked now alone",
+            RECORDED: f", {trust_words(RECORDED)}", UNCHECKED: ", from the runs' values"}[result.checked[k]]
+        print(f"  {where}: {fmt_value(v)}{move}{how}")
+    if json_path:
+        atomic_write_json(json_path, result.to_json())
+        print(f"written to {json_path}")
+    if result.root_value is None:
+        print(f"undecided: not proved: the position after {', '.join(result.missing)}")
+        return 1
+    return 0
 
 
 def _read_kept(folder: str | os.PathLike, game: littlego.LittleGo, proved: dict[Code, Proved]) -> list[str]:

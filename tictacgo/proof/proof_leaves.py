@@ -27,7 +27,8 @@ bytes is there); the folder is read again before each leaf, so jobs that
 share it skip each other's leaves (and they check one certificate at a
 time: a large check takes many GB), and a stopped job goes on with the next
 leaf (it loses the one in progress). ``scripts/certify_leaves.py`` is the
-command line; it ends by combining the checked certificates.
+command line (its work: ``tictacgo.proof.leaf_job``); it ends by combining the
+checked certificates.
 """
 
 from __future__ import annotations
