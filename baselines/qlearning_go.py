@@ -362,17 +362,20 @@ def train(table: QTable, game: littlego.LittleGo, opponents: dict[str, tuple[Age
     return table
 
 
-def evaluate(table: QTable, game: littlego.LittleGo, opponents: dict[str, Agent], games_per_colour: int,
-             rng: np.random.Generator) -> dict:
+def evaluate(table, game: littlego.LittleGo, opponents: dict[str, Agent], games_per_colour: int,
+             rng: np.random.Generator, agent_class: type[Agent] | None = None) -> dict:
     """Win rates of greedy play from ``table`` against each opponent, by colour.
 
+    Args:
+        agent_class: the agent that plays the table (``QLearningGoAgent`` by default; an afterstate
+            table's is ``qlearning_go_afterstate.AfterstateQAgent``).
     Returns:
         ``{name: {"black": rate, "white": rate}, "table_moves": fraction of
         the learner's moves the table decided}``.
     """
     from tictacgo.game_loop import play_wdl
 
-    agent = QLearningGoAgent(game, rng=rng, table=table)
+    agent = (agent_class or QLearningGoAgent)(game, rng=rng, table=table)
     out: dict = {}
     for name, opponent in opponents.items():
         out[name] = {side: play_wdl(game, agent, opponent, games_per_colour, colour=c)[0] / games_per_colour

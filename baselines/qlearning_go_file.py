@@ -12,6 +12,11 @@ Arrays (``numpy.savez_compressed``; read with ``allow_pickle=False``):
   game and whose keys have no field for the reply's capture) and record
   (games, seconds, opponents, the learning curve).
 
+An afterstate table (key scheme 3, ``tictacgo.baselines.qlearning_go_afterstate``)
+is saved in the same arrays: a key is ``AFTERSTATE_FLAG`` and the index of
+one of its lookup tables' entries (those updated at least once), ``q`` the
+entry's value, ``visits`` its updates; every other entry is 0.
+
 ``save_table(..., min_board_visits=m)`` leaves out the board keys updated
 fewer than ``m`` times (their values rest on a few games and the pattern
 value stands in for them at play). The loader reads within bounds
@@ -34,10 +39,19 @@ import numpy as np
 from tictacgo import reading
 from tictacgo.atomic import atomic_write
 from tictacgo.baselines.qlearning_go import QLearningGoAgent, QTable
+from tictacgo.baselines.qlearning_go_afterstate import (
+    AFTERSTATE_FLAG,
+    AFTERSTATE_SCHEME,
+    MAX_SIZE,
+    AfterstateQAgent,
+    AfterstateTable,
+    tuple_layout,
+)
 from tictacgo.baselines.qlearning_go_keys import BOARD_FLAG, KEY_SCHEMES, valid_keys
 from tictacgo.validate import check_path
 
 FORMAT = "tictacgo-qtable-littlego"
+FILE_SCHEMES = (*KEY_SCHEMES, AFTERSTATE_SCHEME)  # the tables' kinds a file may hold
 VERSION = 2                    # the version written; 1 and 2 are read
 READABLE_VERSIONS = (1, 2)
 SHIPPED_TABLE = Path(__file__).resolve().parent / "models" / "littlego_qlearning.npz"
@@ -52,27 +66,31 @@ _NPY_HEADER = 1024             # room for a .npy member's header
 MAX_EXPANSION = 64             # the most the arrays unpack to, as a multiple of the file's size
 
 
-def save_table(table: QTable, path: str | os.PathLike, min_board_visits: int = 1) -> Path:
+def save_table(table: QTable | AfterstateTable, path: str | os.PathLike, min_board_visits: int = 1) -> Path:
     """Write ``table`` as a compressed ``.npz`` atomically.
 
     Args:
-        table: the table.
+        table: the table (pattern keys or afterstate entries).
         path: the file to write (its folder is created).
         min_board_visits: leave out board keys updated fewer times than this.
     Returns:
         The path written.
     """
-    keys = sorted(k for k in table.q if not k & BOARD_FLAG or table.visits[k] >= min_board_visits)
     meta = dict(table.meta, format=FORMAT, version=VERSION, min_board_visits=min_board_visits)
     meta_bytes = json.dumps(meta, sort_keys=True).encode()
     if len(meta_bytes) > _MAX_META_BYTES:
         raise ValueError(f"the table's record takes {len(meta_bytes):,} bytes, more than {_MAX_META_BYTES:,}")
+    if isinstance(table, AfterstateTable):
+        index = np.flatnonzero(table.visits)
+        arrays = {"keys": index.astype(np.uint64) | np.uint64(AFTERSTATE_FLAG),
+                  "q": table.weights[index].astype(np.float32), "visits": table.visits[index]}
+    else:
+        keys = sorted(k for k in table.q if not k & BOARD_FLAG or table.visits[k] >= min_board_visits)
+        arrays = {"keys": np.array(keys, dtype=np.uint64),
+                  "q": np.array([table.q[k] for k in keys], dtype=np.float32),
+                  "visits": np.array([min(table.visits[k], 2**32 - 1) for k in keys], dtype=np.uint32)}
     buf = io.BytesIO()
-    np.savez_compressed(
-        buf, keys=np.array(keys, dtype=np.uint64),
-        q=np.array([table.q[k] for k in keys], dtype=np.float32),
-        visits=np.array([min(table.visits[k], 2**32 - 1) for k in keys], dtype=np.uint32),
-        meta=np.frombuffer(meta_bytes, dtype=np.uint8))
+    np.savez_compressed(buf, **arrays, meta=np.frombuffer(meta_bytes, dtype=np.uint8))
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     return atomic_write(path, lambda f: f.write(buf.getvalue()), binary=True)
@@ -128,12 +146,18 @@ def _check_meta(raw: np.ndarray, bad) -> dict:
         raise bad(f"the params must be an object with board_plies an integer in [0, 1000], got {params!r}")
     if meta["version"] == 1:      # written before the key schemes had a name: scheme 1
         meta["params"] = params = {**params, "keys": 1}
-    if params.get("keys", KEY_SCHEMES[-1]) not in KEY_SCHEMES:
-        raise bad(f"the params' key scheme must be one of {KEY_SCHEMES}, got {params.get('keys')!r}")
+    if params.get("keys", KEY_SCHEMES[-1]) not in FILE_SCHEMES:
+        raise bad(f"the params' key scheme must be one of {FILE_SCHEMES}, got {params.get('keys')!r}")
+    if params.get("keys") == AFTERSTATE_SCHEME:
+        size, actions = variant["size"], variant["max_actions"]
+        if not all(isinstance(x, int) and not isinstance(x, bool) for x in (size, actions)) \
+                or not 2 <= size <= MAX_SIZE or not 1 <= actions <= 1000:
+            raise bad(f"an afterstate table's variant must have a size of 2 to {MAX_SIZE} and an action "
+                      f"limit of 1 to 1000, got {reading.shown(variant)}")
     return meta
 
 
-def load_table(path: str | os.PathLike) -> QTable:
+def load_table(path: str | os.PathLike) -> QTable | AfterstateTable:
     """Read a table written by ``save_table``; sizes are checked before anything is allocated.
 
     Raises:
@@ -161,17 +185,28 @@ def load_table(path: str | os.PathLike) -> QTable:
     if not (np.isfinite(q).all() and (np.abs(q) <= VALUE_BOUND).all()):
         raise bad(f"every value in q must be a finite number in [-{VALUE_BOUND}, {VALUE_BOUND}]")
     meta = _check_meta(arrays["meta"], bad)
-    ok = valid_keys(keys, meta.get("params", {}).get("keys", KEY_SCHEMES[-1]))
+    scheme = meta.get("params", {}).get("keys", KEY_SCHEMES[-1])
+    ok = valid_keys(keys, scheme)
     if not ok.all():
         raise bad(f"the key {int(keys[~ok][0])} is not a Little-Go Q-table key")
     if (visits == 0).any():
         raise bad("every key must have at least one visit")
+    if scheme == AFTERSTATE_SCHEME:
+        lay = tuple_layout(meta["variant"]["size"], meta["variant"]["max_actions"])
+        index = (keys & np.uint64(AFTERSTATE_FLAG - 1)).astype(np.int64)
+        if len(index) and index[-1] >= lay.total:
+            raise bad(f"the entry {int(index[-1])} is past the {lay.total:,} entries of the variant's tables")
+        table = AfterstateTable.empty_for(meta["variant"])
+        table.weights[index], table.visits[index] = q, visits
+        table.meta = meta
+        return table
     key_list = keys.tolist()
     return QTable(dict(zip(key_list, q.tolist(), strict=True)),
                   dict(zip(key_list, visits.tolist(), strict=True)), meta)
 
 
-def make_go_agent(game, rng: np.random.Generator | None, path: str | None = None) -> QLearningGoAgent:
+def make_go_agent(game, rng: np.random.Generator | None,
+                  path: str | None = None) -> QLearningGoAgent | AfterstateQAgent:
     """The ``qlearning`` agent for Little-Go: the table at ``path``, or the shipped one.
 
     Raises:
@@ -184,4 +219,6 @@ def make_go_agent(game, rng: np.random.Generator | None, path: str | None = None
         table = load_table(file)
     except FileNotFoundError as e:
         raise ValueError(str(e)) from None
+    if isinstance(table, AfterstateTable):
+        return AfterstateQAgent(game, rng=rng, table=table)
     return QLearningGoAgent(game, rng=rng, table=table)

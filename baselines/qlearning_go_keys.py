@@ -317,8 +317,10 @@ def describe_key(key: int, scheme: int = KEY_SCHEME) -> dict[str, int | bool | s
 
 def valid_keys(keys: np.ndarray, scheme: int = KEY_SCHEME) -> np.ndarray:
     """Which of ``keys`` (uint64) have the shape of a key ``action_keys`` makes in ``scheme`` (the loader's
-    check)."""
+    check); scheme 3, an afterstate table's, keys its entries (``qlearning_go_afterstate``)."""
     k = keys.astype(np.uint64)
+    if scheme == 3:  # an afterstate table's entries (qlearning_go_afterstate): the flag, then an index
+        return (k >> np.uint64(63)) == 1
     flag = pass_flag(scheme)
     board = (k >> np.uint64(62)) == 1
     is_pass = ~board & (k >= flag)

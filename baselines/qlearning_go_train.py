@@ -1,6 +1,7 @@
 """A Little-Go Q-learning run: the opponent mix, checkpoints with a learning curve, resuming.
 
-``run(config)`` trains a table (``tictacgo.baselines.qlearning_go.train``)
+``run(config)`` trains a table (``tictacgo.baselines.qlearning_go.train``, or
+for ``keys=3`` an afterstate table, ``qlearning_go_afterstate.train``)
 against a weighted mix of the course's first-stage opponents (``random``,
 ``greedy``, ``aggressive``, ``alphabeta``) and itself (``self``). Every
 ``eval_every`` games it plays ``eval_games`` games a colour against each of
@@ -20,8 +21,10 @@ from pathlib import Path
 import numpy as np
 
 from tictacgo.atomic import atomic_write_json
-from tictacgo.baselines.qlearning_go import DEFAULTS, QTable, evaluate, train
+from tictacgo.baselines import qlearning_go_afterstate as afterstate
+from tictacgo.baselines.qlearning_go import DEFAULTS, QLearningGoAgent, QTable, evaluate, train
 from tictacgo.baselines.qlearning_go_file import load_table, save_table
+from tictacgo.baselines.qlearning_go_keys import KEY_SCHEME
 from tictacgo.baselines.registry import make_agent
 from tictacgo.games import make_game
 
@@ -63,9 +66,9 @@ class RunConfig:
     episodes: int | None = None
     max_seconds: float | None = None
     mix: str = DEFAULT_MIX
-    alpha: float = DEFAULTS["alpha"]
-    gamma: float = DEFAULTS["gamma"]
-    epsilon: float = DEFAULTS["epsilon"]
+    alpha: float | None = None      # None: the table kind's default (DEFAULTS, afterstate.DEFAULTS)
+    gamma: float | None = None
+    epsilon: float | None = None
     board_plies: int = DEFAULTS["board_plies"]
     black_share: float = 0.5
     keys: int | None = None
@@ -76,23 +79,38 @@ class RunConfig:
     curve: str | None = None
 
 
-def run(config: RunConfig, log: Callable[[str], None] = print) -> QTable:
-    """Train, evaluate and save as ``config`` says (see the module docstring). Returns the table."""
+def run(config: RunConfig, log: Callable[[str], None] = print) -> QTable | afterstate.AfterstateTable:
+    """Train, evaluate and save as ``config`` says (see the module docstring). Returns the table.
+
+    ``config.keys`` 3 trains an afterstate table (``qlearning_go_afterstate``), 1 or 2 a table of
+    pattern keys of that scheme; a resumed table keeps its own kind.
+    """
     game = make_game("littlego")
     mix = parse_mix(config.mix)
-    table = QTable()
+    table: QTable | afterstate.AfterstateTable | None = None
     if config.resume and Path(config.out).is_file():
         table = load_table(config.out)
         log(f"resuming {config.out}: {table.meta.get('games', 0):,} games, {len(table):,} keys")
+        if config.keys is not None and config.keys != table.key_scheme:
+            raise ValueError(f"the table was trained with key scheme {table.key_scheme}; "
+                             f"continue it with the same, not {config.keys}")
+    scheme = table.key_scheme if table is not None else config.keys if config.keys is not None else KEY_SCHEME
+    kind = afterstate if scheme == afterstate.AFTERSTATE_SCHEME else None
+    if table is None:
+        table = afterstate.AfterstateTable.empty(game) if kind else QTable()
+    defaults = afterstate.DEFAULTS if kind else DEFAULTS
+    steps = {k: getattr(config, k) if getattr(config, k) is not None else defaults[k]
+             for k in ("alpha", "gamma", "epsilon")}
     # One stream per run and restart point, so a resumed run does not replay the first one's draws.
     root = np.random.SeedSequence([config.seed, int(table.meta.get("games", 0))])
     train_rng, eval_rng, *opp_seeds = [np.random.default_rng(s) for s in root.spawn(2 + len(OPPONENTS))]
     opponents = {n: make_agent(n, game, rng=r) for n, r in zip(OPPONENTS, opp_seeds, strict=True)}
     curve = table.meta.setdefault("curve", [])
     wall0 = time.perf_counter() - float(table.meta.get("wall_seconds", 0.0))
+    agent_class = afterstate.AfterstateQAgent if kind else QLearningGoAgent
 
-    def checkpoint(tab: QTable) -> bool:
-        rates = evaluate(tab, game, opponents, config.eval_games, eval_rng)
+    def checkpoint(tab) -> bool:
+        rates = evaluate(tab, game, opponents, config.eval_games, eval_rng, agent_class=agent_class)
         tab.meta["wall_seconds"] = round(time.perf_counter() - wall0, 1)
         point = {"games": tab.meta["games"], "train_seconds": tab.meta["train_seconds"],
                  "wall_seconds": tab.meta["wall_seconds"], "keys": len(tab), "board_keys": tab.board_keys(),
@@ -105,12 +123,15 @@ def run(config: RunConfig, log: Callable[[str], None] = print) -> QTable:
             + f"  (as Black/White; table decided {rates['table_moves']:.1%} of moves); saved {config.out}")
         return False
 
+    mixed = {n: (None if n == "self" else opponents[n], w) for n, w in mix.items()}
+    common = {"episodes": config.episodes, "max_seconds": config.max_seconds, **steps,
+              "black_share": config.black_share, "every": config.eval_every, "callback": checkpoint,
+              "log": log}
     try:
-        train(table, game, {n: (None if n == "self" else opponents[n], w) for n, w in mix.items()},
-              train_rng, episodes=config.episodes, max_seconds=config.max_seconds, alpha=config.alpha,
-              gamma=config.gamma, epsilon=config.epsilon, board_plies=config.board_plies,
-              black_share=config.black_share, keys=config.keys,
-              every=config.eval_every, callback=checkpoint, log=log)
+        if kind:
+            afterstate.train(table, game, mixed, train_rng, **common)
+        else:
+            train(table, game, mixed, train_rng, board_plies=config.board_plies, keys=config.keys, **common)
     except KeyboardInterrupt:
         save_table(table, config.out, config.min_board_visits)
         log(f"interrupted after {table.meta.get('games', 0):,} games; table saved to {config.out}")

@@ -39,6 +39,17 @@ def test_littlego_trains_against_the_ladder_mix_and_saves_a_table_that_plays(tmp
     assert play_game(game, agent, make_agent("greedy", game, rng=np.random.default_rng(1))).moves
 
 
+def test_littlego_keys_3_trains_an_afterstate_table_that_plays(tmp_path, capsys):
+    out = tmp_path / "go_a.npz"
+    assert main(["train", "littlego", "--algo", "qlearning", "--keys", "3", "--episodes", "30",
+                 "--eval-every", "30", "--eval-games", "1", "--mix", "greedy=1,self=1", "--out", str(out)]) == 0
+    assert "30 games" in capsys.readouterr().out
+    game = make_game("littlego")
+    agent = make_agent(f"qlearning:path={out}", game, rng=np.random.default_rng(0))
+    assert agent.table.key_scheme == 3 and len(agent.table) > 0
+    assert play_game(game, agent, make_agent("greedy", game, rng=np.random.default_rng(1))).moves
+
+
 def test_the_script_is_the_same_trainer_as_the_command(tmp_path):
     by_script, by_command = tmp_path / "script.json", tmp_path / "command.json"
     done = subprocess.run([sys.executable, str(SCRIPT), "--games", "300", "--eval-every", "300",

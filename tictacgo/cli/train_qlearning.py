@@ -3,8 +3,8 @@
 Examples:
 
     tictacgo train tictactoe --algo qlearning --games 50000 --seed 0 --out runs/ttt_q.json
-    tictacgo train littlego --algo qlearning --max-seconds 1800 --seed 0 --board-plies 12 \\
-        --out runs/littlego_q.npz
+    tictacgo train littlego --algo qlearning --keys 3 --episodes 100000 --seed 0 \\
+        --mix random=1,greedy=1,aggressive=1,self=1 --out runs/littlego_q.npz
 
 Tic-Tac-Toe: self-play; every ``--eval-every`` games the table is checked
 against the exact minimax (sampled games, and every line against minimax's
@@ -47,10 +47,13 @@ class QLearningOptions:
                                      default_text="500 (Tic-Tac-Toe) or 5000 (Little-Go)")
     eval_games: int | None = setting(None, "Games a side (a colour against each opponent, Little-Go) at a "
                                      "checkpoint.", default_text="50 (Tic-Tac-Toe) or 20 (Little-Go)")
-    alpha: float | None = setting(None, "Step size.", default_text="the game's table's default")
-    gamma: float | None = setting(None, "Discount.", default_text="the game's table's default")
+    alpha: float | None = setting(None, "Step size.", default_text="the table's default (Little-Go: 0.3 "
+                                  "for afterstate tables, 0.02 for pattern tables)")
+    gamma: float | None = setting(None, "Discount.", default_text="the table's default (Little-Go: 1 for "
+                                  "afterstate tables, 0.9 for pattern tables)")
     epsilon: float | None = setting(None, "Exploration rate during training.",
-                                    default_text="the game's table's default")
+                                    default_text="the table's default (Little-Go: 0.05 for afterstate "
+                                    "tables, 0.1 for pattern tables)")
     games: int = setting(50_000, "Tic-Tac-Toe: self-play training games.")
     symmetry: bool = setting(True, "Tic-Tac-Toe: key the table by the board under its 8 symmetries "
                              "(--no-symmetry: by the board as it is, for comparison).")
@@ -64,9 +67,10 @@ class QLearningOptions:
     board_plies: int | None = setting(None, "Little-Go: actions from the start that get whole-board keys.",
                                       default_text="the table's default")
     black_share: float = setting(0.5, "Little-Go: share of games with the learner as Black.")
-    keys: int | None = setting(None, "Little-Go: the pattern keys' scheme: 2 counts the phase in the mover's "
-                               "moves left and what the reply could capture; 1 is the shipped table's "
-                               "(quarters of the game).", choices=(1, 2),
+    keys: int | None = setting(None, "Little-Go: the table's kind. 3: afterstate values in lookup tables "
+                               "over every 3x3 window, row and column (the shipped table's); 2: move "
+                               "patterns, the phase in the mover's moves left and what the reply could "
+                               "capture; 1: move patterns by quarters of the game.", choices=(1, 2, 3),
                                default_text="2, or a resumed table's")
     min_board_visits: int = setting(2, "Little-Go: board keys updated fewer times are left out of the file.")
     resume: bool = setting(False, "Little-Go: continue the table at --out if there is one.")
@@ -150,9 +154,10 @@ def run_littlego(opts: QLearningOptions) -> int:
     from tictacgo.baselines.qlearning_go_train import run
 
     table = run(littlego_config(opts), log=lambda s: print(s, flush=True))
-    print(f"{table.meta['games']:,} games, {len(table):,} keys ({table.board_keys():,} board keys), "
-          f"{table.meta['train_seconds']:.0f}s training, {table.meta['wall_seconds']:.0f}s wall; "
-          f"saved {opts.out}")
+    kept = (f"{len(table):,} entries" if table.key_scheme == 3 else
+            f"{len(table):,} keys ({table.board_keys():,} board keys)")
+    print(f"{table.meta['games']:,} games, {kept}, {table.meta['train_seconds']:.0f}s training, "
+          f"{table.meta.get('wall_seconds', 0):.0f}s wall; saved {opts.out}")
     return 0
 
 
