@@ -124,7 +124,11 @@ def test_the_shipped_proof_book_holds_black_moves_near_the_root_that_keep_a_win(
         t, _, _, mover = unpack_meta(meta)
         assert value == 1 and mover == littlego.BLACK and t <= 10 and t % 2 == 0
     merged = default_book(5, 2.5, 24)  # the proof's book is part of the book every 5x5 agent reads
-    assert all(key in merged.entries for key in book.entries)
+    # and where the other shipped book also has a winning move, the proof's is the one kept: a player
+    # that took the other book's would leave the positions the proof's leaves cover
+    assert all(merged.entries[key] == entry for key, entry in book.entries.items())
+    other = load_book(ROOT / "tictacgo" / "solver" / "books" / "littlego_5x5_komi2.5_24.book")
+    assert any(key in other.entries and other.entries[key] != entry for key, entry in book.entries.items())
 
 
 def test_the_evaluation_records_each_black_move_and_the_checker_confirms_the_live_ones():
@@ -150,3 +154,27 @@ def test_live_proof_times_are_measured_on_positions_of_the_proofs_strategy():
     assert len(rows) == 2 and all(seconds >= 0 and nodes > 0 for seconds, nodes in rows)
     with pytest.raises(ValueError, match="only 0 positions with 13 actions to go"):
         live_proof_times(13, 1, seed=0, tries=50)  # 13 to go: White to move, never a sample
+
+
+WHITE_PLAYERS = ["random", "greedy", "az", "championship", "mcts"]
+
+
+@pytest.mark.parametrize("index, opponent", list(enumerate(WHITE_PLAYERS)))
+def test_as_black_below_the_replies_the_proof_covers_every_move_keeps_a_checked_win(index, opponent):
+    """Black against seeded White players, White's first move one whose whole subtree of the proof has
+    checked leaves (the rest of the 109 are being remade): every Black move comes from the proof's book
+    or a live proof, and the position after each one from 8 actions played on (15 to go) is proved again
+    from a fresh table and accepted by the checker; nearer the root the moves are the leaves' own,
+    whose certificates were checked when they were made (their records, taken on trust here)."""
+    from tictacgo.evaluation.perfect_play import covered_replies, play_as_black
+
+    covered = covered_replies(ROOT / "docs" / "data" / "proof_5x5_leaves")
+    assert "0,0" in covered  # the corner reply's 23 leaves are all made and checked
+    reply = covered[index % len(covered)]
+    rows = play_as_black(opponent, 1, seed=index, check=True, white_first=move_action(reply, 5),
+                         check_book_from=8)
+    (row,) = rows
+    assert row.winner == 1
+    assert [m.source for m in row.moves if m.source not in ("book", "solved")] == []
+    late = [m for m in row.moves if m.t >= 8]
+    assert late and all(m.checked is True for m in late)

@@ -37,7 +37,7 @@ class BlackMove:
     action: int
     source: str
     seconds: float
-    checked: bool | None = None  # None: not checked (a book move, or check=False)
+    checked: bool | None = None  # None: not checked (check=False, or a book move nearer the root than asked)
 
 
 @dataclass
@@ -56,7 +56,8 @@ class GameRow:
 
 
 def play_as_black(opponent: str, games: int, seed: int = 0, agent: str = "perfect", check: bool = False,
-                  on_game=None) -> list[GameRow]:
+                  on_game=None, white_first: int | None = None, check_book_from: int | None = None
+                  ) -> list[GameRow]:
     """Play ``games`` games of ``agent`` (Black) against ``opponent`` (White); see the module docstring.
 
     Args:
@@ -66,6 +67,10 @@ def play_as_black(opponent: str, games: int, seed: int = 0, agent: str = "perfec
         agent: Black's spec (an agent with ``last_source``: ``perfect``).
         check: verify the position after each live-proved move with a certificate and the checker.
         on_game: called with each finished ``GameRow``.
+        white_first: White's first action, played instead of the opponent's (None: the opponent's).
+        check_book_from: with ``check``, verify book moves too from this many actions played on
+            (None: book moves are not checked; nearer the root a proof takes minutes). The first
+            action is 0.
     """
     game = littlego.LittleGo(5)
     black = make_agent(agent, game, rng=np.random.default_rng([seed, 0]))
@@ -83,10 +88,14 @@ def play_as_black(opponent: str, games: int, seed: int = 0, agent: str = "perfec
                 seconds = time.perf_counter() - start
                 after = littlego.play(state, action)
                 move = BlackMove(state.t, action, getattr(black, "last_source", "?"), seconds)
-                if check and move.source == "solved":
+                late_book = move.source == "book" and check_book_from is not None \
+                    and state.t >= check_book_from
+                if check and (move.source == "solved" or late_book):
                     move.checked = black_wins_checked(after)
                 row.moves.append(move)
                 state = after
+            elif state.t == 1 and white_first is not None:
+                state = littlego.play(state, white_first)
             else:
                 state = littlego.play(state, white.act(state))
         row.winner = 1 if littlego.returns(state)[0] > 0 else 2
@@ -166,3 +175,44 @@ def live_proof_times(left: int, samples: int, seed: int = 0, table_bits: int = 2
             return out
     raise ValueError(f"only {len(out)} positions with {left} actions to go in {tries} lines: the book "
                      "covers too few leaves yet")
+
+
+def covered_replies(records: str | Path, depth: int = 4) -> list[str]:
+    """White's first actions after the proof's first move below which every leaf of the proof (``depth``
+    actions from the empty 5x5 board) has a record of a check that says Black wins.
+
+    Below such a reply the ``perfect`` agent plays the proof itself: the book holds its moves down to
+    where it proves live. The records (``records``: a folder of ``tictacgo prove``'s check records)
+    are taken on trust here; ``tictacgo prove --recheck`` remakes and checks them. Replies that are
+    symmetric images of a covered one count as covered too.
+    """
+    from tictacgo.proof.book import default_book
+    from tictacgo.proof.check_records import recorded_checks
+    from tictacgo.proof.position_code import canonical, move_action, move_name
+    from tictacgo.proof.proof_job import plan_proof
+
+    game = littlego.LittleGo(5)
+    plan = plan_proof(default_book(5, game.komi, game.max_actions), depth, game)
+    won = set()
+    for moves, claim, _ in recorded_checks(records):
+        if claim == "black wins":
+            state = game.initial_state()
+            for m in moves:
+                state = littlego.play(state, move_action(m, 5))
+            won.add(canonical(state)[0])
+
+    def all_won(state: littlego.GoState, left: int) -> bool:
+        if state.end is not None:
+            return littlego.returns(state)[0] > 0
+        if left == 0:
+            return canonical(state)[0] in won
+        move = plan.book_move(state) if state.to_move == littlego.BLACK else None
+        if state.to_move == littlego.BLACK:
+            return move is not None and all_won(littlego.play(state, move), left - 1)
+        return all(all_won(littlego.play(state, a), left - 1) for a in littlego.legal_actions(state))
+
+    root = game.initial_state()
+    first = plan.book_move(root)
+    after_first = littlego.play(root, first)
+    return [move_name(a, 5) for a in littlego.legal_actions(after_first)
+            if all_won(littlego.play(after_first, a), depth - 2)]

@@ -291,7 +291,12 @@ def proof_book_path(game: littlego.LittleGo) -> Path:
 @cache
 def default_book(size: int, komi: float, max_actions: int) -> Book | None:
     """The shipped book of a variant (read once per process), with the book of its proof where the
-    package has one (``proof_book_path``); None when it has neither."""
+    package has one (``proof_book_path``); None when it has neither.
+
+    Where both books know a position, the proof's move is kept unless the other book's keeps a better
+    outcome: its wins are the ones the proof's checked certificates stand behind, and a player that
+    follows them stays inside the proof (another book's winning move may lead where the proof's
+    leaves do not reach)."""
     game = littlego.LittleGo(size, komi, max_actions)
     path, proof = default_book_path(game), proof_book_path(game)
     book = None if path is None else load_book(path)
@@ -301,7 +306,7 @@ def default_book(size: int, komi: float, max_actions: int) -> Book | None:
             return extra
         for key, (move, value) in extra.entries.items():
             old = book.entries.get(key)
-            if old is None or value > old[1]:
+            if old is None or value >= old[1]:
                 book.entries[key] = (move, value)
         book.sources += extra.sources
     return book
