@@ -7,6 +7,11 @@ moves by source, the median and worst move time, and with ``--check`` how
 many live-proved moves the checker confirmed.
 
     python scripts/eval_perfect.py --opponents random,greedy,az --games 100 --check
+    python scripts/eval_perfect.py --white-first covered --check-book-from 8 --check
+
+``--white-first covered`` gives White, as its first move, in turn each reply
+below which every leaf of the proof has a checked record (``--records``): the
+games then stay inside the part of the proof remade so far.
 """
 
 from __future__ import annotations
@@ -21,7 +26,8 @@ from tictacgo.atomic import atomic_write_json, check_writable
 from tictacgo.baselines import make_agent
 from tictacgo.baselines.learning.training_config import setting
 from tictacgo.cli.options import parse_options
-from tictacgo.evaluation.perfect_play import play_as_black, summary
+from tictacgo.evaluation.perfect_play import covered_replies, play_as_black, summary
+from tictacgo.proof.position_code import move_action, move_name
 
 OPPONENTS = "random,greedy,aggressive,alphabeta,qlearning,championship,az,mcts:sims=4000"
 
@@ -32,8 +38,16 @@ class Args:
     games: int = setting(100, "Games per opponent.")
     seed: int = setting(0, "Seeds game i's agents from [seed, i].")
     agent: str = setting("perfect", "Black's spec.")
-    check: bool = setting(False, "Certify and check the position after every live-proved Black move.")
+    check: bool = setting(False, "Certify and check the position after every live-proved Black move "
+                          "(and book moves from --check-book-from on).")
     json: str | None = setting(None, "Write every game's moves and the totals here.")
+    white_first: str = setting("", "White's first move instead of the opponent's, in turn game by game: "
+                               "moves such as '0,0 0,4', or 'covered' (every reply whose leaves are all "
+                               "checked, from --records).")
+    records: str = setting("docs/data/proof_5x5_leaves",
+                           "The leaves' check records, for --white-first covered.")
+    check_book_from: int = setting(-1, "With --check, check book moves too from this many actions played on "
+                                   "(-1: not book moves).")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -44,17 +58,26 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         check_writable(args.json)
     opponents = [o.strip().replace(";", ",") for o in args.opponents.split(",") if o.strip()]
+    try:
+        firsts = covered_replies(args.records) if args.white_first == "covered" else args.white_first.split()
+        firsts = [move_action(m, 5) for m in firsts]
+    except ValueError as e:
+        print(f"eval_perfect.py: error: --white-first {args.white_first!r}: {e}", file=sys.stderr)
+        return 2
+    if firsts:
+        print(f"White's first move, in turn: {' '.join(move_name(a, 5) for a in firsts)}")
     for spec in [args.agent, *opponents]:  # fail early on a bad spec
         make_agent(spec, "littlego", rng=np.random.default_rng(0))
     print(f"{args.agent} as Black, {args.games} games against each White player, seed {args.seed}"
           f"{', live proofs checked' if args.check else ''}", flush=True)
     print("| White | games | Black wins | played perfectly | book / solved / fallback moves | median move | "
-          "worst move | live moves checked |")
+          "worst move | moves checked |")
     print("|---|---:|---:|---:|---|---:|---:|---:|")
     out = {"agent": args.agent, "games": args.games, "seed": args.seed, "opponents": {}}
     for opponent in opponents:
         start = time.time()
-        rows = play_as_black(opponent, args.games, args.seed, args.agent, args.check)
+        rows = play_as_black(opponent, args.games, args.seed, args.agent, args.check, white_first=firsts,
+                             check_book_from=None if args.check_book_from < 0 else args.check_book_from)
         s = summary(rows)
         checked = f"{s['checked']} / {s['check_tried']}" if args.check else "not asked"
         print(f"| `{opponent}` | {s['games']} | {s['black_wins']} | {s['proved_games']} | {s['book']} / "

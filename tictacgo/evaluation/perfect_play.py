@@ -56,7 +56,7 @@ class GameRow:
 
 
 def play_as_black(opponent: str, games: int, seed: int = 0, agent: str = "perfect", check: bool = False,
-                  on_game=None, white_first: int | None = None, check_book_from: int | None = None
+                  on_game=None, white_first: int | list[int] | None = None, check_book_from: int | None = None
                   ) -> list[GameRow]:
     """Play ``games`` games of ``agent`` (Black) against ``opponent`` (White); see the module docstring.
 
@@ -67,13 +67,15 @@ def play_as_black(opponent: str, games: int, seed: int = 0, agent: str = "perfec
         agent: Black's spec (an agent with ``last_source``: ``perfect``).
         check: verify the position after each live-proved move with a certificate and the checker.
         on_game: called with each finished ``GameRow``.
-        white_first: White's first action, played instead of the opponent's (None: the opponent's).
+        white_first: White's first action, played instead of the opponent's (None: the opponent's); a
+            list gives game ``i`` its item ``i % len``.
         check_book_from: with ``check``, verify book moves too from this many actions played on
             (None: book moves are not checked; nearer the root a proof takes minutes). The first
             action is 0.
     """
     game = littlego.LittleGo(5)
     black = make_agent(agent, game, rng=np.random.default_rng([seed, 0]))
+    firsts = [white_first] if isinstance(white_first, int) else list(white_first or [])
     rows = []
     for i in range(games):
         white = make_agent(opponent, game, rng=np.random.default_rng([seed, i, 1]))
@@ -94,8 +96,8 @@ def play_as_black(opponent: str, games: int, seed: int = 0, agent: str = "perfec
                     move.checked = black_wins_checked(after)
                 row.moves.append(move)
                 state = after
-            elif state.t == 1 and white_first is not None:
-                state = littlego.play(state, white_first)
+            elif state.t == 1 and firsts:
+                state = littlego.play(state, firsts[i % len(firsts)])
             else:
                 state = littlego.play(state, white.act(state))
         row.winner = 1 if littlego.returns(state)[0] > 0 else 2
