@@ -197,22 +197,66 @@ def test_the_spec_opening_none_searches_the_empty_board_too():
 
 
 def test_through_my_player_it_answers_a_middle_game_within_its_budget_with_no_fallback(tmp_path):
-    # the course runs a program once a move: the kernels are compiled (or loaded) inside the move's
-    # time, and the search takes what is left, so the CPU guard never has to play a fallback
+    # The course runs a program once a move: the kernels are loaded from numba's disk cache inside the
+    # move's time (this process's warm-up puts them there, as `my-player --warm-up` does after an
+    # install), the search gets what is left of the budget after the build, and the CPU guard never
+    # has to play a fallback. A position 6 actions in, where the search (not the solver) plays.
+    import re
+    import resource
     import subprocess
     import sys
 
-    from tictacgo.games import littlego
     from tictacgo.protocol import course
 
-    state = littlego.LittleGo(5).initial_state()
-    for a in (12, 13, 7, 17, 11, 8, 16, 18, 6, 10, 2, 14):
-        state = littlego.play(state, a)
-    course.write_input(tmp_path / "input.txt", state.to_move, littlego.previous_board(state),
-                       littlego.to_board(state))
+    agent(nodes=100).warm_up()
+    state = GAME.initial_state()
+    for a in (12, 13, 7, 17, 11, 8):
+        state = go.play(state, a)
+    course.write_input(tmp_path / "input.txt", state.to_move, go.previous_board(state), go.to_board(state))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run([sys.executable, "-m", "tictacgo.cli", "my-player", "--agent", "championship",
                            "--dir", str(tmp_path)], capture_output=True, text=True, timeout=600)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     assert done.returncode == 0, done.stderr
     assert "ran past" not in done.stderr and "fallback" not in done.stderr
     action, reason = course.judge_move(state, course.parse_output((tmp_path / "output.txt").read_text()))
     assert reason is None
+    # its note: "2,3: alpha-beta to depth 9, value +1.50 stones, 7.61 s of its 7.9 s, 0.41 s of it ..."
+    note = re.search(r"alpha-beta to depth (\d+), .*, ([\d.]+) s of its ([\d.]+) s", done.stderr)
+    assert note, done.stderr
+    depth, spent, budget = int(note[1]), float(note[2]), float(note[3])
+    # the budget intact: the default 9 s less the build (well under a second once the kernels are
+    # cached) and the 0.5 s kept back; the search stops inside it
+    assert budget >= 6.0 and spent <= budget and depth >= 2, done.stderr
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    assert cpu < 10.0, cpu  # the course's limit, interpreter start-up and exit included
+
+
+def test_a_second_process_loads_the_search_from_numbas_disk_cache_instead_of_compiling_it():
+    # This process compiles the kernels or loads them, and numba writes what it compiles to its
+    # disk cache; a new process then finds every search kernel there (no compile: a course
+    # player runs once a move). Counted by numba's dispatchers, not timed.
+    import json
+    import subprocess
+    import sys
+
+    agent(nodes=100).warm_up()
+    script = """
+import json
+import sys
+from numba.core.registry import CPUDispatcher
+from tictacgo.baselines.exact.championship import ChampionshipAgent
+from tictacgo.games import make_game
+ChampionshipAgent(make_game("littlego"), nodes=100).warm_up()  # the search and the solver
+print(json.dumps({f"{module.__name__}.{name}": [sum(f.stats.cache_hits.values()),
+                                                sum(f.stats.cache_misses.values())]
+                  for module in list(sys.modules.values()) if module.__name__.startswith("tictacgo")
+                  for name, f in vars(module).items() if isinstance(f, CPUDispatcher) and f.signatures}))
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    counts = json.loads(done.stdout)
+    # the search's entry point: the kernels it calls are compiled into it and come with it
+    assert counts["tictacgo.baselines.exact.championship_search.search_root"][0] == 1, counts
+    assert len(counts) >= 2, counts  # the solver's too
+    assert all(misses == 0 for _, misses in counts.values()), counts  # nothing compiled

@@ -83,7 +83,7 @@ def trace(c: dict) -> dict:
         budget = c["nodes"] - spent
         if budget <= 0:
             break
-        tb.stats[:S.S_TIMESPEC] = (0, budget, 0, S.NO_CLOCK)
+        tb.stats[:] = (0, budget, 0, S.NO_CLOCK)
         i, value, done = S.search_root(pos.own, pos.opp, pos.black, pos.t, pos.last_pass, pos.ko, actions,
                                        depth, ctx, values)
         nodes = int(tb.stats[S.S_NODES])

@@ -535,6 +535,47 @@ def test_my_player_passes_its_time_budget_to_agents_that_take_one(tmp_path, time
     assert (tmp_path / "output.txt").read_text() == "0,0"
 
 
+class _SlowBuildAgent(Agent):
+    """Spends ``build`` CPU seconds being built; remembers the time it had when asked to move."""
+
+    time_at_move = None
+
+    def __init__(self, game, rng, time=None, build=0.0):
+        super().__init__(game, rng)
+        self.time_limit = time
+        end = _cpu_seconds() + build  # (``time`` is the agent's parameter here, not the module)
+        while _cpu_seconds() < end:
+            pass
+
+    def act(self, state):
+        type(self).time_at_move = self.time_limit
+        return self.game.legal_actions(state)[0]
+
+
+def _cpu_seconds() -> float:
+    return time.process_time()
+
+
+def test_my_player_gives_the_agent_the_time_left_after_its_build(tmp_path, monkeypatch):
+    # the budget counts the build: an agent that took 0.6 s of CPU to load searches 0.6 s less
+    registry.available_agents()
+    monkeypatch.setitem(registry._REGISTRY, "_test_slow_build",
+                        registry.AgentEntry("_test_slow_build", _SlowBuildAgent, ("littlego",), "test agent"))
+    course.write_input(tmp_path / "input.txt", 1, EMPTY, EMPTY)
+    assert my_player(tmp_path, "--agent", "_test_slow_build:build=0.6", "--time-budget", "4") == 0
+    assert 0.05 <= _SlowBuildAgent.time_at_move <= 4 - player.SAFETY_MARGIN - 0.6
+    assert my_player(tmp_path, "--agent", "_test_slow_build:build=0.6,time=3", "--time-budget", "4") == 0
+    assert _SlowBuildAgent.time_at_move == 3  # the spec's own time is the user's choice
+
+
+def test_my_player_warm_up_builds_the_agent_and_writes_no_answer(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["my-player", "--agent", "greedy", "--warm-up", "--seed", "0"]) == 0
+    assert "'greedy' is ready" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+    assert cli.main(["my-player", "--agent", "no_such_agent", "--warm-up"]) == 2
+
+
 @pytest.mark.skipif(not hasattr(player.signal, "setitimer"), reason="needs a CPU-time timer")
 def test_my_player_falls_back_to_a_legal_move_when_the_agent_overruns(tmp_path, capsys, timed_agent):
     course.write_input(tmp_path / "input.txt", 1, KO_PREVIOUS, KO_BOARD)

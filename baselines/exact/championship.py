@@ -136,12 +136,19 @@ class ChampionshipAgent(Agent):
         self.last_depth = 0        # the last move's deepest finished iteration (0: solver or forced)
         self.last_value = 0        # its value for the mover (``WIN`` and more: a proved win)
         self.last_exact = False    # whether the last move came from the exact solver
+        self.last_action = None    # the last move, where it came from, its time (``note``)
+        self.last_why, self.last_seconds, self.last_warm_s = "", 0.0, 0.0
         self._warm = False         # whether the kernels are compiled (or loaded) in this process
 
-    def _warm_up(self) -> None:
-        """Compile (or load) the kernels, once a process, before the first move that searches (not in
-        the constructor: a move its opening or a forced move settles needs none, and a course program
-        runs once a move); its time counts in that move's."""
+    def warm_up(self) -> None:
+        """Compile the kernels, or load them from numba's disk cache, once a process.
+
+        ``act`` calls it before the first move that searches (not the constructor: a move its
+        opening or a forced move settles needs none), and its time counts in that move's. A
+        process after the first loads the kernels from numba's cache (a few tenths of a second);
+        the first one on a machine compiles them (about 17 s of CPU: the solver's kernels and the
+        search's), which ``tictacgo my-player --agent championship --warm-up`` does once ahead.
+        """
         if self._warm:
             return
         self._warm = True
@@ -165,15 +172,24 @@ class ChampionshipAgent(Agent):
         if self.game.is_terminal(state):
             raise ValueError("act() called on a finished game")
         start = _time.monotonic()
-        self.last_depth, self.last_exact = 0, False
+        self.last_depth, self.last_exact, self.last_warm_s = 0, False, 0.0
+        action = self._choose(state, start)
+        self.last_action, self.last_seconds = action, _time.monotonic() - start
+        return action
+
+    def _choose(self, state, start: float) -> int:
         legal = littlego.legal_actions(state)
         if len(legal) == 1:
+            self.last_why = "the only legal action"
             return legal[0]
         if self.opening == "centre" and state.t == 0:
+            self.last_why = "the centre opening"
             c = (self.game.size - 1) // 2
             return c * self.game.size + c
-        self._warm_up()
-        # the move's time runs from its start: a first move's compile is part of it
+        if not self._warm:
+            self.warm_up()
+            self.last_warm_s = _time.monotonic() - start
+        # the move's time runs from its start: a first move's compile or cache load is part of it
         left = max(self.time_limit - (_time.monotonic() - start), 0.05)
         if actions_left(state) <= self.max_left and self.solve_share > 0:
             if self.nodes is None:
@@ -182,9 +198,24 @@ class ChampionshipAgent(Agent):
                 result = self.solver.solve(state, budget_nodes=max(1, int(self.nodes * self.solve_share)))
             if result.value is not None and result.value >= 0:
                 self.last_exact, self.last_value = True, S.WIN
+                self.last_why = "the exact solver's proved " + ("win" if result.value > 0 else "draw")
                 return result.best_move
         deadline = None if self.nodes is not None else start + self.time_limit * _DEADLINE_SHARE
-        return self._search_state(state, self.max_depth, deadline)
+        action = self._search_state(state, self.max_depth, deadline)
+        value = ("a proved win" if self.last_value >= S.WIN // 2 else "a proved loss"
+                 if self.last_value <= -S.WIN // 2 else f"value {self.last_value / S.SCALE:+.2f} stones")
+        self.last_why = f"alpha-beta to depth {self.last_depth}, {value}"
+        return action
+
+    def note(self) -> str:
+        """The last move, where it came from and its time (``tictacgo my-player`` prints it), in one line."""
+        if self.last_action is None:
+            return "no move yet"
+        n = self.game.size
+        move = "PASS" if self.last_action == n * n else f"{self.last_action // n},{self.last_action % n}"
+        budget = f"{self.nodes} positions" if self.nodes is not None else f"{self.time_limit:g} s"
+        warm = f", {self.last_warm_s:.2f} s of it loading the kernels" if self.last_warm_s else ""
+        return f"{move}: {self.last_why}, {self.last_seconds:.2f} s of its {budget}{warm}"
 
     def _search_state(self, state, max_depth: int | None, deadline: float | None) -> int:
         """Iterative deepening from ``state`` until ``deadline`` (or the node budget); the best action."""
@@ -204,11 +235,12 @@ class ChampionshipAgent(Agent):
                 budget = (self.nodes if self.nodes is not None else np.iinfo(np.int64).max // 2) - spent
                 clock_stop = S.NO_CLOCK
             else:
-                budget = int((deadline - _time.monotonic()) * self.rate * _RATE_MARGIN)
-                clock_stop = int(deadline * 1e6)
+                now = _time.monotonic()
+                budget = int((deadline - now) * self.rate * _RATE_MARGIN)
+                clock_stop = S.clock_us() + int((deadline - now) * 1e6)
             if budget <= 0:
                 break
-            tb.stats[:S.S_TIMESPEC] = (0, budget, 0, clock_stop)
+            tb.stats[:] = (0, budget, 0, clock_stop)
             i, value, done = S.search_root(pos.own, pos.opp, pos.black, pos.t, pos.last_pass, pos.ko, actions,
                                            depth, ctx, values)
             spent += int(tb.stats[S.S_NODES])

@@ -19,16 +19,26 @@ ones the conformance suite checks. On top of them:
   beats any evaluation.
 
 The search stops (``stats[S_ABORT]``) once it has seen ``stats[S_STOP]``
-positions, or once the monotonic clock (``now_us``, the clock of Python's
-``time.monotonic`` in microseconds) passes ``stats[S_CLOCK_STOP]``.
+positions, or once the monotonic clock (``now_us``; ``clock_us`` reads it
+from Python) passes ``stats[S_CLOCK_STOP]``, in microseconds.
+
+Every kernel is cached on disk by numba (``cache=True``), so a process after
+the first loads the compiled search instead of compiling it (a course player
+runs once a move): the recursions (``negamax``, ``_qsearch``) run on explicit
+stacks, one row a ply, since numba's cache of a recursive function crashes
+on load, and the clock is a C call by name (``_monotonic_us``), not a ctypes
+pointer in a global, which numba cannot cache.
 """
 
 from __future__ import annotations
 
-import ctypes
+import time
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from tictacgo.games.batched_kernels import flood, nbrs
 from tictacgo.solver.kernels import (
@@ -52,23 +62,50 @@ MAX_PLY = 96          # deepest ply (main search and quiescence together)
 # Evaluation weights (hundredths of a stone), the layout of the ``weights`` array.
 W_ATARI_OWN, W_ATARI_OPP, W_TWO_LIBS, W_LIBS, W_EYE, W_TEMPO, W_ROOM = range(7)
 DEFAULT_WEIGHTS = (80, 80, 15, 10, 0, 0, 100)
-# Layout of the ``stats`` array (``S_TIMESPEC``: two slots the clock writes into).
-S_NODES, S_STOP, S_ABORT, S_CLOCK_STOP, S_TIMESPEC = range(5)
-STATS_SIZE = 6
+# Layout of the ``stats`` array: positions seen, the limit on them, whether the search stopped, the clock's
+# limit (``clock_us``; ``NO_CLOCK``: none).
+S_NODES, S_STOP, S_ABORT, S_CLOCK_STOP = range(4)
+STATS_SIZE = 4
 NO_CLOCK = np.iinfo(np.int64).max  # ``S_CLOCK_STOP`` of a search without a deadline
 _CLOCK_EVERY = 63  # look at the clock once in this many positions (plus one)
 
-_clock_gettime = ctypes.CDLL(None).clock_gettime  # POSIX; called from compiled code too
-_clock_gettime.restype = ctypes.c_int
-_clock_gettime.argtypes = [ctypes.c_int, ctypes.c_void_p]
-_CLOCK_MONOTONIC = 1
+_CLOCK = getattr(time, "CLOCK_MONOTONIC", 1)  # the clock of Python's ``time.monotonic`` on Linux
 
 
-@njit
-def now_us(stats):
-    """The monotonic clock in microseconds (written through ``stats[S_TIMESPEC:]``)."""
-    _clock_gettime(_CLOCK_MONOTONIC, stats.ctypes.data + S_TIMESPEC * 8)
-    return stats[S_TIMESPEC] * 1_000_000 + stats[S_TIMESPEC + 1] // 1000
+@intrinsic
+def _monotonic_us(typingctx):
+    """``clock_gettime(CLOCK_MONOTONIC)`` in microseconds, called from compiled code as a C function.
+
+    An intrinsic, not a ctypes function pointer held in a global: numba's disk cache
+    keeps compiled code that calls a C function by name (the symbol is found again
+    in the process when the cache is loaded), not code that holds a pointer.
+    """
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        timespec = ir.LiteralStructType([i64, i64])  # tv_sec, tv_nsec: two longs on 64-bit POSIX
+        ts = cgutils.alloca_once(builder, timespec)
+        fnty = ir.FunctionType(ir.IntType(32), [ir.IntType(32), timespec.as_pointer()])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "clock_gettime")
+        builder.call(fn, [ir.Constant(ir.IntType(32), _CLOCK), ts])
+        sec = builder.load(cgutils.gep_inbounds(builder, ts, 0, 0))
+        nsec = builder.load(cgutils.gep_inbounds(builder, ts, 0, 1))
+        micros = builder.sdiv(nsec, ir.Constant(i64, 1000))
+        return builder.add(builder.mul(sec, ir.Constant(i64, 1_000_000)), micros)
+
+    return types.int64(), codegen
+
+
+@njit(cache=True)
+def now_us():
+    """The monotonic clock in microseconds, as the compiled search reads it (``clock_us`` from Python)."""
+    return _monotonic_us()
+
+
+def clock_us() -> int:
+    """The compiled search's clock read from Python, in microseconds (for ``stats[S_CLOCK_STOP]``)."""
+    return time.clock_gettime_ns(_CLOCK) // 1000
+
+
 # Table entry kinds.
 EXACT, LOWER, UPPER = 0, 1, 2
 
@@ -180,51 +217,108 @@ def _key(h, ko, t, last_pass, zk, zt, zpass):
     return h ^ zk[ko + 1] ^ zt[t] ^ (zpass if last_pass else np.uint64(0))
 
 
-@njit  # recursive: numba's disk cache of a recursive function crashes on load
-def qsearch(own, opp, black, t, last_pass, ko, alpha, beta, qdepth, komi100, geo, nb, w, stats):
-    """Quiescence: the evaluation, or better through captures and escapes from atari."""
-    stats[S_NODES] += 1
-    stand = evaluate(own, opp, black, t, komi100, geo, w)
-    if stand >= beta or qdepth <= 0:
-        return stand
-    best = stand
-    if stand > alpha:
-        alpha = stand
+# The quiescence search's explicit stack: one row a ply, these columns (int64).
+_Q_OWN, _Q_OPP, _Q_BLACK, _Q_T, _Q_PASS, _Q_KO, _Q_ALPHA, _Q_BETA, _Q_DEPTH, _Q_BEST, _Q_TARGETS = range(11)
+_Q_COLUMNS = 11
+# What the loop of an explicit-stack search does next with the frame on top.
+_ENTER, _NEXT, _RETURN, _RESULT = range(4)
+
+
+@njit(cache=True)
+def _qsearch(own, opp, black, t, last_pass, ko, alpha, beta, qdepth, komi100, geo, nb, w, stats, q):
+    """Quiescence: the evaluation, or better through captures and escapes from atari.
+
+    Fail-soft alpha-beta ``qdepth`` plies deep on the moves that take a group
+    in atari or lead one out of atari to at least two liberties, each
+    position's evaluation standing as its floor. The recursion runs on the
+    explicit stack ``q`` (``qdepth + 1`` rows of ``_Q_COLUMNS``), so numba can
+    cache the compiled function.
+    """
     n, full, left, right = geo[G_N], geo[G_FULL], geo[G_LEFT], geo[G_RIGHT]
-    empty = full & ~(own | opp)
-    targets = np.int64(0)  # the last liberties of every group in atari, either colour's
-    for side in (own, opp):
-        rest = side
-        while rest:
-            g = flood(rest & -rest, side, n, full, left, right)
-            rest &= ~g
-            libs = nbrs(g, n, full, left, right) & empty
-            if libs & (libs - 1) == 0:
-                targets |= libs
-    while targets:
-        p = trailing_zeros(targets)
-        targets &= targets - 1
-        ok, o2, p2, dead = place(own, opp, p, ko, geo, nb)
-        if not ok:
-            continue
-        if not dead:
-            g = flood(np.int64(1) << p, o2, n, full, left, right)
-            libs = nbrs(g, n, full, left, right) & (full & ~(o2 | p2))
-            if libs & (libs - 1) == 0:
-                continue  # an escape that stays in atari, or a move into atari: not quiet-breaking
-        ended, c_own, c_opp, c_t, c_pass, c_ko = after_move(own, opp, t, last_pass, p, o2, p2, dead, geo, nb)
-        if ended:
-            v = final_score(c_opp, c_own, black, komi100)
-        else:
-            v = -qsearch(c_own, c_opp, 1 - black, c_t, c_pass, c_ko, -beta, -alpha, qdepth - 1, komi100, geo,
-                         nb, w, stats)
-        if v > best:
-            best = v
-            if v > alpha:
-                alpha = v
-                if v >= beta:
-                    break
-    return best
+    sp = 0
+    q[0, _Q_OWN], q[0, _Q_OPP], q[0, _Q_BLACK], q[0, _Q_T], q[0, _Q_PASS], q[0, _Q_KO] = (
+        own, opp, black, t, last_pass, ko)
+    q[0, _Q_ALPHA], q[0, _Q_BETA], q[0, _Q_DEPTH] = alpha, beta, qdepth
+    mode = _ENTER
+    ret = np.int64(0)
+    v = np.int64(0)
+    while True:
+        if mode == _ENTER:
+            stats[S_NODES] += 1
+            f_own, f_opp = q[sp, _Q_OWN], q[sp, _Q_OPP]
+            stand = evaluate(f_own, f_opp, q[sp, _Q_BLACK], q[sp, _Q_T], komi100, geo, w)
+            if stand >= q[sp, _Q_BETA] or q[sp, _Q_DEPTH] <= 0:
+                ret = stand
+                mode = _RETURN
+                continue
+            q[sp, _Q_BEST] = stand
+            if stand > q[sp, _Q_ALPHA]:
+                q[sp, _Q_ALPHA] = stand
+            empty = full & ~(f_own | f_opp)
+            targets = np.int64(0)  # the last liberties of every group in atari, either colour's
+            for side in (f_own, f_opp):
+                rest = side
+                while rest:
+                    g = flood(rest & -rest, side, n, full, left, right)
+                    rest &= ~g
+                    libs = nbrs(g, n, full, left, right) & empty
+                    if libs & (libs - 1) == 0:
+                        targets |= libs
+            q[sp, _Q_TARGETS] = targets
+            mode = _NEXT
+        elif mode == _NEXT:
+            f_own, f_opp, f_black = q[sp, _Q_OWN], q[sp, _Q_OPP], q[sp, _Q_BLACK]
+            targets = q[sp, _Q_TARGETS]
+            mode = _RETURN
+            ret = q[sp, _Q_BEST]
+            while targets:
+                p = trailing_zeros(targets)
+                targets &= targets - 1
+                q[sp, _Q_TARGETS] = targets
+                ok, o2, p2, dead = place(f_own, f_opp, p, q[sp, _Q_KO], geo, nb)
+                if not ok:
+                    continue
+                if not dead:
+                    g = flood(np.int64(1) << p, o2, n, full, left, right)
+                    libs = nbrs(g, n, full, left, right) & (full & ~(o2 | p2))
+                    if libs & (libs - 1) == 0:
+                        continue  # an escape that stays in atari, or a move into atari: not quiet-breaking
+                ended, c_own, c_opp, c_t, c_pass, c_ko = after_move(f_own, f_opp, q[sp, _Q_T], q[sp, _Q_PASS],
+                                                                    p, o2, p2, dead, geo, nb)
+                if ended:
+                    v = final_score(c_opp, c_own, f_black, komi100)
+                    mode = _RESULT
+                else:
+                    c = sp + 1
+                    q[c, _Q_OWN], q[c, _Q_OPP], q[c, _Q_BLACK], q[c, _Q_T], q[c, _Q_PASS], q[c, _Q_KO] = (
+                        c_own, c_opp, 1 - f_black, c_t, c_pass, c_ko)
+                    q[c, _Q_ALPHA], q[c, _Q_BETA] = -q[sp, _Q_BETA], -q[sp, _Q_ALPHA]
+                    q[c, _Q_DEPTH] = q[sp, _Q_DEPTH] - 1
+                    sp = c
+                    mode = _ENTER
+                break
+        elif mode == _RETURN:
+            if sp == 0:
+                return ret
+            sp -= 1
+            v = -ret
+            mode = _RESULT
+        else:  # _RESULT: the value ``v`` of the frame's current move
+            mode = _NEXT
+            if v > q[sp, _Q_BEST]:
+                q[sp, _Q_BEST] = v
+                if v > q[sp, _Q_ALPHA]:
+                    q[sp, _Q_ALPHA] = v
+                    if v >= q[sp, _Q_BETA]:
+                        ret = v
+                        mode = _RETURN
+
+
+@njit(cache=True)
+def qsearch(own, opp, black, t, last_pass, ko, alpha, beta, qdepth, komi100, geo, nb, w, stats):
+    """Quiescence: the evaluation, or better through captures and escapes from atari (see ``_qsearch``)."""
+    return _qsearch(own, opp, black, t, last_pass, ko, alpha, beta, qdepth, komi100, geo, nb, w, stats,
+                    np.zeros((max(qdepth, 0) + 1, _Q_COLUMNS), np.int64))
 
 
 @njit(cache=True)
@@ -288,89 +382,172 @@ def make_context(geo, nb, weights, zs, zk, zt, zpass, table, killers, hist, move
             np.int64(qdepth))
 
 
-@njit  # recursive: numba's disk cache of a recursive function crashes on load
-def negamax(own, opp, black, t, last_pass, ko, h, depth, alpha, beta, ply, ctx):
-    """The position's value for the mover, searched ``depth`` plies (see ``make_context``)."""
+# The main search's explicit stack: one row a ply, these columns (int64; the hashes in a uint64 array).
+(_F_OWN, _F_OPP, _F_BLACK, _F_T, _F_PASS, _F_KO, _F_DEPTH, _F_ALPHA, _F_BETA, _F_ALPHA0, _F_BEST, _F_MOVE,
+ _F_K, _F_COUNT, _F_SLOT, _F_STAGE) = range(16)
+_F_COLUMNS = 16
+_H_HASH, _H_KEY = 0, 1
+# Where a frame's current move stands in principal-variation search.
+_FULL, _NULL, _RESEARCH = range(3)
+
+
+@njit(cache=True)
+def negamax(own, opp, black, t, last_pass, ko, h, depth, alpha, beta, ply, ctx, fr, fh, q):
+    """The position's value for the mover, searched ``depth`` plies (see ``make_context``).
+
+    Principal-variation alpha-beta with the transposition table, move
+    ordering and a quiescence search at the leaves. The recursion runs on
+    explicit stacks (``fr`` and ``fh``: row ``ply`` holds the position at
+    that ply, as the move buffers' rows do; ``q``: the quiescence search's),
+    so numba can cache the compiled function; a node's work, its order and
+    its counts are those of the recursive form.
+    """
     geo, nb, w, zs, zk, zt, zpass, tt, killers, hist, moves, stats, komi100, qdepth = ctx
-    if depth <= 0 or ply >= MAX_PLY - qdepth - 1:
-        return qsearch(own, opp, black, t, last_pass, ko, alpha, beta, qdepth, komi100, geo, nb, w, stats)
-    if stats[S_NODES] >= stats[S_STOP] or (
-            stats[S_NODES] & _CLOCK_EVERY == 0 and now_us(stats) >= stats[S_CLOCK_STOP]):
-        stats[S_ABORT] = 1
-        return np.int64(0)
-    stats[S_NODES] += 1
     tkey, tval, tdepth, tflag, tmove = tt
-    key = _key(h, ko, t, last_pass, zk, zt, zpass)
-    slot = np.int64(key & np.uint64(tkey.shape[0] - 1))
-    tt_move = -1
-    if tkey[slot] == key:
-        tt_move = tmove[slot]
-        if tdepth[slot] >= depth:
-            v = np.int64(tval[slot])
-            f = tflag[slot]
-            if f == EXACT or (f == LOWER and v >= beta) or (f == UPPER and v <= alpha):
-                return v
-    N = geo[G_POINTS]
-    alpha0 = alpha
-    best = np.int64(-2 * WIN)
-    best_move = -1
-    passing_ends = pass_ends(t, last_pass, geo[G_MAX_ACTIONS])
-    if passing_ends:
-        best = final_score(own, opp, black, komi100)  # a pass that ends the game: scored at once
-        best_move = N
-        if best > alpha:
-            alpha = best
-        if best >= beta:
-            return best
     mv, mown, mopp, mdead, msc = moves
-    cnt = _gen_moves(own, opp, black, ko, ply, tt_move, passing_ends, geo, nb, killers, hist, mv, mown, mopp,
-                     mdead, msc)
-    for k in range(cnt):
-        bi = k
-        for m in range(k + 1, cnt):
-            if msc[ply, m] > msc[ply, bi]:
-                bi = m
-        if bi != k:
-            mv[ply, k], mv[ply, bi] = mv[ply, bi], mv[ply, k]
-            mown[ply, k], mown[ply, bi] = mown[ply, bi], mown[ply, k]
-            mopp[ply, k], mopp[ply, bi] = mopp[ply, bi], mopp[ply, k]
-            mdead[ply, k], mdead[ply, bi] = mdead[ply, bi], mdead[ply, k]
-            msc[ply, k], msc[ply, bi] = msc[ply, bi], msc[ply, k]
-        p, o2, p2, dead = mv[ply, k], mown[ply, k], mopp[ply, k], mdead[ply, k]
-        ended, c_own, c_opp, c_t, c_pass, c_ko = after_move(own, opp, t, last_pass, p, o2, p2, dead, geo, nb)
-        if ended:
-            v = final_score(c_opp, c_own, black, komi100)
-        else:
-            ch = _child_hash(h, p, dead, black, N, zs)
-            if k == 0 or best_move < 0:
-                v = -negamax(c_own, c_opp, 1 - black, c_t, c_pass, c_ko, ch, depth - 1, -beta, -alpha,
-                             ply + 1, ctx)
+    N = geo[G_POINTS]
+    base = ply
+    sp = ply
+    fr[sp, _F_OWN], fr[sp, _F_OPP], fr[sp, _F_BLACK], fr[sp, _F_T], fr[sp, _F_PASS], fr[sp, _F_KO] = (
+        own, opp, black, t, last_pass, ko)
+    fr[sp, _F_DEPTH], fr[sp, _F_ALPHA], fr[sp, _F_BETA] = depth, alpha, beta
+    fh[sp, _H_HASH] = h
+    mode = _ENTER
+    ret = np.int64(0)
+    v = np.int64(0)
+    while True:
+        if mode == _ENTER:
+            f_own, f_opp, f_black, f_t = fr[sp, _F_OWN], fr[sp, _F_OPP], fr[sp, _F_BLACK], fr[sp, _F_T]
+            f_pass, f_ko, f_depth = fr[sp, _F_PASS], fr[sp, _F_KO], fr[sp, _F_DEPTH]
+            f_alpha, f_beta = fr[sp, _F_ALPHA], fr[sp, _F_BETA]
+            mode = _RETURN
+            if f_depth <= 0 or sp >= MAX_PLY - qdepth - 1:
+                ret = _qsearch(f_own, f_opp, f_black, f_t, f_pass, f_ko, f_alpha, f_beta, qdepth, komi100,
+                               geo, nb, w, stats, q)
+                continue
+            if stats[S_NODES] >= stats[S_STOP] or (
+                    stats[S_NODES] & _CLOCK_EVERY == 0 and now_us() >= stats[S_CLOCK_STOP]):
+                stats[S_ABORT] = 1
+                ret = np.int64(0)
+                continue
+            stats[S_NODES] += 1
+            key = _key(fh[sp, _H_HASH], f_ko, f_t, f_pass, zk, zt, zpass)
+            slot = np.int64(key & np.uint64(tkey.shape[0] - 1))
+            tt_move = -1
+            if tkey[slot] == key:
+                tt_move = tmove[slot]
+                if tdepth[slot] >= f_depth:
+                    tv = np.int64(tval[slot])
+                    tf = tflag[slot]
+                    if tf == EXACT or (tf == LOWER and tv >= f_beta) or (tf == UPPER and tv <= f_alpha):
+                        ret = tv
+                        continue
+            best = np.int64(-2 * WIN)
+            best_move = -1
+            passing_ends = pass_ends(f_t, f_pass, geo[G_MAX_ACTIONS])
+            if passing_ends:
+                # a pass that ends the game: scored at once
+                best = final_score(f_own, f_opp, f_black, komi100)
+                best_move = N
+                if best >= f_beta:
+                    ret = best
+                    continue
+            fr[sp, _F_ALPHA0] = f_alpha
+            if best > f_alpha:
+                fr[sp, _F_ALPHA] = best
+            fr[sp, _F_BEST], fr[sp, _F_MOVE], fr[sp, _F_K], fr[sp, _F_SLOT] = best, best_move, 0, slot
+            fh[sp, _H_KEY] = key
+            fr[sp, _F_COUNT] = _gen_moves(f_own, f_opp, f_black, f_ko, sp, tt_move, passing_ends, geo, nb,
+                                          killers, hist, mv, mown, mopp, mdead, msc)
+            mode = _NEXT
+        elif mode == _NEXT:
+            k, cnt = fr[sp, _F_K], fr[sp, _F_COUNT]
+            if k >= cnt:
+                ret = _store(fr, fh, sp, tt)
+                mode = _RETURN
+                continue
+            bi = k
+            for m in range(k + 1, cnt):
+                if msc[sp, m] > msc[sp, bi]:
+                    bi = m
+            if bi != k:
+                mv[sp, k], mv[sp, bi] = mv[sp, bi], mv[sp, k]
+                mown[sp, k], mown[sp, bi] = mown[sp, bi], mown[sp, k]
+                mopp[sp, k], mopp[sp, bi] = mopp[sp, bi], mopp[sp, k]
+                mdead[sp, k], mdead[sp, bi] = mdead[sp, bi], mdead[sp, k]
+                msc[sp, k], msc[sp, bi] = msc[sp, bi], msc[sp, k]
+            p, o2, p2, dead = mv[sp, k], mown[sp, k], mopp[sp, k], mdead[sp, k]
+            f_black = fr[sp, _F_BLACK]
+            ended, c_own, c_opp, c_t, c_pass, c_ko = after_move(fr[sp, _F_OWN], fr[sp, _F_OPP], fr[sp, _F_T],
+                                                                fr[sp, _F_PASS], p, o2, p2, dead, geo, nb)
+            if ended:
+                v = final_score(c_opp, c_own, f_black, komi100)
+                mode = _RESULT
+                continue
+            c = sp + 1
+            fr[c, _F_OWN], fr[c, _F_OPP], fr[c, _F_BLACK], fr[c, _F_T], fr[c, _F_PASS], fr[c, _F_KO] = (
+                c_own, c_opp, 1 - f_black, c_t, c_pass, c_ko)
+            fh[c, _H_HASH] = _child_hash(fh[sp, _H_HASH], p, dead, f_black, N, zs)
+            fr[c, _F_DEPTH] = fr[sp, _F_DEPTH] - 1
+            if k == 0 or fr[sp, _F_MOVE] < 0:
+                fr[sp, _F_STAGE] = _FULL
+                fr[c, _F_ALPHA], fr[c, _F_BETA] = -fr[sp, _F_BETA], -fr[sp, _F_ALPHA]
             else:
-                v = -negamax(c_own, c_opp, 1 - black, c_t, c_pass, c_ko, ch, depth - 1, -alpha - 1, -alpha,
-                             ply + 1, ctx)
-                if alpha < v < beta and not stats[S_ABORT]:
-                    v = -negamax(c_own, c_opp, 1 - black, c_t, c_pass, c_ko, ch, depth - 1, -beta, -alpha,
-                                 ply + 1, ctx)
-            if stats[S_ABORT]:
-                return np.int64(0)
-        if v > best:
-            best = v
-            best_move = p
-            if v > alpha:
-                alpha = v
-                if v >= beta:
-                    if not mdead[ply, k] and p != N and killers[ply, 0] != p:
-                        killers[ply, 1] = killers[ply, 0]
-                        killers[ply, 0] = p
-                    hist[black, p] += depth * depth
-                    break
-    flag = UPPER if best <= alpha0 else (LOWER if best >= beta else EXACT)
+                fr[sp, _F_STAGE] = _NULL
+                fr[c, _F_ALPHA], fr[c, _F_BETA] = -fr[sp, _F_ALPHA] - 1, -fr[sp, _F_ALPHA]
+            sp = c
+            mode = _ENTER
+        elif mode == _RETURN:
+            if sp == base:
+                return ret
+            sp -= 1
+            v = -ret
+            if (fr[sp, _F_STAGE] == _NULL and fr[sp, _F_ALPHA] < v < fr[sp, _F_BETA]
+                    and not stats[S_ABORT]):
+                # the null window failed high: search the move again with the full window
+                fr[sp, _F_STAGE] = _RESEARCH
+                c = sp + 1
+                fr[c, _F_DEPTH] = fr[sp, _F_DEPTH] - 1
+                fr[c, _F_ALPHA], fr[c, _F_BETA] = -fr[sp, _F_BETA], -fr[sp, _F_ALPHA]
+                sp = c
+                mode = _ENTER
+            elif stats[S_ABORT]:
+                ret = np.int64(0)
+            else:
+                mode = _RESULT
+        else:  # _RESULT: the value ``v`` of the frame's current move
+            k = fr[sp, _F_K]
+            p = mv[sp, k]
+            fr[sp, _F_K] = k + 1
+            mode = _NEXT
+            if v > fr[sp, _F_BEST]:
+                fr[sp, _F_BEST] = v
+                fr[sp, _F_MOVE] = p
+                if v > fr[sp, _F_ALPHA]:
+                    fr[sp, _F_ALPHA] = v
+                    if v >= fr[sp, _F_BETA]:
+                        if not mdead[sp, k] and p != N and killers[sp, 0] != p:
+                            killers[sp, 1] = killers[sp, 0]
+                            killers[sp, 0] = p
+                        hist[fr[sp, _F_BLACK], p] += fr[sp, _F_DEPTH] * fr[sp, _F_DEPTH]
+                        ret = _store(fr, fh, sp, tt)
+                        mode = _RETURN
+
+
+@njit(cache=True)
+def _store(fr, fh, sp, tt):
+    """Store the finished frame ``sp`` in the transposition table; its value."""
+    tkey, tval, tdepth, tflag, tmove = tt
+    best, beta = fr[sp, _F_BEST], fr[sp, _F_BETA]
+    flag = UPPER if best <= fr[sp, _F_ALPHA0] else (LOWER if best >= beta else EXACT)
     # Always replace: the key holds ``t``, so older moves' entries are never asked for again.
-    tkey[slot], tval[slot], tdepth[slot], tflag[slot], tmove[slot] = key, best, depth, flag, best_move
+    slot = fr[sp, _F_SLOT]
+    tkey[slot], tval[slot], tdepth[slot], tflag[slot], tmove[slot] = (fh[sp, _H_KEY], best, fr[sp, _F_DEPTH],
+                                                                     flag, fr[sp, _F_MOVE])
     return best
 
 
-@njit  # recursive: numba's disk cache of a recursive function crashes on load
+@njit(cache=True)
 def search_root(own, opp, black, t, last_pass, ko, actions, depth, ctx, values):
     """Search each of ``actions`` (in that order) ``depth`` plies; their values go to ``values``.
 
@@ -379,8 +556,12 @@ def search_root(own, opp, black, t, last_pass, ko, actions, depth, ctx, values):
     bound). Returns ``(index of the best action, its value, actions fully
     searched)``; on abort the count tells how far the search got.
     """
-    geo, nb, zs, stats, komi100 = ctx[0], ctx[1], ctx[3], ctx[11], ctx[12]
+    geo, nb, zs, stats, komi100, qdepth = ctx[0], ctx[1], ctx[3], ctx[11], ctx[12], ctx[13]
+    fr = np.zeros((MAX_PLY + 1, _F_COLUMNS), np.int64)
+    fh = np.zeros((MAX_PLY + 1, 2), np.uint64)
+    q = np.zeros((max(qdepth, 0) + 1, _Q_COLUMNS), np.int64)
     N = geo[G_POINTS]
+    ply = np.int64(1)  # typed, not the literal 1: one compiled ``negamax`` for every caller
     h = stone_hash(own, opp, black, zs)
     alpha = np.int64(-2 * WIN)
     beta = np.int64(2 * WIN)
@@ -401,13 +582,13 @@ def search_root(own, opp, black, t, last_pass, ko, actions, depth, ctx, values):
             ch = _child_hash(h, p, dead, black, N, zs)
             if best_i < 0:
                 v = -negamax(c_own, c_opp, 1 - black, c_t, c_pass, c_ko, ch, depth - 1, -beta, -alpha,
-                             1, ctx)
+                             ply, ctx, fr, fh, q)
             else:
                 v = -negamax(c_own, c_opp, 1 - black, c_t, c_pass, c_ko, ch, depth - 1, -alpha - 1, -alpha,
-                             1, ctx)
+                             ply, ctx, fr, fh, q)
                 if v > alpha and not stats[S_ABORT]:
                     v = -negamax(c_own, c_opp, 1 - black, c_t, c_pass, c_ko, ch, depth - 1, -beta, -alpha,
-                                 1, ctx)
+                                 1, ctx, fr, fh, q)
             if stats[S_ABORT]:
                 return best_i, alpha, i
         values[i] = v

@@ -11,7 +11,7 @@ import os
 import time
 from pathlib import Path
 
-from tictacgo.protocol.player import SEED_ENV, answer_move, remove_output
+from tictacgo.protocol.player import SEED_ENV, answer_move, remove_output, warm_up
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,6 +24,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "which leaves ~1 s of the course's 10 for interpreter start-up)")
     parser.add_argument("--seed", type=int, default=None,
                         help=f"seed for the agent (default: ${SEED_ENV} if set, else random)")
+    parser.add_argument("--warm-up", action="store_true",
+                        help="build the agent and compile its numba kernels into numba's disk cache, then "
+                             "exit (no input.txt read, no output.txt written): run once after installing, so "
+                             "the course's first moves load the kernels instead of compiling them")
 
 
 def on_argument_error(argv: list[str]) -> None:
@@ -44,4 +48,6 @@ def on_argument_error(argv: list[str]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.warm_up:
+        return warm_up(args.agent, args.seed)
     return answer_move(args.dir, args.agent, args.time_budget, args.seed, start_cpu=time.process_time())

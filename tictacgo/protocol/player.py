@@ -23,6 +23,15 @@ timer (``ITIMER_PROF``, where the platform has it) interrupts an agent that
 overruns the budget; a legal fallback move (a random legal placement, PASS
 if there is none) is then written and a warning printed on stderr.
 
+Cold start: agents built on numba kernels (``championship``, ``solver``,
+``perfect``) compile them the first time they run on a machine and keep them
+in numba's disk cache (``__pycache__`` beside the package's files, or, where
+that folder is not writable, the user's cache folder, or ``$NUMBA_CACHE_DIR``);
+a later process loads them in a fraction of a second. The first compile can
+take longer than a move: ``tictacgo my-player --agent SPEC --warm-up`` does it
+once ahead (see ``warm_up``). The agent's search time is what is left of the
+budget after the agent is built (``_after_build``).
+
 Errors: a malformed or inconsistent ``input.txt`` (wrong line count, bad
 characters, colour not 1 or 2, boards that no single legal action connects),
 an unknown agent or an agent failure gives a message on stderr and exit
@@ -107,6 +116,53 @@ def build_agent(spec, rng: np.random.Generator, seconds: float, game: littlego.L
     if key is not None and not any(p in spec.kwargs() for p in TIME_PARAMS):
         spec = spec.replace(**{key: round(max(seconds, 0.05), 3)})
     return make_agent(spec, game if game is not None else "littlego", rng)
+
+
+def _after_build(player, spec, seconds: float) -> None:
+    """The search's time runs from after the build: an agent given ``seconds`` before its build (the
+    spec set no time) keeps only what is left of the budget now, however long loading it took."""
+    from tictacgo.baselines.registry import parse_agent_spec
+
+    if any(p in parse_agent_spec(spec).kwargs() for p in TIME_PARAMS):
+        return  # the spec's own time: the user's choice
+    limit = getattr(player, "time_limit", None)
+    if isinstance(limit, (int, float)) and not isinstance(limit, bool) and limit > seconds:
+        player.time_limit = round(max(seconds, 0.05), 3)
+
+
+def warm_up(agent: str, seed: int | None = None) -> int:
+    """Build ``agent`` and compile its kernels, or load them from numba's disk cache (``--warm-up``).
+
+    Run once after installing, so that the course's first moves find the compiled kernels in
+    numba's cache instead of compiling them inside a move's 10 s: an agent with a ``warm_up``
+    method (``championship``) runs it; any other plays one move, with 1 s, after Black's centre
+    on the course's 5x5 board. Reads no ``input.txt`` and writes no ``output.txt``; says on stderr
+    how long it took.
+
+    Returns:
+        The exit status: 0, 1 (the agent failed) or 2 (an unknown agent or parameter).
+    """
+    start_cpu, start_wall = time.process_time(), time.monotonic()
+    seed, problem = resolve_seed(seed)
+    if problem:
+        return _fail(problem, None, 2)
+    game = littlego.LittleGo(5)
+    try:
+        player = build_agent(agent, np.random.default_rng(seed), 1.0, game=game)
+    except ValueError as e:
+        return _fail(str(e), None, 2)
+    try:
+        hook = getattr(player, "warm_up", None)
+        if callable(hook):
+            hook()
+        else:
+            player.act(littlego.play(game.initial_state(), (game.size // 2) * (game.size + 1)))
+    except Exception as e:  # noqa: BLE001 - say what failed, as a move would
+        return _fail(f"agent {agent!r} failed: {type(e).__name__}: {e}", None)
+    print(f"my-player: {agent!r} is ready: {time.process_time() - start_cpu:.2f} s of CPU "
+          f"({time.monotonic() - start_wall:.2f} s of wall time) to build it and compile or load its kernels",
+          file=sys.stderr)
+    return 0
 
 
 def remove_output(path: Path) -> str | None:
@@ -238,6 +294,7 @@ def answer_move(directory: str, agent: str, time_budget: float = 9.0, seed: int 
     except ValueError as e:
         return _fail(str(e), output, 2)
     budget_left = time_budget - (time.process_time() - start_cpu)
+    _after_build(player, agent, budget_left - SAFETY_MARGIN)
     try:
         action, timed_out = _choose(player, state, budget_left, fallback)
     except Exception as e:  # noqa: BLE001 - an agent bug: no answer rather than a wrong one
