@@ -10,7 +10,7 @@ from the checked certificates (5x5: those with at most ``--book-max-left``
 actions to go, which keeps the shipped book small, plus the positions the
 frontier runs proved further from the end, ``shipped_books.frontier_results``):
 
-    python scripts/make_books.py --out certificates --books tictacgo/solver/books
+    python scripts/make_books.py --out certificates --books tictacgo/proof/books
 
 Each search runs on one core. By default every line of a certificate goes to
 the game's end (``--leaf-rules none``), as in the certificates the shipped
@@ -37,7 +37,7 @@ DATA = Path(__file__).resolve().parents[1] / "docs" / "data"
 @dataclass
 class Args:
     out: str = setting("certificates", "Folder for the certificates.")
-    books: str = setting(str(BOOKS_DIR), "Folder for the books.", default_text="tictacgo/solver/books")
+    books: str = setting(str(BOOKS_DIR), "Folder for the books.", default_text="tictacgo/proof/books")
     sizes: list[int] = setting([3, 4, 5], "Board sizes.")
     max_left: int = setting(15, "5x5: line positions with at most this many actions to go.")
     book_max_left: int = setting(13, "5x5: the book takes the certificates with at most this many actions "

@@ -19,7 +19,7 @@ from tictacgo import reading
 
 ROOT = Path(__file__).resolve().parents[1]
 CERT_3X3 = ROOT / "docs" / "data" / "certificates" / "littlego_3x3_empty.cert"  # the empty 3x3: White wins
-BOOK_3X3 = ROOT / "tictacgo" / "solver" / "books" / "littlego_3x3_komi1.5_8.book"
+BOOK_3X3 = ROOT / "tictacgo" / "proof" / "books" / "littlego_3x3_komi1.5_8.book"
 
 
 def _members(path: Path) -> dict[str, bytes]:

@@ -127,7 +127,7 @@ def test_the_shipped_proof_book_holds_black_moves_near_the_root_that_keep_a_win(
     # and where the other shipped book also has a winning move, the proof's is the one kept: a player
     # that took the other book's would leave the positions the proof's leaves cover
     assert all(merged.entries[key] == entry for key, entry in book.entries.items())
-    other = load_book(ROOT / "tictacgo" / "solver" / "books" / "littlego_5x5_komi2.5_24.book")
+    other = load_book(ROOT / "tictacgo" / "proof" / "books" / "littlego_5x5_komi2.5_24.book")
     assert any(key in other.entries and other.entries[key] != entry for key, entry in book.entries.items())
 
 

@@ -48,7 +48,7 @@ def help_defaults(name: str) -> dict[str, str]:
                       "--pairings": "mcts:sims=400/greedy greedy/mcts:sims=400", "--seed": "0",
                       "--time-limit": "120.0", "--margin": "False", "--table-bits": "22", "--json": "None"}),
     ("check_endgames_bounds", {"--file": "tests/data/littlego_endgames.npz", "--every": "1"}),
-    ("make_books", {"--out": "certificates", "--books": "tictacgo/solver/books", "--sizes": "3 4 5",
+    ("make_books", {"--out": "certificates", "--books": "tictacgo/proof/books", "--sizes": "3 4 5",
                     "--max-left": "15", "--book-max-left": "13", "--table-bits": "23", "--json": "None",
                     "--leaf-rules": "none"}),
     ("make_endgames", {"--count": "10000", "--max-left": "10", "--seed": "0", "--workers": "1",

@@ -51,9 +51,9 @@ VERSION = 1
 COLUMNS = {**proof_file.COLUMNS, "value": np.int8}
 #: Default cap on a book file's size.
 MAX_BOOK_BYTES = 64 << 20
-#: The books the package ships (the data package ``tictacgo.solver.books``, found by its path: reading a
+#: The books the package ships (the data package ``tictacgo.proof.books``, found by its path: reading a
 #: book imports no solver and needs no numba).
-BOOKS_DIR = Path(__file__).resolve().parents[1] / "solver" / "books"
+BOOKS_DIR = Path(__file__).resolve().parent / "books"
 
 
 @dataclass

@@ -1,1 +1,1 @@
-"""The books of proved moves the package ships (data only: ``tictacgo.solver.book`` reads them)."""
+"""The books of proved moves the package ships (data only: ``tictacgo.proof.book`` reads them)."""
