@@ -54,8 +54,13 @@ def test_stored_values_and_optimal_moves_match_a_fresh_solve(benchmark):
 
 
 def test_the_first_positions_come_back_from_their_seeded_games(benchmark):
+    """Replayed from the recipe's seeds. The games with `aggressive` were played by its earlier rule
+    (it now plays as the course's TA's player, move for move), so they no longer come back; the
+    positions and their values stand as they are."""
     endgames, meta = benchmark
-    for e in endgames[:4]:
+    replayable = [e for e in endgames if "aggressive" not in (e.black, e.white)]
+    assert len(replayable) == 7028  # of 10,000: 2,972 came from games with aggressive
+    for e in replayable[:4]:
         states = game_states(e.black, e.white, meta["recipe"]["seed"], e.game)
         assert states[e.state.t] == e.state
 
