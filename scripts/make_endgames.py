@@ -20,8 +20,8 @@ The recipe (stored in the file, and the same on every machine):
 The shipped benchmark (tests/data/littlego_endgames.npz) was made before
 ``aggressive`` came to play as the course's TA's player does: its 2,972
 positions from games with ``aggressive`` came from the earlier rule, so a
-rerun of the recipe today gives other positions there (the rest, 7,028, come
-back the same).
+rerun of the recipe today gives other positions there (the other 7,028 come
+from games of agents that did not change).
 """
 
 from __future__ import annotations
