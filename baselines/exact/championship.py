@@ -44,6 +44,7 @@ _FIRST_RATE = 200_000.0  # positions a second assumed before the first measureme
 _NEXT_DEPTH_SHARE = 0.5  # start another iteration only while under this share of the time
 _RATE_MARGIN = 3.0       # the node budget lets a faster stretch run on; the clock stops it
 _DEADLINE_SHARE = 0.97  # what is left of the time covers the way in and out of the search
+_LEAST_FIRST_NODES = 2000  # the first iteration's positions however late it starts (a ply is a few hundred)
 
 
 class SearchTables:
@@ -138,27 +139,38 @@ class ChampionshipAgent(Agent):
         self.last_exact = False    # whether the last move came from the exact solver
         self.last_action = None    # the last move, where it came from, its time (``note``)
         self.last_why, self.last_seconds, self.last_warm_s = "", 0.0, 0.0
-        self._warm = False         # whether the kernels are compiled (or loaded) in this process
+        self._warm = False         # whether the search's kernels are compiled (or loaded) in this process
+        self._warm_solved = False  # the solver's
 
     def warm_up(self) -> None:
-        """Compile the kernels, or load them from numba's disk cache, once a process.
+        """Compile the kernels a game may need, or load them from numba's disk cache, once a process.
 
-        ``act`` calls it before the first move that searches (not the constructor: a move its
-        opening or a forced move settles needs none), and its time counts in that move's. A
-        process after the first loads the kernels from numba's cache (a few tenths of a second);
-        the first one on a machine compiles them (about 17 s of CPU: the solver's kernels and the
-        search's), which ``tictacgo my-player --agent championship --warm-up`` does once ahead.
+        ``act`` does it lazily, each part before the first move that needs it (the search; the
+        solver, from ``max_left`` actions to go), and its time counts in that move's. A process
+        after the first loads the kernels from numba's cache (a few tenths of a second); the
+        first one on a machine compiles them: about 6.5 s of CPU for the search and 8 s for the
+        solver on the project's 2-core machine, which ``tictacgo my-player --agent championship
+        --warm-up`` does once ahead.
         """
+        self._warm_search()
+        if self.max_left > 0 and self.solve_share > 0:
+            self._warm_solver()
+
+    def _warm_search(self) -> None:
         if self._warm:
             return
         self._warm = True
         rate = self.rate
-        state = self.game.initial_state()
-        self._search_state(state, 2, None)
+        self._search_state(self.game.initial_state(), 2, None)
         self.tables.clear()  # the warm-up's search leaves nothing behind: a game plays as without it
         self.rate = rate
-        if self.max_left > 0 and self.solve_share > 0:
-            Solver(8).solve(littlego.play(state, 0), budget_nodes=100)
+        self.last_depth, self.last_value = 0, 0
+
+    def _warm_solver(self) -> None:
+        if self._warm_solved:
+            return
+        self._warm_solved = True
+        Solver(8).solve(littlego.play(self.game.initial_state(), 0), budget_nodes=100)
 
     def reset(self) -> None:
         """A new game: a reused player plays as a fresh one would (the tables are a cache, not knowledge)."""
@@ -186,12 +198,16 @@ class ChampionshipAgent(Agent):
             self.last_why = "the centre opening"
             c = (self.game.size - 1) // 2
             return c * self.game.size + c
-        if not self._warm:
-            self.warm_up()
-            self.last_warm_s = _time.monotonic() - start
         # the move's time runs from its start: a first move's compile or cache load is part of it
+        solve = actions_left(state) <= self.max_left and self.solve_share > 0
+        if not self._warm or (solve and not self._warm_solved):
+            began = _time.monotonic()
+            self._warm_search()
+            if solve:
+                self._warm_solver()
+            self.last_warm_s = _time.monotonic() - began
         left = max(self.time_limit - (_time.monotonic() - start), 0.05)
-        if actions_left(state) <= self.max_left and self.solve_share > 0:
+        if solve:
             if self.nodes is None:
                 result = self.solver.solve(state, time_limit=left * self.solve_share)
             else:
@@ -238,6 +254,9 @@ class ChampionshipAgent(Agent):
                 now = _time.monotonic()
                 budget = int((deadline - now) * self.rate * _RATE_MARGIN)
                 clock_stop = S.clock_us() + int((deadline - now) * 1e6)
+                if depth == 1 and budget < _LEAST_FIRST_NODES:
+                    # out of time already (a compile took it): one ply still beats the first legal action
+                    budget, clock_stop = _LEAST_FIRST_NODES, S.NO_CLOCK
             if budget <= 0:
                 break
             tb.stats[:] = (0, budget, 0, clock_stop)

@@ -392,8 +392,8 @@ _FULL, _NULL, _RESEARCH = range(3)
 
 
 @njit(cache=True)
-def negamax(own, opp, black, t, last_pass, ko, h, depth, alpha, beta, ply, ctx, fr, fh, q):
-    """The position's value for the mover, searched ``depth`` plies (see ``make_context``).
+def negamax(own, opp, black, t, last_pass, ko, h, depth, alpha, beta, ctx, fr, fh, q):
+    """The value for the mover of a position at ply 1 (a root move's), searched ``depth`` plies.
 
     Principal-variation alpha-beta with the transposition table, move
     ordering and a quiescence search at the leaves. The recursion runs on
@@ -406,8 +406,8 @@ def negamax(own, opp, black, t, last_pass, ko, h, depth, alpha, beta, ply, ctx, 
     tkey, tval, tdepth, tflag, tmove = tt
     mv, mown, mopp, mdead, msc = moves
     N = geo[G_POINTS]
-    base = ply
-    sp = ply
+    base = np.int64(1)  # not the literal 1: the kernels it calls are compiled for int64 plies only
+    sp = base
     fr[sp, _F_OWN], fr[sp, _F_OPP], fr[sp, _F_BLACK], fr[sp, _F_T], fr[sp, _F_PASS], fr[sp, _F_KO] = (
         own, opp, black, t, last_pass, ko)
     fr[sp, _F_DEPTH], fr[sp, _F_ALPHA], fr[sp, _F_BETA] = depth, alpha, beta
@@ -561,8 +561,8 @@ def search_root(own, opp, black, t, last_pass, ko, actions, depth, ctx, values):
     fh = np.zeros((MAX_PLY + 1, 2), np.uint64)
     q = np.zeros((max(qdepth, 0) + 1, _Q_COLUMNS), np.int64)
     N = geo[G_POINTS]
-    ply = np.int64(1)  # typed, not the literal 1: one compiled ``negamax`` for every caller
     h = stone_hash(own, opp, black, zs)
+    pending = np.int64(1 if last_pass else 0)  # as the stack holds it: one compiled ``after_move``
     alpha = np.int64(-2 * WIN)
     beta = np.int64(2 * WIN)
     best_i = -1
@@ -575,20 +575,20 @@ def search_root(own, opp, black, t, last_pass, ko, actions, depth, ctx, values):
             if not ok:
                 values[i] = -2 * WIN
                 continue
-        ended, c_own, c_opp, c_t, c_pass, c_ko = after_move(own, opp, t, last_pass, p, o2, p2, dead, geo, nb)
+        ended, c_own, c_opp, c_t, c_pass, c_ko = after_move(own, opp, t, pending, p, o2, p2, dead, geo, nb)
         if ended:
             v = final_score(c_opp, c_own, black, komi100)
         else:
             ch = _child_hash(h, p, dead, black, N, zs)
             if best_i < 0:
                 v = -negamax(c_own, c_opp, 1 - black, c_t, c_pass, c_ko, ch, depth - 1, -beta, -alpha,
-                             ply, ctx, fr, fh, q)
+                             ctx, fr, fh, q)
             else:
                 v = -negamax(c_own, c_opp, 1 - black, c_t, c_pass, c_ko, ch, depth - 1, -alpha - 1, -alpha,
-                             ply, ctx, fr, fh, q)
+                             ctx, fr, fh, q)
                 if v > alpha and not stats[S_ABORT]:
                     v = -negamax(c_own, c_opp, 1 - black, c_t, c_pass, c_ko, ch, depth - 1, -beta, -alpha,
-                                 1, ctx, fr, fh, q)
+                                 ctx, fr, fh, q)
             if stats[S_ABORT]:
                 return best_i, alpha, i
         values[i] = v
