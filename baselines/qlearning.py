@@ -441,5 +441,6 @@ register_agent("qlearning", _make, games=("tictactoe", "littlego"),
                description="tabular Q-learning; path=FILE loads a table saved by tictacgo train GAME --algo "
                            "qlearning. "
                            "Tic-Tac-Toe: the shipped self-play table (path=none: untrained). Little-Go: the "
-                           "shipped table of move patterns and opening boards; a position where the table "
-                           "knows none of the legal moves is played by the greedy rule")
+                           "shipped afterstate table, each move valued by the board it leaves, in lookup "
+                           "tables over every 3x3 window, row and column; a table of move patterns "
+                           "(path=) plays the greedy rule where it knows none of the legal moves")

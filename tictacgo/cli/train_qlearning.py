@@ -9,9 +9,10 @@ Examples:
 Tic-Tac-Toe: self-play; every ``--eval-every`` games the table is checked
 against the exact minimax (sampled games, and every line against minimax's
 best moves and against any move) and saved; the summary says from which
-checkpoint on each check held. Little-Go: a table of pattern and
-opening-board keys trained against a mix of the course's first-stage
-opponents and itself, a learning curve every ``--eval-every`` games, saved
+checkpoint on each check held. Little-Go: a table (``--keys 3``: afterstate
+values in lookup tables over the board's windows and lines, the shipped
+table's kind; 1 or 2: move patterns and opening boards) trained against a
+mix of the course's first-stage opponents and itself, a learning curve every ``--eval-every`` games, saved
 at each checkpoint (``--resume`` continues it). Play the result with
 ``qlearning:path=OUT``. Options marked with one game are ignored for the
 other. Exit status 0 when done, 2 for bad arguments, 130 when interrupted
