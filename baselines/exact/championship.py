@@ -148,9 +148,9 @@ class ChampionshipAgent(Agent):
         ``act`` does it lazily, each part before the first move that needs it (the search; the
         solver, from ``max_left`` actions to go), and its time counts in that move's. A process
         after the first loads the kernels from numba's cache (a few tenths of a second); the
-        first one on a machine compiles them: about 6.5 s of CPU for the search and 8 s for the
-        solver on the project's 2-core machine, which ``tictacgo my-player --agent championship
-        --warm-up`` does once ahead.
+        first one on a machine compiles them: about 6.5 s of CPU for the search and as much for
+        the solver on the project's 2-core machine, which ``tictacgo my-player --agent
+        championship --warm-up`` does once ahead (docs/course.md).
         """
         self._warm_search()
         if self.max_left > 0 and self.solve_share > 0:
