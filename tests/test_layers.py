@@ -373,3 +373,12 @@ def test_the_script_import_check_sees_each_way_in(tmp_path):
                    "sys.path.insert(0, str(ROOT / 'scripts'))\n"
                    "subprocess.run([sys.executable, str(SCRIPT), '--help'])\n")
     assert [line.split(":")[1] for line in script_imports([bad])] == ["2", "3", "5", "6"]
+
+
+def test_the_readme_draws_the_layers_of_the_contract_in_its_order():
+    contract = tomllib.loads(PYPROJECT.read_text())["tool"]["importlinter"]["contracts"][0]
+    readme = (ROOT / "README.md").read_text()
+    drawing = readme.split("## Architecture", 1)[1].split("```", 2)[1]
+    layers = " ".join(drawing.split()).split(">")
+    drawn = [" | ".join(p.strip() for p in layer.split("|")) for layer in layers]
+    assert drawn == [layer.replace("(", "").replace(")", "") for layer in contract["layers"]]
