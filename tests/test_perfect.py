@@ -178,3 +178,31 @@ def test_as_black_below_the_replies_the_proof_covers_every_move_keeps_a_checked_
     assert [m.source for m in row.moves if m.source not in ("book", "solved")] == []
     late = [m for m in row.moves if m.t >= 8]
     assert late and all(m.checked is True for m in late)
+
+
+def test_the_fallback_is_built_only_when_a_move_needs_it_and_a_bad_one_is_named_at_once():
+    game = littlego.LittleGo(5)
+    agent = make_agent("perfect", game, rng=np.random.default_rng(0))
+    assert not agent.fallback_built and "not built yet" in repr(agent)
+    agent.act(game.initial_state())  # the book's 2,2: no fallback built, so nothing compiled for it
+    assert agent.last_source == "book" and not agent.fallback_built
+    with pytest.raises(ValueError, match="fallback 'mcts:simz=3': mcts takes no parameter 'simz'"):
+        make_agent("perfect:fallback=mcts:simz=3", game)
+    late = make_agent("perfect:fallback=mcts:sims=-1,book=none,max_left=0", game)
+    with pytest.raises(ValueError, match="fallback 'mcts:sims=-1'"):
+        late.act(game.initial_state())  # a value the fallback's factory refuses: named when it is built
+
+
+def test_a_lazily_built_fallback_plays_the_seeded_games_of_one_built_at_once():
+    game = littlego.LittleGo(5)
+    lazy = make_agent("perfect:fallback=mcts:sims=20,book=none,max_left=0", game, rng=np.random.default_rng(1))
+    eager = PerfectAgent(game, make_agent("mcts:sims=20", game, rng=np.random.default_rng(2)), book=None,
+                         max_left=0)
+    for agent in (lazy, eager):
+        agent.seed(np.random.default_rng([7, 0]))
+    state, moves = game.initial_state(), []
+    for _ in range(6):
+        a, b = lazy.act(state), eager.act(state)
+        moves.append((a, b))
+        state = littlego.play(state, a)
+    assert all(a == b for a, b in moves) and lazy.fallback_built

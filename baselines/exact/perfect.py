@@ -26,6 +26,11 @@ the course's 10 seconds a move. The agent gets it in three steps:
    position, from positions the proof does not cover, or when no proof
    comes in time.
 
+The fallback is built the first time it is needed, not with the agent: a
+game the proof covers never builds it, so through ``tictacgo my-player`` (a
+process a move) a book move costs no more than reading the book, even before
+numba's cache holds the fallback's compiled search.
+
 ``last_source`` and ``note()`` say which step gave the last move and what
 it rests on; ``tictacgo my-player`` prints the note on stderr. On 3x3 and
 4x4 the shipped books hold the whole solved game, so it plays those
@@ -40,7 +45,7 @@ import numpy as np
 
 from tictacgo.agent import Agent
 from tictacgo.baselines.exact.solver_agent import book_for_spec
-from tictacgo.baselines.registry import make_agent
+from tictacgo.baselines.registry import agent_parameters, available_agents, make_agent, parse_agent_spec
 from tictacgo.games.base import Game
 from tictacgo.proof.book import Book
 from tictacgo.proof.position_code import move_name
@@ -56,7 +61,8 @@ class PerfectAgent(Agent):
 
     Args:
         game: a Little-Go game (boards up to 7x7: the solver's bitboards).
-        fallback: the agent that moves where no proof is at hand.
+        fallback: the agent that moves where no proof is at hand, or a function without arguments
+            that builds it (called the first time a move needs it).
         time_limit: seconds a move for the live proof and the fallback together.
         max_left: try a live proof only with at most this many actions to go (above it the search
             cannot finish in seconds, and the time goes to the fallback).
@@ -74,15 +80,17 @@ class PerfectAgent(Agent):
         if game.size > MAX_SIZE:
             raise ValueError(f"the solver handles boards up to {MAX_SIZE}x{MAX_SIZE}, got "
                              f"{game.size}x{game.size}")
-        if not isinstance(fallback, Agent):
-            raise TypeError(f"fallback must be an Agent, got {fallback!r}")
+        if not isinstance(fallback, Agent) and not callable(fallback):
+            raise TypeError(f"fallback must be an Agent or a function that builds one, got {fallback!r}")
         if isinstance(max_left, bool) or not isinstance(max_left, (int, np.integer)) or max_left < 0:
             raise ValueError(f"max_left must be a non-negative int, got {max_left!r}")
         if book is not None and not (isinstance(book, Book) and book.fits(game)):
             what = f"a book of {book.variant()}" if isinstance(book, Book) else repr(book)
             raise ValueError(f"book must be a Book of this game's variant "
                              f"{(game.size, game.komi, game.max_actions)}, got {what}")
-        self.fallback = fallback
+        self._fallback = fallback if isinstance(fallback, Agent) else None
+        self._build_fallback = None if isinstance(fallback, Agent) else fallback
+        self._fallback_rng: np.random.Generator | None = None  # a seed given before the fallback was built
         self.time_limit = check_number("time_limit", time_limit, positive=True,
                                        expected="a finite positive number of seconds")
         self.max_left = int(max_left)
@@ -93,12 +101,34 @@ class PerfectAgent(Agent):
         self.last_why = ""                    # what the move rests on, in words
         self.last_seconds = 0.0
 
+    @property
+    def fallback(self) -> Agent:
+        """The fallback agent, built now if it was not yet."""
+        if self._fallback is None:
+            agent = self._build_fallback()
+            if not isinstance(agent, Agent):
+                raise TypeError(f"the fallback's builder gave {agent!r}, not an Agent")
+            if self._fallback_rng is not None:
+                agent.seed(self._fallback_rng)
+            self._fallback = agent
+        return self._fallback
+
+    @property
+    def fallback_built(self) -> bool:
+        """Whether the fallback has been built (a game inside the proof never builds it)."""
+        return self._fallback is not None
+
     def reset(self) -> None:
-        self.fallback.reset()
+        if self._fallback is not None:
+            self._fallback.reset()
 
     def seed(self, rng: np.random.Generator) -> None:
         super().seed(rng)
-        self.fallback.seed(rng.spawn(1)[0])
+        child = rng.spawn(1)[0]
+        if self._fallback is not None:
+            self._fallback.seed(child)
+        else:
+            self._fallback_rng = child
 
     def act(self, state) -> int:
         if self.game.is_terminal(state):
@@ -142,20 +172,41 @@ class PerfectAgent(Agent):
 
     def __repr__(self) -> str:
         book = "none" if self.book is None else f"{len(self.book):,} positions"
-        return (f"PerfectAgent(fallback={self.fallback!r}, time_limit={self.time_limit}, "
+        fallback = repr(self._fallback) if self._fallback is not None else "not built yet"
+        return (f"PerfectAgent(fallback={fallback}, time_limit={self.time_limit}, "
                 f"max_left={self.max_left}, book={book})")
 
 
 def make_perfect_agent(game, rng, fallback: str = "az", time: float = 8.0, max_left: int = 16,
                        book: str | None = "default") -> PerfectAgent:
     """The registry's ``perfect`` factory; ``fallback`` is an agent spec with ``;`` between its parameters,
-    ``book`` is ``default`` (the package's book of the variant), ``none`` or a book file's path."""
+    ``book`` is ``default`` (the package's book of the variant), ``none`` or a book file's path.
+
+    The fallback's spec is checked here (its form, that the agent exists for this game and takes
+    those parameters); the agent itself is built the first time a move needs it, so a value its
+    factory refuses is reported then, naming the spec."""
     if not isinstance(fallback, str) or not fallback.strip():
         raise ValueError(f"fallback must be an agent spec such as 'az' or 'mcts:sims=400', got {fallback!r}")
     inner = fallback.replace(";", ",")
     try:
-        agent = make_agent(inner, game, rng=rng.spawn(1)[0])
+        spec = parse_agent_spec(inner)
+        if spec.name not in available_agents(game.spec.name):
+            raise ValueError(f"unknown agent {spec.name!r} for {game.spec.name}; expected one of "
+                             f"{available_agents(game.spec.name)}")
+        known = agent_parameters(spec.name)  # empty when an optional dependency is missing: built later
+        unknown = sorted({key for key, _ in spec.params} - set(known))
+        if known and unknown:
+            raise ValueError(f"{spec.name} takes no parameter {unknown[0]!r}; it takes "
+                             f"{agent_parameters(spec.name)}")
     except ValueError as e:
         raise ValueError(f"fallback {inner!r}: {e}") from None
-    return PerfectAgent(game, agent, time_limit=time, max_left=max_left, book=book_for_spec(book, game),
+    child = rng.spawn(1)[0]
+
+    def build() -> Agent:
+        try:
+            return make_agent(spec, game, rng=child)
+        except ValueError as e:
+            raise ValueError(f"fallback {inner!r}: {e}") from None
+
+    return PerfectAgent(game, build, time_limit=time, max_left=max_left, book=book_for_spec(book, game),
                         rng=rng)
