@@ -40,6 +40,7 @@ perfectly from the first move with either colour.
 from __future__ import annotations
 
 import time as _time
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -200,13 +201,22 @@ def make_perfect_agent(game, rng, fallback: str = "az", time: float = 8.0, max_l
                              f"{agent_parameters(spec.name)}")
     except ValueError as e:
         raise ValueError(f"fallback {inner!r}: {e}") from None
-    child = rng.spawn(1)[0]
-
-    def build() -> Agent:
-        try:
-            return make_agent(spec, game, rng=child)
-        except ValueError as e:
-            raise ValueError(f"fallback {inner!r}: {e}") from None
-
+    build = FallbackBuilder(inner, spec, game, rng.spawn(1)[0])
     return PerfectAgent(game, build, time_limit=time, max_left=max_left, book=book_for_spec(book, game),
                         rng=rng)
+
+
+@dataclass
+class FallbackBuilder:
+    """Builds the fallback from its spec when first called (a class, not a closure: agents pickle)."""
+
+    text: str
+    spec: object
+    game: Game
+    rng: np.random.Generator
+
+    def __call__(self) -> Agent:
+        try:
+            return make_agent(self.spec, self.game, rng=self.rng)
+        except ValueError as e:
+            raise ValueError(f"fallback {self.text!r}: {e}") from None
