@@ -295,7 +295,8 @@ _NAMED_BUILTINS = (
                "fallback's; says which (fallback=, time=, max_left=, book=; needs numba)",
                plays_check="tictacgo.solver.search:kernel_position"),
     AgentEntry("championship", "tictacgo.baselines.exact.championship:make_championship_agent", ("littlego",),
-               "strong classical player: iterative-deepening alpha-beta on stones, liberties, eyes and room, "
+               "strong classical player: iterative-deepening alpha-beta on stones, liberties, eyes and room "
+               "(weights fitted to exact margins), "
                "the exact solver near the end, no network (time= seconds a move, nodes=, depth=, "
                "max_left=, solve_share=, opening=; needs numba)",
                plays_check="tictacgo.solver.search:kernel_position"),

@@ -145,7 +145,9 @@ def test_with_a_node_budget_the_same_seed_plays_the_same_game():
 
 def test_the_evaluation_counts_komi_and_the_quiescence_search_takes_a_group_in_atari():
     tb = agent(nodes=100).tables
-    w = np.array(S.DEFAULT_WEIGHTS, dtype=np.int64)
+    # weights under which a group in atari is worth less than its capture (the defaults, fitted to exact
+    # margins, value an opponent's group in atari with the mover to play above its stones)
+    w = np.array((80, 80, 15, 10, 0, 0, 100, 0), dtype=np.int64)
     komi100 = 250
     assert S.evaluate(0, 0, 1, 0, komi100, tb.geo, w) < 0 < S.evaluate(0, 0, 0, 1, komi100, tb.geo, w)
     state = go.from_ascii("""
@@ -160,6 +162,39 @@ def test_the_evaluation_counts_komi_and_the_quiescence_search_takes_a_group_in_a
     quiet = S.qsearch(black, white, 1, 8, 0, -1, -S.WIN, S.WIN, 4, komi100, tb.geo, tb.nb, w, stats)
     assert quiet >= static + 2 * S.SCALE  # the two stones come off the board
     assert S.qsearch(black, white, 1, 8, 0, -1, -S.WIN, S.WIN, 0, komi100, tb.geo, tb.nb, w, stats) == static
+
+
+def test_reach_counts_each_empty_point_for_the_colour_whose_stones_reach_it_first():
+    tb = agent(nodes=100).tables
+    reach_only = np.zeros(len(S.DEFAULT_WEIGHTS), np.int64)
+    reach_only[S.W_REACH] = 1
+    nothing = np.zeros(len(S.DEFAULT_WEIGHTS), np.int64)
+
+    def reach(picture: str, t: int) -> int:
+        state = go.from_ascii(picture, go.BLACK)
+        return int(S.evaluate(state.black, state.white, 1, t, 250, tb.geo, reach_only)
+                   - S.evaluate(state.black, state.white, 1, t, 250, tb.geo, nothing))
+
+    # one region bordered by both colours, so room calls all of it shared; reach gives Black the two
+    # columns its wall reaches first (10 points: 8 to play, less two kept as eyes) and White one (5, so 3):
+    # with many actions to go Black places 7 (its share of 14), White 3
+    walls = """
+        . X . . O
+        . X . . O
+        . X . . O
+        . X . . O
+        . X . . O"""
+    assert reach(walls, 10) == min(14 // 2, 8) - min(14 // 2, 3) == 4
+    # near the end what each side can still place bounds it: 2 actions to go, one each
+    assert reach(walls, 22) == 0
+    # walls on the edges: the middle column is reached by both at once and shared, the mover first
+    edges = """
+        X . . . O
+        X . . . O
+        X . . . O
+        X . . . O
+        X . . . O"""
+    assert reach(edges, 10) == (max(5 - 2, 0) + 3) - (max(5 - 2, 0) + 2) == 1
 
 
 def test_the_registry_builds_it_for_little_go_only():

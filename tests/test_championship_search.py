@@ -70,7 +70,9 @@ def trace(c: dict) -> dict:
     """Iterative deepening as the agent runs it, with a node limit a move; what each iteration gave."""
     state, game = c["state"], c["state"].game
     tb = SearchTables(game, c["table_bits"])
-    weights = np.array(c["weights"], dtype=np.int64)
+    # the weights recorded, and 0 for any added since (an added term is off at 0)
+    weights = np.zeros(len(S.DEFAULT_WEIGHTS), np.int64)
+    weights[:len(c["weights"])] = c["weights"]
     komi100 = int(round(game.komi * S.SCALE))
     pos = kernel_position(state)
     tb.new_move()
@@ -143,3 +145,62 @@ if __name__ == "__main__":
         print(f"wrote {len(data)} cases to {REFERENCE}")
     else:
         print(json.dumps(data[:3], indent=1))
+
+
+def test_the_evaluation_is_linear_in_its_weights_as_the_weights_fit_assumes():
+    # scripts/fit_championship_weights.py reads each weight's term as the evaluation under a unit weight
+    # less the evaluation under none, and fits the weights by least squares on those terms
+    from tictacgo.solver.search import board_tables
+
+    geo = board_tables(5, 24).geo
+    rng = np.random.default_rng(7)
+    zero = np.zeros(len(S.DEFAULT_WEIGHTS), np.int64)
+    for k in range(40):
+        c = case(k)
+        if c["size"] != 5:
+            continue
+        pos = kernel_position(c["state"])
+        base = S.evaluate(pos.own, pos.opp, pos.black, pos.t, 250, geo, zero)
+        terms = []
+        for i in range(len(zero)):
+            unit = zero.copy()
+            unit[i] = 1
+            terms.append(S.evaluate(pos.own, pos.opp, pos.black, pos.t, 250, geo, unit) - base)
+        w = rng.integers(-300, 300, len(zero))
+        assert S.evaluate(pos.own, pos.opp, pos.black, pos.t, 250, geo, w) == base + int(np.dot(w, terms))
+
+
+def test_the_weights_fit_labels_recorded_games_and_a_refit_of_its_saved_positions_gives_the_same_weights(
+        tmp_path):
+    import ast
+    import subprocess
+    import sys
+
+    from tictacgo.baselines import make_agent
+    from tictacgo.game_loop import play_game
+
+    game = go.LittleGo(5)
+    games = [play_game(game, make_agent("greedy", game), make_agent("random", game),
+                       rng=np.random.default_rng(seed)).moves for seed in range(3)]
+    records = tmp_path / "games.json"
+    records.write_text(json.dumps({"games": [{"moves": m} for m in games]}))
+    script = Path(__file__).resolve().parents[1] / "scripts" / "fit_championship_weights.py"
+
+    def weights(*options: str) -> tuple[int, ...]:
+        done = subprocess.run([sys.executable, str(script), *options], capture_output=True, text=True,
+                              timeout=600)
+        assert done.returncode == 0, done.stderr
+        line = next(x for x in done.stdout.splitlines() if x.startswith("DEFAULT_WEIGHTS = "))
+        return ast.literal_eval(line.split("=", 1)[1].strip())
+
+    saved = tmp_path / "fit.npz"
+    fitted = weights("--records", str(records), "--positions", "30", "--lefts", "8,9,10",
+                     "--save", str(saved))
+    assert len(fitted) == len(S.DEFAULT_WEIGHTS)
+    with np.load(saved, allow_pickle=False) as z:
+        rows = z["rows"]
+    assert rows.shape == (30, 7 + len(S.DEFAULT_WEIGHTS))
+    # positions with the actions to go asked for, labelled by a final margin: whole stones and komi's half
+    assert set(rows[:, 4]) <= {8, 9, 10}
+    assert all(abs(int(m)) % 100 == 50 for m in rows[:, 5])
+    assert weights("--load", str(saved)) == fitted
