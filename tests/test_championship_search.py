@@ -148,26 +148,34 @@ if __name__ == "__main__":
 
 
 def test_the_evaluation_is_linear_in_its_weights_as_the_weights_fit_assumes():
-    # scripts/fit_championship_weights.py reads each weight's term as the evaluation under a unit weight
-    # less the evaluation under none, and fits the weights by least squares on those terms
+    # championship_fit reads each weight's term as the evaluation under a unit weight less the evaluation
+    # under none, and fits the weights by least squares on those terms
+    from tictacgo.baselines.exact.championship_fit import terms
     from tictacgo.solver.search import board_tables
 
     geo = board_tables(5, 24).geo
     rng = np.random.default_rng(7)
-    zero = np.zeros(len(S.DEFAULT_WEIGHTS), np.int64)
     for k in range(40):
         c = case(k)
         if c["size"] != 5:
             continue
         pos = kernel_position(c["state"])
-        base = S.evaluate(pos.own, pos.opp, pos.black, pos.t, 250, geo, zero)
-        terms = []
-        for i in range(len(zero)):
-            unit = zero.copy()
-            unit[i] = 1
-            terms.append(S.evaluate(pos.own, pos.opp, pos.black, pos.t, 250, geo, unit) - base)
-        w = rng.integers(-300, 300, len(zero))
-        assert S.evaluate(pos.own, pos.opp, pos.black, pos.t, 250, geo, w) == base + int(np.dot(w, terms))
+        base, t = terms(pos, geo, 250)
+        w = rng.integers(-300, 300, len(S.DEFAULT_WEIGHTS))
+        assert S.evaluate(pos.own, pos.opp, pos.black, pos.t, 250, geo, w) == base + int(np.dot(w, t))
+
+
+def test_the_fit_recovers_weights_that_explain_the_margins_exactly():
+    from tictacgo.baselines.exact.championship_fit import fit_rows
+
+    rng = np.random.default_rng(3)
+    truth = np.array([117, 225, 71, -89, 43, -11, 2, 58])
+    x = rng.integers(-5, 6, (200, len(truth)))
+    base = rng.integers(-500, 500, 200)
+    rows = np.zeros((200, 7 + len(truth)), np.int64)
+    rows[:, 6], rows[:, 7:] = base, x
+    rows[:, 5] = base + x @ truth
+    assert fit_rows(rows) == tuple(truth)
 
 
 def test_the_weights_fit_labels_recorded_games_and_a_refit_of_its_saved_positions_gives_the_same_weights(
