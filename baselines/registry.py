@@ -200,6 +200,41 @@ def _nested_spec(key: str, value) -> AgentSpec:
         raise ValueError(f"{key} {value!r}: {e}") from None
 
 
+def check_agent_spec(spec, game: str | Game) -> AgentSpec:
+    """The spec (text or ``AgentSpec``) read and checked against the registry, without building the agent.
+
+    Checks that the agent exists, that it plays ``game``, and that it takes the spec's parameters.
+    When the agent's factory needs an optional dependency that is missing, its parameters cannot be
+    read here and are not checked: ``make_agent`` then says what to install. For agents that build
+    another agent later (``perfect``'s fallback), so a wrong spec is refused before the first move.
+
+    Raises:
+        ValueError: text that is not a spec, an unknown agent, one that does not play ``game``, or a
+            parameter the agent does not take; the message names the value and what is expected.
+    """
+    game_name = make_game(game).spec.name
+    spec = parse_agent_spec(spec)
+    entry = _REGISTRY.get(spec.name)
+    if entry is None:
+        raise ValueError(f"unknown agent {spec.name!r}; available for {game_name}: "
+                         f"{', '.join(available_agents(game_name))}")
+    if not entry.plays(game_name):
+        raise ValueError(f"agent {spec.name!r} does not play {game_name}; it plays {entry.games_text}. "
+                         f"Available for {game_name}: {', '.join(available_agents(game_name))}")
+    try:
+        factory = _factory(entry)
+    except ImportError:
+        return spec  # an optional dependency is missing; make_agent says which
+    sig = inspect.signature(factory)
+    accepts_any = any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values())
+    allowed = [p for p in sig.parameters if p not in ("game", "rng")]
+    unknown = [key for key, _ in spec.params if key not in allowed]
+    if unknown and not accepts_any:
+        raise ValueError(f"agent {spec.name!r} has no parameter {', '.join(map(repr, unknown))}; "
+                         f"its parameters are: {', '.join(allowed) or '(none)'}")
+    return spec
+
+
 def make_agent(spec, game: str | Game, rng: np.random.Generator | None = None) -> Agent:
     """An agent from a spec (text or ``AgentSpec``), an Agent (as is) or a callable ``f(state) -> action``.
 
@@ -214,29 +249,15 @@ def make_agent(spec, game: str | Game, rng: np.random.Generator | None = None) -
         return spec
     if callable(spec) and not isinstance(spec, str):
         return FunctionAgent(module, spec, rng)
-    spec = parse_agent_spec(spec)
+    spec = check_agent_spec(spec, module)
     name, params = spec.name, spec.kwargs()
-    entry = _REGISTRY.get(name)
-    game_name = module.spec.name
-    if entry is None:
-        raise ValueError(f"unknown agent {name!r}; available for {game_name}: "
-                         f"{', '.join(available_agents(game_name))}")
-    if not entry.plays(game_name):
-        raise ValueError(f"agent {name!r} does not play {game_name}; it plays {entry.games_text}. "
-                         f"Available for {game_name}: {', '.join(available_agents(game_name))}")
-    factory = _factory(entry)
+    entry = _REGISTRY[name]
+    factory = _factory(entry)  # an optional dependency that is missing is reported here
     if entry.plays_check is not None:
         try:
             _named(entry, entry.plays_check)(module.initial_state())
         except ValueError as e:
-            raise ValueError(f"agent {name!r} cannot play this {game_name} variant: {e}") from None
-    sig = inspect.signature(factory)
-    accepts_any = any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values())
-    allowed = [p for p in sig.parameters if p not in ("game", "rng")]
-    unknown = [k for k in params if k not in allowed]
-    if unknown and not accepts_any:
-        raise ValueError(f"agent {name!r} has no parameter {', '.join(map(repr, unknown))}; "
-                         f"its parameters are: {', '.join(allowed) or '(none)'}")
+            raise ValueError(f"agent {name!r} cannot play this {module.spec.name} variant: {e}") from None
     try:
         return factory(module, rng=rng if rng is not None else np.random.default_rng(), **params)
     except (TypeError, ValueError) as e:

@@ -76,6 +76,21 @@ def test_make_agent_takes_the_spec_as_text_or_as_data():
         make_agent(AgentSpec("nope"), game)
 
 
+def test_check_agent_spec_refuses_what_make_agent_refuses_without_building_anything():
+    game = make_game("littlego")
+    spec = registry.check_agent_spec("mcts:sims=-1", game)  # a value only the factory refuses
+    assert (spec.name, spec.kwargs()) == ("mcts", {"sims": -1})
+    with pytest.raises(ValueError, match="cannot build agent 'mcts'"):
+        make_agent(spec, game)
+    for text, message in [("nope", "unknown agent 'nope'; available for littlego: "),
+                          ("mcts:simz=3", "agent 'mcts' has no parameter 'simz'; its parameters are: "),
+                          ("think1", "does not play littlego")]:
+        with pytest.raises(ValueError, match=message):
+            registry.check_agent_spec(text, game)
+        with pytest.raises(ValueError, match=message):
+            make_agent(text, game)
+
+
 # -- reused agents play the games of fresh ones ---------------------------------------------------
 
 CHEAP = {"mcts": "mcts:sims=20", "alphabeta": "alphabeta:depth=1", "minimax": "minimax:depth=1",

@@ -186,7 +186,7 @@ def test_the_fallback_is_built_only_when_a_move_needs_it_and_a_bad_one_is_named_
     assert not agent.fallback_built and "not built yet" in repr(agent)
     agent.act(game.initial_state())  # the book's 2,2: no fallback built, so nothing compiled for it
     assert agent.last_source == "book" and not agent.fallback_built
-    with pytest.raises(ValueError, match="fallback 'mcts:simz=3': mcts takes no parameter 'simz'"):
+    with pytest.raises(ValueError, match="fallback 'mcts:simz=3': agent 'mcts' has no parameter 'simz'"):
         make_agent("perfect:fallback=mcts:simz=3", game)
     late = make_agent("perfect:fallback=mcts:sims=-1,book=none,max_left=0", game)
     with pytest.raises(ValueError, match="fallback 'mcts:sims=-1'"):
@@ -195,7 +195,8 @@ def test_the_fallback_is_built_only_when_a_move_needs_it_and_a_bad_one_is_named_
 
 def test_a_lazily_built_fallback_plays_the_seeded_games_of_one_built_at_once():
     game = littlego.LittleGo(5)
-    lazy = make_agent("perfect:fallback=mcts:sims=20,book=none,max_left=0", game, rng=np.random.default_rng(1))
+    lazy = make_agent("perfect:fallback=mcts:sims=20,book=none,max_left=0", game,
+                      rng=np.random.default_rng(1))
     eager = PerfectAgent(game, make_agent("mcts:sims=20", game, rng=np.random.default_rng(2)), book=None,
                          max_left=0)
     for agent in (lazy, eager):

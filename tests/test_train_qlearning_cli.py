@@ -42,7 +42,8 @@ def test_littlego_trains_against_the_ladder_mix_and_saves_a_table_that_plays(tmp
 def test_littlego_keys_3_trains_an_afterstate_table_that_plays(tmp_path, capsys):
     out = tmp_path / "go_a.npz"
     assert main(["train", "littlego", "--algo", "qlearning", "--keys", "3", "--episodes", "30",
-                 "--eval-every", "30", "--eval-games", "1", "--mix", "greedy=1,self=1", "--out", str(out)]) == 0
+                 "--eval-every", "30", "--eval-games", "1", "--mix", "greedy=1,self=1",
+                 "--out", str(out)]) == 0
     assert "30 games" in capsys.readouterr().out
     game = make_game("littlego")
     agent = make_agent(f"qlearning:path={out}", game, rng=np.random.default_rng(0))

@@ -46,7 +46,7 @@ import numpy as np
 
 from tictacgo.agent import Agent
 from tictacgo.baselines.exact.solver_agent import book_for_spec
-from tictacgo.baselines.registry import agent_parameters, available_agents, make_agent, parse_agent_spec
+from tictacgo.baselines.registry import check_agent_spec, make_agent
 from tictacgo.games.base import Game
 from tictacgo.proof.book import Book
 from tictacgo.proof.position_code import move_name
@@ -190,15 +190,7 @@ def make_perfect_agent(game, rng, fallback: str = "az", time: float = 8.0, max_l
         raise ValueError(f"fallback must be an agent spec such as 'az' or 'mcts:sims=400', got {fallback!r}")
     inner = fallback.replace(";", ",")
     try:
-        spec = parse_agent_spec(inner)
-        if spec.name not in available_agents(game.spec.name):
-            raise ValueError(f"unknown agent {spec.name!r} for {game.spec.name}; expected one of "
-                             f"{available_agents(game.spec.name)}")
-        known = agent_parameters(spec.name)  # empty when an optional dependency is missing: built later
-        unknown = sorted({key for key, _ in spec.params} - set(known))
-        if known and unknown:
-            raise ValueError(f"{spec.name} takes no parameter {unknown[0]!r}; it takes "
-                             f"{agent_parameters(spec.name)}")
+        spec = check_agent_spec(inner, game)
     except ValueError as e:
         raise ValueError(f"fallback {inner!r}: {e}") from None
     build = FallbackBuilder(inner, spec, game, rng.spawn(1)[0])

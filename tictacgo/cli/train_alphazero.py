@@ -2,8 +2,8 @@
 
 Examples:
 
-    tictacgo train tictactoe --algo alphazero --seed 0 --max-positions 318720 --max-seconds 0 --out runs/ttt_az \\
-        --channels 32 --blocks 2 --num-games 128 --simulations 16 --random-opening 6 \\
+    tictacgo train tictactoe --algo alphazero --seed 0 --max-positions 318720 --max-seconds 0 \\
+        --out runs/ttt_az --channels 32 --blocks 2 --num-games 128 --simulations 16 --random-opening 6 \\
         --checkpoint-every 30 --min-buffer 500
     tictacgo train littlego --algo alphazero --seed 0 --max-seconds 7200 --out runs/go_az \\
         --channels 32 --blocks 4 --num-games 256 --simulations 32 --random-opening 4 \\
