@@ -53,7 +53,7 @@ from tictacgo.proof.check_records import CLAIMS, read_record, record_path, sha25
 from tictacgo.proof.checker import certificate_root, outcome_for
 from tictacgo.proof.combine import CHECKED, RECORDED, UNCHECKED, states_along
 from tictacgo.proof.position_code import Code, canonical, move_name
-from tictacgo.proof.proof_leaves import Leaf
+from tictacgo.proof.proof_leaves import Leaf, leaves_below
 
 
 @dataclass
@@ -103,30 +103,16 @@ def plan_proof(book: Book, depth: int, game: littlego.LittleGo | None = None) ->
         raise ValueError(f"a plan from a book of {book.game.size}x{book.game.size} with "
                          f"{book.game.max_actions} actions cannot prove {game.size}x{game.size} with "
                          f"{game.max_actions}")
-    n = game.size
     plan = Plan(game, depth, [], book)
-    leaves: dict[Code, Leaf] = {}
-    seen: set[Code] = set()
 
-    def walk(state: littlego.GoState, moves: tuple[str, ...], left: int) -> None:
-        if state.end is not None:
-            return
-        code = canonical(state)[0]
-        if left == 0:
-            leaves.setdefault(code, Leaf(moves, state))
-            return
-        if code in seen:
-            return
-        seen.add(code)
+    def winner_or_all(state: littlego.GoState, moves: tuple[str, ...], left: int) -> list[int]:
         move = plan.book_move(state)
-        if move is not None:
-            plan.winner_moves += 1
-        actions = [move] if move is not None else littlego.legal_actions(state)
-        for a in actions:
-            walk(littlego.play(state, a), (*moves, move_name(a, n)), left - 1)
+        if move is None:
+            return littlego.legal_actions(state)
+        plan.winner_moves += 1
+        return [move]
 
-    walk(game.initial_state(), (), depth)
-    plan.leaves = list(leaves.values())
+    plan.leaves = leaves_below(game.initial_state(), (), depth, winner_or_all)
     return plan
 
 

@@ -77,37 +77,54 @@ def proof_leaves(paths: list[str | os.PathLike], opening: str | list[str], depth
     if root.end is not None or len(states) <= len(words):
         raise ValueError(f"the opening '{' '.join(words)}' ends the game; expected a position to play from")
     search = Minimax(proved)
-    leaves: dict = {}
-    seen: set = set()
 
-    def walk(state: littlego.GoState, moves: tuple[str, ...], left: int) -> None:
-        if state.end is not None:
-            return
-        code = canonical(state)[0]
-        if left == 0:
-            leaves.setdefault(code, Leaf(moves, state))
-            return
-        if code in seen:
-            return
-        seen.add(code)
+    def winner_or_all(state: littlego.GoState, moves: tuple[str, ...], left: int) -> list[int]:
         value = search.value(state, left)[0]
         if value is None:
             raise ValueError(f"the results do not prove the position after '{' '.join(moves)}', which the "
                              f"proof passes through ({left} actions above the leaves)")
         sign = 1 if state.to_move == littlego.BLACK else -1
         actions = littlego.legal_actions(state)
-        if value * sign == 1:
-            wins = [a for a in actions if search.value(littlego.play(state, a), left - 1)[0] == value]
-            if not wins:  # the win is a run's own value there, which no certificate below can check
-                raise ValueError(f"the results prove the position after '{' '.join(moves)}' won for its "
-                                 f"mover by their own value alone: none of its moves leads to a position "
-                                 f"they prove won within {left - 1} actions, so no leaf below it would "
-                                 f"check it (give the results of its moves, or a smaller depth)")
-            actions = wins[:1]
-        for a in actions:
-            walk(littlego.play(state, a), (*moves, move_name(a, game.size)), left - 1)
+        if value * sign != 1:
+            return actions
+        wins = [a for a in actions if search.value(littlego.play(state, a), left - 1)[0] == value]
+        if not wins:  # the win is a run's own value there, which no certificate below can check
+            raise ValueError(f"the results prove the position after '{' '.join(moves)}' won for its "
+                             f"mover by their own value alone: none of its moves leads to a position "
+                             f"they prove won within {left - 1} actions, so no leaf below it would "
+                             f"check it (give the results of its moves, or a smaller depth)")
+        return wins[:1]
 
-    walk(root, tuple(words), depth)
+    return leaves_below(root, tuple(words), depth, winner_or_all)
+
+
+def leaves_below(root: littlego.GoState, moves: tuple[str, ...], depth: int,
+                 actions_at: Callable[[littlego.GoState, tuple[str, ...], int], list[int]]) -> list[Leaf]:
+    """The positions ``depth`` actions below ``root`` (reached by ``moves``) along the actions that
+    ``actions_at(state, moves, left)`` gives at each position above them, in the order the walk meets
+    them: the winner's one move, or every action of the other side.
+
+    Game ends on the way are not leaves. A position met twice, or a symmetric image of one, is walked
+    (and made a leaf) once, under the first line that reaches it.
+    """
+    size = root.game.size
+    leaves: dict = {}
+    seen: set = set()
+
+    def walk(state: littlego.GoState, line: tuple[str, ...], left: int) -> None:
+        if state.end is not None:
+            return
+        code = canonical(state)[0]
+        if left == 0:
+            leaves.setdefault(code, Leaf(line, state))
+            return
+        if code in seen:
+            return
+        seen.add(code)
+        for a in actions_at(state, line, left):
+            walk(littlego.play(state, a), (*line, move_name(a, size)), left - 1)
+
+    walk(root, moves, depth)
     return list(leaves.values())
 
 
