@@ -676,6 +676,9 @@ def test_the_records_table_has_a_row_per_checked_leaf_and_their_totals(answer_ru
     assert sum("| known moves first |" in r for r in rows) == 2
     rows_total = sum(read_record(m.path)["checked"]["rows"] for m in done)
     assert f"3 checked: {rows_total:,} rows" in out and "claims: white wins" in out
+    sizes = [m.path.stat().st_size for m in done[1:]]  # the first record's make was dropped above
+    assert f"certificates: {sum(sizes) / 1e6:,.1f} MB in all (deflate-compressed zip)" in out
+    assert "(2 of the 3 records say)" in out
     assert print_records_table(tmp_path, parse_time("2999-01-01T00:00:00Z"), "2999-01-01T00:00:00Z") == 1
     assert "no checked records since 2999" in capsys.readouterr().out
     with pytest.raises(ValueError):  # scripts/leaf_records.py refuses it (tests/test_hardening_cli.py)

@@ -214,6 +214,11 @@ def print_records_table(folder: str | Path, since: datetime | None = None, since
           f"({min(c['seconds'] for c in checks):,.0f} to {max(c['seconds'] for c in checks):,.0f} s each"
           + (f", {min(micro):.0f} to {max(micro):.0f} us a position" if micro else "") + ")"
           + (f"; {min(makes):,.0f} to {max(makes):,.0f} s to make" if makes else ""))
+    sizes = [x for _, r in records if (x := _figure(r.get("made"), "bytes")) is not None]
+    if sizes:
+        said = f" ({len(sizes)} of the {len(records)} records say)" if len(sizes) < len(records) else ""
+        print(f"certificates: {sum(sizes) / 1e6:,.1f} MB in all (deflate-compressed zip), "
+              f"{min(sizes) / 1e6:,.1f} to {max(sizes) / 1e6:,.1f} MB each{said}")
     claims = sorted({c["claim"] for c in checks})
     print(f"claims: {', '.join(claims)}")
     first, last = parse_time(checks[0]["at"]), parse_time(checks[-1]["at"])
