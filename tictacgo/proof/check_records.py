@@ -214,6 +214,10 @@ def print_records_table(folder: str | Path, since: datetime | None = None, since
           f"({min(c['seconds'] for c in checks):,.0f} to {max(c['seconds'] for c in checks):,.0f} s each"
           + (f", {min(micro):.0f} to {max(micro):.0f} us a position" if micro else "") + ")"
           + (f"; {min(makes):,.0f} to {max(makes):,.0f} s to make" if makes else ""))
+    check_hours = sum(c["seconds"] for c in checks) / 3600
+    if len(makes) == len(records):
+        print(f"core time: {sum(makes) / 3600:,.1f} h to make and {check_hours:,.1f} h to check, "
+              f"{sum(makes) / 3600 + check_hours:,.1f} core-hours in all (one core a leaf's make or check)")
     sizes = [x for _, r in records if (x := _figure(r.get("made"), "bytes")) is not None]
     if sizes:
         said = f" ({len(sizes)} of the {len(records)} records say)" if len(sizes) < len(records) else ""
