@@ -680,12 +680,12 @@ def test_the_records_table_has_a_row_per_checked_leaf_and_their_totals(answer_ru
     sizes = [m.path.stat().st_size for m in done[1:]]  # the first record's make was dropped above
     assert f"certificates: {sum(sizes) / 1e6:,.1f} MB in all (deflate-compressed zip)" in out
     assert "(2 of the 3 records say)" in out
-    assert "core time" not in out  # one record does not say how long its make took
+    assert "process time" not in out  # one record does not say how long its make took
     record_path(done[0].path).write_text(full)
     assert print_records_table(tmp_path) == 0
     records = [read_record(m.path) for m in done]
     make, check = (sum(r[part]["seconds"] for r in records) / 3600 for part in ("made", "checked"))
-    line = f"core time: {make:,.1f} h to make and {check:,.1f} h to check, {make + check:,.1f} core-hours"
+    line = f"process time: {make:,.1f} h to make and {check:,.1f} h to check, {make + check:,.1f} h in all"
     assert line in capsys.readouterr().out
     assert print_records_table(tmp_path, parse_time("2999-01-01T00:00:00Z"), "2999-01-01T00:00:00Z") == 1
     assert "no checked records since 2999" in capsys.readouterr().out

@@ -216,8 +216,9 @@ def print_records_table(folder: str | Path, since: datetime | None = None, since
           + (f"; {min(makes):,.0f} to {max(makes):,.0f} s to make" if makes else ""))
     check_hours = sum(c["seconds"] for c in checks) / 3600
     if len(makes) == len(records):
-        print(f"core time: {sum(makes) / 3600:,.1f} h to make and {check_hours:,.1f} h to check, "
-              f"{sum(makes) / 3600 + check_hours:,.1f} core-hours in all (one core a leaf's make or check)")
+        print(f"process time: {sum(makes) / 3600:,.1f} h to make and {check_hours:,.1f} h to check, "
+              f"{sum(makes) / 3600 + check_hours:,.1f} h in all (each make and check is one process; its "
+              f"wall time, more than its core time where the cores were shared)")
     sizes = [x for _, r in records if (x := _figure(r.get("made"), "bytes")) is not None]
     if sizes:
         said = f" ({len(sizes)} of the {len(records)} records say)" if len(sizes) < len(records) else ""
