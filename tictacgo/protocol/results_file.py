@@ -14,12 +14,10 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from typing import Any
 
-import numpy as np
-
 from tictacgo.protocol.files import read_regular_file
+from tictacgo.reading import json_depth
 
 #: The largest results file read (a 100,000-game match is about 60 MB).
 MAX_RESULTS_BYTES = 256 << 20
@@ -28,24 +26,6 @@ MAX_DEPTH = 32
 
 FORMATS = {"match": "tictacgo-arena-match/", "round_robin": "tictacgo-arena-round-robin/",
            "course": "tictacgo-arena-course-report/"}
-
-_ESCAPE = re.compile(rb"\\.", re.DOTALL)
-_STRING = re.compile(rb'"[^"]*"')
-_NOT_BRACKET = bytes(b for b in range(256) if b not in b"[]{}")
-
-
-def json_depth(data: bytes) -> int:
-    """How deep arrays and objects nest in the JSON text ``data`` (0 for a bare number or string).
-
-    Brackets inside strings are not counted. The text need not be valid JSON; the answer is then
-    the deepest run of unclosed brackets.
-    """
-    structure = _STRING.sub(b"", _ESCAPE.sub(b"", data)).translate(None, _NOT_BRACKET)
-    if not structure:
-        return 0
-    codes = np.frombuffer(structure, dtype=np.uint8)
-    steps = np.where((codes == ord("[")) | (codes == ord("{")), 1, -1)
-    return int(max(0, np.cumsum(steps).max()))
 
 
 def read_results_json(path: str | os.PathLike, data: bytes | None = None) -> dict[str, Any]:
