@@ -26,7 +26,7 @@ from tictacgo.atomic import atomic_write_json, check_writable
 from tictacgo.baselines import make_agent
 from tictacgo.baselines.learning.training_config import setting
 from tictacgo.cli.options import parse_options
-from tictacgo.evaluation.perfect_play import covered_replies, play_as_black, summary
+from tictacgo.evaluation.perfect_play import covered_replies, play_as_black_on_workers, summary
 from tictacgo.proof.position_code import move_action, move_name
 
 OPPONENTS = "random,greedy,aggressive,alphabeta,qlearning,championship,az,mcts:sims=4000"
@@ -48,12 +48,14 @@ class Args:
                            "The leaves' check records, for --white-first covered.")
     check_book_from: int = setting(-1, "With --check, check book moves too from this many actions played on "
                                    "(-1: not book moves).")
+    workers: int = setting(1, "Processes, each playing a run of consecutive games with its own Black agent.")
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_options(Args(), argv, description=__doc__.splitlines()[0])
-    if args.games < 1:
-        print(f"eval_perfect.py: error: --games must be >= 1, got {args.games}", file=sys.stderr)
+    if args.games < 1 or args.workers < 1:
+        bad = ("--games", args.games) if args.games < 1 else ("--workers", args.workers)
+        print(f"eval_perfect.py: error: {bad[0]} must be >= 1, got {bad[1]}", file=sys.stderr)
         return 2
     if args.json:
         check_writable(args.json)
@@ -69,15 +71,17 @@ def main(argv: list[str] | None = None) -> int:
     for spec in [args.agent, *opponents]:  # fail early on a bad spec
         make_agent(spec, "littlego", rng=np.random.default_rng(0))
     print(f"{args.agent} as Black, {args.games} games against each White player, seed {args.seed}"
-          f"{', live proofs checked' if args.check else ''}", flush=True)
+          f"{', live proofs checked' if args.check else ''}"
+          f"{f', on {args.workers} processes' if args.workers > 1 else ''}", flush=True)
     print("| White | games | Black wins | played perfectly | book / solved / fallback moves | median move | "
           "worst move | moves checked |")
     print("|---|---:|---:|---:|---|---:|---:|---:|")
     out = {"agent": args.agent, "games": args.games, "seed": args.seed, "opponents": {}}
     for opponent in opponents:
         start = time.time()
-        rows = play_as_black(opponent, args.games, args.seed, args.agent, args.check, white_first=firsts,
-                             check_book_from=None if args.check_book_from < 0 else args.check_book_from)
+        book_from = None if args.check_book_from < 0 else args.check_book_from
+        rows = play_as_black_on_workers(opponent, args.games, args.workers, seed=args.seed, agent=args.agent,
+                                        check=args.check, white_first=firsts, check_book_from=book_from)
         s = summary(rows)
         checked = f"{s['checked']} / {s['check_tried']}" if args.check else "not asked"
         print(f"| `{opponent}` | {s['games']} | {s['black_wins']} | {s['proved_games']} | {s['book']} / "

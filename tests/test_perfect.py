@@ -147,6 +147,19 @@ def test_the_evaluation_records_each_black_move_and_the_checker_confirms_the_liv
     assert s["proved_games"] == sum(r.proved for r in rows) and s["worst_seconds"] >= s["median_seconds"]
 
 
+def test_games_split_over_worker_processes_come_back_in_order_each_seeded_as_in_one_process():
+    from tictacgo.evaluation.perfect_play import play_as_black, play_as_black_on_workers
+
+    spec = "perfect:fallback=random"
+    rows = play_as_black_on_workers("random", 3, 2, seed=5, agent=spec)  # games 0 | 1, 2
+    assert [r.index for r in rows] == [0, 1, 2]
+    alone = play_as_black("random", 1, seed=5, agent=spec, first=1)  # game 1 with a fresh agent, as there
+    assert [(m.t, m.action, m.source) for m in rows[1].moves] == \
+        [(m.t, m.action, m.source) for m in alone[0].moves]
+    assert rows[1].winner == alone[0].winner
+    with pytest.raises(ValueError, match="workers must be a positive int, got 0"):
+        play_as_black_on_workers("random", 3, 0)
+
 def test_live_proof_times_are_measured_on_positions_of_the_proofs_strategy():
     from tictacgo.evaluation.perfect_play import live_proof_times
 

@@ -56,8 +56,8 @@ class GameRow:
 
 
 def play_as_black(opponent: str, games: int, seed: int = 0, agent: str = "perfect", check: bool = False,
-                  on_game=None, white_first: int | list[int] | None = None, check_book_from: int | None = None
-                  ) -> list[GameRow]:
+                  on_game=None, white_first: int | list[int] | None = None,
+                  check_book_from: int | None = None, first: int = 0) -> list[GameRow]:
     """Play ``games`` games of ``agent`` (Black) against ``opponent`` (White); see the module docstring.
 
     Args:
@@ -72,12 +72,13 @@ def play_as_black(opponent: str, games: int, seed: int = 0, agent: str = "perfec
         check_book_from: with ``check``, verify book moves too from this many actions played on
             (None: book moves are not checked; nearer the root a proof takes minutes). The first
             action is 0.
+        first: the index of the first game (games ``first`` to ``first + games - 1`` are played).
     """
     game = littlego.LittleGo(5)
     black = make_agent(agent, game, rng=np.random.default_rng([seed, 0]))
     firsts = [white_first] if isinstance(white_first, int) else list(white_first or [])
     rows = []
-    for i in range(games):
+    for i in range(first, first + games):
         white = make_agent(opponent, game, rng=np.random.default_rng([seed, i, 1]))
         black.seed(np.random.default_rng([seed, i, 0]))
         black.reset()
@@ -105,6 +106,31 @@ def play_as_black(opponent: str, games: int, seed: int = 0, agent: str = "perfec
         if on_game is not None:
             on_game(row)
     return rows
+
+
+def play_as_black_on_workers(opponent: str, games: int, workers: int, **kwargs) -> list[GameRow]:
+    """``play_as_black`` with the games split into ``workers`` runs of consecutive games, each in a
+    process of its own (spawned), the rows in game order.
+
+    Game ``i`` is seeded as in one process, but each worker builds its own Black agent, so what a
+    game's agent remembers (the live solver's table) comes from that worker's earlier games only: a
+    move may differ from a one-process run where several moves win. ``on_game`` is not taken.
+    """
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be a positive int, got {workers!r}")
+    if "on_game" in kwargs:
+        raise ValueError("on_game is not taken with workers: the rows come back when each worker ends")
+    workers = min(workers, games)
+    if workers == 1:
+        return play_as_black(opponent, games, **kwargs)
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    bounds = [games * k // workers for k in range(workers + 1)]
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        parts = [pool.submit(play_as_black, opponent, bounds[k + 1] - bounds[k], first=bounds[k], **kwargs)
+                 for k in range(workers)]
+        return [row for part in parts for row in part.result()]
 
 
 def black_wins_checked(state: littlego.GoState) -> bool:
