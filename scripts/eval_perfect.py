@@ -8,6 +8,12 @@ many live-proved moves the checker confirmed.
 
     python scripts/eval_perfect.py --opponents random,greedy,az --games 100 --check
     python scripts/eval_perfect.py --white-first covered --check-book-from 8 --check
+    python scripts/eval_perfect.py --agent "program:cmd=tictacgo my-player --agent perfect --dir ." \
+        --opponents random --games 10 --workers 2
+
+With a ``program:cmd=...`` agent Black plays through the course's files, one
+process a move, and where each move came from is read from the note that
+``my-player`` writes on stderr.
 
 ``--white-first covered`` gives White, as its first move, in turn each reply
 below which every leaf of the proof has a checked record (``--records``): the

@@ -4,6 +4,7 @@ says which; every move it calls proved is checked here by the independent checke
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -159,6 +160,21 @@ def test_games_split_over_worker_processes_come_back_in_order_each_seeded_as_in_
     assert rows[1].winner == alone[0].winner
     with pytest.raises(ValueError, match="workers must be a positive int, got 0"):
         play_as_black_on_workers("random", 3, 0)
+
+def test_through_the_course_files_it_plays_the_proof_as_black_and_its_notes_say_so():
+    # my-player run once a move, as the course's host runs it; where each move came from is read from
+    # the note it writes on stderr. White's first move is a reply whose leaves are all checked.
+    from tictacgo.evaluation.perfect_play import play_as_black, source_of
+
+    program = f"program:cmd={sys.executable} -m tictacgo.cli my-player --agent perfect --dir ."
+    [row] = play_as_black("random", 1, seed=3, agent=program, white_first=move_action("0,0", 5))
+    assert row.winner == 1 and row.proved and len(row.moves) >= 10
+    assert row.moves[0].source == "book" and {m.source for m in row.moves} <= {"book", "solved"}
+    assert all(m.seconds < 10 for m in row.moves)
+
+    class Quiet:
+        last_stderr = "my-player: warning: cannot write tictacgo_moves.json\n"
+    assert source_of(Quiet()) == "?"
 
 def test_live_proof_times_are_measured_on_positions_of_the_proofs_strategy():
     from tictacgo.evaluation.perfect_play import live_proof_times

@@ -90,7 +90,7 @@ def play_as_black(opponent: str, games: int, seed: int = 0, agent: str = "perfec
                 action = black.act(state)
                 seconds = time.perf_counter() - start
                 after = littlego.play(state, action)
-                move = BlackMove(state.t, action, getattr(black, "last_source", "?"), seconds)
+                move = BlackMove(state.t, action, source_of(black), seconds)
                 late_book = move.source == "book" and check_book_from is not None \
                     and state.t >= check_book_from
                 if check and (move.source == "solved" or late_book):
@@ -106,6 +106,27 @@ def play_as_black(opponent: str, games: int, seed: int = 0, agent: str = "perfec
         if on_game is not None:
             on_game(row)
     return rows
+
+
+#: What ``perfect``'s note (``agent.note()``, which ``my-player`` prints) says of each source of a move.
+NOTE_SOURCES = (("keeps a proved win (the book's move)", "book"),
+                ("keeps a proved win (solved now", "solved"),
+                ("the fallback's move", "fallback"))
+
+
+def source_of(agent) -> str:
+    """Where the agent's last move came from: ``perfect``'s ``last_source`` (``book``, ``solved``,
+    ``fallback``); for a program playing through the course's files (``program:cmd=tictacgo my-player
+    --agent perfect``), the same read from the note ``my-player`` writes on stderr; else ``?``."""
+    source = getattr(agent, "last_source", None)
+    if source is not None:
+        return source
+    stderr = getattr(agent, "last_stderr", "")
+    notes = [line for line in stderr.splitlines() if line.startswith("my-player: ")]
+    for mark, source in NOTE_SOURCES:
+        if notes and mark in notes[-1]:
+            return source
+    return "?"
 
 
 def play_as_black_on_workers(opponent: str, games: int, workers: int, **kwargs) -> list[GameRow]:

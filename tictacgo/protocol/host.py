@@ -247,6 +247,7 @@ class ProgramPlayer(Agent):
         self.env = env
         self.moves = moves
         self.owner_dir = owner_dir  # the player's temporary folder, removed if this process dies mid-move
+        self.last_stderr = ""       # the end of what the program wrote on stderr during its last move
 
     def act(self, state) -> int:
         # colour None: the program plays whichever colour is to move (an agent of the registry).
@@ -254,6 +255,7 @@ class ProgramPlayer(Agent):
         name = self.game.spec.player_name(colour)
         result = run_player(self.command, self.workdir, colour, littlego.previous_board(state),
                             littlego.to_board(state), self.time_limit, self.env, owner_dir=self.owner_dir)
+        self.last_stderr = result.stderr_tail
         if result.failure is not None:
             detail = result.detail
             if result.stderr_tail:
