@@ -160,6 +160,7 @@ def test_games_split_over_worker_processes_come_back_in_order_each_seeded_as_in_
     assert rows[1].winner == alone[0].winner
     with pytest.raises(ValueError, match="workers must be a positive int, got 0"):
         play_as_black_on_workers("random", 3, 0)
+    assert play_as_black_on_workers("random", 0, 2) == []
 
 def test_through_the_course_files_it_plays_the_proof_as_black_and_its_notes_say_so():
     # my-player run once a move, as the course's host runs it; where each move came from is read from

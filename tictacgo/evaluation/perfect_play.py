@@ -141,7 +141,7 @@ def play_as_black_on_workers(opponent: str, games: int, workers: int, **kwargs) 
         raise ValueError(f"workers must be a positive int, got {workers!r}")
     if "on_game" in kwargs:
         raise ValueError("on_game is not taken with workers: the rows come back when each worker ends")
-    workers = min(workers, games)
+    workers = max(1, min(workers, games))
     if workers == 1:
         return play_as_black(opponent, games, **kwargs)
     import multiprocessing
