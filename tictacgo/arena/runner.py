@@ -157,8 +157,10 @@ def _chunks(jobs: Iterable[Job], size: int) -> Iterator[list[Job]]:
 def _describe_failure(workers: list[multiprocessing.process.BaseProcess], done: int, total: int) -> str:
     """What went wrong, in words: the dead workers' exit statuses, and the likely cause if none started."""
     codes = [p.exitcode for p in workers if p.exitcode not in (None, 0)]
-    # The pool stops the other workers (SIGTERM) once one has died: the first cause is the others.
-    causes = [c for c in codes if c != -signal.SIGTERM] or codes
+    # The pool stops the other workers (SIGTERM) once one has died, which ends them as an exit with
+    # 128 + SIGTERM (or by the signal, before they set that up): the first cause is the others.
+    stopped = (-signal.SIGTERM, 128 + signal.SIGTERM)
+    causes = [c for c in codes if c not in stopped] or codes
     statuses = sorted({f"killed by signal {-c}" if c < 0 else f"exit status {c}" for c in causes})
     how = f" ({', '.join(statuses)})" if statuses else ""
     text = (f"a worker process died or could not start{how} after {done} of {total} games; "
@@ -220,7 +222,10 @@ def _play_in_pool(jobs: Iterable[Job], total: int, n_workers: int, keep: Callabl
                 pending.add(pool.submit(_play_in_worker, chunk))
             except (BrokenPipeError, EOFError) as e:  # a worker died while it was being started
                 raise BrokenProcessPool(str(e)) from e
-        workers.extend(p for p in multiprocessing.active_children() if p not in before and p not in workers)
+        # The pool's own list holds a worker that has already died (active_children forgets a dead one,
+        # and a forked worker can die before it is listed); the workers' exit statuses name the cause.
+        started = [*(getattr(pool, "_processes", None) or {}).values(), *multiprocessing.active_children()]
+        workers.extend(p for p in started if p not in before and p not in workers)
 
     try:
         try:
