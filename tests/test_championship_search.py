@@ -178,6 +178,21 @@ def test_the_fit_recovers_weights_that_explain_the_margins_exactly():
     assert fit_rows(rows) == tuple(truth)
 
 
+def test_the_fit_reads_game_records_with_the_bounded_reader_and_names_a_bad_file(tmp_path):
+    from tictacgo.baselines.exact.championship_fit import game_moves
+
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps({"games": [{"moves": [12, 7]}, {"record": {"moves": [6]}}, {"moves": []}]}))
+    assert game_moves([str(good)]) == [[12, 7], [6]]
+    for text, message in [("[1, 2]", "expected a JSON object whose 'games' is a list"),
+                          ('{"games": [{"moves": [1, "2"]}]}', "game 0's moves must be a list of action"),
+                          ("{nope", "not JSON"), ("[" * 100000, "nest")]:
+        bad = tmp_path / "bad.json"
+        bad.write_text(text)
+        with pytest.raises(ValueError, match=message) as caught:
+            game_moves([str(good), str(bad)])
+        assert str(bad) in str(caught.value)
+
 def test_the_weights_fit_labels_recorded_games_and_a_refit_of_its_saved_positions_gives_the_same_weights(
         tmp_path):
     import ast

@@ -14,7 +14,6 @@ command around it.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
 
@@ -22,22 +21,45 @@ import numpy as np
 
 from tictacgo.baselines.exact import championship_search as S
 from tictacgo.games import littlego as go
+from tictacgo.reading import ReadError, read_json, shown
 from tictacgo.solver.search import Solver, actions_left, board_tables, kernel_position
 
 NAMES = ("atari_own", "atari_opp", "two_libs", "libs", "eye", "tempo", "room", "reach")
 COLUMNS = ["own", "opp", "black", "t", "left", "margin100", "base", *NAMES]
 
 
+#: The largest game-records file read (a 100,000-game arena match is about 60 MB).
+MAX_RECORDS_BYTES = 256 << 20
+
+
 def game_moves(paths: list[str]) -> list[list[int]]:
-    """The moves of every game in JSON records (``games``, each with ``moves`` or ``record.moves``)."""
+    """The moves of every game in JSON records (``games``, each with ``moves`` or ``record.moves``).
+
+    Read with the package's bounded reader (``tictacgo.reading.read_json``).
+
+    Raises:
+        ValueError: a file that is not such JSON, or a move that is not an action number; the
+            message names the file.
+    """
     games = []
     for path in paths:
-        with open(path) as f:
-            data = json.load(f)
-        for g in data.get("games", []):
-            moves = g.get("moves", g.get("record", {}).get("moves"))
-            if moves:
-                games.append([int(a) for a in moves])
+        try:
+            data = read_json(path, MAX_RECORDS_BYTES)
+        except (ReadError, OSError) as e:
+            raise ValueError(f"{path}: {getattr(e, 'strerror', None) or e}") from None
+        listed = data.get("games", []) if isinstance(data, dict) else None
+        if not isinstance(listed, list):
+            raise ValueError(f"{path}: expected a JSON object whose 'games' is a list of games")
+        for i, g in enumerate(listed):
+            record = g.get("record") if isinstance(g, dict) else None
+            moves = g.get("moves", record.get("moves") if isinstance(record, dict) else None) \
+                if isinstance(g, dict) else None
+            if not moves:
+                continue
+            if not isinstance(moves, list) or not all(type(a) is int for a in moves):
+                raise ValueError(f"{path}: game {i}'s moves must be a list of action numbers, got "
+                                 f"{shown(moves)}")
+            games.append(moves)
     return games
 
 
