@@ -32,10 +32,10 @@ from tictacgo.atomic import atomic_write_json, check_writable
 from tictacgo.baselines import make_agent
 from tictacgo.baselines.learning.training_config import setting
 from tictacgo.cli.options import parse_options
-from tictacgo.evaluation.perfect_play import covered_replies, play_as_black_on_workers, summary
+from tictacgo.evaluation.perfect_play import WHITE_PLAYERS, covered_replies, play_as_black_on_workers, summary
 from tictacgo.proof.position_code import move_action, move_name
 
-OPPONENTS = "random,greedy,aggressive,alphabeta,qlearning,championship,az,mcts:sims=4000"
+OPPONENTS = ",".join(WHITE_PLAYERS)  # every Little-Go agent that plays with its defaults
 
 
 @dataclass
@@ -75,7 +75,11 @@ def main(argv: list[str] | None = None) -> int:
     if firsts:
         print(f"White's first move, in turn: {' '.join(move_name(a, 5) for a in firsts)}")
     for spec in [args.agent, *opponents]:  # fail early on a bad spec
-        make_agent(spec, "littlego", rng=np.random.default_rng(0))
+        try:
+            make_agent(spec, "littlego", rng=np.random.default_rng(0))
+        except ValueError as e:
+            print(f"eval_perfect.py: error: {e}", file=sys.stderr)
+            return 2
     print(f"{args.agent} as Black, {args.games} games against each White player, seed {args.seed}"
           f"{', live proofs checked' if args.check else ''}"
           f"{f', on {args.workers} processes' if args.workers > 1 else ''}", flush=True)

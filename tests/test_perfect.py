@@ -186,6 +186,21 @@ def test_live_proof_times_are_measured_on_positions_of_the_proofs_strategy():
         live_proof_times(13, 1, seed=0, tries=50)  # 13 to go: White to move, never a sample
 
 
+def test_the_published_measurement_meets_every_little_go_agent_that_plays_with_its_defaults():
+    from tictacgo.baselines.registry import available_agents, parse_agent_spec
+    from tictacgo.evaluation.perfect_play import WHITE_PLAYERS
+
+    listed = {parse_agent_spec(spec).name for spec in WHITE_PLAYERS}
+    assert len(listed) == len(WHITE_PLAYERS)
+    for name in WHITE_PLAYERS:  # each one builds as written
+        make_agent(name, "littlego", rng=np.random.default_rng(0))
+    left_out = set(available_agents("littlego")) - listed
+    assert left_out == {"program", "a2c"}
+    for name in left_out:  # and those left out cannot play without more from the user
+        with pytest.raises(ValueError, match=f"cannot build agent '{name}'"):
+            make_agent(name, "littlego", rng=np.random.default_rng(0))
+
+
 WHITE_PLAYERS = ["random", "greedy", "az", "championship", "mcts"]
 
 

@@ -28,6 +28,12 @@ import numpy as np
 from tictacgo.baselines.registry import make_agent
 from tictacgo.games import littlego
 
+#: The White players of the published measurement: every Little-Go agent here that plays with its
+#: defaults, ``mcts`` at 4,000 simulations a move. Not here: ``program`` (it needs the command of a
+#: course program, ``cmd=``) and ``a2c`` (no Little-Go model is shipped for it).
+WHITE_PLAYERS = ("random", "greedy", "aggressive", "alphabeta", "qlearning", "championship", "az",
+                 "mcts:sims=4000", "minimax", "solver", "ppo", "policy_mcts", "mix_mcts", "perfect")
+
 
 @dataclass
 class BlackMove:
