@@ -243,3 +243,53 @@ def test_a_plan_from_the_book_of_another_komi_proves_what_its_leaves_decide(tmp_
     assert code == 1 and "not proved by this plan: every leaf is known" in out
     code, out = prove(capsys, "--size", "3", "--komi", "0.5", "--dir", str(tmp_path / "c"), *SMALL)
     assert code == 2 and "no book of 3x3, komi 0.5" in out and "--plan-komi" in out
+
+
+def test_the_checked_leaves_records_are_kept_and_a_kept_record_of_another_check_is_never_overwritten(
+        tmp_path, capsys):
+    from tictacgo.proof.check_records import keep_records
+
+    run, kept = tmp_path / "run", tmp_path / "kept"
+    assert prove(capsys, "--size", "3", "--dir", str(run), *SMALL)[0] == 0
+    kept.mkdir()
+    certs = sorted(run.glob("*.cert"))
+    (run / "unchecked.cert").write_bytes(b"not checked")  # a certificate without a record of its check
+    edited = read_record(certs[0])
+    edited["checked"]["sha256"] = "0" * 64  # a record of other bytes than the certificate beside it
+    record_path(certs[0]).write_text(json.dumps(edited))
+    copied = keep_records(run, kept)
+    assert [p.name for p in copied] == [record_path(c).name for c in certs[1:]]
+    assert all(read_record(kept / c.name) == read_record(c) for c in certs[1:])
+    assert keep_records(run, kept) == []  # the same checks again: nothing to copy, nothing refused
+    other = read_record(certs[1])
+    other["checked"]["claim"] = "black wins"
+    (kept / record_path(certs[1]).name).write_text(json.dumps(other))
+    (kept / record_path(certs[2]).name).unlink()
+    with pytest.raises(ValueError, match=f"{record_path(certs[1]).name} records another check"):
+        keep_records(run, kept)
+    assert not (kept / record_path(certs[2]).name).exists()  # nothing copied
+    with pytest.raises(ValueError, match="not a folder of check records"):
+        keep_records(run, tmp_path / "missing")
+
+
+def test_a_rebuilt_book_keeps_every_row_it_had_or_says_which_it_loses():
+    from tictacgo.proof.book import Book, rows_not_kept
+
+    game = littlego.LittleGo(3)
+    s0 = game.initial_state()
+    s1 = littlego.play(s0, 4)
+    old = Book(game)
+    old.add(s0, 4, 1)
+    old.add(s1, 0, 0)
+    grown = Book(game, entries=dict(old.entries))
+    grown.add(littlego.play(s1, 0), 8, 1)
+    assert rows_not_kept(old, grown) == []
+    moved = Book(game, entries=dict(old.entries))
+    moved.entries[next(iter(old.entries))] = (2, 1)  # another winning move: both proved
+    assert rows_not_kept(old, moved) == []
+    worse = Book(game, entries=dict(old.entries))
+    key = next(iter(old.entries))
+    worse.entries[key] = (4, 0)  # a win held as a draw
+    assert rows_not_kept(old, worse) == [key]
+    smaller = Book(game, entries={key: old.entries[key]})
+    assert rows_not_kept(old, smaller) == [k for k in old.entries if k != key]

@@ -124,6 +124,14 @@ class Book:
         return proof_file.write(path, header, {"book": table})
 
 
+def rows_not_kept(old: Book, new: Book) -> list[tuple[int, int, int]]:
+    """The rows of ``old`` that ``new`` drops or holds with a lower outcome for the mover: what a book
+    that grows must not lose. A row whose move changed but keeps the same outcome is kept (both moves
+    are proved); the keys are ``row_key``'s."""
+    return [key for key, (_, value) in old.entries.items()
+            if key not in new.entries or new.entries[key][1] < value]
+
+
 def load_book(path: str | os.PathLike, max_bytes: int = MAX_BOOK_BYTES) -> Book:
     """Read a book file (see the module docstring).
 

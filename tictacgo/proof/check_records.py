@@ -155,6 +155,42 @@ def recorded_checks(folder: str | Path) -> list[tuple[list[str], str, Path]]:
     return out
 
 
+def keep_records(run: str | Path, kept: str | Path) -> list[Path]:
+    """Copy into the folder ``kept`` each record of the folder ``run`` whose certificate the checker
+    accepted there (the record's check holds the very bytes of ``NAME.cert`` beside it:
+    ``checked_claim``) and that ``kept`` does not hold yet; the copies' paths, in name order. A record
+    that ``kept`` already holds is left as it is when it records the same check.
+
+    This is how a long job's checks outlive its certificates (``recorded_checks`` reads them back).
+
+    Raises:
+        ValueError: ``run`` or ``kept`` is not a folder, or ``kept`` holds a record of the same name that
+            records another check (another certificate's SHA-256 or claim): both files are named and
+            nothing is copied.
+    """
+    run, kept = Path(run), Path(kept)
+    for folder in (run, kept):
+        if not folder.is_dir():
+            raise ValueError(f"{folder}: not a folder of check records")
+    todo = []
+    for cert in sorted(run.glob("*.cert")):
+        if checked_claim(cert) is None:
+            continue  # not checked yet, or its record is of other bytes
+        record, target = read_record(cert), kept / record_path(cert).name
+        if target.exists():
+            old = read_record(target.with_suffix(".cert")).get("checked")
+            new = record["checked"]
+            if not isinstance(old, dict) or (old.get("sha256"), old.get("claim")) != \
+                    (new["sha256"], new["claim"]):
+                raise ValueError(f"{target} records another check than {record_path(cert)} "
+                                 f"({reading.shown(old)} against {reading.shown(new)}); nothing copied")
+            continue
+        todo.append((record, target))
+    for record, target in todo:
+        atomic_write_json(target, record, indent=1)
+    return [target for _, target in todo]
+
+
 def _is_count(x) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool) and x >= 0
 
