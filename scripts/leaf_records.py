@@ -25,7 +25,7 @@ import sys
 from pathlib import Path
 
 from tictacgo.cli import guard_output
-from tictacgo.proof.check_records import parse_time, print_records_table
+from tictacgo.proof.check_records import estimate_left, parse_time, print_records_table
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -33,6 +33,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("folder", help="a folder of check records (NAME.json)")
     p.add_argument("--since", default=None, metavar="TIME",
                    help="only the leaves whose check ended at or after this UTC time (2026-11-27T15:00:00Z)")
+    p.add_argument("--left-from", default=None, metavar="FOLDER",
+                   help="also estimate the process time of the leaves still to do from the records of an "
+                        "earlier run over the same leaves (their checks' positions)")
     args = p.parse_args(argv)
     folder = Path(args.folder)
     if not folder.is_dir():
@@ -43,7 +46,14 @@ def main(argv: list[str] | None = None) -> int:
             since = parse_time(args.since)
         except ValueError:
             p.error(f"--since {args.since!r}: expected a UTC time such as 2026-11-27T15:00:00Z")
-    return print_records_table(folder, since, args.since)
+    code = print_records_table(folder, since, args.since)
+    if args.left_from and code == 0:
+        try:
+            print(estimate_left(folder, args.left_from))
+        except ValueError as e:
+            print(f"leaf_records.py: error: {e}", file=sys.stderr)
+            return 2
+    return code
 
 
 if __name__ == "__main__":

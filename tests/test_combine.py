@@ -691,3 +691,27 @@ def test_the_records_table_has_a_row_per_checked_leaf_and_their_totals(answer_ru
     assert "no checked records since 2999" in capsys.readouterr().out
     with pytest.raises(ValueError):  # scripts/leaf_records.py refuses it (tests/test_hardening_cli.py)
         parse_time("yesterday")
+
+
+def test_the_work_left_is_estimated_from_an_earlier_runs_checks_of_the_same_leaves(tmp_path):
+    from tictacgo.proof.check_records import estimate_left
+
+    def record(folder: Path, name: str, positions: int, seconds: float | None) -> None:
+        checked = {"sha256": "0" * 64, "claim": "black wins", "rows": 1, "positions": positions,
+                   "seconds": 1800.0, "at": "2026-11-29T10:00:00Z"}
+        made = {"moves": name.replace("_", " ").replace("-", ",")}
+        if seconds is not None:
+            made["seconds"] = seconds
+        folder.mkdir(exist_ok=True)
+        (folder / f"{name}.json").write_text(json.dumps({"made": made, "checked": checked}))
+
+    now, then = tmp_path / "now", tmp_path / "then"
+    record(now, "2-2_0-0", 10, 5400.0)  # 1.5 h to make and 0.5 h to check: 2 h for 10 positions then
+    for name, positions in (("2-2_0-0", 10), ("2-2_0-1", 30), ("2-2_PASS", 20)):
+        record(then, name, positions, None)
+    line = estimate_left(now, then)
+    assert line.startswith(f"left: 2 leaves that {then} holds and this folder does not")
+    assert "about 10.0 h of process time more at this folder's rate (2.0 h so far)" in line
+    record(now, "2-2_0-1", 30, None)  # a record that does not say how long its make took
+    with pytest.raises(ValueError, match="no estimate"):
+        estimate_left(now, then)

@@ -271,6 +271,33 @@ def print_records_table(folder: str | Path, since: datetime | None = None, since
     return 0
 
 
+def estimate_left(folder: str | Path, earlier: str | Path) -> str:
+    """What the leaves still to do may cost, in one line: the leaves that ``earlier`` (the records of a
+    run over the same leaves, made another way) holds and ``folder`` does not, their positions checked
+    there against those of ``folder``'s leaves, and ``folder``'s process time scaled by that ratio.
+
+    Raises:
+        ValueError: a folder that is not one of check records (``recorded_checks``), or one whose
+            records do not all say what making and checking took (no estimate then).
+    """
+    here = {path.stem: read_record(path.with_suffix(".cert")) for _, _, path in recorded_checks(folder)}
+    there = {path.stem: read_record(path.with_suffix(".cert")) for _, _, path in recorded_checks(earlier)}
+    done = [name for name in here if name in there]
+    left = [name for name in there if name not in here]
+    hours = [_figure(here[name].get("made"), "seconds") for name in here]
+    if not done or None in hours:
+        raise ValueError(f"{folder}: no estimate: its records need both a check and how long the make "
+                         f"took, and some leaves that {earlier} holds too")
+    spent = (sum(hours) + sum(r["checked"]["seconds"] for r in here.values())) / 3600
+    then_done = sum(there[name]["checked"]["positions"] for name in done)
+    then_left = sum(there[name]["checked"]["positions"] for name in left)
+    scale = spent * len(done) / len(here) / then_done  # hours a position checked then, here
+    return (f"left: {len(left)} leaves that {earlier} holds and this folder does not; their checks there met "
+            f"{then_left / 1e6:,.0f} million positions, against {then_done / 1e6:,.0f} million for the "
+            f"{len(done)} done here, so about {then_left * scale:,.1f} h of process time more at this "
+            f"folder's rate ({spent:,.1f} h so far)")
+
+
 def record_row(name: str, record: dict) -> str:
     """One leaf's Markdown row: its moves, how the winner's moves were chosen, its rows, what making and
     checking it took ("—" for a figure the record does not hold)."""
