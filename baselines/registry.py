@@ -313,8 +313,8 @@ _NAMED_BUILTINS = (
     AgentEntry("perfect", "tictacgo.baselines.exact.perfect:make_perfect_agent", ("littlego",),
                "plays the proof: the proved strategy's move from its book (the course's 5x5 game is a "
                "proved Black win), else a move the exact solver proves wins within the time, else the "
-               "fallback's; says which (fallback=, time=, max_left=, book=; needs numba)",
-               plays_check="tictacgo.solver.search:kernel_position"),
+               "fallback's; says which (fallback=, time=, max_left=, book=; needs numba)"),  # checks its
+    # variant itself: a move from its book imports no solver (tictacgo my-player: one process a move)
     AgentEntry("championship", "tictacgo.baselines.exact.championship:make_championship_agent", ("littlego",),
                "strong classical player: iterative-deepening alpha-beta on stones, liberties, eyes and room "
                "(weights fitted to exact margins), "

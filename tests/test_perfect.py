@@ -4,6 +4,7 @@ says which; every move it calls proved is checked here by the independent checke
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -223,6 +224,28 @@ def test_as_black_below_the_replies_the_proof_covers_every_move_keeps_a_checked_
     assert [m.source for m in row.moves if m.source not in ("book", "solved")] == []
     late = [m for m in row.moves if m.t >= 8]
     assert late and all(m.checked is True for m in late)
+
+
+def test_a_book_move_imports_no_solver_and_a_missing_numba_is_named_when_the_agent_is_built(monkeypatch):
+    # through my-player (one process a move) the solver's import is a third of a book move's time
+    code = ("import sys\n"
+            "from tictacgo.baselines import make_agent\n"
+            "from tictacgo.games import littlego\n"
+            "game = littlego.LittleGo(5)\n"
+            "agent = make_agent('perfect', game)\n"
+            "print(agent.act(game.initial_state()), agent.last_source, 'numba' in sys.modules, "
+            "any(m.startswith('tictacgo.solver') for m in sys.modules))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == [str(move_action("2,2", 5)), "book", "False", "False"]
+    from tictacgo.baselines.exact import perfect
+    from tictacgo.solver.search import MAX_SIZE
+
+    assert perfect.MAX_SIZE == MAX_SIZE
+    monkeypatch.setitem(sys.modules, "numba", None)  # as if numba were not installed
+    missing = r"cannot build agent 'perfect': the perfect agent's live solver needs numba, which is not " \
+              r"installed: pip install 'tictacgo\[fast\]'"
+    with pytest.raises(ValueError, match=missing):
+        make_agent("perfect", "littlego")
 
 
 def test_the_fallback_is_built_only_when_a_move_needs_it_and_a_bad_one_is_named_at_once():

@@ -26,10 +26,11 @@ the course's 10 seconds a move. The agent gets it in three steps:
    position, from positions the proof does not cover, or when no proof
    comes in time.
 
-The fallback is built the first time it is needed, not with the agent: a
-game the proof covers never builds it, so through ``tictacgo my-player`` (a
-process a move) a book move costs no more than reading the book, even before
-numba's cache holds the fallback's compiled search.
+The fallback and the live solver are built the first time a move needs
+them, not with the agent: a game the proof covers never builds the
+fallback, and a move from the book imports neither the solver nor numba, so
+through ``tictacgo my-player`` (a process a move) a book move costs little
+more than starting Python and reading the book (about half a second).
 
 ``last_source`` and ``note()`` say which step gave the last move and what
 it rests on; ``tictacgo my-player`` prints the note on stderr. On 3x3 and
@@ -45,16 +46,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from tictacgo.agent import Agent
-from tictacgo.baselines.exact.solver_agent import book_for_spec
 from tictacgo.baselines.registry import check_agent_spec, make_agent
 from tictacgo.games.base import Game
-from tictacgo.proof.book import Book
+from tictacgo.proof.book import Book, book_for_spec
 from tictacgo.proof.position_code import move_name
-from tictacgo.solver.search import MAX_SIZE, Solver, actions_left
-from tictacgo.validate import check_number
+from tictacgo.validate import check_installed, check_number
 
 #: Seconds of the move's time kept for the fallback when the live proof does not come.
 FALLBACK_RESERVE = 1.0
+#: The largest board the live solver takes (``tictacgo.solver.search.MAX_SIZE``: its bitboards; a test
+#: holds the two equal). Kept here so that a move from the book imports no solver and no numba: through
+#: ``tictacgo my-player``, one process a move, that is a third of a book move's time.
+MAX_SIZE = 7
 
 
 class PerfectAgent(Agent):
@@ -78,6 +81,7 @@ class PerfectAgent(Agent):
     def __init__(self, game: Game, fallback: Agent, time_limit: float = 8.0, max_left: int = 16,
                  book: Book | None = None, table_bits: int = 22, rng: np.random.Generator | None = None):
         super().__init__(game, rng)
+        check_installed("numba", "the perfect agent's live solver", "fast")  # found, not imported
         if game.size > MAX_SIZE:
             raise ValueError(f"the solver handles boards up to {MAX_SIZE}x{MAX_SIZE}, got "
                              f"{game.size}x{game.size}")
@@ -96,11 +100,21 @@ class PerfectAgent(Agent):
                                        expected="a finite positive number of seconds")
         self.max_left = int(max_left)
         self.book = book
-        self.solver = Solver(table_bits)
+        self.table_bits = table_bits
+        self._solver = None
         self.last_source: str | None = None   # "book", "solved" or "fallback"
         self.last_action: int | None = None
         self.last_why = ""                    # what the move rests on, in words
         self.last_seconds = 0.0
+
+    @property
+    def solver(self):
+        """The live solver (``tictacgo.solver.Solver``), built the first time a move needs it."""
+        if self._solver is None:
+            from tictacgo.solver.search import Solver
+
+            self._solver = Solver(self.table_bits)
+        return self._solver
 
     @property
     def fallback(self) -> Agent:
@@ -145,7 +159,7 @@ class PerfectAgent(Agent):
             self.last_source = "book"
             self.last_why = f"keeps a proved {'win' if hit[1] > 0 else 'draw'} (the book's move)"
             return hit[0]
-        left = actions_left(state)
+        left = state.game.max_actions - state.t  # tictacgo.solver's actions_left, without importing it
         why = f"{left} actions to go, more than the {self.max_left} a live proof can take"
         if left <= self.max_left:
             budget = self.time_limit - FALLBACK_RESERVE

@@ -38,7 +38,7 @@ import numpy as np
 from tictacgo.agent import Agent
 from tictacgo.baselines.registry import make_agent
 from tictacgo.games.base import Game
-from tictacgo.proof.book import Book, default_book, load_book
+from tictacgo.proof.book import Book, book_for_spec
 from tictacgo.solver.search import MAX_SIZE, Solver, SolveResult, actions_left
 from tictacgo.validate import check_number
 
@@ -144,19 +144,3 @@ def make_solver_agent(game, rng, fallback: str = "mcts", max_left: int = 12, tim
         raise ValueError(f"fallback {inner!r}: {e}") from None
     return SolverAgent(game, agent, max_left=max_left, time_limit=time, margin=margin, rng=rng,
                        book=book_for_spec(book, game))
-
-
-def book_for_spec(spec: str | None, game) -> Book | None:
-    """The book a ``book=`` parameter names: ``default`` (the package's book of ``game``'s variant, or
-    None), ``none`` (None) or a book file's path (read and checked to be of the variant)."""
-    if spec is None or spec == "none":  # the spec parser reads "none" as None
-        return None
-    if not isinstance(spec, str) or not spec.strip():
-        raise ValueError(f"book must be 'default', 'none' or the path of a book file, got {spec!r}")
-    if spec == "default":
-        return default_book(game.size, game.komi, game.max_actions)
-    book = load_book(spec)
-    if not book.fits(game):
-        raise ValueError(f"book {spec!r} holds positions of {book.variant()} (size, komi, actions), "
-                         f"not of this game's {(game.size, game.komi, game.max_actions)}")
-    return book

@@ -170,6 +170,22 @@ def load_book(path: str | os.PathLike, max_bytes: int = MAX_BOOK_BYTES) -> Book:
     return book
 
 
+def book_for_spec(spec: str | None, game) -> Book | None:
+    """The book a ``book=`` parameter names: ``default`` (the package's book of ``game``'s variant, or
+    None), ``none`` (None) or a book file's path (read and checked to be of the variant)."""
+    if spec is None or spec == "none":  # the spec parser reads "none" as None
+        return None
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError(f"book must be 'default', 'none' or the path of a book file, got {spec!r}")
+    if spec == "default":
+        return default_book(game.size, game.komi, game.max_actions)
+    book = load_book(spec)
+    if not book.fits(game):
+        raise ValueError(f"book {spec!r} holds positions of {book.variant()} (size, komi, actions), "
+                         f"not of this game's {(game.size, game.komi, game.max_actions)}")
+    return book
+
+
 def row_key(code: Code) -> tuple[int, int, int]:
     """The key of a canonical code in ``Book.entries``: its columns as the file stores them."""
     return code.black, code.white, proof_file.pack_meta(code)
