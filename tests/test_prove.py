@@ -165,6 +165,9 @@ def test_the_book_of_the_3x3_proof_wins_every_game_as_white(tmp_path, capsys):
     (["--table-bits", "40"], "--table-bits must be in [16, 32], got 40"),
     (["--size", "9"], "no book of 9x9"),
     (["--leaf-rules", "magic"], "leaf rules 'magic'"),
+    (["--remake", "1,1 0,0"], "--remake '1,1 0,0': not one of the 3 leaves (such as '0,0 0,1')"),
+    (["--remake", "1,1 1,1"], "--remake '1,1 1,1': move 2 (1,1) after '1,1' is illegal"),
+    (["--sample", "1"], "--sample must be between 0 and the 0 leaves that --records holds"),
 ])
 def test_bad_arguments_are_one_line_naming_the_value_and_exit_2(tmp_path, capsys, args, message):
     code, out = prove(capsys, "--size", "3", "--dir", str(tmp_path), *args)
@@ -293,3 +296,29 @@ def test_a_rebuilt_book_keeps_every_row_it_had_or_says_which_it_loses():
     assert rows_not_kept(old, worse) == [key]
     smaller = Book(game, entries={key: old.entries[key]})
     assert rows_not_kept(old, smaller) == [k for k in old.entries if k != key]
+
+
+def test_a_sample_of_the_kept_records_is_remade_and_each_certificate_compared_with_its_record(
+        tmp_path, capsys):
+    first, kept = tmp_path / "first", tmp_path / "kept"
+    assert prove(capsys, "--size", "3", "--dir", str(first), *SMALL)[0] == 0
+    kept.mkdir()
+    for r in first.glob("*.json"):
+        shutil.copy(r, kept / r.name)
+    code, out = prove(capsys, "--size", "3", "--dir", str(tmp_path / "a"), *SMALL, "--records", str(kept),
+                      "--sample", "2", "--seed", "1")
+    assert code == 1  # one leaf still rests on its record
+    assert "making and checking 2 leaves" in out and out.count("made and checked now; the same certificate "
+                                                               "as its kept record") == 2
+    assert "(3 leaves: 2 checked in this run, 0 from this folder's records of earlier runs, 1 from kept " \
+           "records)" in out
+    assert len(list((tmp_path / "a").glob("*.cert"))) == 2  # nothing else made
+    # --remake names a leaf by its moves or a mirror image's; an edited record's certificate is named
+    name = "0-1_1-0.json"
+    record = json.loads((kept / name).read_text())
+    record["made"]["sha256"] = "0" * 64
+    (kept / name).write_text(json.dumps(record))
+    code, out = prove(capsys, "--size", "3", "--dir", str(tmp_path / "b"), *SMALL, "--records", str(kept),
+                      "--remake", "1,0 0,1")
+    assert code == 1 and f"NOT the certificate its kept record {name} names" in out
+    assert "0000000000000000 there" in out

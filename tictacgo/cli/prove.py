@@ -63,6 +63,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--records", default=None, metavar="DIR",
                         help="a folder of check records kept without their certificates: their leaves are "
                              "not made again, and a value that needs them says so")
+    parser.add_argument("--remake", action="append", default=[], metavar="MOVES",
+                        help="make and check this leaf in this run even where a record (--records) holds "
+                             "it, and compare the certificate with that record ('2,2 0,0 1,2 4,0'; "
+                             "repeatable); nothing else is made")
+    parser.add_argument("--sample", type=int, default=0, metavar="K",
+                        help="as --remake, for K leaves drawn at random (--seed) from those --records holds: "
+                             "re-check a sample of the records in minutes")
+    parser.add_argument("--seed", type=int, default=0, help="the draw of --sample (default 0)")
     parser.add_argument("--trust-records", action="store_true",
                         help="exit 0 when the value rests on records too (it is still printed as such)")
     parser.add_argument("--recheck", action="store_true",
@@ -102,13 +110,14 @@ def run(args: argparse.Namespace) -> int:
     try:
         from tictacgo.proof.book import default_book
         from tictacgo.proof.certificate import leaf_rule_names
-        from tictacgo.proof.combine import CHECKED, RECORDED, trust_words
+        from tictacgo.proof.combine import CHECKED, RECORDED, UNCHECKED, trust_words
         from tictacgo.proof.position_code import canonical
         from tictacgo.proof.proof_job import (
             JobSettings,
             book_of_proof,
             check_folder,
             combine_plan,
+            kept_records,
             plan_proof,
             run_leaves,
             standing,
@@ -161,6 +170,16 @@ def run(args: argparse.Namespace) -> int:
             if r.source == "this folder's record":
                 r.claim, r.source = None, ""
     todo = [r.leaf for r in results.values() if r.claim is None]
+    if args.remake or args.sample:
+        try:
+            chosen = _chosen(plan, results, args)
+            kept = kept_records(plan, _records_folder(args.records)) if args.records else {}
+        except ValueError as e:
+            return _error(str(e))
+        for r in chosen:
+            if r.source == "a kept record":  # made again here, then compared with the record
+                r.claim, r.how, r.source, r.record = None, UNCHECKED, "", {}
+        todo = [r.leaf for r in chosen if r.claim is None]
     print(f"{game.size}x{game.size}, komi {game.komi:g}, {game.max_actions} actions: "
           f"{len(plan.leaves)} leaves {depth} actions below the empty board (the book's winning moves "
           f"above them); "
@@ -203,6 +222,7 @@ def run(args: argparse.Namespace) -> int:
             return 130
         except ValueError as e:  # a certificate in the folder that the checker refuses
             return _error(str(e))
+    mismatched = _compare_remade(chosen, kept) if args.remake or args.sample else 0
     value, how = combine_plan(plan, results)
     now = sum(1 for r in results.values() if r.how == CHECKED and r.claim)
     counts = (f"{len(plan.leaves)} leaves: {now} checked in this run, {_count(results, 'this folder')} from "
@@ -233,6 +253,8 @@ def run(args: argparse.Namespace) -> int:
         atomic_write_bytes(args.sgf, tree_to_sgf(tree, n=game.size, komi=game.komi,
                                                  max_actions=game.max_actions, name="the proof's top"))
         print(f"solution tree written to {args.sgf}")
+    if mismatched:
+        return 1
     wanted = RECORDED if args.trust_records else CHECKED
     return 0 if args.list or (value is not None and how >= wanted) else 1
 
@@ -242,6 +264,62 @@ def _records_folder(path: str):
     if not folder.is_dir():
         raise ValueError(f"--records {path!r} is not a folder of check records")
     return folder
+
+
+def _chosen(plan, results, args) -> list:
+    """The leaves ``--remake`` names (by their moves, or a mirror image's) and ``--sample`` draws from
+    those the kept records hold, in the plan's order."""
+    import numpy as np
+
+    from tictacgo.proof.combine import states_along
+    from tictacgo.proof.position_code import canonical
+
+    chosen = {}
+    for text in args.remake:
+        code = canonical(states_along(f"--remake {text!r}", plan.game, text.split())[-1])[0]
+        if code not in results:
+            example = " ".join(plan.leaves[0].moves)
+            raise ValueError(f"--remake {text!r}: not one of the {len(plan.leaves)} leaves (such as "
+                             f"{example!r})")
+        chosen[code] = results[code]
+    if args.sample:
+        pool = [code for code, r in results.items() if r.source == "a kept record" and code not in chosen]
+        if args.sample < 0 or args.sample > len(pool):
+            raise ValueError(f"--sample must be between 0 and the {len(pool)} leaves that --records holds "
+                             f"(and --remake does not name), got {args.sample}")
+        for i in np.random.default_rng(args.seed).choice(len(pool), size=args.sample, replace=False):
+            chosen[pool[i]] = results[pool[i]]
+    order = {canonical(leaf.state)[0]: i for i, leaf in enumerate(plan.leaves)}
+    return sorted(chosen.values(), key=lambda r: order[canonical(r.leaf.state)[0]])
+
+
+def _compare_remade(chosen, kept) -> int:
+    """Print, for each leaf of ``--remake``/``--sample``, how it stands and whether its certificate is the
+    one its kept record names (its SHA-256); the number that differ."""
+    from tictacgo.proof.check_records import sha256_of
+    from tictacgo.proof.position_code import canonical
+
+    print(f"the leaves asked for (--remake, --sample): {len(chosen)}")
+    differ = 0
+    for r in chosen:
+        moves = " ".join(r.leaf.moves)
+        if r.path is None or not r.claim:
+            print(f"  {moves}: not made (stopped)")
+            continue
+        name, record = kept.get(canonical(r.leaf.state)[0], (None, None))
+        made = record.get("made") if isinstance(record, dict) else None
+        ours = sha256_of(r.path)
+        if not isinstance(made, dict) or "sha256" not in made:
+            print(f"  {moves}: {r.claim}, {r.source}; no kept record of its certificate to compare with")
+        elif made["sha256"] == ours and record["checked"]["claim"] == r.claim:
+            print(f"  {moves}: {r.claim}, {r.source}; the same certificate as its kept record {name} "
+                  f"(SHA-256 {ours[:16]}...)")
+        else:
+            differ += 1
+            print(f"  {moves}: {r.claim}, {r.source}; NOT the certificate its kept record {name} names "
+                  f"(SHA-256 {ours} here, {made['sha256']} there; claim {r.claim!r} here, "
+                  f"{record['checked']['claim']!r} there)")
+    return differ
 
 
 def _count(results, source: str) -> int:
