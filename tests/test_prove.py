@@ -16,6 +16,7 @@ from tictacgo.cli import main as cli_main  # noqa: E402
 from tictacgo.games import littlego  # noqa: E402
 from tictacgo.proof.book import default_book, load_book  # noqa: E402
 from tictacgo.proof.check_records import read_record, record_path  # noqa: E402
+from tictacgo.proof.position_code import canonical  # noqa: E402
 from tictacgo.proof.proof_job import JobSettings, plan_proof, run_leaves, standing  # noqa: E402
 
 SMALL = ["--table-bits", "16", "--workers", "1"]
@@ -185,7 +186,6 @@ def test_the_ray_backend_makes_the_same_certificates(tmp_path, capsys):
 
 
 def test_the_5x5_plan_has_the_109_leaves_of_the_published_proof():
-    from tictacgo.proof.position_code import canonical
     from tictacgo.proof.proof_leaves import proof_leaves
 
     data = Path(__file__).resolve().parents[1] / "docs" / "data"
@@ -194,6 +194,12 @@ def test_the_5x5_plan_has_the_109_leaves_of_the_published_proof():
     assert len(plan.leaves) == 109
     assert {canonical(leaf.state)[0] for leaf in plan.leaves} == \
         {canonical(leaf.state)[0] for leaf in proof_leaves(runs, "2,2", depth=3)}
+    # and by the same moves as the leaves' records (a mirror image's moves would make another file): where
+    # the book's move has images that lead to the same position, the plan takes the smallest action
+    recorded = sorted(p.stem for p in (data / "empty_board_leaves").glob("*.json") if p.stem != "README")
+    assert sorted(leaf.name for leaf in plan.leaves) == recorded
+    after_corner = littlego.play(littlego.play(plan.root, 12), 0)  # 2,2 0,0: 1,2 and 2,1 are one move
+    assert plan.book_move(after_corner) == 7  # 1,2
 
 
 def test_the_proofs_top_is_an_sgf_solution_tree_whose_lines_the_viewer_steps_through(tmp_path, capsys):
@@ -214,8 +220,9 @@ def test_the_proofs_top_is_an_sgf_solution_tree_whose_lines_the_viewer_steps_thr
         for a in moves:
             state = littlego.play(state, a)
         if state.end is None:  # White's move is the book's, and the leaf says what proves it
-            before = littlego.play(game.initial_state(), moves[0])
-            assert book.lookup(before)[0] == moves[1]
+            before = littlego.play(game.initial_state(), moves[0])  # the book's move, or the image of it
+            assert canonical(littlego.play(before, moves[1]))[0] == \
+                canonical(littlego.play(before, book.lookup(before)[0]))[0]
             assert comment.startswith("a leaf of the proof, 6 actions to go: white wins; its certificate "
                                       "has ")
             assert comment.endswith("(checked: made and checked now)")
@@ -322,3 +329,29 @@ def test_a_sample_of_the_kept_records_is_remade_and_each_certificate_compared_wi
                       "--remake", "1,0 0,1")
     assert code == 1 and f"NOT the certificate its kept record {name} names" in out
     assert "0000000000000000 there" in out
+
+
+def test_a_leaf_recorded_under_a_mirror_images_moves_is_remade_from_those_moves_to_the_same_bytes(
+        tmp_path, capsys):
+    from tictacgo.proof.combine import states_along
+    from tictacgo.proof.proof_leaves import Leaf, certify
+
+    game = littlego.LittleGo(3)
+    moves = ("1,0", "0,1")  # the plan names this leaf '0,1 1,0', its mirror image
+    (tmp_path / "src").mkdir()
+    made = certify([Leaf(moves, states_along("test", game, list(moves))[-1])], tmp_path / "src", 16,
+                   ("pass_bound",), fresh_table=True)
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    shutil.copy(record_path(made[0].path), kept / "1-0_0-1.json")
+    code, out = prove(capsys, "--size", "3", "--dir", str(tmp_path / "again"), *SMALL, "--records", str(kept),
+                      "--remake", "0,1 1,0")
+    assert "1,0 0,1: white wins, made and checked now; the same certificate as its kept record " \
+           "1-0_0-1.json" in out
+    assert (tmp_path / "again" / "1-0_0-1.cert").read_bytes() == made[0].path.read_bytes()
+    # made from the plan's own moves, the same position is another file: not compared, not refused
+    assert prove(capsys, "--size", "3", "--dir", str(tmp_path / "plan"), *SMALL)[0] == 0
+    assert (tmp_path / "plan" / "0-1_1-0.cert").read_bytes() != made[0].path.read_bytes()
+    code, out = prove(capsys, "--size", "3", "--dir", str(tmp_path / "plan"), *SMALL, "--records", str(kept),
+                      "--list")
+    assert code == 0 and "0,1 1,0: white wins, this folder's record" in out

@@ -179,6 +179,7 @@ def run(args: argparse.Namespace) -> int:
         for r in chosen:
             if r.source == "a kept record":  # made again here, then compared with the record
                 r.claim, r.how, r.source, r.record = None, UNCHECKED, "", {}
+                r.leaf = _leaf_as_recorded(plan, r.leaf, kept)
         todo = [r.leaf for r in chosen if r.claim is None]
     print(f"{game.size}x{game.size}, komi {game.komi:g}, {game.max_actions} actions: "
           f"{len(plan.leaves)} leaves {depth} actions below the empty board (the book's winning moves "
@@ -291,6 +292,21 @@ def _chosen(plan, results, args) -> list:
             chosen[pool[i]] = results[pool[i]]
     order = {canonical(leaf.state)[0]: i for i, leaf in enumerate(plan.leaves)}
     return sorted(chosen.values(), key=lambda r: order[canonical(r.leaf.state)[0]])
+
+
+def _leaf_as_recorded(plan, leaf, kept):
+    """The leaf reached by the moves its kept record was made from (a mirror image's moves make another
+    certificate of the same position: to compare bytes, the leaf is made as the record's was)."""
+    from tictacgo.proof.combine import states_along
+    from tictacgo.proof.position_code import canonical
+    from tictacgo.proof.proof_leaves import Leaf
+
+    name, record = kept.get(canonical(leaf.state)[0], (None, {}))
+    made = record.get("made")
+    moves = made.get("moves") if isinstance(made, dict) else None
+    if not isinstance(moves, str) or " ".join(leaf.moves) == moves:
+        return leaf
+    return Leaf(tuple(moves.split()), states_along(name, plan.game, moves.split())[-1])
 
 
 def _compare_remade(chosen, kept) -> int:

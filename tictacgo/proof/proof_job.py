@@ -30,8 +30,9 @@ or found in the folder and checked now); from the folder's own record of an
 earlier run's check (its certificate there, with the SHA-256 the record
 names; ``recheck`` checks it again); or from a kept record (``records``: a
 folder of records whose certificates are gone). A kept record's position
-must be a leaf, and where the certificate is in the folder too, its bytes
-must be the ones the record names. Only a value that follows from leaves
+must be a leaf, and where the certificate is in the folder too, made from
+the same moves (a mirror image's moves make another certificate of the same
+position), its bytes must be the ones the record names. Only a value that follows from leaves
 checked in this run is reported as checked; anything that rests on a record
 says so.
 
@@ -80,9 +81,25 @@ class Plan:
 
     def book_move(self, state: littlego.GoState) -> int | None:
         """The plan's move at ``state``: the book's move where it wins for the mover, else None (the
-        book may be of another komi than the game's: its moves are only a plan)."""
+        book may be of another komi than the game's: its moves are only a plan).
+
+        Where the position is symmetric, the book's move has images that lead to the same position up
+        to symmetry (after ``2,2 0,0``, ``1,2`` and ``2,1``); the plan plays the smallest action of
+        them, so that the leaves' moves, and so their certificates' bytes, do not depend on which
+        symmetry the book's lookup happened to use (the leaves' records in docs/data are named so)."""
         hit = self.book.lookup(state._replace(game=self.book.game))
-        return hit[0] if hit is not None and hit[1] > 0 else None
+        if hit is None or hit[1] <= 0:
+            return None
+        target = _position_after(state, hit[0])
+        if target is None:
+            return hit[0]
+        return min(a for a in littlego.legal_actions(state) if _position_after(state, a) == target)
+
+
+def _position_after(state: littlego.GoState, action: int) -> Code | None:
+    """The canonical code of the position ``action`` leads to (None where it ends the game)."""
+    after = littlego.play(state, action)
+    return None if after.end is not None else canonical(after)[0]
 
 
 def plan_proof(book: Book, depth: int, game: littlego.LittleGo | None = None) -> Plan:
@@ -240,7 +257,8 @@ def standing(plan: Plan, folder: Path, kept: Path | None = None) -> dict[Code, L
             r = out[code]
             cert = found.get(code, folder / f"{r.leaf.name}.cert")
             made = record.get("made") if isinstance(record.get("made"), dict) else {}
-            if cert.is_file() and made.get("fresh_table") and made.get("sha256") != sha256_of(cert):
+            if cert.is_file() and made.get("fresh_table") and made.get("sha256") != sha256_of(cert) \
+                    and line_of(cert) == made.get("moves"):  # made from the same moves
                 raise ValueError(f"{kept / name}: the record names a certificate with SHA-256 "
                                  f"{made.get('sha256')}, but {cert} (the same leaf, made the same way) has "
                                  f"{sha256_of(cert)}")
@@ -248,6 +266,17 @@ def standing(plan: Plan, folder: Path, kept: Path | None = None) -> dict[Code, L
                 r.claim, r.how, r.source = record["checked"]["claim"], RECORDED, "a kept record"
                 r.record = record
     return out
+
+
+def line_of(cert: Path) -> str | None:
+    """The moves from the empty board that a certificate's header names for its root (``"2,2 0,0 1,2
+    4,0"``), or None where it names none."""
+    from tictacgo.proof import proof_file
+    from tictacgo.proof.checker import FORMAT
+
+    root = proof_file.read_header(cert, FORMAT).get("root")
+    line = root.get("line") if isinstance(root, dict) else None
+    return line if isinstance(line, str) else None
 
 
 def kept_records(plan: Plan, folder: Path) -> dict[Code, tuple[str, dict]]:
