@@ -169,6 +169,7 @@ def test_the_book_of_the_3x3_proof_wins_every_game_as_white(tmp_path, capsys):
     (["--remake", "1,1 0,0"], "--remake '1,1 0,0': not one of the 3 leaves (such as '0,0 0,1')"),
     (["--remake", "1,1 1,1"], "--remake '1,1 1,1': move 2 (1,1) after '1,1' is illegal"),
     (["--sample", "1"], "--sample must be between 0 and the 0 leaves that --records holds"),
+    (["--sample", "1", "--list"], "--remake and --sample make leaves, and --list makes none"),
 ])
 def test_bad_arguments_are_one_line_naming_the_value_and_exit_2(tmp_path, capsys, args, message):
     code, out = prove(capsys, "--size", "3", "--dir", str(tmp_path), *args)
@@ -355,3 +356,7 @@ def test_a_leaf_recorded_under_a_mirror_images_moves_is_remade_from_those_moves_
     code, out = prove(capsys, "--size", "3", "--dir", str(tmp_path / "plan"), *SMALL, "--records", str(kept),
                       "--list")
     assert code == 0 and "0,1 1,0: white wins, this folder's record" in out
+    code, out = prove(capsys, "--size", "3", "--dir", str(tmp_path / "plan"), *SMALL, "--records", str(kept),
+                      "--remake", "0,1 1,0")
+    assert "was made from other moves to the same position than its kept record 1-0_0-1.json ('1,0 0,1'), " \
+           "so it is another file: not compared" in out and "NOT the certificate" not in out

@@ -170,6 +170,8 @@ def run(args: argparse.Namespace) -> int:
             if r.source == "this folder's record":
                 r.claim, r.source = None, ""
     todo = [r.leaf for r in results.values() if r.claim is None]
+    if (args.remake or args.sample) and args.list:
+        return _error("--remake and --sample make leaves, and --list makes none: give one or the other")
     if args.remake or args.sample:
         try:
             chosen = _chosen(plan, results, args)
@@ -314,6 +316,7 @@ def _compare_remade(chosen, kept) -> int:
     one its kept record names (its SHA-256); the number that differ."""
     from tictacgo.proof.check_records import sha256_of
     from tictacgo.proof.position_code import canonical
+    from tictacgo.proof.proof_job import line_of
 
     print(f"the leaves asked for (--remake, --sample): {len(chosen)}")
     differ = 0
@@ -327,6 +330,10 @@ def _compare_remade(chosen, kept) -> int:
         ours = sha256_of(r.path)
         if not isinstance(made, dict) or "sha256" not in made:
             print(f"  {moves}: {r.claim}, {r.source}; no kept record of its certificate to compare with")
+        elif line_of(r.path) != made.get("moves"):
+            print(f"  {moves}: {r.claim}, {r.source}; its certificate here was made from other moves to "
+                  f"the same position than its kept record {name} ('{made.get('moves')}'), so it is "
+                  f"another file: not compared (remake it in another --dir)")
         elif made["sha256"] == ours and record["checked"]["claim"] == r.claim:
             print(f"  {moves}: {r.claim}, {r.source}; the same certificate as its kept record {name} "
                   f"(SHA-256 {ours[:16]}...)")
