@@ -10,6 +10,12 @@ many live-proved moves the checker confirmed.
     python scripts/eval_perfect.py --white-first covered --check-book-from 8 --check
     python scripts/eval_perfect.py --agent "program:cmd=tictacgo my-player --agent perfect --dir ." \
         --opponents random --games 10 --workers 2
+    python scripts/eval_perfect.py --workers 2 --json runs/perfect.json --resume   # goes on after a stop
+
+With ``--json`` the file is written after each White player; ``--resume``
+keeps the players it holds from a run with the same settings and the same
+proof book (``tictacgo.evaluation.perfect_results``), says so, and plays the
+others.
 
 With a ``program:cmd=...`` agent Black plays through the course's files, one
 process a move, and where each move came from is read from the note that
@@ -32,7 +38,8 @@ from tictacgo.atomic import atomic_write_json, check_writable
 from tictacgo.baselines import make_agent
 from tictacgo.baselines.learning.training_config import setting
 from tictacgo.cli.options import parse_options
-from tictacgo.evaluation.perfect_play import WHITE_PLAYERS, covered_replies, play_as_black_on_workers, summary
+from tictacgo.evaluation.perfect_play import WHITE_PLAYERS, covered_replies, play_as_black_on_workers
+from tictacgo.evaluation.perfect_results import load_results, opponent_entry, run_settings
 from tictacgo.proof.position_code import move_action, move_name
 
 OPPONENTS = ",".join(WHITE_PLAYERS)  # every Little-Go agent that plays with its defaults
@@ -46,7 +53,10 @@ class Args:
     agent: str = setting("perfect", "Black's spec.")
     check: bool = setting(False, "Certify and check the position after every live-proved Black move "
                           "(and book moves from --check-book-from on).")
-    json: str | None = setting(None, "Write every game's moves and the totals here.")
+    json: str | None = setting(None, "Write every game's moves and the totals here (after each White "
+                                "player).")
+    resume: bool = setting(False, "With --json: keep the White players that file holds from a run with the "
+                           "same settings and proof book, and play only the others.")
     white_first: str = setting("", "White's first move instead of the opponent's, in turn game by game: "
                                "moves such as '0,0 0,4', or 'covered' (every reply whose leaves are all "
                                "checked, from --records).")
@@ -57,11 +67,22 @@ class Args:
     workers: int = setting(1, "Processes, each playing a run of consecutive games with its own Black agent.")
 
 
+def table_row(opponent: str, s: dict, check: bool) -> str:
+    """One White player's row of the table, from its totals."""
+    checked = f"{s['checked']} / {s['check_tried']}" if check else "not asked"
+    return (f"| `{opponent}` | {s['games']} | {s['black_wins']} | {s['proved_games']} | {s['book']} / "
+            f"{s['solved']} / {s['fallback']} | {s['median_seconds']:.3f} s | {s['worst_seconds']:.2f} s | "
+            f"{checked} |")
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_options(Args(), argv, description=__doc__.splitlines()[0])
     if args.games < 1 or args.workers < 1:
         bad = ("--games", args.games) if args.games < 1 else ("--workers", args.workers)
         print(f"eval_perfect.py: error: {bad[0]} must be >= 1, got {bad[1]}", file=sys.stderr)
+        return 2
+    if args.resume and not args.json:
+        print("eval_perfect.py: error: --resume needs --json (the file to go on from)", file=sys.stderr)
         return 2
     if args.json:
         check_writable(args.json)
@@ -80,28 +101,37 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError as e:
             print(f"eval_perfect.py: error: {e}", file=sys.stderr)
             return 2
+    settings = run_settings(args.agent, args.games, args.seed, args.check, args.check_book_from,
+                            [move_name(a, 5) for a in firsts])
+    out = {"settings": settings, "opponents": {}}
+    if args.resume:
+        try:
+            out = load_results(args.json, settings)
+        except ValueError as e:
+            print(f"eval_perfect.py: error: --resume: {e}", file=sys.stderr)
+            return 2
     print(f"{args.agent} as Black, {args.games} games against each White player, seed {args.seed}"
           f"{', live proofs checked' if args.check else ''}"
           f"{f', on {args.workers} processes' if args.workers > 1 else ''}", flush=True)
     print("| White | games | Black wins | played perfectly | book / solved / fallback moves | median move | "
           "worst move | moves checked |")
     print("|---|---:|---:|---:|---|---:|---:|---:|")
-    out = {"agent": args.agent, "games": args.games, "seed": args.seed, "opponents": {}}
+    kept = [o for o in opponents if o in out["opponents"]]
     for opponent in opponents:
-        start = time.time()
-        book_from = None if args.check_book_from < 0 else args.check_book_from
-        rows = play_as_black_on_workers(opponent, args.games, args.workers, seed=args.seed, agent=args.agent,
-                                        check=args.check, white_first=firsts, check_book_from=book_from)
-        s = summary(rows)
-        checked = f"{s['checked']} / {s['check_tried']}" if args.check else "not asked"
-        print(f"| `{opponent}` | {s['games']} | {s['black_wins']} | {s['proved_games']} | {s['book']} / "
-              f"{s['solved']} / {s['fallback']} | {s['median_seconds']:.3f} s | {s['worst_seconds']:.2f} s | "
-              f"{checked} |", flush=True)
-        out["opponents"][opponent] = {"summary": s, "seconds": round(time.time() - start, 1),
-                                      "games": [{"winner": r.winner, "moves": [m.__dict__ for m in r.moves]}
-                                                for r in rows]}
+        if opponent not in kept:
+            start = time.time()
+            book_from = None if args.check_book_from < 0 else args.check_book_from
+            rows = play_as_black_on_workers(opponent, args.games, args.workers, seed=args.seed,
+                                            agent=args.agent, check=args.check, white_first=firsts,
+                                            check_book_from=book_from)
+            out["opponents"][opponent] = opponent_entry(rows, time.time() - start, args.workers)
+            if args.json:
+                atomic_write_json(args.json, out)
+        print(table_row(opponent, out["opponents"][opponent]["summary"], args.check), flush=True)
+    if kept:
+        print(f"from {args.json}, played by an earlier run with the same settings and proof book (not played "
+              f"again): {', '.join(kept)}")
     if args.json:
-        atomic_write_json(args.json, out)
         print(f"written to {args.json}")
     return 0
 
