@@ -315,7 +315,8 @@ def test_a_sample_of_the_kept_records_is_remade_and_each_certificate_compared_wi
         shutil.copy(r, kept / r.name)
     code, out = prove(capsys, "--size", "3", "--dir", str(tmp_path / "a"), *SMALL, "--records", str(kept),
                       "--sample", "2", "--seed", "1")
-    assert code == 1  # one leaf still rests on its record
+    assert code == 0  # both leaves asked for are their records' certificates (the third rests on its record)
+    assert "2 of the 2 leaves asked for: checked in this run and the certificate its kept record names" in out
     assert "making and checking 2 leaves" in out and out.count("made and checked now; the same certificate "
                                                                "as its kept record") == 2
     assert "(3 leaves: 2 checked in this run, 0 from this folder's records of earlier runs, 1 from kept " \
@@ -360,3 +361,7 @@ def test_a_leaf_recorded_under_a_mirror_images_moves_is_remade_from_those_moves_
                       "--remake", "0,1 1,0")
     assert "was made from other moves to the same position than its kept record 1-0_0-1.json ('1,0 0,1'), " \
            "so it is another file: not compared" in out and "NOT the certificate" not in out
+    assert code == 1 and "0 of the 1 leaves asked for" in out  # nothing compared is not a confirmation
+    code, out = prove(capsys, "--size", "3", "--dir", str(tmp_path / "plan"), *SMALL, "--records", str(kept),
+                      "--remake", "0,1 1,0", "--trust-records")
+    assert code == 1  # not even when the value may rest on records

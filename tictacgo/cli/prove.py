@@ -65,8 +65,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "not made again, and a value that needs them says so")
     parser.add_argument("--remake", action="append", default=[], metavar="MOVES",
                         help="make and check this leaf in this run even where a record (--records) holds "
-                             "it, and compare the certificate with that record ('2,2 0,0 1,2 4,0'; "
-                             "repeatable); nothing else is made")
+                             "it (a certificate --dir already holds is checked again, not made again), and "
+                             "compare the certificate with that record ('2,2 0,0 1,2 4,0'; repeatable); "
+                             "nothing else is made; exit 0 only when every such leaf's certificate is the "
+                             "one its record names")
     parser.add_argument("--sample", type=int, default=0, metavar="K",
                         help="as --remake, for K leaves drawn at random (--seed) from those --records holds: "
                              "re-check a sample of the records in minutes")
@@ -225,7 +227,7 @@ def run(args: argparse.Namespace) -> int:
             return 130
         except ValueError as e:  # a certificate in the folder that the checker refuses
             return _error(str(e))
-    mismatched = _compare_remade(chosen, kept) if args.remake or args.sample else 0
+    unconfirmed = _compare_remade(chosen, kept) if args.remake or args.sample else 0
     value, how = combine_plan(plan, results)
     now = sum(1 for r in results.values() if r.how == CHECKED and r.claim)
     counts = (f"{len(plan.leaves)} leaves: {now} checked in this run, {_count(results, 'this folder')} from "
@@ -256,8 +258,8 @@ def run(args: argparse.Namespace) -> int:
         atomic_write_bytes(args.sgf, tree_to_sgf(tree, n=game.size, komi=game.komi,
                                                  max_actions=game.max_actions, name="the proof's top"))
         print(f"solution tree written to {args.sgf}")
-    if mismatched:
-        return 1
+    if args.remake or args.sample:  # the question asked: are these records' certificates what a remake makes?
+        return 1 if unconfirmed else 0
     wanted = RECORDED if args.trust_records else CHECKED
     return 0 if args.list or (value is not None and how >= wanted) else 1
 
@@ -313,13 +315,14 @@ def _leaf_as_recorded(plan, leaf, kept):
 
 def _compare_remade(chosen, kept) -> int:
     """Print, for each leaf of ``--remake``/``--sample``, how it stands and whether its certificate is the
-    one its kept record names (its SHA-256); the number that differ."""
+    one its kept record names (its SHA-256), then how many are; the number that are not (not made,
+    no record, not compared, or another file)."""
     from tictacgo.proof.check_records import sha256_of
     from tictacgo.proof.position_code import canonical
     from tictacgo.proof.proof_job import line_of
 
     print(f"the leaves asked for (--remake, --sample): {len(chosen)}")
-    differ = 0
+    same = 0
     for r in chosen:
         moves = " ".join(r.leaf.moves)
         if r.path is None or not r.claim:
@@ -335,14 +338,16 @@ def _compare_remade(chosen, kept) -> int:
                   f"the same position than its kept record {name} ('{made.get('moves')}'), so it is "
                   f"another file: not compared (remake it in another --dir)")
         elif made["sha256"] == ours and record["checked"]["claim"] == r.claim:
+            same += 1
             print(f"  {moves}: {r.claim}, {r.source}; the same certificate as its kept record {name} "
                   f"(SHA-256 {ours[:16]}...)")
         else:
-            differ += 1
             print(f"  {moves}: {r.claim}, {r.source}; NOT the certificate its kept record {name} names "
                   f"(SHA-256 {ours} here, {made['sha256']} there; claim {r.claim!r} here, "
                   f"{record['checked']['claim']!r} there)")
-    return differ
+    print(f"{same} of the {len(chosen)} leaves asked for: checked in this run and the certificate its kept "
+          f"record names")
+    return len(chosen) - same
 
 
 def _count(results, source: str) -> int:
