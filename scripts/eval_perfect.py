@@ -14,7 +14,7 @@ many live-proved moves the checker confirmed.
 
 With ``--json`` the file is written after each White player; ``--resume``
 keeps the players it holds from a run with the same settings and the same
-proof book (``tictacgo.evaluation.perfect_results``), says so, and plays the
+books (``tictacgo.evaluation.perfect_results``), says so, and plays the
 others.
 
 With a ``program:cmd=...`` agent Black plays through the course's files, one
@@ -31,6 +31,7 @@ from __future__ import annotations
 import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -56,7 +57,8 @@ class Args:
     json: str | None = setting(None, "Write every game's moves and the totals here (after each White "
                                 "player).")
     resume: bool = setting(False, "With --json: keep the White players that file holds from a run with the "
-                           "same settings and proof book, and play only the others.")
+                           "same settings and books, and play only the others (without it an existing "
+                           "file is refused).")
     white_first: str = setting("", "White's first move instead of the opponent's, in turn game by game: "
                                "moves such as '0,0 0,4', or 'covered' (every reply whose leaves are all "
                                "checked, from --records).")
@@ -83,6 +85,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.resume and not args.json:
         print("eval_perfect.py: error: --resume needs --json (the file to go on from)", file=sys.stderr)
+        return 2
+    if args.json and Path(args.json).exists() and not args.resume:
+        print(f"eval_perfect.py: error: --json {args.json!r} exists: --resume to go on from it, or another "
+              "path (it is not overwritten)", file=sys.stderr)
         return 2
     if args.json:
         check_writable(args.json)
@@ -129,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
                 atomic_write_json(args.json, out)
         print(table_row(opponent, out["opponents"][opponent]["summary"], args.check), flush=True)
     if kept:
-        print(f"from {args.json}, played by an earlier run with the same settings and proof book (not played "
+        print(f"from {args.json}, played by an earlier run with the same settings and books (not played "
               f"again): {', '.join(kept)}")
     if args.json:
         print(f"written to {args.json}")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tictacgo.evaluation.perfect_results import load_results, proof_book_sha256, run_settings
+from tictacgo.evaluation.perfect_results import books_sha256, load_results, run_settings
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -24,7 +24,9 @@ def settings(**changed):
 def test_a_missing_file_starts_a_fresh_record_with_the_settings(tmp_path):
     s = settings()
     assert load_results(tmp_path / "none.json", s) == {"settings": s, "opponents": {}}
-    assert len(s["proof_book_sha256"]) == 64 and s["proof_book_sha256"] == proof_book_sha256()
+    assert s["books_sha256"] == books_sha256()
+    assert set(s["books_sha256"]) == {"littlego_5x5_komi2.5_24_proof.book", "littlego_5x5_komi2.5_24.book"}
+    assert all(len(sha) == 64 for sha in s["books_sha256"].values())
 
 
 def test_a_file_from_the_same_settings_gives_back_its_players(tmp_path):
@@ -35,7 +37,7 @@ def test_a_file_from_the_same_settings_gives_back_its_players(tmp_path):
 
 
 @pytest.mark.parametrize("key, value", [("games", 10), ("seed", 1), ("check", False), ("agent", "az"),
-                                        ("white_first", ["0,0"]), ("proof_book_sha256", "0" * 64)])
+                                        ("white_first", ["0,0"]), ("books_sha256", {"a.book": "0" * 64})])
 def test_a_file_from_other_settings_or_another_book_is_refused_naming_the_setting(tmp_path, key, value):
     path = tmp_path / "r.json"
     path.write_text(json.dumps({"settings": settings(**{key: value}), "opponents": {}}))
@@ -83,5 +85,8 @@ def test_the_measurement_goes_on_from_its_file_and_says_which_players_it_kept(tm
     other = run_eval(*common[:-2], "--json", str(out), "--opponents", "random", "--resume", "--seed", "3")
     assert other.returncode == 2 and "written with seed = 0, this run has 3" in other.stderr
     assert json.loads(out.read_text()) == data  # the refused run left the file as it was
+    again = run_eval(*common, "--opponents", "random")  # without --resume hours of games are not overwritten
+    assert again.returncode == 2 and "exists: --resume to go on from it" in again.stderr
+    assert json.loads(out.read_text()) == data
     bare = run_eval("--agent", "random", "--resume")
     assert bare.returncode == 2 and "--resume needs --json" in bare.stderr

@@ -4,12 +4,12 @@ A measurement of the ``perfect`` agent against every White player here, 100
 games each, takes hours; this file lets it go on after a stop. It is JSON::
 
     {"settings": {"agent": ..., "games": ..., "seed": ..., "check": ...,
-                  "check_book_from": ..., "white_first": [...], "proof_book_sha256": ...},
+                  "check_book_from": ..., "white_first": [...], "books_sha256": {...}},
      "opponents": {"random": {"summary": {...}, "seconds": ..., "workers": ..., "games": [...]}, ...}}
 
-The settings include the SHA-256 of the proof's book the package ships: the
-book is what the agent plays from, so games played with another book are
-another measurement. A run that resumes from the file keeps the opponents it
+The settings include the SHA-256 of the books the package ships for the
+game: they are what the agent plays from, so games played with another book
+are another measurement. A run that resumes from the file keeps the opponents it
 holds only when every setting is the same (``load_results``), and plays the
 others; a file from other settings is refused with the setting that differs,
 never mixed in.
@@ -29,18 +29,21 @@ from tictacgo.reading import ReadError, read_json, shown
 MAX_RESULTS_BYTES = 256 << 20
 
 
-def proof_book_sha256() -> str:
-    """The SHA-256 of the proof's book for the course's 5x5 game that the package ships."""
-    from tictacgo.proof.book import proof_book_path
+def books_sha256() -> dict[str, str]:
+    """The SHA-256 of each book the package ships for the course's 5x5 game (the proof's, and the
+    solver's that ``default_book`` merges with it), by file name."""
+    from tictacgo.proof.book import default_book_path, proof_book_path
 
-    return hashlib.sha256(proof_book_path(littlego.LittleGo(5)).read_bytes()).hexdigest()
+    game = littlego.LittleGo(5)
+    paths = [p for p in (proof_book_path(game), default_book_path(game)) if p is not None and p.is_file()]
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in paths}
 
 
 def run_settings(agent: str, games: int, seed: int, check: bool, check_book_from: int,
                  white_first: list[str]) -> dict[str, Any]:
     """What makes two runs' games comparable: the options that choose the games, and the book."""
     return {"agent": agent, "games": games, "seed": seed, "check": check, "check_book_from": check_book_from,
-            "white_first": list(white_first), "proof_book_sha256": proof_book_sha256()}
+            "white_first": list(white_first), "books_sha256": books_sha256()}
 
 
 def load_results(path: str | os.PathLike, settings: dict[str, Any]) -> dict[str, Any]:
