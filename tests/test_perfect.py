@@ -80,6 +80,30 @@ def test_where_no_proof_is_at_hand_it_plays_the_fallbacks_move_and_says_why():
     assert agent.last_source == "fallback" and "every move loses against perfect play" in agent.note()
 
 
+def test_the_time_the_first_live_move_spends_building_the_solver_comes_out_of_its_budget(monkeypatch):
+    import tictacgo.baselines.exact.perfect as perfect
+
+    clock = [100.0]
+    monkeypatch.setattr(perfect, "_time", type("Clock", (), {"perf_counter": staticmethod(lambda: clock[0])}))
+    budgets = []
+
+    class Solver:
+        def solve(self, state, time_limit):
+            budgets.append(time_limit)
+            return type("Result", (), {"value": None, "nodes": 0})()
+
+    def build(agent):
+        clock[0] += 2.5  # the import and the table
+        agent._solver = Solver()
+        return agent._solver
+    monkeypatch.setattr(perfect.PerfectAgent, "solver", property(lambda agent: agent._solver or build(agent)))
+    agent = make_agent("perfect:fallback=random,book=none,time=8", "littlego", rng=np.random.default_rng(0))
+    agent.act(after(LINE[:12]))
+    agent.act(after(LINE[:14]))  # built: the whole budget
+    assert budgets == [8 - perfect.FALLBACK_RESERVE - 2.5, 8 - perfect.FALLBACK_RESERVE]
+    assert agent.last_source == "fallback" and "no proof within 7.0 s" in agent.note()
+
+
 def test_the_book_gives_the_proofs_first_moves_as_black():
     game = littlego.LittleGo(5)
     agent = make_agent("perfect:fallback=random", game, rng=np.random.default_rng(0))

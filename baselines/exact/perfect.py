@@ -162,9 +162,10 @@ class PerfectAgent(Agent):
         left = state.game.max_actions - state.t  # tictacgo.solver's actions_left, without importing it
         why = f"{left} actions to go, more than the {self.max_left} a live proof can take"
         if left <= self.max_left:
-            budget = self.time_limit - FALLBACK_RESERVE
+            solver = self.solver  # built by the first live move: its import and table count in the budget
+            budget = self.time_limit - FALLBACK_RESERVE - (_time.perf_counter() - start)
             if budget > 0:
-                result = self.solver.solve(state, time_limit=budget)
+                result = solver.solve(state, time_limit=budget)
                 if result.value is not None and result.value >= 0:
                     self.last_source = "solved"
                     self.last_why = (f"keeps a proved {'win' if result.value > 0 else 'draw'} (solved now: "
