@@ -27,7 +27,7 @@ from pathlib import Path
 
 from tictacgo.atomic import atomic_write_bytes
 from tictacgo.cli import guard_output
-from tictacgo.proof.book import load_book, rows_not_kept
+from tictacgo.proof.book import grown_book, load_book
 from tictacgo.proof.check_records import keep_records
 from tictacgo.proof.proof_file import ProofFileError
 
@@ -39,6 +39,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--book", default=None, help="the shipped book to grow from the leaves of RUN and KEPT "
                    "(default: no book)")
     p.add_argument("--size", type=int, default=5, help="board size of the proof, for --book (default 5)")
+    p.add_argument("--komi", type=float, default=None,
+                   help="komi of the proof, for --book (default: the course's for --size)")
     args = p.parse_args(argv)
     try:
         copied = keep_records(args.run, args.kept)
@@ -51,24 +53,23 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         new_path = Path(tmp) / "proof.book"
         done = subprocess.run([sys.executable, "-m", "tictacgo.cli", "prove", "--size", str(args.size),
+                               *(["--komi", str(args.komi)] if args.komi is not None else []),
                                "--dir", args.run, "--records", args.kept, "--list", "--book", str(new_path)],
                               capture_output=True, text=True)
-        if not new_path.exists():
-            print(f"keep_proof_records.py: error: tictacgo prove wrote no book (exit {done.returncode}):\n"
-                  f"{done.stderr or done.stdout}", file=sys.stderr)
+        if done.returncode != 0 or not new_path.exists():
+            print(f"keep_proof_records.py: error: tictacgo prove did not write the book (exit "
+                  f"{done.returncode}); {args.book} is left as it was:\n{done.stderr or done.stdout}",
+                  file=sys.stderr)
             return 1
         try:
             old, new = load_book(args.book), load_book(new_path)
+            moved = grown_book(old, new)
         except ProofFileError as e:
             print(f"keep_proof_records.py: error: {e}", file=sys.stderr)
             return 2
-        lost = rows_not_kept(old, new)
-        if lost:
-            print(f"keep_proof_records.py: error: the rebuilt book loses {len(lost):,} of the {len(old):,} "
-                  f"rows of {args.book} (or holds them with a lower outcome); {args.book} is left as it was",
-                  file=sys.stderr)
+        except ValueError as e:
+            print(f"keep_proof_records.py: error: {e}; {args.book} is left as it was", file=sys.stderr)
             return 1
-        moved = sum(new.entries[k][0] != move for k, (move, _) in old.entries.items())
         atomic_write_bytes(args.book, new_path.read_bytes())
     print(f"{args.book}: {len(new):,} rows ({len(new) - len(old):,} new; every old row kept, {moved:,} of "
           f"them with another proved winning move)")

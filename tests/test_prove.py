@@ -281,10 +281,18 @@ def test_the_checked_leaves_records_are_kept_and_a_kept_record_of_another_check_
     assert not (kept / record_path(certs[2]).name).exists()  # nothing copied
     with pytest.raises(ValueError, match="not a folder of check records"):
         keep_records(run, tmp_path / "missing")
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    wrong = read_record(certs[2])
+    wrong["made"]["moves"] = "1,1 1,1"  # a record whose moves are not its name's: never kept
+    record_path(certs[2]).write_text(json.dumps(wrong))
+    with pytest.raises(ValueError, match="the record was made for '1,1 1,1', but its name says"):
+        keep_records(run, fresh)
+    assert list(fresh.iterdir()) == []
 
 
 def test_a_rebuilt_book_keeps_every_row_it_had_or_says_which_it_loses():
-    from tictacgo.proof.book import Book, rows_not_kept
+    from tictacgo.proof.book import Book, grown_book, rows_not_kept
 
     game = littlego.LittleGo(3)
     s0 = game.initial_state()
@@ -304,6 +312,13 @@ def test_a_rebuilt_book_keeps_every_row_it_had_or_says_which_it_loses():
     assert rows_not_kept(old, worse) == [key]
     smaller = Book(game, entries={key: old.entries[key]})
     assert rows_not_kept(old, smaller) == [k for k in old.entries if k != key]
+    # what may replace a shipped book: the same game, every row kept
+    assert grown_book(old, grown) == 0 and grown_book(old, moved) == 1
+    with pytest.raises(ValueError, match="the new book loses 1 of the old book's 2 rows"):
+        grown_book(old, worse)
+    other_komi = Book(littlego.LittleGo(3, komi=0.5), entries=dict(grown.entries))
+    with pytest.raises(ValueError, match=r"the new book is of \(3, 0.5, 8\) .*the old one of \(3, 1.5, 8\)"):
+        grown_book(old, other_komi)
 
 
 def test_a_sample_of_the_kept_records_is_remade_and_each_certificate_compared_with_its_record(

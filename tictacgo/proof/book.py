@@ -132,6 +132,23 @@ def rows_not_kept(old: Book, new: Book) -> list[tuple[int, int, int]]:
             if key not in new.entries or new.entries[key][1] < value]
 
 
+def grown_book(old: Book, new: Book) -> int:
+    """Check that ``new`` may replace ``old`` as a book that grows: the same game, and every row of
+    ``old`` kept (``rows_not_kept``); the number of kept rows whose move changed (both proved).
+
+    Raises:
+        ValueError: another game (size, komi, actions), or rows lost or held with a lower outcome.
+    """
+    if new.variant() != old.variant():
+        raise ValueError(f"the new book is of {new.variant()} (size, komi, actions), the old one of "
+                         f"{old.variant()}")
+    lost = rows_not_kept(old, new)
+    if lost:
+        raise ValueError(f"the new book loses {len(lost):,} of the old book's {len(old):,} rows (or holds "
+                         f"them with a lower outcome)")
+    return sum(new.entries[k][0] != move for k, (move, _) in old.entries.items())
+
+
 def load_book(path: str | os.PathLike, max_bytes: int = MAX_BOOK_BYTES) -> Book:
     """Read a book file (see the module docstring).
 

@@ -137,22 +137,36 @@ def recorded_checks(folder: str | Path) -> list[tuple[list[str], str, Path]]:
         if not record:
             raise ValueError(f"{path}: not a check record (a JSON object of at most {MAX_RECORD_BYTES:,} "
                              f"bytes)")
-        checked = record.get("checked")
-        if checked is None:
-            continue
-        claim = checked.get("claim") if isinstance(checked, dict) else None
-        if claim not in CLAIMS or not isinstance(checked.get("sha256"), str) \
-                or not all(_is_count(checked.get(k)) for k in ("rows", "positions", "seconds")):
-            raise ValueError(f"{path}: 'checked' is {reading.shown(checked)}; expected the checker's claim "
-                             f"(one of {', '.join(map(repr, CLAIMS))}), the certificate's sha256, and its "
-                             f"rows, positions and seconds")
-        moves = moves_of(path.stem)
-        made = record.get("made")
-        if isinstance(made, dict) and "moves" in made and made["moves"] != " ".join(moves):
-            raise ValueError(f"{path}: the record was made for '{made['moves']}', but its name says "
-                             f"'{' '.join(moves)}'")
-        out.append((moves, claim, path))
+        claim = recorded_claim(path, record)
+        if claim is not None:
+            out.append((moves_of(path.stem), claim, path))
     return out
+
+
+def recorded_claim(path: Path, record: dict) -> str | None:
+    """The claim a check record (``record``, to be kept as ``path``) says the checker accepted; None when
+    it holds no check yet.
+
+    Raises:
+        ValueError: a check without one of the three claims (or without its certificate's SHA-256, rows,
+            positions and seconds), or moves in the record (``made``) that are not the ones ``path``'s
+            name gives.
+    """
+    checked = record.get("checked")
+    if checked is None:
+        return None
+    claim = checked.get("claim") if isinstance(checked, dict) else None
+    if claim not in CLAIMS or not isinstance(checked.get("sha256"), str) \
+            or not all(_is_count(checked.get(k)) for k in ("rows", "positions", "seconds")):
+        raise ValueError(f"{path}: 'checked' is {reading.shown(checked)}; expected the checker's claim "
+                         f"(one of {', '.join(map(repr, CLAIMS))}), the certificate's sha256, and its "
+                         f"rows, positions and seconds")
+    moves = moves_of(path.stem)
+    made = record.get("made")
+    if isinstance(made, dict) and "moves" in made and made["moves"] != " ".join(moves):
+        raise ValueError(f"{path}: the record was made for '{made['moves']}', but its name says "
+                         f"'{' '.join(moves)}'")
+    return claim
 
 
 def keep_records(run: str | Path, kept: str | Path) -> list[Path]:
@@ -164,9 +178,10 @@ def keep_records(run: str | Path, kept: str | Path) -> list[Path]:
     This is how a long job's checks outlive its certificates (``recorded_checks`` reads them back).
 
     Raises:
-        ValueError: ``run`` or ``kept`` is not a folder, or ``kept`` holds a record of the same name that
-            records another check (another certificate's SHA-256 or claim): both files are named and
-            nothing is copied.
+        ValueError: ``run`` or ``kept`` is not a folder, ``kept`` holds a record of the same name that
+            records another check (another certificate's SHA-256 or claim), or a record to copy is not
+            one ``recorded_checks`` reads back (``recorded_claim``): the files are named and nothing is
+            copied.
     """
     run, kept = Path(run), Path(kept)
     for folder in (run, kept):
@@ -185,6 +200,7 @@ def keep_records(run: str | Path, kept: str | Path) -> list[Path]:
                 raise ValueError(f"{target} records another check than {record_path(cert)} "
                                  f"({reading.shown(old)} against {reading.shown(new)}); nothing copied")
             continue
+        recorded_claim(record_path(cert), record)  # a record the kept folder could not be read with
         todo.append((record, target))
     for record, target in todo:
         atomic_write_json(target, record, indent=1)
