@@ -715,3 +715,9 @@ def test_the_work_left_is_estimated_from_an_earlier_runs_checks_of_the_same_leav
     record(now, "2-2_0-1", 30, None)  # a record that does not say how long its make took
     with pytest.raises(ValueError, match="no estimate"):
         estimate_left(now, then)
+    zero, none = tmp_path / "zero", tmp_path / "none"
+    record(zero, "2-2_0-0", 0, 60.0)
+    record(none, "2-2_0-0", 0, None)
+    record(none, "2-2_0-1", 5, None)
+    with pytest.raises(ValueError, match="with positions checked there"):  # nothing to scale by
+        estimate_left(zero, none)

@@ -170,6 +170,8 @@ def test_the_book_of_the_3x3_proof_wins_every_game_as_white(tmp_path, capsys):
     (["--remake", "1,1 1,1"], "--remake '1,1 1,1': move 2 (1,1) after '1,1' is illegal"),
     (["--sample", "1"], "--sample must be between 0 and the 0 leaves that --records holds"),
     (["--sample", "1", "--list"], "--remake and --sample make leaves, and --list makes none"),
+    (["--sample", "1", "--seed", "-3"], "--seed must be a non-negative integer (the draw of --sample), "
+                                        "got -3"),
 ])
 def test_bad_arguments_are_one_line_naming_the_value_and_exit_2(tmp_path, capsys, args, message):
     code, out = prove(capsys, "--size", "3", "--dir", str(tmp_path), *args)

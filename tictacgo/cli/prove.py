@@ -288,6 +288,8 @@ def _chosen(plan, results, args) -> list:
                              f"{example!r})")
         chosen[code] = results[code]
     if args.sample:
+        if args.seed < 0:
+            raise ValueError(f"--seed must be a non-negative integer (the draw of --sample), got {args.seed}")
         pool = [code for code, r in results.items() if r.source == "a kept record" and code not in chosen]
         if args.sample < 0 or args.sample > len(pool):
             raise ValueError(f"--sample must be between 0 and the {len(pool)} leaves that --records holds "

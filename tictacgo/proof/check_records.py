@@ -300,12 +300,12 @@ def estimate_left(folder: str | Path, earlier: str | Path) -> str:
     there = {path.stem: read_record(path.with_suffix(".cert")) for _, _, path in recorded_checks(earlier)}
     done = [name for name in here if name in there]
     left = [name for name in there if name not in here]
-    hours = [_figure(here[name].get("made"), "seconds") for name in here]
-    if not done or None in hours:
-        raise ValueError(f"{folder}: no estimate: its records need both a check and how long the make "
-                         f"took, and some leaves that {earlier} holds too")
-    spent = (sum(hours) + sum(r["checked"]["seconds"] for r in here.values())) / 3600
+    make_seconds = [_figure(here[name].get("made"), "seconds") for name in here]
     then_done = sum(there[name]["checked"]["positions"] for name in done)
+    if not done or None in make_seconds or then_done == 0:
+        raise ValueError(f"{folder}: no estimate: its records need both a check and how long the make "
+                         f"took, and some leaves that {earlier} holds too, with positions checked there")
+    spent = (sum(make_seconds) + sum(r["checked"]["seconds"] for r in here.values())) / 3600
     then_left = sum(there[name]["checked"]["positions"] for name in left)
     scale = spent * len(done) / len(here) / then_done  # hours a position checked then, here
     return (f"left: {len(left)} leaves that {earlier} holds and this folder does not; their checks there met "
