@@ -12,10 +12,10 @@ many live-proved moves the checker confirmed.
         --opponents random --games 10 --workers 2
     python scripts/eval_perfect.py --workers 2 --json runs/perfect.json --resume   # goes on after a stop
 
-With ``--json`` the file is written after each White player; ``--resume``
-keeps the players it holds from a run with the same settings and the same
+With ``--json`` the file is written every ``--save-every`` games; ``--resume``
+keeps the games it holds from a run with the same settings and the same
 books (``tictacgo.evaluation.perfect_results``), says so, and plays the
-others.
+rest.
 
 With a ``program:cmd=...`` agent Black plays through the course's files, one
 process a move, and where each move came from is read from the note that
@@ -39,8 +39,8 @@ from tictacgo.atomic import atomic_write_json, check_writable
 from tictacgo.baselines import make_agent
 from tictacgo.baselines.learning.training_config import setting
 from tictacgo.cli.options import parse_options
-from tictacgo.evaluation.perfect_play import WHITE_PLAYERS, covered_replies, play_as_black_on_workers
-from tictacgo.evaluation.perfect_results import load_results, opponent_entry, run_settings
+from tictacgo.evaluation.perfect_play import WHITE_PLAYERS, covered_replies, play_as_black_on_workers, summary
+from tictacgo.evaluation.perfect_results import load_results, opponent_entry, rows_of, run_settings
 from tictacgo.proof.position_code import move_action, move_name
 
 OPPONENTS = ",".join(WHITE_PLAYERS)  # every Little-Go agent that plays with its defaults
@@ -54,10 +54,10 @@ class Args:
     agent: str = setting("perfect", "Black's spec.")
     check: bool = setting(False, "Certify and check the position after every live-proved Black move "
                           "(and book moves from --check-book-from on).")
-    json: str | None = setting(None, "Write every game's moves and the totals here (after each White "
-                                "player).")
-    resume: bool = setting(False, "With --json: keep the White players that file holds from a run with the "
-                           "same settings and books, and play only the others (without it an existing "
+    json: str | None = setting(None, "Write every game's moves and the totals here (every --save-every "
+                                "games).")
+    resume: bool = setting(False, "With --json: keep the games that file holds from a run with the "
+                           "same settings and books, and play only the rest (without it an existing "
                            "file is refused).")
     white_first: str = setting("", "White's first move instead of the opponent's, in turn game by game: "
                                "moves such as '0,0 0,4', or 'covered' (every reply whose leaves are all "
@@ -67,6 +67,8 @@ class Args:
     check_book_from: int = setting(-1, "With --check, check book moves too from this many actions played on "
                                    "(-1: not book moves).")
     workers: int = setting(1, "Processes, each playing a run of consecutive games with its own Black agent.")
+    save_every: int = setting(20, "With --json, write the file after every this many games of a White player "
+                              "(the workers share them; each run of them builds its Black agents anew).")
 
 
 def table_row(opponent: str, s: dict, check: bool) -> str:
@@ -79,8 +81,9 @@ def table_row(opponent: str, s: dict, check: bool) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_options(Args(), argv, description=__doc__.splitlines()[0])
-    if args.games < 1 or args.workers < 1:
-        bad = ("--games", args.games) if args.games < 1 else ("--workers", args.workers)
+    if min(args.games, args.workers, args.save_every) < 1:
+        bad = next((name, v) for name, v in (("--games", args.games), ("--workers", args.workers),
+                                             ("--save-every", args.save_every)) if v < 1)
         print(f"eval_perfect.py: error: {bad[0]} must be >= 1, got {bad[1]}", file=sys.stderr)
         return 2
     if args.resume and not args.json:
@@ -122,21 +125,28 @@ def main(argv: list[str] | None = None) -> int:
     print("| White | games | Black wins | played perfectly | book / solved / fallback moves | median move | "
           "worst move | moves checked |")
     print("|---|---:|---:|---:|---|---:|---:|---:|")
-    kept = [o for o in opponents if o in out["opponents"]]
+    kept = {}  # White player: games from the file
+    book_from = None if args.check_book_from < 0 else args.check_book_from
     for opponent in opponents:
-        if opponent not in kept:
+        entry = out["opponents"].get(opponent)
+        rows = rows_of(entry, opponent, args.games, args.json) if entry else []
+        seconds = entry["seconds"] if entry else 0.0
+        if rows:
+            kept[opponent] = len(rows)
+        while len(rows) < args.games:
             start = time.time()
-            book_from = None if args.check_book_from < 0 else args.check_book_from
-            rows = play_as_black_on_workers(opponent, args.games, args.workers, seed=args.seed,
-                                            agent=args.agent, check=args.check, white_first=firsts,
-                                            check_book_from=book_from)
-            out["opponents"][opponent] = opponent_entry(rows, time.time() - start, args.workers)
+            chunk = min(args.save_every, args.games - len(rows))
+            rows += play_as_black_on_workers(opponent, chunk, args.workers, first=len(rows), seed=args.seed,
+                                             agent=args.agent, check=args.check, white_first=firsts,
+                                             check_book_from=book_from)
+            seconds += time.time() - start
+            out["opponents"][opponent] = opponent_entry(rows, seconds, args.workers)
             if args.json:
                 atomic_write_json(args.json, out)
-        print(table_row(opponent, out["opponents"][opponent]["summary"], args.check), flush=True)
+        print(table_row(opponent, summary(rows), args.check), flush=True)
     if kept:
         print(f"from {args.json}, played by an earlier run with the same settings and books (not played "
-              f"again): {', '.join(kept)}")
+              f"again): " + ", ".join(f"{o} ({n} of {args.games} games)" for o, n in kept.items()))
     if args.json:
         print(f"written to {args.json}")
     return 0

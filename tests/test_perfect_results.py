@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tictacgo.evaluation.perfect_results import books_sha256, load_results, run_settings
+from tictacgo.evaluation.perfect_results import books_sha256, load_results, rows_of, run_settings
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -29,11 +29,19 @@ def test_a_missing_file_starts_a_fresh_record_with_the_settings(tmp_path):
     assert all(len(sha) == 64 for sha in s["books_sha256"].values())
 
 
-def test_a_file_from_the_same_settings_gives_back_its_players(tmp_path):
-    entry = {"summary": {"games": 100}, "games": []}
+def game(index: int, winner: int = 1) -> dict:
+    return {"index": index, "winner": winner,
+            "moves": [{"t": 0, "action": 12, "source": "book", "seconds": 0.01, "checked": None}]}
+
+
+def test_a_file_from_the_same_settings_gives_back_its_games(tmp_path):
+    entry = {"summary": {"games": 2}, "seconds": 3.0, "workers": 1, "games": [game(0), game(1, 2)]}
     path = tmp_path / "r.json"
     path.write_text(json.dumps({"settings": settings(), "opponents": {"random": entry}}))
     assert load_results(path, settings())["opponents"] == {"random": entry}
+    rows = rows_of(entry, "random", 100)
+    assert [(r.opponent, r.index, r.winner) for r in rows] == [("random", 0, 1), ("random", 1, 2)]
+    assert rows[0].moves[0].action == 12 and rows[0].proved
 
 
 @pytest.mark.parametrize("key, value", [("games", 10), ("seed", 1), ("check", False), ("agent", "az"),
@@ -57,10 +65,17 @@ def test_a_file_that_is_not_a_results_file_is_refused(tmp_path, text, match):
         load_results(path, settings())
 
 
-def test_an_unfinished_players_entry_is_refused(tmp_path):
+@pytest.mark.parametrize("games, match", [
+    ([game(0), game(0)], "game 1 is .*expected its index 1"),
+    ([game(0, winner=3)], "game 0 is .*the winner \\(1 or 2\\)"),
+    ([{"index": 0, "winner": 1, "moves": [{"t": 0}]}], "game 0 is"),
+    ([game(i) for i in range(101)], "is not a list of at most 100 games"),
+    ("none", "is not a list of at most 100 games"),
+])
+def test_an_entry_that_is_not_games_in_order_is_refused_naming_the_player(tmp_path, games, match):
     path = tmp_path / "r.json"
-    path.write_text(json.dumps({"settings": settings(), "opponents": {"random": {"summary": {"games": 7}}}}))
-    with pytest.raises(ValueError, match="the entry of 'random' is not 100 finished games"):
+    path.write_text(json.dumps({"settings": settings(), "opponents": {"random": {"games": games}}}))
+    with pytest.raises(ValueError, match=f"the entry of 'random'.*{match}"):
         load_results(path, settings())
 
 
@@ -69,24 +84,41 @@ def run_eval(*args: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, cwd=ROOT)
 
 
-def test_the_measurement_goes_on_from_its_file_and_says_which_players_it_kept(tmp_path):
+def test_the_measurement_goes_on_from_its_file_and_says_which_games_it_kept(tmp_path):
     out = tmp_path / "r.json"
-    common = ["--agent", "random", "--games", "2", "--json", str(out)]
-    first = run_eval(*common, "--opponents", "random")
+    common = ["--agent", "random", "--json", str(out), "--save-every", "2"]
+    first = run_eval(*common, "--games", "3", "--opponents", "random")
     assert first.returncode == 0, first.stderr
-    random_entry = json.loads(out.read_text())["opponents"]["random"]
-    second = run_eval(*common, "--opponents", "random,greedy", "--resume")
-    assert second.returncode == 0, second.stderr
-    assert "not played again): random\n" in second.stdout
     data = json.loads(out.read_text())
-    assert data["opponents"]["random"] == random_entry
-    assert data["opponents"]["greedy"]["summary"]["games"] == 2
-    assert second.stdout.count("| `random` | 2 |") == 1 and "| `greedy` | 2 |" in second.stdout
-    other = run_eval(*common[:-2], "--json", str(out), "--opponents", "random", "--resume", "--seed", "3")
+    assert [g["index"] for g in data["opponents"]["random"]["games"]] == [0, 1, 2]
+    # a run stopped after saving two games of greedy: what a stop between two saves leaves
+    stopped = run_eval(*common[:-2], "--json", str(tmp_path / "part.json"), "--games", "2", "--opponents",
+                       "greedy")
+    assert stopped.returncode == 0, stopped.stderr
+    part = json.loads((tmp_path / "part.json").read_text())["opponents"]["greedy"]
+    data["opponents"]["greedy"] = part
+    out.write_text(json.dumps(data))
+    second = run_eval(*common, "--games", "3", "--opponents", "random,greedy", "--resume")
+    assert second.returncode == 0, second.stderr
+    assert "(not played again): random (3 of 3 games), greedy (2 of 3 games)\n" in second.stdout
+    again = json.loads(out.read_text())
+    assert again["opponents"]["random"] == data["opponents"]["random"]
+    assert again["opponents"]["greedy"]["games"][:2] == part["games"]
+    alone = run_eval("--agent", "random", "--games", "3", "--opponents", "greedy", "--json",
+                     str(tmp_path / "alone.json"))
+    assert alone.returncode == 0, alone.stderr  # game 2 is seeded as in one run of all three
+    def played(games):  # the moves, not their times
+        return [(g["index"], g["winner"], [(m["t"], m["action"]) for m in g["moves"]]) for g in games]
+    assert played(again["opponents"]["greedy"]["games"]) == \
+        played(json.loads((tmp_path / "alone.json").read_text())["opponents"]["greedy"]["games"])
+    assert "| `greedy` | 3 |" in second.stdout and "| `random` | 3 |" in second.stdout
+    other = run_eval(*common, "--games", "3", "--opponents", "random", "--resume", "--seed", "3")
     assert other.returncode == 2 and "written with seed = 0, this run has 3" in other.stderr
-    assert json.loads(out.read_text()) == data  # the refused run left the file as it was
-    again = run_eval(*common, "--opponents", "random")  # without --resume hours of games are not overwritten
-    assert again.returncode == 2 and "exists: --resume to go on from it" in again.stderr
-    assert json.loads(out.read_text()) == data
+    assert json.loads(out.read_text()) == again  # the refused run left the file as it was
+    overwrite = run_eval(*common, "--games", "3", "--opponents", "random")  # hours of games are kept
+    assert overwrite.returncode == 2 and "exists: --resume to go on from it" in overwrite.stderr
+    assert json.loads(out.read_text()) == again
     bare = run_eval("--agent", "random", "--resume")
     assert bare.returncode == 2 and "--resume needs --json" in bare.stderr
+    bad = run_eval("--agent", "random", "--save-every", "0")
+    assert bad.returncode == 2 and "--save-every must be >= 1, got 0" in bad.stderr

@@ -135,9 +135,10 @@ def source_of(agent) -> str:
     return "?"
 
 
-def play_as_black_on_workers(opponent: str, games: int, workers: int, **kwargs) -> list[GameRow]:
-    """``play_as_black`` with the games split into ``workers`` runs of consecutive games, each in a
-    process of its own (spawned), the rows in game order.
+def play_as_black_on_workers(opponent: str, games: int, workers: int, first: int = 0, **kwargs
+                             ) -> list[GameRow]:
+    """``play_as_black`` with the games (``first`` to ``first + games - 1``) split into ``workers`` runs
+    of consecutive games, each in a process of its own (spawned), the rows in game order.
 
     Game ``i`` is seeded as in one process, but each worker builds its own Black agent, so what a
     game's agent remembers (the live solver's table) comes from that worker's earlier games only: a
@@ -149,11 +150,11 @@ def play_as_black_on_workers(opponent: str, games: int, workers: int, **kwargs) 
         raise ValueError("on_game is not taken with workers: the rows come back when each worker ends")
     workers = max(1, min(workers, games))
     if workers == 1:
-        return play_as_black(opponent, games, **kwargs)
+        return play_as_black(opponent, games, first=first, **kwargs)
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    bounds = [games * k // workers for k in range(workers + 1)]
+    bounds = [first + games * k // workers for k in range(workers + 1)]
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
         parts = [pool.submit(play_as_black, opponent, bounds[k + 1] - bounds[k], first=bounds[k], **kwargs)
                  for k in range(workers)]

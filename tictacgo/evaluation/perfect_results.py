@@ -1,17 +1,20 @@
 """The results file of ``scripts/eval_perfect.py``: a run's settings, and each White player's games.
 
 A measurement of the ``perfect`` agent against every White player here, 100
-games each, takes hours; this file lets it go on after a stop. It is JSON::
+games each, takes hours; this file lets it go on after a stop: it is written
+every few games, and a run that resumes plays only the games it lacks. It is
+JSON::
 
     {"settings": {"agent": ..., "games": ..., "seed": ..., "check": ...,
                   "check_book_from": ..., "white_first": [...], "books_sha256": {...}},
-     "opponents": {"random": {"summary": {...}, "seconds": ..., "workers": ..., "games": [...]}, ...}}
+     "opponents": {"random": {"summary": {...}, "seconds": ..., "workers": ...,
+                              "games": [{"index": 0, "winner": 1, "moves": [...]}, ...]}, ...}}
 
 The settings include the SHA-256 of the books the package ships for the
 game: they are what the agent plays from, so games played with another book
-are another measurement. A run that resumes from the file keeps the opponents it
+are another measurement. A run that resumes from the file keeps the games it
 holds only when every setting is the same (``load_results``), and plays the
-others; a file from other settings is refused with the setting that differs,
+rest; a file from other settings is refused with the setting that differs,
 never mixed in.
 """
 
@@ -70,16 +73,44 @@ def load_results(path: str | os.PathLike, settings: dict[str, Any]) -> dict[str,
                              f"has {shown(value)}: its games are another measurement (another --json file, "
                              "or the same settings, to go on with it)")
     for name, entry in data["opponents"].items():
-        if not isinstance(entry, dict) or not isinstance(entry.get("summary"), dict) \
-                or entry["summary"].get("games") != settings["games"]:
-            raise ValueError(f"{path}: the entry of {shown(name)} is not {settings['games']} finished games")
+        rows_of(entry, name, settings["games"], path)  # each entry: up to ``games`` games, in order
     return data
 
 
 def opponent_entry(rows: list, seconds: float, workers: int) -> dict[str, Any]:
     """One White player's entry: the totals (``perfect_play.summary``), the wall time, the processes,
-    and every game's winner and Black moves."""
+    and every game's index, winner and Black moves."""
     from tictacgo.evaluation.perfect_play import summary
 
     return {"summary": summary(rows), "seconds": round(seconds, 1), "workers": workers,
-            "games": [{"winner": r.winner, "moves": [m.__dict__ for m in r.moves]} for r in rows]}
+            "games": [{"index": r.index, "winner": r.winner, "moves": [m.__dict__ for m in r.moves]}
+                      for r in rows]}
+
+
+def rows_of(entry: Any, opponent: str, games: int, path: str | os.PathLike = "the results") -> list:
+    """The games an entry holds, as ``perfect_play.GameRow``s: games 0, 1, ... in order, at most
+    ``games`` of them (fewer: a run stopped after saving them).
+
+    Raises:
+        ValueError: an entry that is not one (the message names the player and what is wrong).
+    """
+    from tictacgo.evaluation.perfect_play import BlackMove, GameRow
+
+    where = f"{path}: the entry of {shown(opponent)}"
+    listed = entry.get("games") if isinstance(entry, dict) else None
+    if not isinstance(listed, list) or len(listed) > games:
+        raise ValueError(f"{where} is not a list of at most {games} games")
+    rows = []
+    for i, game in enumerate(listed):
+        try:
+            if game["index"] != i or game["winner"] not in (1, 2):
+                raise ValueError
+            moves = [BlackMove(**m) for m in game["moves"]]
+            if not all(isinstance(m.t, int) and isinstance(m.action, int) and isinstance(m.source, str)
+                       and isinstance(m.seconds, (int, float)) for m in moves):
+                raise ValueError
+        except (KeyError, TypeError, ValueError):
+            raise ValueError(f"{where}: game {i} is {shown(game)}; expected its index {i}, the winner (1 "
+                             "or 2) and Black's moves (t, action, source, seconds, checked)") from None
+        rows.append(GameRow(opponent, i, game["winner"], moves))
+    return rows
