@@ -259,3 +259,20 @@ def test_an_arena_stopped_during_a_program_move_leaves_no_process_and_no_folder(
             os.killpg(arena.pid, signal.SIGKILL)
             arena.wait()
         kill_all(read_pids(pids))
+
+
+def test_a_stop_signal_during_the_supervisors_set_up_is_a_clean_stop(tmp_path, monkeypatch):
+    """A supervisor asked to stop while it is still setting up (its caller stopping as it starts the
+    move) leaves with its stop status and removes the caller's folder, never with a traceback."""
+    def stopped_now(option, value):  # the signal handler raises in the middle of the set-up
+        raise supervisor.Stop("signal 15")
+
+    monkeypatch.setattr(supervisor._Signals, "install", lambda self: None)  # leave pytest's handlers
+    monkeypatch.setattr(supervisor._Signals, "ignore", staticmethod(lambda: None))
+    monkeypatch.setattr(supervisor, "_prctl", stopped_now)
+    orphan = tmp_path / "move"
+    orphan.mkdir()
+    spec = {"command": "true", "cwd": str(tmp_path), "time_limit": 10, "stdout": None, "stderr": None,
+            "orphan_dir": str(orphan), "parent": -1}  # a caller that is gone
+    assert supervisor.main(["supervisor.py", json.dumps(spec)]) == supervisor.STOPPED
+    assert not orphan.exists()

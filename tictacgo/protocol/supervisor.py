@@ -406,16 +406,17 @@ def main(argv: list[str]) -> int:
     """The supervisor process: ``python -I -S supervisor.py SPEC`` (``run_supervised`` starts it)."""
     spec = json.loads(argv[1])
     signals = _Signals()
-    signals.install()
-    subreaper = _prctl(PR_SET_CHILD_SUBREAPER, 1)
-    _prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
     parent = spec["parent"]
-    try:
+    try:  # a stop signal from here on, even while the set-up below imports ctypes, is a clean stop
+        signals.install()
+        subreaper = _prctl(PR_SET_CHILD_SUBREAPER, 1)
+        _prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
         if os.getppid() != parent:  # died before the request
             raise Stop("the caller died")
         outcome = supervise(spec["command"], spec["cwd"], None, spec["time_limit"], spec["stdout"],
                             spec["stderr"], subreaper=subreaper, parent=parent, signals=signals)
     except Stop:
+        _Signals.ignore()  # stopping already: a second signal must not cut the clean-up short
         if os.getppid() != parent and spec.get("orphan_dir"):
             import shutil
 
