@@ -226,22 +226,24 @@ def test_the_published_measurement_meets_every_little_go_agent_that_plays_with_i
             make_agent(name, "littlego", rng=np.random.default_rng(0))
 
 
-WHITE_PLAYERS = ["random", "greedy", "az", "championship", "mcts"]
+WHITE_PLAYERS = ["random", "greedy", "az", "championship", "mcts", "aggressive"]
+#: White's first move in each game: one of each kind of reply (corner, the points next to it and
+#: between, the diagonal, the one beside the centre, and the pass); the others are their images.
+REPLIES = ["0,0", "0,1", "0,2", "1,1", "1,2", "PASS"]
 
 
 @pytest.mark.parametrize("index, opponent", list(enumerate(WHITE_PLAYERS)))
-def test_as_black_below_the_replies_the_proof_covers_every_move_keeps_a_checked_win(index, opponent):
-    """Black against seeded White players, White's first move one whose whole subtree of the proof has
-    checked leaves (the rest of the 109 are being remade): every Black move comes from the proof's book
-    or a live proof, and the position after each one from 8 actions played on (15 to go) is proved again
-    from a fresh table and accepted by the checker; nearer the root the moves are the leaves' own,
-    whose certificates were checked when they were made (their records, taken on trust here)."""
+def test_as_black_every_move_keeps_a_checked_win(index, opponent):
+    """Black against seeded White players, each White first move one kind of reply: every Black move
+    comes from the proof's book or a live proof, and the position after each one from 8 actions played
+    on (15 to go) is proved again from a fresh table and accepted by the checker; nearer the root the
+    moves are the leaves' own, whose certificates were checked when they were made (their records,
+    taken on trust here). Every one of White's 25 replies has all its leaves checked."""
     from tictacgo.evaluation.perfect_play import covered_replies, play_as_black
 
     covered = covered_replies(ROOT / "docs" / "data" / "proof_5x5_leaves")
-    assert "0,0" in covered  # the corner reply's 23 leaves are all made and checked
-    reply = covered[index % len(covered)]
-    rows = play_as_black(opponent, 1, seed=index, check=True, white_first=move_action(reply, 5),
+    assert len(covered) == 25 and set(REPLIES) <= set(covered)
+    rows = play_as_black(opponent, 1, seed=index, check=True, white_first=move_action(REPLIES[index], 5),
                          check_book_from=8)
     (row,) = rows
     assert row.winner == 1
