@@ -74,9 +74,10 @@ class Args:
 def table_row(opponent: str, s: dict, check: bool) -> str:
     """One White player's row of the table, from its totals."""
     checked = f"{s['checked']} / {s['check_tried']}" if check else "not asked"
-    return (f"| `{opponent}` | {s['games']} | {s['black_wins']} | {s['proved_games']} | {s['book']} / "
-            f"{s['solved']} / {s['fallback']} | {s['median_seconds']:.3f} s | {s['worst_seconds']:.2f} s | "
-            f"{checked} |")
+    cells = [f"`{opponent}`", s["games"], s["distinct_games"], s["black_wins"], s["proved_games"],
+             f"{s['book']} / {s['solved']} / {s['fallback']}", f"{s['median_seconds']:.3f} s",
+             f"{s['worst_seconds']:.2f} s", checked]
+    return "| " + " | ".join(map(str, cells)) + " |"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -122,9 +123,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.agent} as Black, {args.games} games against each White player, seed {args.seed}"
           f"{', live proofs checked' if args.check else ''}"
           f"{f', on {args.workers} processes' if args.workers > 1 else ''}", flush=True)
-    print("| White | games | Black wins | played perfectly | book / solved / fallback moves | median move | "
-          "worst move | moves checked |")
-    print("|---|---:|---:|---:|---|---:|---:|---:|")
+    print("| White | games | distinct games | Black wins | played perfectly | book / solved / fallback "
+          "moves | median move | worst move | moves checked |")
+    print("|---|---:|---:|---:|---:|---|---:|---:|---:|")
     kept = {}  # White player: games from the file
     book_from = None if args.check_book_from < 0 else args.check_book_from
     for opponent in opponents:

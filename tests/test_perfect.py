@@ -164,6 +164,11 @@ def test_the_evaluation_records_each_black_move_and_the_checker_confirms_the_liv
     assert len(rows) == 2 and all(r.moves and r.winner in (1, 2) for r in rows)
     for row in rows:
         assert all(m.t % 2 == 0 for m in row.moves)  # Black's moves: an even number of actions played
+        assert [row.actions[m.t] for m in row.moves] == [m.action for m in row.moves]
+        state = littlego.LittleGo(5).initial_state()
+        for a in row.actions:  # the whole game is recorded: replayed, it ends with its winner
+            state = littlego.play(state, a)
+        assert state.end is not None and (littlego.returns(state)[0] > 0) == (row.winner == 1)
         assert row.moves[0].source == "book" and row.moves[0].action == move_action("2,2", 5)
         for m in row.moves:  # every move the agent proved live is one the checker confirms
             assert (m.checked is True) if m.source == "solved" else (m.checked is None)

@@ -30,7 +30,7 @@ def test_a_missing_file_starts_a_fresh_record_with_the_settings(tmp_path):
 
 
 def game(index: int, winner: int = 1) -> dict:
-    return {"index": index, "winner": winner,
+    return {"index": index, "winner": winner, "actions": [12, 13],
             "moves": [{"t": 0, "action": 12, "source": "book", "seconds": 0.01, "checked": None}]}
 
 
@@ -41,7 +41,7 @@ def test_a_file_from_the_same_settings_gives_back_its_games(tmp_path):
     assert load_results(path, settings())["opponents"] == {"random": entry}
     rows = rows_of(entry, "random", 100)
     assert [(r.opponent, r.index, r.winner) for r in rows] == [("random", 0, 1), ("random", 1, 2)]
-    assert rows[0].moves[0].action == 12 and rows[0].proved
+    assert rows[0].moves[0].action == 12 and rows[0].proved and rows[0].actions == [12, 13]
 
 
 @pytest.mark.parametrize("key, value", [("games", 10), ("seed", 1), ("check", False), ("agent", "az"),
@@ -68,7 +68,9 @@ def test_a_file_that_is_not_a_results_file_is_refused(tmp_path, text, match):
 @pytest.mark.parametrize("games, match", [
     ([game(0), game(0)], "game 1 is .*expected its index 1"),
     ([game(0, winner=3)], "game 0 is .*the winner \\(1 or 2\\)"),
-    ([{"index": 0, "winner": 1, "moves": [{"t": 0}]}], "game 0 is"),
+    ([{"index": 0, "winner": 1, "actions": [], "moves": [{"t": 0}]}], "game 0 is"),
+    ([{"index": 0, "winner": 1, "moves": []}], "game 0 is .*the game's actions"),
+    ([dict(game(0), actions=[12, "13"])], "game 0 is .*the game's actions"),
     ([game(i) for i in range(101)], "is not a list of at most 100 games"),
     ("none", "is not a list of at most 100 games"),
 ])
@@ -122,3 +124,13 @@ def test_the_measurement_goes_on_from_its_file_and_says_which_games_it_kept(tmp_
     assert bare.returncode == 2 and "--resume needs --json" in bare.stderr
     bad = run_eval("--agent", "random", "--save-every", "0")
     assert bad.returncode == 2 and "--save-every must be >= 1, got 0" in bad.stderr
+
+
+def test_the_totals_count_distinct_games_so_a_white_that_repeats_itself_is_seen():
+    from tictacgo.evaluation.perfect_play import BlackMove, GameRow, summary
+
+    def row(i, actions):
+        return GameRow("az", i, 1, [BlackMove(0, actions[0], "book", 0.0)], list(actions))
+    rows = [row(0, [12, 0, 6]), row(1, [12, 0, 6]), row(2, [12, 4, 6])]
+    s = summary(rows)
+    assert s["games"] == 3 and s["distinct_games"] == 2 and s["black_wins"] == 3

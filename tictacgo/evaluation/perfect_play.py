@@ -48,12 +48,14 @@ class BlackMove:
 
 @dataclass
 class GameRow:
-    """One game: the opponent, its index, the winner (1 Black, 2 White) and the agent's moves."""
+    """One game: the opponent, its index, the winner (1 Black, 2 White), the agent's moves, and every
+    action of the game in order (both players')."""
 
     opponent: str
     index: int
     winner: int
     moves: list[BlackMove] = field(default_factory=list)
+    actions: list[int] = field(default_factory=list)
 
     @property
     def proved(self) -> bool:
@@ -102,11 +104,14 @@ def play_as_black(opponent: str, games: int, seed: int = 0, agent: str = "perfec
                 if check and (move.source == "solved" or late_book):
                     move.checked = black_wins_checked(after)
                 row.moves.append(move)
-                state = after
             elif state.t == 1 and firsts:
-                state = littlego.play(state, firsts[i % len(firsts)])
+                action = firsts[i % len(firsts)]
+                after = littlego.play(state, action)
             else:
-                state = littlego.play(state, white.act(state))
+                action = white.act(state)
+                after = littlego.play(state, action)
+            row.actions.append(int(action))
+            state = after
         row.winner = 1 if littlego.returns(state)[0] > 0 else 2
         rows.append(row)
         if on_game is not None:
@@ -175,13 +180,15 @@ def black_wins_checked(state: littlego.GoState) -> bool:
 
 
 def summary(rows: list[GameRow]) -> dict:
-    """Totals of one opponent's games: wins, games played perfectly, moves by source, move times (median
-    and worst, seconds), and live moves checked (accepted / tried)."""
+    """Totals of one opponent's games: how many, how many differ (a White player that plays the same
+    game each time meets Black once), wins, games played perfectly, moves by source, move times
+    (median and worst, seconds), and live moves checked (accepted / tried)."""
     moves = [m for r in rows for m in r.moves]
     seconds = [m.seconds for m in moves]
     sources = {s: sum(1 for m in moves if m.source == s) for s in ("book", "solved", "fallback")}
     tried = [m for m in moves if m.checked is not None]
-    return {"games": len(rows), "black_wins": sum(r.winner == 1 for r in rows),
+    return {"games": len(rows), "distinct_games": len({tuple(r.actions) for r in rows}),
+            "black_wins": sum(r.winner == 1 for r in rows),
             "proved_games": sum(r.proved for r in rows), "moves": len(moves), **sources,
             "median_seconds": statistics.median(seconds) if seconds else None,
             "worst_seconds": max(seconds) if seconds else None,

@@ -8,7 +8,8 @@ JSON::
     {"settings": {"agent": ..., "games": ..., "seed": ..., "check": ...,
                   "check_book_from": ..., "white_first": [...], "books_sha256": {...}},
      "opponents": {"random": {"summary": {...}, "seconds": ..., "workers": ...,
-                              "games": [{"index": 0, "winner": 1, "moves": [...]}, ...]}, ...}}
+                              "games": [{"index": 0, "winner": 1, "actions": [...], "moves": [...]},
+                                        ...]}, ...}}
 
 The settings include the SHA-256 of the books the package ships for the
 game: they are what the agent plays from, so games played with another book
@@ -83,8 +84,8 @@ def opponent_entry(rows: list, seconds: float, workers: int) -> dict[str, Any]:
     from tictacgo.evaluation.perfect_play import summary
 
     return {"summary": summary(rows), "seconds": round(seconds, 1), "workers": workers,
-            "games": [{"index": r.index, "winner": r.winner, "moves": [m.__dict__ for m in r.moves]}
-                      for r in rows]}
+            "games": [{"index": r.index, "winner": r.winner, "actions": r.actions,
+                       "moves": [m.__dict__ for m in r.moves]} for r in rows]}
 
 
 def rows_of(entry: Any, opponent: str, games: int, path: str | os.PathLike = "the results") -> list:
@@ -109,8 +110,12 @@ def rows_of(entry: Any, opponent: str, games: int, path: str | os.PathLike = "th
             if not all(isinstance(m.t, int) and isinstance(m.action, int) and isinstance(m.source, str)
                        and isinstance(m.seconds, (int, float)) for m in moves):
                 raise ValueError
+            actions = game["actions"]
+            if not isinstance(actions, list) or not all(type(a) is int for a in actions):
+                raise ValueError
         except (KeyError, TypeError, ValueError):
             raise ValueError(f"{where}: game {i} is {shown(game)}; expected its index {i}, the winner (1 "
-                             "or 2) and Black's moves (t, action, source, seconds, checked)") from None
-        rows.append(GameRow(opponent, i, game["winner"], moves))
+                             "or 2), the game's actions and Black's moves (t, action, source, seconds, "
+                             "checked)") from None
+        rows.append(GameRow(opponent, i, game["winner"], moves, actions))
     return rows
