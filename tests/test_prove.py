@@ -339,6 +339,10 @@ def test_a_sample_of_the_kept_records_is_remade_and_each_certificate_compared_wi
     assert "(3 leaves: 2 checked in this run, 0 from this folder's records of earlier runs, 1 from kept " \
            "records)" in out
     assert len(list((tmp_path / "a").glob("*.cert"))) == 2  # nothing else made
+    code, out = prove(capsys, "--size", "3", "--dir", str(tmp_path / "a"), *SMALL, "--records", str(kept),
+                      "--sample", "2", "--seed", "1")  # again in the same folder: checked again, not trusted
+    assert code == 0 and out.count("checked now; the same certificate as its kept record") == 2
+    assert "2 of the 2 leaves asked for: checked in this run" in out
     # --remake names a leaf by its moves or a mirror image's; an edited record's certificate is named
     name = "0-1_1-0.json"
     record = json.loads((kept / name).read_text())

@@ -176,14 +176,16 @@ def run(args: argparse.Namespace) -> int:
         return _error("--remake and --sample make leaves, and --list makes none: give one or the other")
     if args.remake or args.sample:
         try:
-            chosen = _chosen(plan, results, args)
             kept = kept_records(plan, _records_folder(args.records)) if args.records else {}
+            chosen = _chosen(plan, results, kept, args)
         except ValueError as e:
             return _error(str(e))
         for r in chosen:
             if r.source == "a kept record":  # made again here, then compared with the record
                 r.claim, r.how, r.source, r.record = None, UNCHECKED, "", {}
                 r.leaf = _leaf_as_recorded(plan, r.leaf, kept)
+            elif r.source == "this folder's record":  # its certificate is here: checked again now
+                r.claim, r.source = None, ""
         todo = [r.leaf for r in chosen if r.claim is None]
     print(f"{game.size}x{game.size}, komi {game.komi:g}, {game.max_actions} actions: "
           f"{len(plan.leaves)} leaves {depth} actions below the empty board (the book's winning moves "
@@ -198,7 +200,7 @@ def run(args: argparse.Namespace) -> int:
         todo = []
     settings = JobSettings(folder, workers=workers or 0, backend=args.backend, table_bits=args.table_bits,
                            leaf_rules=rules, book_until=args.book_until, max_bytes=int(args.max_mb * 2**20),
-                           recheck=args.recheck, address=args.address)
+                           recheck=args.recheck or bool(args.remake or args.sample), address=args.address)
     start, finished = time.time(), []
 
     def report(leaf, result) -> None:
@@ -271,9 +273,10 @@ def _records_folder(path: str):
     return folder
 
 
-def _chosen(plan, results, args) -> list:
+def _chosen(plan, results, kept, args) -> list:
     """The leaves ``--remake`` names (by their moves, or a mirror image's) and ``--sample`` draws from
-    those the kept records hold, in the plan's order."""
+    those the kept records (``kept``) hold, whether or not ``--dir`` holds them too, in the plan's
+    order."""
     import numpy as np
 
     from tictacgo.proof.combine import states_along
@@ -290,7 +293,7 @@ def _chosen(plan, results, args) -> list:
     if args.sample:
         if args.seed < 0:
             raise ValueError(f"--seed must be a non-negative integer (the draw of --sample), got {args.seed}")
-        pool = [code for code, r in results.items() if r.source == "a kept record" and code not in chosen]
+        pool = [code for code in results if code in kept and code not in chosen]
         if args.sample < 0 or args.sample > len(pool):
             raise ValueError(f"--sample must be between 0 and the {len(pool)} leaves that --records holds "
                              f"(and --remake does not name), got {args.sample}")
@@ -320,6 +323,7 @@ def _compare_remade(chosen, kept) -> int:
     one its kept record names (its SHA-256), then how many are; the number that are not (not made,
     no record, not compared, or another file)."""
     from tictacgo.proof.check_records import sha256_of
+    from tictacgo.proof.combine import CHECKED
     from tictacgo.proof.position_code import canonical
     from tictacgo.proof.proof_job import line_of
 
@@ -339,7 +343,7 @@ def _compare_remade(chosen, kept) -> int:
             print(f"  {moves}: {r.claim}, {r.source}; its certificate here was made from other moves to "
                   f"the same position than its kept record {name} ('{made.get('moves')}'), so it is "
                   f"another file: not compared (remake it in another --dir)")
-        elif made["sha256"] == ours and record["checked"]["claim"] == r.claim:
+        elif made["sha256"] == ours and record["checked"]["claim"] == r.claim and r.how == CHECKED:
             same += 1
             print(f"  {moves}: {r.claim}, {r.source}; the same certificate as its kept record {name} "
                   f"(SHA-256 {ours[:16]}...)")
