@@ -131,17 +131,19 @@ def main(argv: list[str] | None = None) -> int:
     for opponent in opponents:
         entry = out["opponents"].get(opponent)
         rows = rows_of(entry, opponent, args.games, args.json) if entry else []
-        seconds = entry["seconds"] if entry else 0.0
+        runs = list(entry["runs"]) if entry else []
         if rows:
             kept[opponent] = len(rows)
-        while len(rows) < args.games:
+        while len(rows) < args.games:  # without a file to save, one run of all the games
             start = time.time()
-            chunk = min(args.save_every, args.games - len(rows))
-            rows += play_as_black_on_workers(opponent, chunk, args.workers, first=len(rows), seed=args.seed,
-                                             agent=args.agent, check=args.check, white_first=firsts,
-                                             check_book_from=book_from)
-            seconds += time.time() - start
-            out["opponents"][opponent] = opponent_entry(rows, seconds, args.workers)
+            chunk = min(args.save_every if args.json else args.games, args.games - len(rows))
+            played = play_as_black_on_workers(opponent, chunk, args.workers, first=len(rows), seed=args.seed,
+                                              agent=args.agent, check=args.check, white_first=firsts,
+                                              check_book_from=book_from)
+            runs.append({"first": len(rows), "games": chunk, "workers": args.workers,
+                         "seconds": round(time.time() - start, 1)})
+            rows += played
+            out["opponents"][opponent] = opponent_entry(rows, runs)
             if args.json:
                 atomic_write_json(args.json, out)
         print(table_row(opponent, summary(rows), args.check), flush=True)

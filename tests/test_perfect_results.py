@@ -35,7 +35,8 @@ def game(index: int, winner: int = 1) -> dict:
 
 
 def test_a_file_from_the_same_settings_gives_back_its_games(tmp_path):
-    entry = {"summary": {"games": 2}, "seconds": 3.0, "workers": 1, "games": [game(0), game(1, 2)]}
+    runs = [{"first": 0, "games": 2, "workers": 1, "seconds": 3.0}]
+    entry = {"summary": {"games": 2}, "seconds": 3.0, "runs": runs, "games": [game(0), game(1, 2)]}
     path = tmp_path / "r.json"
     path.write_text(json.dumps({"settings": settings(), "opponents": {"random": entry}}))
     assert load_results(path, settings())["opponents"] == {"random": entry}
@@ -76,8 +77,20 @@ def test_a_file_that_is_not_a_results_file_is_refused(tmp_path, text, match):
 ])
 def test_an_entry_that_is_not_games_in_order_is_refused_naming_the_player(tmp_path, games, match):
     path = tmp_path / "r.json"
-    path.write_text(json.dumps({"settings": settings(), "opponents": {"random": {"games": games}}}))
+    runs = [{"first": 0, "games": len(games), "workers": 1, "seconds": 1.0}]
+    entry = {"games": games, "runs": runs}
+    path.write_text(json.dumps({"settings": settings(), "opponents": {"random": entry}}))
     with pytest.raises(ValueError, match=f"the entry of 'random'.*{match}"):
+        load_results(path, settings())
+
+
+@pytest.mark.parametrize("runs", [None, [], [{"first": 0, "games": 1, "workers": 1, "seconds": "1"}],
+                                  [{"first": 0, "games": 2, "workers": 1, "seconds": 1.0}]])
+def test_an_entry_whose_runs_do_not_account_for_its_games_is_refused(tmp_path, runs):
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps({"settings": settings(), "opponents": {"random": {"games": [game(0)],
+                                                                                 "runs": runs}}}))
+    with pytest.raises(ValueError, match="the entry of 'random': its runs are .*1 games in all"):
         load_results(path, settings())
 
 
@@ -105,6 +118,8 @@ def test_the_measurement_goes_on_from_its_file_and_says_which_games_it_kept(tmp_
     assert "(not played again): random (3 of 3 games), greedy (2 of 3 games)\n" in second.stdout
     again = json.loads(out.read_text())
     assert again["opponents"]["random"] == data["opponents"]["random"]
+    assert [(r["first"], r["games"]) for r in data["opponents"]["random"]["runs"]] == [(0, 2), (2, 1)]
+    assert [(r["first"], r["games"]) for r in again["opponents"]["greedy"]["runs"]] == [(0, 2), (2, 1)]
     assert again["opponents"]["greedy"]["games"][:2] == part["games"]
     alone = run_eval("--agent", "random", "--games", "3", "--opponents", "greedy", "--json",
                      str(tmp_path / "alone.json"))

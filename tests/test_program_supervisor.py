@@ -268,7 +268,8 @@ def test_a_stop_signal_during_the_supervisors_set_up_is_a_clean_stop(tmp_path, m
         raise supervisor.Stop("signal 15")
 
     monkeypatch.setattr(supervisor._Signals, "install", lambda self: None)  # leave pytest's handlers
-    monkeypatch.setattr(supervisor._Signals, "ignore", staticmethod(lambda: None))
+    ignored = []
+    monkeypatch.setattr(supervisor._Signals, "ignore", staticmethod(lambda: ignored.append(True)))
     monkeypatch.setattr(supervisor, "_prctl", stopped_now)
     orphan = tmp_path / "move"
     orphan.mkdir()
@@ -276,3 +277,4 @@ def test_a_stop_signal_during_the_supervisors_set_up_is_a_clean_stop(tmp_path, m
             "orphan_dir": str(orphan), "parent": -1}  # a caller that is gone
     assert supervisor.main(["supervisor.py", json.dumps(spec)]) == supervisor.STOPPED
     assert not orphan.exists()
+    assert ignored == [True]  # stopping: a second signal cannot cut the clean-up short

@@ -7,7 +7,7 @@ JSON::
 
     {"settings": {"agent": ..., "games": ..., "seed": ..., "check": ...,
                   "check_book_from": ..., "white_first": [...], "books_sha256": {...}},
-     "opponents": {"random": {"summary": {...}, "seconds": ..., "workers": ...,
+     "opponents": {"random": {"summary": {...}, "seconds": ..., "runs": [...],
                               "games": [{"index": 0, "winner": 1, "actions": [...], "moves": [...]},
                                         ...]}, ...}}
 
@@ -78,12 +78,13 @@ def load_results(path: str | os.PathLike, settings: dict[str, Any]) -> dict[str,
     return data
 
 
-def opponent_entry(rows: list, seconds: float, workers: int) -> dict[str, Any]:
-    """One White player's entry: the totals (``perfect_play.summary``), the wall time, the processes,
-    and every game's index, winner and Black moves."""
+def opponent_entry(rows: list, runs: list[dict]) -> dict[str, Any]:
+    """One White player's entry: the totals (``perfect_play.summary``), the wall time in all, each run
+    of consecutive games as played (its first game, games, worker processes and seconds: the agent
+    is built anew for each), and every game's index, winner, actions and Black moves."""
     from tictacgo.evaluation.perfect_play import summary
 
-    return {"summary": summary(rows), "seconds": round(seconds, 1), "workers": workers,
+    return {"summary": summary(rows), "seconds": round(sum(r["seconds"] for r in runs), 1), "runs": runs,
             "games": [{"index": r.index, "winner": r.winner, "actions": r.actions,
                        "moves": [m.__dict__ for m in r.moves]} for r in rows]}
 
@@ -101,6 +102,13 @@ def rows_of(entry: Any, opponent: str, games: int, path: str | os.PathLike = "th
     listed = entry.get("games") if isinstance(entry, dict) else None
     if not isinstance(listed, list) or len(listed) > games:
         raise ValueError(f"{where} is not a list of at most {games} games")
+    runs = entry.get("runs")
+    if not isinstance(runs, list) or not all(
+            isinstance(r, dict) and all(type(r.get(k)) is int for k in ("first", "games", "workers"))
+            and isinstance(r.get("seconds"), (int, float)) and not isinstance(r.get("seconds"), bool)
+            for r in runs) or sum(r["games"] for r in runs) != len(listed):
+        raise ValueError(f"{where}: its runs are {shown(runs)}; expected one per run of games (first, "
+                         f"games, workers, seconds), {len(listed)} games in all")
     rows = []
     for i, game in enumerate(listed):
         try:
